@@ -1,0 +1,197 @@
+"""Agents: who answers a player's decisions.
+
+* :class:`RandomAgent` -- seeded, uniformly random among legal choices;
+* :class:`HeuristicAgent` -- plays lands and its biggest spells, attacks when
+  it pays, blocks to trade; good enough that games end;
+* :class:`ReplayAgent` -- answers from a recorded log (verify, branch);
+* scripted agents live with the scenario runner (:mod:`kernel.scenario`).
+
+An agent has one method, ``decide(game, decision)``.  Its answer is checked
+by the engine; an illegal answer raises :class:`~kernel.engine.RulesError`
+(or is passed to the agent's ``refused(game, decision, error)`` if it has one).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from kernel import events as ev
+
+if TYPE_CHECKING:
+    from kernel.engine import Decision, Game
+
+
+class RandomAgent:
+    """Uniformly random legal decisions from its own seeded generator.
+
+    >>> RandomAgent(7)
+    RandomAgent(seed=7)
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"RandomAgent(seed={self.seed})"
+
+    def decide(self, game: Game, d: Decision) -> Any:
+        r = self.rng
+        if d.kind == "mulligan":
+            return True
+        if d.kind == "attackers":
+            out = []
+            for a in d.context["attackers"]:
+                if r.random() < 0.5:
+                    out.append([a, r.choice(d.context["targets"])])
+            return out
+        if d.kind == "blockers":
+            out = []
+            attackers = d.context["attackers"]
+            for b in d.context["blockers"]:
+                if r.random() < 0.5:
+                    can = [a for a in attackers if game.can_block(b, a)]
+                    if can:
+                        out.append([b, r.choice(can)])
+            return out
+        if d.kind == "assign":
+            return d.context["default"]
+        if d.kind == "order":
+            ids = list(d.context)
+            r.shuffle(ids)
+            return ids
+        if d.options is None:
+            return []
+        if d.many:
+            lo = 0 if d.up_to else d.count
+            n = r.randint(lo, min(d.count, len(d.options)))
+            return r.sample(list(d.options), n)
+        return r.choice(d.options)
+
+
+class HeuristicAgent(RandomAgent):
+    """A simple, deterministic-given-seed player: develops, attacks, trades."""
+
+    def __repr__(self) -> str:
+        return f"HeuristicAgent(seed={self.seed})"
+
+    def decide(self, game: Game, d: Decision) -> Any:
+        me = d.player
+        if d.kind == "priority":
+            return self._priority(game, d, me)
+        if d.kind == "attackers":
+            return self._attack(game, d, me)
+        if d.kind == "blockers":
+            return self._block(game, d, me)
+        if d.kind == "redirect":
+            return d.options[-1] if d.options else 0
+        if d.kind == "may":
+            return True
+        if d.kind == "mulligan":
+            lands = sum(1 for o in game.state.players[me].hand if "Land" in game.chars(o).types)
+            return 2 <= lands <= 5 or len(game.state.players[me].hand) <= 5
+        if d.kind == "targets" and d.options:
+            return self._best_targets(game, d.options, me)
+        return super().decide(game, d)
+
+    def _priority(self, game: Game, d: Decision, me: int) -> Any:
+        opts = d.options or [["pass"]]
+        plays = [o for o in opts if o[0] == "play"]
+        if plays:
+            return plays[0]
+        casts = [o for o in opts if o[0] == "cast"]
+        s = game.state
+        if casts:
+            def score(o: list[Any]) -> tuple[int, int]:
+                c = game.chars(o[1])
+                friendly = any(t == -1 - me or (t > 0 and t in s.objects and
+                                                game.chars(t).controller == me)
+                               for t in o[2])
+                return (0 if friendly and "Creature" not in c.types else 1,
+                        c.mana_value + o[4])
+            best = max(casts, key=score)
+            if score(best)[0] == 1:
+                if s.active == me or "Creature" not in game.chars(best[1]).types:
+                    if s.stack and s.stack[-1].controller == me:
+                        return ["pass"]
+                    return best
+        acts = [o for o in opts if o[0] == "activate"]
+        if acts and s.active == me and not s.stack:
+            return acts[self.rng.randrange(len(acts))]
+        return ["pass"]
+
+    def _best_targets(self, game: Game, options: list[Any], me: int) -> Any:
+        def bad_for_me(t: int) -> bool:
+            return t == -1 - me or (t > 0 and t in game.state.objects
+                                    and game.chars(t).controller == me)
+        good = [o for o in options if not any(bad_for_me(t) for t in o)]
+        return (good or options)[0]
+
+    def _attack(self, game: Game, d: Decision, me: int) -> Any:
+        opp = 1 - me
+        blockers = [o for o in game.state.battlefield if game.chars(o).controller == opp
+                    and game.chars(o).is_creature and not game.state.objects[o].tapped]
+        biggest = max((game.chars(b).power or 0 for b in blockers), default=0)
+        out = []
+        for a in d.context["attackers"]:
+            c = game.chars(a)
+            if (c.toughness or 0) > biggest or not blockers or c.has("flying"):
+                out.append([a, d.context["targets"][0]])
+        return out
+
+    def _block(self, game: Game, d: Decision, me: int) -> Any:
+        out = []
+        used: set[int] = set()
+        life = game.state.players[me].life
+        incoming = sum(game.chars(a).power or 0 for a in d.context["attackers"])
+        for a in d.context["attackers"]:
+            ac = game.chars(a)
+            for b in d.context["blockers"]:
+                if b in used or not game.can_block(b, a):
+                    continue
+                bc = game.chars(b)
+                if (bc.power or 0) >= (ac.toughness or 0) or (bc.toughness or 0) > (
+                        ac.power or 0) or incoming >= life:
+                    out.append([b, a])
+                    used.add(b)
+                    break
+        return out
+
+
+class ReplayAgent:
+    """Answers with the decisions recorded in a log, in order.
+
+    At each decision it looks at the recorded event at the position the
+    engine is about to write: a recorded :class:`~kernel.events.DecisionMade`
+    is the answer; otherwise the decision had one option and took it.
+    """
+
+    def __init__(self, envelopes: Sequence[ev.Envelope], fallback: Any = None,
+                 stop_at: int | None = None) -> None:
+        self.log = envelopes
+        self.fallback = fallback
+        self.stop_at = stop_at
+
+    def decide(self, game: Game, d: Decision) -> Any:
+        seq = len(game.log)
+        if self.stop_at is not None and seq >= self.stop_at and self.fallback is not None:
+            return self.fallback.decide(game, d)
+        if seq < len(self.log):
+            e = self.log[seq].event
+            if isinstance(e, ev.DecisionMade):
+                return e.choice
+        elif self.fallback is not None:
+            return self.fallback.decide(game, d)
+        if d.options:
+            return d.options[0]
+        raise ReplayExhausted(seq)
+
+
+class ReplayExhausted(Exception):
+    """The recorded log ended while the engine still had decisions to ask."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(f"the log has no recorded decision at event {seq}")
+        self.seq = seq

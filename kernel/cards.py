@@ -1,0 +1,283 @@
+"""Card facts, card definitions and the registry they are kept in.
+
+A card is keyed by its Oracle name.  Its *facts* (cost, types, power ...)
+come from a set's data file; its *behaviour* is a :class:`CardDef` made of
+abilities.  A card set is a list of printings plus the definitions it adds.
+
+>>> reg = Registry()
+>>> facts = CardFacts(name="Gray Ogre", mana_cost="{2}{R}", mana_value=3,
+...                   types=("Creature",), subtypes=("Ogre",), power="2", toughness="2")
+>>> reg.add(CardDef(facts))
+>>> reg["Gray Ogre"]
+CardDef('Gray Ogre')
+>>> reg["Gray Ogre"].facts.types
+('Creature',)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+if TYPE_CHECKING:
+    from kernel.effects import Ctx
+    from kernel.filters import Filter
+
+KEYWORDS = frozenset({
+    "flying", "trample", "haste", "vigilance", "reach", "defender", "first strike",
+    "double strike", "deathtouch", "lifelink", "fear", "flash", "changeling",
+    "hexproof", "shroud", "indestructible", "menace", "intimidate", "islandwalk",
+    "swampwalk", "forestwalk", "mountainwalk", "plainswalk", "ward",
+    "protection from enchantments",
+})
+
+
+class CardFacts(msgspec.Struct, frozen=True, kw_only=True):
+    """What a card *is* (from the set's data file), before any effect."""
+
+    name: str
+    mana_cost: str | None = None
+    mana_value: int = 0
+    colors: tuple[str, ...] = ()
+    type_line: str = ""
+    printed_type_line: str = ""
+    supertypes: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    oracle_text: str = ""
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    keywords: tuple[str, ...] = ()
+
+
+def load_facts(path: str | Path) -> list[CardFacts]:
+    """Card facts from a JSON list in the shared data format (unknown keys ignored)."""
+    raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(raw, dict):
+        raw = raw.get("cards", [])
+    return [msgspec.convert(c, CardFacts, strict=False) for c in raw]
+
+
+# --------------------------------------------------------------------------
+# abilities
+
+Effect = Callable[["Ctx"], None]
+
+
+@dataclass(frozen=True)
+class Target:
+    """One target slot: a filter, and how many objects/players it takes."""
+
+    filter: Filter
+    count: int = 1
+    up_to: bool = False
+    label: str = "target"
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Costs beyond mana: tapping, loyalty, sacrificing the source, life."""
+
+    mana: str = ""
+    tap: bool = False
+    loyalty: int | None = None  # +N / -N;  X loyalty is -X
+    loyalty_x: bool = False
+    sacrifice_self: bool = False
+    life: int = 0
+
+
+@dataclass(frozen=True)
+class SpellAbility:
+    """What an instant or sorcery does as it resolves (and what it targets)."""
+
+    effect: Effect
+    targets: tuple[Target, ...] = ()
+    modes: tuple[Mode, ...] = ()
+    choose: int = 0  # number of modes to choose (0 = not modal)
+
+
+@dataclass(frozen=True)
+class Mode:
+    text: str
+    effect: Effect
+    targets: tuple[Target, ...] = ()
+
+
+@dataclass(frozen=True)
+class Activated:
+    cost: Cost
+    effect: Effect
+    targets: tuple[Target, ...] = ()
+    sorcery: bool = False
+    mana: tuple[str, ...] = ()  # a mana ability: the mana it can add (one of these)
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Triggered:
+    """A triggered ability.
+
+    ``on`` is an event tag; ``when(ctx, event)`` says whether this event
+    triggers it for that source; ``zones`` where the source must be (or have
+    been, for leaves-the-battlefield triggers: ``look_back=True``).
+    """
+
+    on: tuple[str, ...]
+    when: Callable[[Any, int, Any], bool]
+    effect: Effect
+    targets: tuple[Target, ...] = ()
+    zones: tuple[str, ...] = ("battlefield",)
+    look_back: bool = False
+    intervening_if: Callable[[Any, int, Any], bool] | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Static:
+    """A static ability: a function giving the continuous effects it generates.
+
+    ``effects(view, source)`` returns a list of ``(layer, kind, objs, params)``.
+    """
+
+    effects: Callable[[Any, int], list[tuple[str, str, list[int], Any]]]
+    text: str = ""
+
+
+Ability = SpellAbility | Activated | Triggered | Static
+
+
+@dataclass
+class CardDef:
+    """A card's facts plus its behaviour."""
+
+    facts: CardFacts
+    abilities: list[Any] = field(default_factory=list)
+    keywords: tuple[str, ...] = ()
+    alt_costs: dict[str, str] = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)
+    set_code: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.keywords:
+            self.keywords = tuple(k.lower() for k in self.facts.keywords if k.lower() in KEYWORDS)
+
+    def __repr__(self) -> str:
+        return f"CardDef({self.facts.name!r})"
+
+    @property
+    def name(self) -> str:
+        return self.facts.name
+
+    @property
+    def spell(self) -> SpellAbility | None:
+        for a in self.abilities:
+            if isinstance(a, SpellAbility):
+                return a
+        return None
+
+    def ability_key(self, ab: Any) -> str:
+        return f"{self.facts.name}#{self.abilities.index(ab)}"
+
+    def keyed(self, kind: type) -> list[tuple[str, Any]]:
+        return [(f"{self.facts.name}#{i}", a) for i, a in enumerate(self.abilities)
+                if isinstance(a, kind)]
+
+    @property
+    def activated(self) -> list[tuple[str, Activated]]:
+        return self.keyed(Activated)
+
+    @property
+    def triggered(self) -> list[tuple[str, Triggered]]:
+        return self.keyed(Triggered)
+
+    @property
+    def statics(self) -> list[tuple[str, Static]]:
+        return self.keyed(Static)
+
+    def is_permanent_card(self) -> bool:
+        return any(t in ("Creature", "Artifact", "Enchantment", "Land", "Planeswalker", "Battle")
+                   for t in self.facts.types)
+
+
+class Registry:
+    """All cards known to a game, keyed by Oracle name, plus the kernel's indexes.
+
+    Plugins fill it once, at load time; the engine reads its indexes on the
+    hot path (never a pluggy call per event).
+    """
+
+    def __init__(self) -> None:
+        self.cards: dict[str, CardDef] = {}
+        self.sets: dict[str, CardSetInfo] = {}
+        self.trigger_index: dict[str, list[tuple[str, str, Triggered]]] = {}
+        self.replacements: list[Any] = []
+        self.effect_kinds: dict[str, Callable[..., Any]] = {}
+        self.dynamic_pt: dict[str, Callable[..., tuple[int, int]]] = {}
+        self.failures: list[tuple[str, str]] = []
+        self.sba_checks: list[Callable[..., list[tuple[str, int, str]]]] = []
+        self.kernel_abilities: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> CardDef:
+        try:
+            return self.cards[name]
+        except KeyError:
+            raise UnknownCardError(name) from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.cards
+
+    def add(self, card: CardDef) -> None:
+        name = card.facts.name
+        self.cards[name] = card
+        for key, t in card.triggered:
+            for tag in t.on:
+                self.trigger_index.setdefault(tag, []).append((name, key, t))
+
+    def replace(self, card: CardDef) -> None:
+        """Replace a definition (e.g. a set giving behaviour to a vanilla printing)."""
+        old = self.cards.get(card.facts.name)
+        if old is not None:
+            for tag, lst in self.trigger_index.items():
+                self.trigger_index[tag] = [x for x in lst if x[0] != old.facts.name]
+        self.add(card)
+
+    def add_set(self, info: CardSetInfo) -> None:
+        self.sets[info.name] = info
+        for c in info.cards:
+            if c.facts.name in self.cards and not c.abilities and self.cards[c.facts.name].abilities:
+                continue  # never let a bare printing shadow a full definition
+            self.replace(c)
+
+    def triggers_for(self, tag: str) -> list[tuple[str, str, Triggered]]:
+        return self.trigger_index.get(tag, [])
+
+
+@dataclass
+class CardSetInfo:
+    name: str
+    version: str
+    cards: list[CardDef]
+    printings: list[dict[str, Any]] = field(default_factory=list)
+    decks: dict[str, str] = field(default_factory=dict)
+
+
+class UnknownCardError(KeyError):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+    def __str__(self) -> str:
+        return f"unknown card {self.name!r} (is its card set installed and loaded?)"
+
+
+def facts_index(items: Iterable[CardFacts]) -> dict[str, CardFacts]:
+    out: dict[str, CardFacts] = {}
+    for f in items:
+        out.setdefault(f.name, f)
+    return out

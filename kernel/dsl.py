@@ -1,0 +1,282 @@
+"""The card-definition vocabulary pack authors write cards with.
+
+A card's facts (cost, types, power/toughness, keywords) come from the set's
+data file; its definition only adds what the Oracle text *does*::
+
+    S = CardSet("core", "0.1.0", __file__)
+    S.vanilla("Grizzly Bears", "Gray Ogre")          # keywords come from the data
+    S.card("Shock", spell(damage(2), target(creature_or_player)))
+    S.card("Goblin Chieftain",
+           lord(kind("Goblin").creature.other(), 1, 1, grant=["haste"]))
+
+Effects are functions of a :class:`~kernel.effects.Ctx`; the helpers below
+build the common ones, and any plain function works too.
+
+>>> from kernel.filters import creature_or_player
+>>> spell(damage(2), target(creature_or_player)).targets[0].filter
+creature | player
+>>> parse_cost("{2}{R}, {T}")
+Cost(mana='{2}{R}', tap=True, loyalty=None, loyalty_x=False, sacrifice_self=False, life=0)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kernel import events as ev
+from kernel.cards import (
+    Activated,
+    CardDef,
+    CardFacts,
+    CardSetInfo,
+    Cost,
+    Effect,
+    Mode,
+    SpellAbility,
+    Static,
+    Target,
+    Triggered,
+    load_facts,
+)
+from kernel.effects import Ctx
+from kernel.filters import Filter, matching
+from kernel.layers import View
+
+__all__ = [
+    "CardSet", "spell", "modal", "mode", "target", "activated", "mana_ability", "loyalty",
+    "triggered", "etb", "dies", "leaves", "at_upkeep", "attacks", "static", "lord",
+    "damage", "draw", "gain_life", "destroy", "create", "pump", "sequence", "parse_cost",
+]
+
+
+class CardSet:
+    """A card pack: its name, version, card facts file and card definitions."""
+
+    def __init__(self, name: str, version: str, module_file: str,
+                 facts: str = "cards.json", extra_facts: Sequence[str] = ()) -> None:
+        self.name = name
+        self.version = version
+        here = Path(module_file).parent
+        self.facts: dict[str, CardFacts] = {}
+        self.printings: list[dict[str, Any]] = []
+        for fname in [facts, *extra_facts]:
+            path = here / fname
+            if path.exists():
+                for f in load_facts(path):
+                    self.facts.setdefault(f.name, f)
+                    self.printings.append({"name": f.name, "set": name})
+        self.defs: dict[str, CardDef] = {}
+        self.decks: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return f"CardSet({self.name!r}, {self.version!r}, cards={len(self.defs)})"
+
+    def fact(self, name: str) -> CardFacts:
+        try:
+            return self.facts[name]
+        except KeyError:
+            raise KeyError(f"{name!r} is not in the {self.name} card data") from None
+
+    def card(self, name: str, *abilities: Any, alt_costs: dict[str, str] | None = None,
+             facts: CardFacts | None = None, **extras: Any) -> CardDef:
+        """Define a card: its abilities in printed order (keywords come from the facts)."""
+        d = CardDef(facts or self.fact(name), list(abilities), alt_costs=dict(alt_costs or {}),
+                    extras=dict(extras), set_code=self.name)
+        self.defs[name] = d
+        return d
+
+    def vanilla(self, *names: str) -> None:
+        """Cards whose whole text is keywords the kernel knows (or no text)."""
+        for n in names:
+            self.card(n)
+
+    def deck(self, name: str, text: str) -> None:
+        self.decks[name] = text
+
+    def info(self) -> CardSetInfo:
+        return CardSetInfo(self.name, self.version, list(self.defs.values()), self.printings,
+                           dict(self.decks))
+
+
+# ---------------------------------------------------------------- targets and costs
+
+def target(f: Filter, count: int = 1, up_to: bool = False) -> Target:
+    return Target(f, count, up_to)
+
+
+_LOYALTY = re.compile(r"^([+\-−]?)(\d+|X)$")
+
+
+def parse_cost(text: str) -> Cost:
+    """Parse an activation cost as printed: ``"{2}{R}, {T}"``, ``"{T}, Sacrifice ~"``."""
+    mana = ""
+    tap = sac = False
+    life = 0
+    for part in (p.strip() for p in text.split(",")):
+        if part == "{T}":
+            tap = True
+        elif part.lower().startswith("sacrifice"):
+            sac = True
+        elif part.lower().startswith("pay ") and "life" in part.lower():
+            life = int(re.findall(r"\d+", part)[0])
+        elif part:
+            mana += part
+    return Cost(mana=mana, tap=tap, sacrifice_self=sac, life=life)
+
+
+# ---------------------------------------------------------------- abilities
+
+ENTERS = (ev.ZoneChanged.TAG, ev.LandPlayed.TAG, ev.TokenCreated.TAG)
+"""Events that put an object onto the battlefield (see :func:`kernel.events.entered`)."""
+
+def spell(effect: Effect, *targets: Target) -> SpellAbility:
+    """What an instant or sorcery does: ``spell(damage(3), target(creature))``."""
+    return SpellAbility(effect, tuple(targets))
+
+
+def mode(text: str, effect: Effect, *targets: Target) -> Mode:
+    return Mode(text, effect, tuple(targets))
+
+
+def modal(choose: int, *modes: Mode) -> SpellAbility:
+    """A modal spell: "Choose two -- ..." is ``modal(2, mode(...), mode(...), ...)``."""
+    return SpellAbility(lambda c: None, (), tuple(modes), choose)
+
+
+def activated(cost: str, effect: Effect, *targets: Target, sorcery: bool = False,
+              text: str = "") -> Activated:
+    return Activated(parse_cost(cost), effect, tuple(targets), sorcery=sorcery, text=text)
+
+
+def mana_ability(colors: str, cost: str = "{T}") -> Activated:
+    """``{T}: Add {G}.`` is ``mana_ability("G")``; any colour: ``mana_ability("WUBRG")``."""
+    return Activated(parse_cost(cost), lambda c: None, (), mana=tuple(colors))
+
+
+def loyalty(cost: str, effect: Effect, *targets: Target) -> Activated:
+    """A planeswalker ability: ``loyalty("+1", gain_life(2))``, ``loyalty("-X", ...)``."""
+    m = _LOYALTY.match(cost.strip())
+    if not m:
+        raise ValueError(f"bad loyalty cost {cost!r}")
+    sign, n = m.groups()
+    if n == "X":
+        c = Cost(loyalty_x=True)
+    else:
+        c = Cost(loyalty=-int(n) if sign in ("-", "−") else int(n))
+    return Activated(c, effect, tuple(targets), sorcery=True, text=cost)
+
+
+def triggered(on: type[ev.Event] | Sequence[type[ev.Event]], when: Callable[[View, int, Any], bool], effect: Effect,
+              *targets: Target, zones: tuple[str, ...] = ("battlefield",),
+              look_back: bool = False, intervening_if: Callable[[View, int, Any], bool]
+              | None = None, text: str = "") -> Triggered:
+    tags = (on.TAG,) if isinstance(on, type) else tuple(o.TAG for o in on)
+    return Triggered(tags, when, effect, tuple(targets), zones, look_back, intervening_if,
+                     text)
+
+
+def etb(effect: Effect, *targets: Target) -> Triggered:
+    """"When ~ enters (the battlefield), ..." """
+    def when(v: View, src: int, e: Any) -> bool:
+        return ev.entered(e) == src
+    return Triggered(ENTERS, when, effect, tuple(targets), text="etb")
+
+
+def dies(effect: Effect, *targets: Target) -> Triggered:
+    """"When ~ dies, ..." (look back in time: it triggers from the battlefield)."""
+    def when(v: View, src: int, e: Any) -> bool:
+        return bool(e.obj == src and e.to_zone == "graveyard")
+    return Triggered((ev.ZoneChanged.TAG,), when, effect, tuple(targets), look_back=True,
+                     text="dies")
+
+
+def leaves(effect: Effect, *targets: Target) -> Triggered:
+    """"When ~ leaves the battlefield, ..." """
+    def when(v: View, src: int, e: Any) -> bool:
+        return bool(e.obj == src and e.from_zone == "battlefield")
+    return Triggered((ev.ZoneChanged.TAG, ev.RemovedFromGame.TAG), when, effect, tuple(targets),
+                     look_back=True, text="leaves")
+
+
+def at_upkeep(effect: Effect, *targets: Target) -> Triggered:
+    """"At the beginning of your upkeep, ..." """
+    def when(v: View, src: int, e: Any) -> bool:
+        return bool(e.step == "upkeep" and v.state.active == v.chars(src).controller)
+    return Triggered((ev.StepBegan.TAG,), when, effect, tuple(targets), text="upkeep")
+
+
+def attacks(effect: Effect, *targets: Target) -> Triggered:
+    """"Whenever ~ attacks, ..." """
+    def when(v: View, src: int, e: Any) -> bool:
+        return any(a == src for a, _t in e.attacks)
+    return Triggered((ev.AttackersDeclared.TAG,), when, effect, tuple(targets), text="attacks")
+
+
+def static(effects: Callable[[View, int], list[tuple[str, str, list[int], Any]]],
+           text: str = "") -> Static:
+    return Static(effects, text)
+
+
+def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> Static:
+    """"[Filter] get +P/+T (and have [abilities])": e.g. Goblin Chieftain."""
+    from kernel.layers import APPLIERS  # noqa: F401  (layers own the effect kinds)
+
+    def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
+        objs = matching(v, f, v.chars(src).controller, src)
+        out: list[tuple[str, str, list[int], Any]] = []
+        if power or toughness:
+            out.append(("7c", "pt", objs, [power, toughness]))
+        if grant:
+            out.append(("6", "grant", objs, list(grant)))
+        return out
+    return Static(effects, f"lord({f!r}, {power}, {toughness})")
+
+
+# ---------------------------------------------------------------- effects
+
+def damage(n: int | Callable[[Ctx], int], to: int = 0) -> Effect:
+    """Deal ``n`` damage to target number ``to``."""
+    def eff(c: Ctx) -> None:
+        c.damage(c.target(to), n(c) if callable(n) else n)
+    return eff
+
+
+def draw(n: int = 1) -> Effect:
+    return lambda c: c.draw(c.controller, n)
+
+
+def gain_life(n: int) -> Effect:
+    return lambda c: c.gain_life(c.controller, n)
+
+
+def destroy(to: int = 0) -> Effect:
+    return lambda c: c.destroy(c.target(to))
+
+
+def create(token: str, n: int = 1) -> Effect:
+    def eff(c: Ctx) -> None:
+        c.create_token(token, n)
+    return eff
+
+
+def pump(power: int, toughness: int, grant: Sequence[str] = (), to: int = 0) -> Effect:
+    """Target creature gets +P/+T (and gains abilities) until end of turn."""
+    def eff(c: Ctx) -> None:
+        t = c.target(to)
+        if t is None:
+            return
+        if power or toughness:
+            c.until_end_of_turn("pt", [t], [power, toughness])
+        if grant:
+            c.until_end_of_turn("grant", [t], list(grant))
+    return eff
+
+
+def sequence(*effects: Effect) -> Effect:
+    def eff(c: Ctx) -> None:
+        for e in effects:
+            e(c)
+    return eff

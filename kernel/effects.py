@@ -1,0 +1,228 @@
+"""What card code sees while a spell or ability resolves: :class:`Ctx`.
+
+Card effects are small functions ``def effect(c: Ctx) -> None`` that read like
+the Oracle text::
+
+    def shock(c: Ctx) -> None:        # Shock deals 2 damage to target creature or player.
+        c.damage(c.target(0), 2)
+
+Every method here emits events through the engine; card code never touches
+the state.  Targets that have become illegal read as ``None`` and the
+methods ignore ``None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from kernel import events as ev
+from kernel.events import player_ref, ref_player
+
+if TYPE_CHECKING:
+    from kernel.engine import Game
+    from kernel.filters import Filter
+    from kernel.layers import Chars
+    from kernel.state import StackItem
+
+
+class Ctx:
+    """The resolving spell or ability: its source, controller, targets and choices."""
+
+    def __init__(self, game: Game, item: StackItem, legal: list[bool] | None = None,
+                 event: Any = None) -> None:
+        self.game = game
+        self.item = item
+        self.source = item.source
+        self.controller = item.controller
+        self.targets = list(item.targets)
+        self.modes = list(item.modes)
+        self.x = item.x
+        if event is None and item.kind == "triggered":
+            from kernel.engine import event_from_data
+            event = event_from_data(item.data)
+        self.event = event
+        self.legal = legal if legal is not None else [True] * len(self.targets)
+        self.memory: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"<Ctx {self.item.source_card!r} controller={self.controller}>"
+
+    # ---------------------------------------------------------------- reading
+    @property
+    def you(self) -> int:
+        return self.controller
+
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    def target(self, i: int = 0) -> int | None:
+        """The i-th target if it is still legal, else ``None``."""
+        if i < len(self.targets) and self.legal[i]:
+            return self.targets[i]
+        return None
+
+    def legal_targets(self) -> list[int]:
+        return [t for t, ok in zip(self.targets, self.legal, strict=False) if ok]
+
+    def chars(self, oid: int) -> Chars:
+        return self.game.chars(oid)
+
+    def controller_of(self, ref: int | None) -> int | None:
+        """The controller of an object (or the player a player reference names).
+
+        Uses last known information if the object has left the battlefield.
+        """
+        if ref is None:
+            return None
+        p = ref_player(ref)
+        if p is not None:
+            return p
+        return self.game.last_known_controller(ref)
+
+    def opponents(self, player: int | None = None) -> list[int]:
+        me = self.controller if player is None else player
+        return [p for p in range(len(self.game.state.players)) if p != me]
+
+    def opponent(self, player: int | None = None) -> int:
+        return self.opponents(player)[0]
+
+    def objects(self, f: Filter, zone: str = "battlefield") -> list[int]:
+        """Objects that ``f`` accepts from the point of view of this ability."""
+        from kernel.filters import matching
+        return matching(self.game.view(), f, self.controller, self.source, zone)
+
+    def count(self, f: Filter) -> int:
+        return len(self.objects(f))
+
+    def exists(self, oid: int | None) -> bool:
+        return oid is not None and oid in self.game.state.objects and \
+            self.game.state.objects[oid].zone != "none"
+
+    def power(self, oid: int) -> int:
+        return self.game.chars(oid).power or 0
+
+    # ---------------------------------------------------------------- doing
+    def damage(self, to: int | None, amount: int, source: int | None = None) -> None:
+        """Deal damage from this source (or ``source``) to an object or player."""
+        if to is None or amount <= 0:
+            return
+        self.game.deal_damage(self.source if source is None else source, to, amount,
+                              combat=False, controller=self.controller)
+
+    def destroy(self, oid: int | None) -> None:
+        if oid is not None:
+            self.game.destroy(oid)
+
+    def sacrifice(self, oid: int | None) -> None:
+        if oid is not None:
+            self.game.move(oid, "graveyard", reason="sacrifice")
+
+    def bounce(self, oid: int | None) -> None:
+        """Return to its owner's hand."""
+        if oid is not None:
+            self.game.move(oid, "hand", reason="bounce")
+
+    def exile(self, oid: int | None, face_down: bool = False, linked: bool = False) -> int | None:
+        if oid is None:
+            return None
+        return self.game.exile(oid, face_down=face_down,
+                               exiled_with=self.source if linked else 0)
+
+    def put_onto_battlefield(self, oid: int | None, controller: int | None = None,
+                             tapped: bool = False) -> int | None:
+        if oid is None:
+            return None
+        return self.game.move(oid, "battlefield", reason="put",
+                              controller=-1 if controller is None else controller,
+                              tapped=tapped)
+
+    def put_on_library(self, oid: int | None, bottom: bool = False) -> None:
+        if oid is not None:
+            self.game.move(oid, "library", reason="put", position=-1 if bottom else 0)
+
+    def draw(self, player: int | None = None, n: int = 1) -> None:
+        self.game.draw(self.controller if player is None else player, n)
+
+    def discard(self, player: int, oid: int) -> None:
+        self.game.move(oid, "graveyard", reason="discard")
+
+    def mill(self, player: int, n: int) -> None:
+        lib = self.game.state.players[player].library
+        for oid in list(lib[:n]):
+            self.game.move(oid, "graveyard", reason="mill")
+
+    def shuffle(self, player: int | None = None) -> None:
+        self.game.shuffle(self.controller if player is None else player)
+
+    def gain_life(self, player: int | None, n: int) -> None:
+        if player is not None and n > 0:
+            self.game.emit(ev.LifeGained(player=player, n=n))
+
+    def lose_life(self, player: int | None, n: int) -> None:
+        if player is not None and n > 0:
+            self.game.emit(ev.LifeLost(player=player, n=n))
+
+    def tap(self, oid: int | None) -> None:
+        if oid is not None and not self.game.state.objects[oid].tapped:
+            self.game.emit(ev.Tapped(obj=oid))
+
+    def untap(self, oid: int | None) -> None:
+        if oid is not None and self.game.state.objects[oid].tapped:
+            self.game.emit(ev.Untapped(obj=oid))
+
+    def put_counters(self, oid: int | None, kind: str, n: int = 1) -> None:
+        if oid is not None and n > 0:
+            self.game.emit(ev.CounterPlaced(obj=oid, kind=kind, n=n))
+
+    def remove_counters(self, oid: int | None, kind: str, n: int = 1) -> None:
+        if oid is None:
+            return
+        have = self.game.state.objects[oid].counters.get(kind, 0)
+        n = min(n, have)
+        if n > 0:
+            self.game.emit(ev.CounterRemoved(obj=oid, kind=kind, n=n))
+
+    def create_token(self, name: str, n: int = 1, controller: int | None = None,
+                     attached_to: int = 0, tapped: bool = False) -> list[int]:
+        who = self.controller if controller is None else controller
+        return [self.game.create_token(name, who, attached_to=attached_to, tapped=tapped)
+                for _ in range(n)]
+
+    def until_end_of_turn(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
+        """A continuous effect on ``objs`` that lasts until end of turn."""
+        self.game.add_effect(kind, objs, params, self.source, self.controller, "eot")
+
+    def forever(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
+        """A continuous effect on ``objs`` with no duration."""
+        self.game.add_effect(kind, objs, params, self.source, self.controller, "")
+
+    def gain_control(self, oid: int | None, until_eot: bool = False) -> None:
+        if oid is not None:
+            self.game.add_effect("control", [oid], self.controller, self.source,
+                                 self.controller, "eot" if until_eot else "")
+
+    def counter(self, item: int | None) -> None:
+        """Counter a spell or ability on the stack."""
+        if item is not None:
+            self.game.counter(item)
+
+    # ---------------------------------------------------------------- asking
+    def choose(self, options: Sequence[Any], kind: str = "choose", player: int | None = None,
+               prompt: str = "", count: int | None = None, up_to: bool = False) -> Any:
+        """Ask a player to choose one option (or, with ``count``, a list of them)."""
+        return self.game.choose(self.controller if player is None else player, kind,
+                                list(options), prompt=prompt, count=count, up_to=up_to)
+
+    def may(self, prompt: str = "", player: int | None = None) -> bool:
+        """Ask "you may ..."; the default answer is no."""
+        return bool(self.game.choose(self.controller if player is None else player, "may",
+                                     [False, True], prompt=prompt))
+
+    def reveal(self, player: int, objs: Sequence[int]) -> None:
+        if objs:
+            self.game.emit(ev.Revealed(player=player, objs=tuple(objs)))
+
+    def player_ref(self, player: int) -> int:
+        return player_ref(player)

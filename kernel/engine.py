@@ -1,0 +1,1521 @@
+"""The rules engine: turns, priority, the stack, combat and state-based actions.
+
+A :class:`Game` owns a state and its log.  The engine only ever changes the
+state by appending an event (:meth:`Game.emit`), which the projector folds in.
+Every choice is asked of the player's agent as a :class:`Decision`; the answer
+is checked, then recorded as a :class:`~kernel.events.DecisionMade` event.
+Random outcomes (shuffles) are recorded with their results.
+
+>>> from kernel.plugins import load_registry
+>>> from kernel.agents import RandomAgent
+>>> reg = load_registry()
+>>> g = Game(reg, ["alice", "bob"], seed=1)
+>>> g
+Game(players=['alice', 'bob'], seed=1, events=1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from itertools import combinations, product
+from typing import Any, Protocol
+
+import msgspec
+import structlog
+
+from kernel import events as ev
+from kernel.cards import Activated, CardDef, Registry, SpellAbility, Target, Triggered
+from kernel.effects import Ctx
+from kernel.events import Envelope, Event, player_ref, ref_player
+from kernel.layers import Chars, View, compute, printed
+from kernel.mana import ManaCost, Source, max_payable_x, plan_payment
+from kernel.state import StackItem, State, apply, new_state
+
+log = structlog.get_logger("mtgk.engine")
+
+STEPS = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat",
+         "declare_attackers", "declare_blockers", "combat_damage", "end_of_combat",
+         "postcombat_main", "end", "cleanup")
+BASIC_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+MAX_TARGET_COMBOS = 24
+
+
+class RulesError(Exception):
+    """An illegal action.  ``rule`` names the Comprehensive Rules rule (or seed)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{message} (rule {rule})")
+        self.rule = rule
+        self.message = message
+
+
+class GameOver(Exception):
+    pass
+
+
+class Decision:
+    """A question for one player.
+
+    ``options`` lists the legal answers when they can be listed (the first
+    is the default); ``check`` validates answers that cannot (attackers,
+    blockers, damage assignment, priority actions).
+    """
+
+    __slots__ = ("kind", "player", "options", "prompt", "count", "up_to", "check", "context",
+                 "many")
+
+    def __init__(self, kind: str, player: int, options: list[Any] | None, prompt: str = "",
+                 count: int = 1, up_to: bool = False,
+                 check: Callable[[Any], Any] | None = None, context: Any = None,
+                 many: bool = False) -> None:
+        self.many = many or count != 1 or up_to
+        self.kind = kind
+        self.player = player
+        self.options = options
+        self.prompt = prompt
+        self.count = count
+        self.up_to = up_to
+        self.check = check
+        self.context = context
+
+    def __repr__(self) -> str:
+        n = "?" if self.options is None else len(self.options)
+        return f"Decision({self.kind!r}, player={self.player}, options={n})"
+
+
+class Agent(Protocol):
+    def decide(self, game: Game, decision: Decision) -> Any: ...
+
+
+class _Pass:
+    def decide(self, game: Game, decision: Decision) -> Any:
+        return decision.options[0] if decision.options else []
+
+
+PASS: list[Any] = ["pass"]
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, tuple | list):
+        return [_plain(i) for i in x]
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    return x
+
+
+class Game:
+    """One game: its state, its log, the registry of cards and the players' agents."""
+
+    def __init__(self, registry: Registry, players: Sequence[str], seed: int = 0,
+                 agents: Sequence[Agent] | None = None, profile: str = "lorwyn-2007",
+                 start: bool = True) -> None:
+        self.reg = registry
+        self.state: State = new_state()
+        self.log: list[Envelope] = []
+        self.agents: list[Agent] = list(agents) if agents else [_Pass(), _Pass()]
+        self.seed = seed
+        self._cause: list[int] = [-1]
+        self._chars: dict[int, Chars] | None = None
+        self._chars_at = -1
+        self._lki: dict[int, tuple[int, Chars | None]] = {}
+        self.listeners: list[Callable[[Envelope], None]] = []
+        self.log_ = log.bind(seed=seed)
+        if start:
+            self.emit(ev.GameStarted(players=tuple(players), seed=seed, profile=profile))
+
+    def __repr__(self) -> str:
+        return (f"Game(players={[p.name for p in self.state.players]!r}, seed={self.seed}, "
+                f"events={len(self.log)})")
+
+    # ------------------------------------------------------------------ events
+    def emit(self, e: Event, cause: int | None = None) -> int:
+        """Append ``e`` to the log, fold it into the state, and collect triggers."""
+        seq = len(self.log)
+        env = Envelope(seq=seq, cause=self._cause[-1] if cause is None else cause, event=e)
+        tag = e.TAG
+        trig = self.reg.trigger_index.get(tag)
+        if trig:
+            self._triggers(trig, e, seq, before=True)
+        if isinstance(e, ev.ZoneChanged | ev.RemovedFromGame) and e.from_zone == "battlefield":
+            o = self.state.objects.get(e.obj)
+            if o is not None:
+                self._lki[e.obj] = (o.controller, self.chars(e.obj))
+        self.log.append(env)
+        apply(self.state, e)
+        self._chars = None
+        if trig:
+            self._triggers(trig, e, seq, before=False)
+        for fn in self.listeners:
+            fn(env)
+        return seq
+
+    def caused(self, seq: int) -> _CauseScope:
+        """``with game.caused(seq):`` -- events emitted inside have ``seq`` as cause."""
+        return _CauseScope(self, seq)
+
+    # ------------------------------------------------------------------ reading
+    def chars(self, oid: int) -> Chars:
+        """Current characteristics of an object (after layers, for permanents)."""
+        if self._chars is None:
+            self._chars = compute(self.state, self.reg)
+        c = self._chars.get(oid)
+        if c is None:
+            o = self.state.objects.get(oid)
+            if o is None:
+                lki = self._lki.get(oid)
+                if lki and lki[1] is not None:
+                    return lki[1]
+                raise KeyError(oid)
+            c = printed(self.reg, o)
+            self._chars[oid] = c
+        return c
+
+    def view(self) -> View:
+        if self._chars is None:
+            self._chars = compute(self.state, self.reg)
+        return View(self.state, self.reg, self._chars)
+
+    def card(self, oid: int) -> CardDef:
+        return self.reg[self.state.objects[oid].card]
+
+    def last_known_controller(self, oid: int) -> int | None:
+        o = self.state.objects.get(oid)
+        if o is not None and o.zone == "battlefield":
+            return self.chars(oid).controller
+        if oid in self._lki:
+            return self._lki[oid][0]
+        return o.controller if o is not None else None
+
+    def name(self, ref: int) -> str:
+        p = ref_player(ref)
+        if p is not None:
+            return self.state.players[p].name
+        o = self.state.objects.get(ref)
+        return o.card if o else f"#{ref}"
+
+    def opponent(self, player: int) -> int:
+        return 1 - player
+
+    def new_id(self) -> int:
+        return self.state.next_id
+
+    def battlefield(self, controller: int | None = None) -> list[int]:
+        if controller is None:
+            return list(self.state.battlefield)
+        return [o for o in self.state.battlefield if self.chars(o).controller == controller]
+
+    # ------------------------------------------------------------------ asking
+    def ask(self, d: Decision) -> Any:
+        """Ask ``d`` of its player's agent until the answer is legal; record it."""
+        if d.options is not None and len(d.options) == 1 and d.kind != "priority":
+            return d.options[0]
+        if d.options is not None and not d.options and d.check is None:
+            raise RulesError("101", f"no legal choice for {d.kind}")
+        agent = self.agents[d.player]
+        for _attempt in range(1000):
+            choice = _plain(agent.decide(self, d))
+            try:
+                choice = self.validate(d, choice)
+            except RulesError as err:
+                refused = getattr(agent, "refused", None)
+                if refused is None:
+                    raise
+                refused(self, d, err)
+                continue
+            if not (d.options is not None and len(d.options) == 1 and choice == d.options[0]):
+                self.emit(ev.DecisionMade(player=d.player, kind=d.kind, choice=choice))
+            return choice
+        raise RulesError("101", f"agent for player {d.player} gave no legal answer")
+
+    def validate(self, d: Decision, choice: Any) -> Any:
+        if d.check is not None:
+            out = d.check(choice)
+            return choice if out is None else out
+        assert d.options is not None
+        if not d.many:
+            if choice not in d.options:
+                raise RulesError("101", f"{choice!r} is not a legal {d.kind} choice")
+            return choice
+        if not isinstance(choice, list):
+            choice = [choice]
+        if len(set(map(repr, choice))) != len(choice) or any(c not in d.options for c in choice):
+            raise RulesError("101", f"{choice!r} is not a legal {d.kind} choice")
+        if (len(choice) != d.count and not d.up_to) or len(choice) > d.count:
+            raise RulesError("101", f"choose {'up to ' if d.up_to else ''}{d.count} for {d.kind}")
+        return choice
+
+    def choose(self, player: int, kind: str, options: list[Any], prompt: str = "",
+               count: int | None = None, up_to: bool = False) -> Any:
+        """Ask for one option, or (with ``count``) a list of ``count`` (``up_to``: at most)."""
+        options = _plain(options)
+        if count is not None or up_to:
+            n = 1 if count is None else count
+            if len(options) <= n and not up_to:
+                return list(options)
+            if n <= 0:
+                return []
+            return self.ask(Decision(kind, player, options, prompt, count=n, up_to=up_to,
+                                     many=True))
+        if not options:
+            return None
+        return self.ask(Decision(kind, player, options, prompt))
+
+    # ------------------------------------------------------------------ the game
+    def rng(self, what: str) -> random.Random:
+        """A random generator for one outcome, seeded by the game seed and log position."""
+        return random.Random(f"{self.seed}/{len(self.log)}/{what}")
+
+    def setup_decks(self, decks: Sequence[Sequence[str]]) -> None:
+        for p, deck in enumerate(decks):
+            for name in deck:
+                self.reg[name]  # unknown cards fail before anything is appended
+        for p, deck in enumerate(decks):
+            for name in deck:
+                self.emit(ev.ObjectCreated(obj=self.new_id(), card=name, owner=p, zone="library"))
+            self.shuffle(p)
+
+    def shuffle(self, player: int) -> None:
+        order = list(self.state.players[player].library)
+        self.rng("shuffle").shuffle(order)
+        self.emit(ev.LibraryShuffled(player=player, order=tuple(order)))
+
+    def play(self, decks: Sequence[Sequence[str]] | None = None, mulligans: bool = True,
+             max_turns: int = 200) -> int:
+        """Play a whole game from the decks; returns the winner (-1: draw)."""
+        if decks is not None:
+            self.setup_decks(decks)
+        try:
+            first = self.rng("first").randrange(2)
+            self.emit(ev.DecisionMade(player=-1, kind="first_player", choice=first))
+            for p in (first, 1 - first):
+                self.draw(p, 7)
+            if mulligans:
+                self._mulligans(first)
+            self.run(first, max_turns=max_turns)
+        except GameOver:
+            pass
+        return -1 if self.state.winner is None else self.state.winner
+
+    def _mulligans(self, first: int) -> None:
+        for p in (first, 1 - first):
+            taken = 0
+            while taken < 7:
+                keep = self.ask(Decision("mulligan", p, [True, False], "keep this hand?"))
+                if keep:
+                    break
+                taken += 1
+                for oid in list(self.state.players[p].hand):
+                    self.move(oid, "library", reason="mulligan")
+                self.shuffle(p)
+                self.draw(p, 7)
+            if taken:
+                hand = list(self.state.players[p].hand)
+                bottom = self.choose(p, "bottom", hand, "put cards on the bottom",
+                                     count=min(taken, len(hand)))
+                for oid in bottom:
+                    self.move(oid, "library", reason="mulligan", position=-1)
+
+    def run(self, first: int = 0, max_turns: int = 200, start_step: str = "untap",
+            turn: int | None = None) -> None:
+        """Run turns until the game ends (or ``max_turns``, then it is a draw)."""
+        active = first
+        n = self.state.turn + 1 if turn is None else turn
+        step = start_step
+        while True:
+            if step == "untap":
+                self.emit(ev.TurnBegan(turn=n, active=active))
+            self.turn_from(step, n, active)
+            if n >= max_turns:
+                self.emit(ev.GameEnded(winner=-1))
+                raise GameOver()
+            n += 1
+            active = 1 - active
+            step = "untap"
+
+    def turn_from(self, step: str, n: int, active: int) -> None:
+        i = STEPS.index(step)
+        if i == 0 and self.state.turn != n:
+            self.emit(ev.TurnBegan(turn=n, active=active))
+        combat_skipped = False
+        for s in STEPS[i:]:
+            if combat_skipped and s in ("declare_blockers", "combat_damage"):
+                continue
+            self.emit(ev.StepBegan(step=s))
+            with self.caused(len(self.log) - 1):
+                if s == "untap":
+                    self._untap_step(active)
+                    continue
+                if s == "draw":
+                    if not (n == 1 and self._is_first_turn()):
+                        self.draw(active, 1)
+                elif s == "declare_attackers":
+                    if not self._declare_attackers(active):
+                        combat_skipped = True
+                elif s == "declare_blockers":
+                    self._declare_blockers(active)
+                elif s == "combat_damage":
+                    self._combat_damage()
+                elif s == "cleanup":
+                    self._cleanup(active)
+                    continue
+                self.priority_round()
+                self._empty_pools()
+                if s == "end_of_combat" and self.state.combat is not None:
+                    self.emit(ev.CombatEnded())
+
+    def _is_first_turn(self) -> bool:
+        return True
+
+    def _untap_step(self, active: int) -> None:
+        for oid in list(self.state.battlefield):
+            o = self.state.objects[oid]
+            if o.tapped and self.chars(oid).controller == active:
+                self.emit(ev.Untapped(obj=oid))
+
+    def _empty_pools(self) -> None:
+        for i, p in enumerate(self.state.players):
+            if p.mana:
+                self.emit(ev.ManaEmptied(player=i))
+
+    def _cleanup(self, active: int) -> None:
+        hand = self.state.players[active].hand
+        if len(hand) > 7:
+            extra = len(hand) - 7
+            chosen = self.choose(active, "discard", list(hand), f"discard {extra}", count=extra)
+            for oid in chosen:
+                self.move(oid, "graveyard", reason="discard")
+        if any(self.state.objects[o].damage for o in self.state.battlefield):
+            self.emit(ev.DamageRemoved())
+        eot = tuple(e.id for e in self.state.effects if e.duration == "eot")
+        if eot:
+            self.emit(ev.EffectsEnded(effects=eot))
+        self._empty_pools()
+        # 514.3a: if anything happens, players get priority and cleanup repeats
+        if self.state.pending or self._sba_actions():
+            self.priority_round()
+            self._cleanup(active)
+
+    # ------------------------------------------------------------------ priority
+    def priority_round(self) -> None:
+        """Players get priority until all pass in succession with an empty stack."""
+        s = self.state
+        p = s.active
+        passes = 0
+        while True:
+            self.settle()
+            action = self.ask(Decision("priority", p, self.legal_actions(p),
+                                       check=lambda a, p=p: self.check_action(p, a)))
+            if action[0] == "pass":
+                passes += 1
+                if passes >= len(s.players):
+                    if not s.stack:
+                        return
+                    self.resolve_top()
+                    passes = 0
+                    p = s.active
+                else:
+                    p = 1 - p
+                continue
+            self.perform(p, action)
+            passes = 0
+
+    def settle(self) -> None:
+        """State-based actions, then triggered abilities to the stack, until stable (CR 117.5)."""
+        while True:
+            while self._sba():
+                pass
+            if not self.state.pending:
+                return
+            self._put_triggers_on_stack()
+
+    # ------------------------------------------------------------------ actions
+    def legal_actions(self, player: int) -> list[Any]:
+        """Every legal priority action (pass first); targets enumerated, capped per ability."""
+        out: list[Any] = [PASS]
+        s = self.state
+        if s.over:
+            return out
+        sorcery_ok = s.active == player and not s.stack and s.step in ("precombat_main",
+                                                                          "postcombat_main")
+        pl = s.players[player]
+        sources = self.mana_sources(player)
+        for oid in pl.hand:
+            c = self.chars(oid)
+            if "Land" in c.types:
+                if sorcery_ok and pl.lands_played < 1:
+                    out.append(["play", oid])
+                continue
+            out.extend(self._cast_options(player, oid, c, sorcery_ok, sources))
+        for oid in s.battlefield:
+            c = self.chars(oid)
+            if c.controller != player:
+                continue
+            d = self.reg.cards.get(s.objects[oid].card)
+            if d is None:
+                continue
+            for idx, (key, ab) in enumerate(d.activated, start=1):
+                if key not in c.abilities or ab.mana:
+                    continue
+                out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
+        return out
+
+    def _timing_ok(self, player: int, c: Chars, sorcery_ok: bool) -> bool:
+        return sorcery_ok or "Instant" in c.types or c.has("flash")
+
+    def _cast_options(self, player: int, oid: int, c: Chars, sorcery_ok: bool,
+                      sources: list[Source]) -> list[Any]:
+        if not self._timing_ok(player, c, sorcery_ok):
+            return []
+        d = self.card(oid)
+        out: list[Any] = []
+        for alt in [""] + sorted(d.alt_costs):
+            cost = self.spell_cost(oid, alt)
+            pool = self.state.players[player].mana
+            xs = [0]
+            if cost.x:
+                xs = list(range(0, max_payable_x(cost, pool, sources) + 1))
+            elif plan_payment(cost, pool, sources) is None:
+                continue
+            for modes in self._mode_choices(d):
+                slots = self._spell_target_slots(d, modes)
+                for targets in self._target_combos(player, oid, slots):
+                    for x in xs:
+                        if cost.x and plan_payment(cost.with_x(x), pool, sources) is None:
+                            continue
+                        out.append(["cast", oid, targets, modes, x, alt])
+        return out
+
+    def _mode_choices(self, d: CardDef) -> list[list[int]]:
+        sp = d.spell
+        if sp is None or not sp.modes:
+            return [[]]
+        return [list(m) for m in combinations(range(1, len(sp.modes) + 1), sp.choose or 1)]
+
+    def _spell_target_slots(self, d: CardDef, modes: list[int]) -> list[Target]:
+        sp = d.spell
+        if sp is None:
+            ench = d.extras.get("enchant")
+            return [ench] if ench is not None else []
+        if sp.modes:
+            return [t for m in modes for t in sp.modes[m - 1].targets]
+        return list(sp.targets)
+
+    def _target_combos(self, player: int, source: int, slots: Sequence[Target],
+                       ) -> list[list[int]]:
+        if not slots:
+            return [[]]
+        per_slot: list[list[list[int]]] = []
+        for t in slots:
+            cands = self.target_candidates(player, source, t)
+            if t.count == 1 and not t.up_to:
+                opts = [[c] for c in cands]
+            else:
+                lo = 0 if t.up_to else t.count
+                opts = [list(cs) for n in range(lo, t.count + 1) for cs in combinations(cands, n)]
+            if not opts:
+                return []
+            per_slot.append(opts)
+        out: list[list[int]] = []
+        for combo in product(*per_slot):
+            out.append([r for part in combo for r in part])
+            if len(out) >= MAX_TARGET_COMBOS:
+                break
+        return out
+
+    def target_candidates(self, player: int, source: int, t: Target) -> list[int]:
+        """Objects and players that could be chosen for target slot ``t``."""
+        v = self.view()
+        out = [player_ref(p) for p in range(len(self.state.players))
+               if t.filter(v, player_ref(p), player, source)]
+        for oid in self.state.battlefield:
+            if t.filter(v, oid, player, source) and self._can_target(player, oid, source):
+                out.append(oid)
+        for it in self.state.stack:
+            if it.id != source and t.filter(v, it.id, player, source):
+                out.append(it.id)
+        for zone in ("graveyard",):
+            for p in self.state.players:
+                for oid in getattr(p, zone):
+                    if t.filter(v, oid, player, source):
+                        out.append(oid)
+        return out
+
+    def _can_target(self, player: int, oid: int, source: int) -> bool:
+        c = self.chars(oid)
+        if c.has("shroud"):
+            return False
+        if c.has("hexproof") and c.controller != player:
+            return False
+        return True
+
+    def _activate_options(self, player: int, oid: int, idx: int, ab: Activated,
+                          sorcery_ok: bool, sources: list[Source]) -> list[Any]:
+        if ab.sorcery and not sorcery_ok:
+            return []
+        try:
+            self._check_activation_costs(player, oid, ab, 0)
+        except RulesError:
+            return []
+        o = self.state.objects[oid]
+        xs = [0]
+        if ab.cost.loyalty_x:
+            xs = list(range(0, o.counters.get("loyalty", 0) + 1))
+        cost = ManaCost.parse(ab.cost.mana)
+        if cost.x:
+            xs = list(range(0, max_payable_x(cost, self.state.players[player].mana, sources) + 1))
+        out: list[Any] = []
+        for targets in self._target_combos(player, oid, ab.targets):
+            for x in xs:
+                out.append(["activate", oid, idx, targets, x])
+        return out
+
+    def check_action(self, player: int, action: Any) -> Any:
+        """Raise :class:`RulesError` if ``action`` is not legal for ``player`` now."""
+        if not isinstance(action, list) or not action:
+            raise RulesError("117", f"not an action: {action!r}")
+        kind = action[0]
+        s = self.state
+        sorcery_ok = s.active == player and not s.stack and s.step in ("precombat_main",
+                                                                          "postcombat_main")
+        if kind == "pass":
+            return ["pass"]
+        if kind == "play":
+            oid = action[1]
+            o = s.objects.get(oid)
+            if o is None or o.zone != "hand" or o.owner != player:
+                raise RulesError("305.1", "you can play only a land card from your hand")
+            if "Land" not in self.chars(oid).types:
+                raise RulesError("305.1", f"{o.card} is not a land")
+            if not sorcery_ok:
+                raise RulesError("305.1", "a land can be played only in your main phase "
+                                 "with an empty stack")
+            if s.players[player].lands_played >= 1:
+                raise RulesError("305.2", "you have already played a land this turn")
+            return action
+        if kind == "cast":
+            oid, targets, modes, x, alt = (list(action) + [[], [], 0, ""])[1:6]
+            self._check_cast(player, oid, list(targets), list(modes), int(x), alt, sorcery_ok)
+            return ["cast", oid, list(targets), list(modes), int(x), alt]
+        if kind == "activate":
+            oid, idx, targets, x = (list(action) + [[], 0])[1:5]
+            self._check_activate(player, oid, int(idx), list(targets), int(x), sorcery_ok)
+            return ["activate", oid, int(idx), list(targets), int(x)]
+        raise RulesError("117", f"unknown action {kind!r}")
+
+    def spell_cost(self, oid: int, alt: str = "") -> ManaCost:
+        d = self.card(oid)
+        text = d.alt_costs[alt] if alt else d.facts.mana_cost
+        return ManaCost.parse(text)
+
+    def _check_cast(self, player: int, oid: int, targets: list[int], modes: list[int], x: int,
+                    alt: str, sorcery_ok: bool) -> None:
+        s = self.state
+        o = s.objects.get(oid)
+        if o is None or o.zone != "hand" or o.owner != player:
+            raise RulesError("601.2", "you can cast only a spell from your hand")
+        c = self.chars(oid)
+        if "Land" in c.types:
+            raise RulesError("305.9", f"{o.card} is a land: it is played, not cast")
+        if not self._timing_ok(player, c, sorcery_ok):
+            what = "planeswalker" if "Planeswalker" in c.types else "sorcery-speed spell"
+            raise RulesError("307.1", f"{o.card} ({what}) can be cast only in your main phase "
+                             "when the stack is empty")
+        d = self.card(oid)
+        if alt and alt not in d.alt_costs:
+            raise RulesError("601.2b", f"{o.card} has no {alt} cost")
+        sp = d.spell
+        if sp is not None and sp.modes:
+            want = sp.choose or 1
+            if len(modes) != want or len(set(modes)) != len(modes) or \
+                    any(not 1 <= m <= len(sp.modes) for m in modes):
+                raise RulesError("700.2", f"choose {want} different modes of {o.card}")
+            modes = sorted(modes)
+        elif modes:
+            raise RulesError("700.2", f"{o.card} is not modal")
+        slots = self._spell_target_slots(d, modes)
+        self.check_targets(player, oid, slots, targets)
+        cost = self.spell_cost(oid, alt)
+        if x and not cost.x:
+            raise RulesError("107.3", f"{o.card} has no X in its cost")
+        if plan_payment(cost.with_x(x), s.players[player].mana,
+                        self.mana_sources(player)) is None:
+            raise RulesError("601.2h", f"you can't pay {cost.text} for {o.card}")
+
+    def check_targets(self, player: int, source: int, slots: Sequence[Target],
+                      targets: list[int]) -> None:
+        """Raise unless ``targets`` fill ``slots`` legally (CR 115, 601.2c)."""
+        need_min = sum(0 if t.up_to else t.count for t in slots)
+        need_max = sum(t.count for t in slots)
+        if not need_min <= len(targets) <= need_max:
+            raise RulesError("601.2c", f"expected {need_min} target(s), got {len(targets)}")
+        i = 0
+        for t in slots:
+            take = t.count if not t.up_to else max(0, min(t.count, len(targets) - i -
+                                                          sum(u.count for u in slots
+                                                              [slots.index(t) + 1:]
+                                                              if not u.up_to)))
+            chunk = targets[i:i + take]
+            i += take
+            if len(set(chunk)) != len(chunk):
+                raise RulesError("115.3", "the same object can't be chosen twice for one "
+                                 "instance of 'target'")
+            cands = self.target_candidates(player, source, t)
+            for ref in chunk:
+                if ref not in cands:
+                    raise RulesError("115.1", f"{self.name(ref)} is not a legal target "
+                                     f"({t.filter!r})")
+
+    def _check_activation_costs(self, player: int, oid: int, ab: Activated, x: int) -> None:
+        s = self.state
+        o = s.objects[oid]
+        c = self.chars(oid)
+        if ab.cost.tap:
+            if o.tapped:
+                raise RulesError("602.5a", f"{o.card} is already tapped")
+            if c.is_creature and o.sick and not c.has("haste"):
+                raise RulesError("302.6", f"{o.card} has summoning sickness")
+        if ab.cost.loyalty is not None or ab.cost.loyalty_x:
+            if s.active != player or s.stack or s.step not in ("precombat_main",
+                                                                "postcombat_main"):
+                raise RulesError("606.3", "loyalty abilities can be activated only at sorcery "
+                                 "speed")
+            if o.loyalty_turn == s.turn:
+                raise RulesError("606.3", f"a loyalty ability of {o.card} was already "
+                                 "activated this turn")
+            need = x if ab.cost.loyalty_x else -(ab.cost.loyalty or 0)
+            if need > 0 and o.counters.get("loyalty", 0) < need:
+                raise RulesError("606.6", f"{o.card} has only {o.counters.get('loyalty', 0)} "
+                                 f"loyalty: can't pay -{need}")
+        if ab.cost.mana and not ab.mana:
+            cost = ManaCost.parse(ab.cost.mana).with_x(x)
+            if plan_payment(cost, s.players[player].mana, self.mana_sources(player,
+                            exclude=oid if ab.cost.tap else 0)) is None:
+                raise RulesError("602.2b", f"you can't pay {ab.cost.mana}")
+
+    def _check_activate(self, player: int, oid: int, idx: int, targets: list[int], x: int,
+                        sorcery_ok: bool) -> None:
+        s = self.state
+        o = s.objects.get(oid)
+        if o is None or o.zone != "battlefield":
+            raise RulesError("602.2", "that is not a permanent on the battlefield")
+        c = self.chars(oid)
+        if c.controller != player:
+            raise RulesError("602.2", f"only {o.card}'s controller can activate its abilities")
+        d = self.card(oid)
+        acts = d.activated
+        if not 1 <= idx <= len(acts):
+            raise RulesError("602.1", f"{o.card} has no activated ability {idx}")
+        key, ab = acts[idx - 1]
+        if key not in c.abilities:
+            raise RulesError("602.1", f"{o.card} doesn't have that ability now")
+        if ab.sorcery and not sorcery_ok:
+            raise RulesError("602.5d", "that ability can be activated only at sorcery speed")
+        self._check_activation_costs(player, oid, ab, x)
+        if not ab.mana:
+            self.check_targets(player, oid, ab.targets, targets)
+
+    def perform(self, player: int, action: list[Any]) -> None:
+        """Carry out a checked priority action."""
+        seq = len(self.log) - 1
+        with self.caused(seq):
+            kind = action[0]
+            if kind == "play":
+                oid = action[1]
+                self.emit(ev.LandPlayed(player=player, obj=oid, new_obj=self.new_id()))
+            elif kind == "cast":
+                self._cast(player, *action[1:])
+            elif kind == "activate":
+                self._activate(player, *action[1:])
+
+    def _cast(self, player: int, oid: int, targets: list[int], modes: list[int], x: int,
+              alt: str, from_zone: str = "hand", free: bool = False) -> int:
+        cost = self.spell_cost(oid, alt).with_x(x)
+        plan = None if free else plan_payment(cost, self.state.players[player].mana,
+                                                self.mana_sources(player))
+        new = self.new_id()
+        seq = self.emit(ev.SpellCast(obj=oid, new_obj=new, controller=player, from_zone=from_zone,
+                                     targets=tuple(targets), modes=tuple(sorted(modes)), x=x,
+                                     alt=alt))
+        with self.caused(seq):
+            if plan is not None:
+                self._pay(player, plan)
+        return new
+
+    def _activate(self, player: int, oid: int, idx: int, targets: list[int], x: int) -> None:
+        key, ab = self.card(oid).activated[idx - 1]
+        if ab.mana:
+            self._activate_mana(player, oid, ab)
+            return
+        item = self.new_id()
+        seq = self.emit(ev.AbilityActivated(item=item, source=oid, ability=key,
+                                            controller=player, targets=tuple(targets), x=x,
+                                            loyalty=ab.cost.loyalty is not None
+                                            or ab.cost.loyalty_x))
+        with self.caused(seq):
+            self._pay_ability_costs(player, oid, ab, x)
+
+    def _pay_ability_costs(self, player: int, oid: int, ab: Activated, x: int) -> None:
+        c = ab.cost
+        if c.loyalty_x and x:
+            self.emit(ev.CounterRemoved(obj=oid, kind="loyalty", n=x))
+        elif c.loyalty is not None and c.loyalty > 0:
+            self.emit(ev.CounterPlaced(obj=oid, kind="loyalty", n=c.loyalty))
+        elif c.loyalty is not None and c.loyalty < 0:
+            self.emit(ev.CounterRemoved(obj=oid, kind="loyalty", n=-c.loyalty))
+        if c.tap:
+            self.emit(ev.Tapped(obj=oid))
+        if c.mana:
+            plan = plan_payment(ManaCost.parse(c.mana).with_x(x),
+                                self.state.players[player].mana, self.mana_sources(player))
+            if plan is not None:
+                self._pay(player, plan)
+        if c.life:
+            self.emit(ev.LifeLost(player=player, n=c.life))
+        if c.sacrifice_self:
+            self.move(oid, "graveyard", reason="sacrifice")
+
+    def _activate_mana(self, player: int, oid: int, ab: Activated) -> None:
+        if ab.cost.tap:
+            self.emit(ev.Tapped(obj=oid))
+        self.emit(ev.ManaAdded(player=player, mana=ab.mana[0]))
+        if ab.cost.sacrifice_self:
+            self.move(oid, "graveyard", reason="sacrifice")
+
+    # ------------------------------------------------------------------ mana
+    def mana_sources(self, player: int, exclude: int = 0) -> list[Source]:
+        """Untapped permanents ``player`` can tap for one mana, with the colours they make."""
+        out: list[Source] = []
+        s = self.state
+        for oid in s.battlefield:
+            o = s.objects[oid]
+            if o.tapped or oid == exclude:
+                continue
+            c = self.chars(oid)
+            if c.controller != player:
+                continue
+            colors: list[str] = [BASIC_MANA[t] for t in c.subtypes if t in BASIC_MANA]
+            d = self.reg.cards.get(o.card)
+            if d is not None:
+                for key, ab in d.activated:
+                    if ab.mana and ab.cost.tap and not ab.cost.mana and key in c.abilities \
+                            and not ab.cost.sacrifice_self:
+                        if c.is_creature and o.sick and not c.has("haste"):
+                            continue
+                        colors.extend(m for m in ab.mana if m not in colors)
+            if colors:
+                out.append((oid, tuple(colors)))
+        return out
+
+    def _pay(self, player: int, plan: tuple[list[tuple[int, str]], list[str]]) -> None:
+        used, from_pool = plan
+        added = ""
+        for oid, m in used:
+            self.emit(ev.Tapped(obj=oid))
+            added += m
+        if added:
+            self.emit(ev.ManaAdded(player=player, mana=added))
+        spent = added + "".join(from_pool)
+        if spent:
+            self.emit(ev.ManaSpent(player=player, mana=spent))
+
+    # ------------------------------------------------------------------ stack
+    def resolve_top(self) -> None:
+        s = self.state
+        item = s.stack[-1]
+        with self.caused(self._item_cause(item)):
+            if item.kind == "spell":
+                self._resolve_spell(item)
+            else:
+                self._resolve_ability(item)
+
+    def _item_cause(self, item: StackItem) -> int:
+        for env in reversed(self.log):
+            e = env.event
+            if isinstance(e, ev.SpellCast) and e.new_obj == item.id:
+                return env.seq
+            if isinstance(e, ev.AbilityActivated | ev.TriggerPutOnStack) and e.item == item.id:
+                return env.seq
+        return self._cause[-1]
+
+    def _target_slots_of(self, item: StackItem) -> list[Target]:
+        if item.kind == "spell":
+            return self._spell_target_slots(self.reg[item.source_card], item.modes)
+        ab = self.ability(item)
+        return list(ab.targets) if ab is not None else []
+
+    def ability(self, item: StackItem) -> Any:
+        name, _, idx = item.ability.rpartition("#")
+        d = self.reg.cards.get(name)
+        if d is None or not idx.isdigit():
+            return self.reg.kernel_abilities.get(item.ability) \
+                if hasattr(self.reg, "kernel_abilities") else None
+        return d.abilities[int(idx)]
+
+    def _legal_now(self, item: StackItem) -> list[bool]:
+        slots = self._target_slots_of(item)
+        out: list[bool] = []
+        i = 0
+        for t in slots:
+            for _ in range(t.count):
+                if i >= len(item.targets):
+                    break
+                ref = item.targets[i]
+                ok = ref in self.target_candidates(item.controller, item.source, t)
+                out.append(ok)
+                i += 1
+        out.extend([True] * (len(item.targets) - len(out)))
+        return out
+
+    def _resolve_spell(self, item: StackItem) -> None:
+        d = self.reg[item.source_card]
+        legal = self._legal_now(item)
+        if item.targets and not any(legal):
+            self.emit(ev.StackItemResolved(item=item.id, fizzled=True))
+            self.move(item.id, "graveyard", reason="fizzle")
+            return
+        if d.is_permanent_card():
+            aura = d.extras.get("enchant")
+            self.emit(ev.StackItemResolved(item=item.id))
+            new = self.move(item.id, "battlefield", reason="resolve", controller=item.controller,
+                            cast_data={"alt": item.data or "", "x": item.x})
+            if aura is not None and item.targets and new is not None:
+                self.emit(ev.Attached(obj=new, to=item.targets[0]))
+            return
+        sp = d.spell
+        ctx = Ctx(self, item, legal)
+        if sp is not None:
+            if sp.modes:
+                # modes resolve in printed order; each sees its own targets
+                pos = 0
+                for m in sorted(item.modes):
+                    mode = sp.modes[m - 1]
+                    n = sum(t.count for t in mode.targets)
+                    sub = Ctx(self, item, legal)
+                    sub.targets = item.targets[pos:pos + n]
+                    sub.legal = legal[pos:pos + n]
+                    pos += n
+                    if n and not any(sub.legal):
+                        continue
+                    mode.effect(sub)
+            else:
+                sp.effect(ctx)
+        self.emit(ev.StackItemResolved(item=item.id))
+        if item.id in self.state.objects and self.state.objects[item.id].zone == "stack":
+            self.move(item.id, "graveyard", reason="resolve")
+
+    def _resolve_ability(self, item: StackItem) -> None:
+        ab = self.ability(item)
+        legal = self._legal_now(item)
+        if item.targets and not any(legal):
+            self.emit(ev.StackItemResolved(item=item.id, fizzled=True))
+            return
+        if isinstance(ab, Triggered) and ab.intervening_if is not None:
+            if not ab.intervening_if(self.view(), item.source, item.data):
+                self.emit(ev.StackItemResolved(item=item.id, fizzled=True))
+                return
+        if ab is not None:
+            ab.effect(Ctx(self, item, legal))
+        self.emit(ev.StackItemResolved(item=item.id))
+
+    def counter(self, item_id: int) -> None:
+        for it in self.state.stack:
+            if it.id == item_id:
+                self.emit(ev.StackItemCountered(item=item_id))
+                if it.kind == "spell":
+                    self.move(item_id, "graveyard", reason="countered")
+                return
+
+    # ------------------------------------------------------------------ triggers
+    def _triggers(self, trig: list[tuple[str, str, Triggered]], e: Event, seq: int,
+                  before: bool) -> None:
+        s = self.state
+        for name, key, t in trig:
+            if t.look_back != before:
+                continue
+            for zone in t.zones:
+                if zone == "battlefield":
+                    ids = s.battlefield
+                elif zone == "stack":
+                    ids = [it.id for it in s.stack]
+                elif zone == "exile":
+                    ids = s.exile
+                else:
+                    ids = [i for p in s.players for i in getattr(p, zone)]
+                for oid in list(ids):
+                    o = s.objects.get(oid)
+                    if o is None or o.card != name or o.face_down:
+                        continue
+                    c = self.chars(oid)
+                    if key not in c.abilities:
+                        continue
+                    v = self.view()
+                    if not t.when(v, oid, e):
+                        continue
+                    if t.intervening_if is not None and not t.intervening_if(v, oid, e):
+                        continue
+                    data = _plain(_event_data(e))
+                    self.emit(ev.AbilityTriggered(item=self.new_id(), source=oid, ability=key,
+                                                  controller=c.controller, data=data), cause=seq)
+
+    def trigger_kernel(self, ability: str, source: int, controller: int, data: Any = None
+                       ) -> None:
+        """Trigger an ability defined by the kernel or a plugin (not printed on a card)."""
+        self.emit(ev.AbilityTriggered(item=self.new_id(), source=source, ability=ability,
+                                      controller=controller, data=data))
+
+    def _put_triggers_on_stack(self) -> None:
+        s = self.state
+        order = [s.active] + [p for p in range(len(s.players)) if p != s.active]
+        for p in order:
+            mine = [it for it in s.pending if it.controller == p]
+            if not mine:
+                continue
+            if len(mine) > 1:
+                ids = self.ask(Decision("order", p, None, "order your triggered abilities "
+                                        "(first goes on the stack first)",
+                                        check=lambda ch, m=mine: _check_order(ch, m),
+                                        context=[it.id for it in mine]))
+                mine = [next(it for it in mine if it.id == i) for i in ids]
+            for it in mine:
+                ab = self.ability(it)
+                slots = list(ab.targets) if ab is not None else []
+                targets: list[int] = []
+                if slots:
+                    combos = self._target_combos(p, it.source, slots)
+                    combos = [c for c in combos if c] or combos
+                    if not combos or combos == [[]] and any(not t.up_to for t in slots):
+                        self.emit(ev.StackItemResolved(item=it.id, fizzled=True))
+                        continue
+                    targets = self.ask(Decision("targets", p, combos,
+                                                f"targets for {it.source_card}",
+                                                check=lambda ch, sl=slots, it=it, p=p:
+                                                self._check_trigger_targets(p, it, sl, ch),
+                                                context=it.id))
+                self.emit(ev.TriggerPutOnStack(item=it.id, targets=tuple(targets)))
+
+    def _check_trigger_targets(self, p: int, it: StackItem, slots: list[Target],
+                               choice: Any) -> Any:
+        if not isinstance(choice, list):
+            choice = [choice]
+        self.check_targets(p, it.source, slots, choice)
+        return choice
+
+    # ------------------------------------------------------------------ SBA
+    def _sba_actions(self) -> list[tuple[str, int, str]]:
+        s = self.state
+        acts: list[tuple[str, int, str]] = []
+        for i, p in enumerate(s.players):
+            if p.lost:
+                continue
+            if p.life <= 0:
+                acts.append(("lose", i, "life"))
+            elif p.drew_from_empty:
+                acts.append(("lose", i, "empty-library"))
+        walkers: dict[str, list[int]] = {}
+        for oid in s.battlefield:
+            o = s.objects[oid]
+            c = self.chars(oid)
+            if c.is_creature and c.toughness is not None:
+                if c.toughness <= 0:
+                    acts.append(("graveyard", oid, "toughness"))
+                    continue
+                if (o.damage >= c.toughness or (o.deathtouched and o.damage > 0)) \
+                        and not c.has("indestructible"):
+                    acts.append(("destroy", oid, "lethal-damage"))
+                    continue
+            if "Planeswalker" in c.types:
+                if o.counters.get("loyalty", 0) <= 0:
+                    acts.append(("graveyard", oid, "loyalty"))
+                    continue
+                for t in c.subtypes:
+                    walkers.setdefault(t, []).append(oid)
+            if o.attached_to and "Aura" in c.subtypes:
+                host = s.objects.get(o.attached_to)
+                if host is None or host.zone != "battlefield":
+                    acts.append(("graveyard", oid, "aura"))
+            elif "Aura" in c.subtypes and not o.attached_to:
+                acts.append(("graveyard", oid, "aura"))
+            if o.counters.get("+1/+1") and o.counters.get("-1/-1"):
+                acts.append(("annihilate", oid, "counters"))
+        if s.profile == "lorwyn-2007":
+            seen: set[int] = set()
+            for t in sorted(walkers):
+                if len(walkers[t]) > 1:
+                    for oid in walkers[t]:
+                        if oid not in seen:
+                            seen.add(oid)
+                            acts.append(("graveyard", oid, "planeswalker-uniqueness"))
+        for oid in s.battlefield:
+            pass
+        for p in s.players:
+            for zone in ("hand", "library", "graveyard"):
+                for oid in getattr(p, zone):
+                    if s.objects[oid].token:
+                        acts.append(("cease", oid, "token"))
+        for oid in s.exile:
+            if s.objects[oid].token:
+                acts.append(("cease", oid, "token"))
+        for check in getattr(self.reg, "sba_checks", []):
+            acts.extend(check(self))
+        return acts
+
+    def _sba(self) -> bool:
+        acts = self._sba_actions()
+        legend = self._legend_rule()
+        if not acts and not legend:
+            return False
+        done: set[int] = set()
+        for what, ref, why in acts:
+            if what == "lose":
+                self.emit(ev.PlayerLost(player=ref, reason=why))
+                continue
+            if ref in done or ref not in self.state.objects:
+                continue
+            done.add(ref)
+            if what == "annihilate":
+                o = self.state.objects[ref]
+                n = min(o.counters.get("+1/+1", 0), o.counters.get("-1/-1", 0))
+                self.emit(ev.CounterRemoved(obj=ref, kind="+1/+1", n=n))
+                self.emit(ev.CounterRemoved(obj=ref, kind="-1/-1", n=n))
+            elif what == "cease":
+                o = self.state.objects[ref]
+                self.emit(ev.ZoneChanged(obj=ref, new_obj=ref, from_zone=o.zone, to_zone="none",
+                                         reason="token-ceased"))
+            elif what in ("destroy", "graveyard"):
+                self.move(ref, "graveyard", reason="sba:" + why)
+        for oid in legend:
+            if oid not in done and oid in self.state.objects:
+                self.move(oid, "graveyard", reason="sba:legend-rule")
+        self._check_game_over()
+        return True
+
+    def _legend_rule(self) -> list[int]:
+        s = self.state
+        by: dict[tuple[int, str], list[int]] = {}
+        for oid in s.battlefield:
+            c = self.chars(oid)
+            if "Legendary" in c.supertypes:
+                if s.profile == "lorwyn-2007" and "Planeswalker" in c.types:
+                    continue  # 2007: planeswalkers use the uniqueness rule instead
+                by.setdefault((c.controller, c.name), []).append(oid)
+        out: list[int] = []
+        for (ctrl, _name), ids in by.items():
+            if len(ids) > 1:
+                keep = self.choose(ctrl, "legend", ids, "legend rule: choose one to keep")
+                out.extend(i for i in ids if i != keep)
+        return out
+
+    def _check_game_over(self) -> None:
+        s = self.state
+        alive = [i for i, p in enumerate(s.players) if not p.lost]
+        if len(alive) <= 1 and not s.over:
+            self.emit(ev.GameEnded(winner=alive[0] if alive else -1))
+        if s.over:
+            raise GameOver()
+
+    # ------------------------------------------------------------------ moving
+    def move(self, oid: int, to_zone: str, reason: str = "", position: int = -1,
+             controller: int = -1, tapped: bool = False,
+             cast_data: dict[str, Any] | None = None) -> int | None:
+        """Move an object to another zone (a new object); returns its new id."""
+        s = self.state
+        o = s.objects.get(oid)
+        if o is None or o.zone == "none":
+            return None
+        if o.token and o.zone != "battlefield" and to_zone != "none":
+            return None
+        if o.zone == "stack" and o.id not in [it.id for it in s.stack] and False:
+            return None
+        proposed = {"to_zone": to_zone, "reason": reason}
+        for rep in self.reg.replacements:
+            if rep.applies(self, "move", oid, proposed):
+                proposed = rep.apply(self, "move", oid, proposed)
+        to_zone = proposed["to_zone"]
+        if to_zone == "exile":
+            return self.exile(oid, reason=reason)
+        new = self.new_id()
+        if to_zone == "library" and position == -1 and reason in ("put",):
+            position = 0
+        self.emit(ev.ZoneChanged(obj=oid, new_obj=new, from_zone=o.zone, to_zone=to_zone,
+                                 reason=reason, position=position, controller=controller))
+        if to_zone == "battlefield":
+            self._entered(new, tapped, cast_data)
+        return new
+
+    def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None) -> None:
+        o = self.state.objects[new]
+        d = self.reg[o.card]
+        if tapped or d.extras.get("enters_tapped"):
+            self.emit(ev.Tapped(obj=new))
+        if cast_data and cast_data.get("alt"):
+            self.emit(ev.ObjectFlagged(obj=new, key="cast_alt", value=cast_data["alt"]))
+        if d.facts.loyalty and "Planeswalker" in d.facts.types:
+            n = int(d.facts.loyalty)
+            if n:
+                self.emit(ev.CounterPlaced(obj=new, kind="loyalty", n=n))
+
+    def exile(self, oid: int, face_down: bool = False, exiled_with: int = 0,
+              reason: str = "") -> int | None:
+        o = self.state.objects.get(oid)
+        if o is None or o.zone == "none":
+            return None
+        new = self.new_id()
+        self.emit(ev.RemovedFromGame(obj=oid, new_obj=new, from_zone=o.zone, face_down=face_down,
+                                     exiled_with=exiled_with, reason=reason))
+        return new
+
+    def destroy(self, oid: int) -> None:
+        if oid in self.state.objects and self.state.objects[oid].zone == "battlefield":
+            if self.chars(oid).has("indestructible"):
+                return
+            self.move(oid, "graveyard", reason="destroy")
+
+    def draw(self, player: int, n: int = 1) -> None:
+        for _ in range(n):
+            lib = self.state.players[player].library
+            if not lib:
+                self.emit(ev.DrewFromEmptyLibrary(player=player))
+                return
+            self.move(lib[0], "hand", reason="draw")
+
+    def create_token(self, name: str, controller: int, attached_to: int = 0,
+                     tapped: bool = False) -> int:
+        self.reg[name]
+        oid = self.new_id()
+        self.emit(ev.TokenCreated(obj=oid, card=name, owner=controller, controller=controller,
+                                  attached_to=attached_to, tapped=tapped))
+        return oid
+
+    def add_effect(self, kind: str, objs: Sequence[int], params: Any, source: int,
+                   controller: int, duration: str) -> None:
+        self.emit(ev.EffectCreated(effect=self.new_id(), kind=kind, source=source,
+                                   controller=controller, objs=tuple(objs),
+                                   params=_plain(params), duration=duration))
+
+    # ------------------------------------------------------------------ damage
+    def deal_damage(self, source: int, to: int, amount: int, combat: bool = False,
+                    controller: int | None = None) -> None:
+        """Deal damage, applying replacement effects (planeswalker redirection first)."""
+        if amount <= 0:
+            return
+        s = self.state
+        src_ctrl = self.last_known_controller(source) if controller is None else controller
+        p = ref_player(to)
+        if p is not None and not combat and src_ctrl is not None and p != src_ctrl \
+                and s.profile == "lorwyn-2007":
+            walkers = [oid for oid in s.battlefield
+                       if "Planeswalker" in self.chars(oid).types
+                       and self.chars(oid).controller == p]
+            if walkers:
+                choice = self.choose(src_ctrl, "redirect", [0] + walkers,
+                                     f"redirect {amount} damage from {s.players[p].name} "
+                                     "to a planeswalker?")
+                if choice:
+                    seq = self.emit(ev.DamageRedirected(source=source, from_player=p, to=choice,
+                                                        amount=amount))
+                    with self.caused(seq):
+                        self._damage(source, choice, amount, combat)
+                    return
+        self._damage(source, to, amount, combat)
+
+    def _damage(self, source: int, to: int, amount: int, combat: bool) -> None:
+        s = self.state
+        try:
+            sc = self.chars(source)
+        except KeyError:
+            sc = None
+        if to > 0:
+            o = s.objects.get(to)
+            if o is None or o.zone != "battlefield":
+                return
+        deathtouch = bool(sc and sc.has("deathtouch"))
+        seq = self.emit(ev.DamageDealt(source=source, target=to, amount=amount, combat=combat,
+                                       deathtouch=deathtouch))
+        with self.caused(seq):
+            if to > 0 and "Planeswalker" in self.chars(to).types:
+                have = s.objects[to].counters.get("loyalty", 0)
+                if have:
+                    self.emit(ev.CounterRemoved(obj=to, kind="loyalty", n=min(have, amount)))
+            if sc is not None and sc.has("lifelink"):
+                ctrl = self.last_known_controller(source)
+                if ctrl is not None:
+                    self.emit(ev.LifeGained(player=ctrl, n=amount))
+
+    # ------------------------------------------------------------------ combat
+    def can_attack(self, oid: int, player: int) -> bool:
+        o = self.state.objects[oid]
+        c = self.chars(oid)
+        return (c.is_creature and c.controller == player and not o.tapped
+                and not (o.sick and not c.has("haste")) and not c.has("defender"))
+
+    def attack_targets(self, player: int) -> list[int]:
+        d = 1 - player
+        return [player_ref(d)] + [oid for oid in self.state.battlefield
+                                  if "Planeswalker" in self.chars(oid).types
+                                  and self.chars(oid).controller == d]
+
+    def _declare_attackers(self, active: int) -> bool:
+        cands = [oid for oid in self.state.battlefield if self.can_attack(oid, active)]
+        if not cands:
+            return False
+        choice = self.ask(Decision("attackers", active, None, "declare attackers",
+                                   check=lambda ch: self.check_attackers(active, ch),
+                                   context={"attackers": cands,
+                                            "targets": self.attack_targets(active)}))
+        if not choice:
+            return False
+        seq = self.emit(ev.AttackersDeclared(attacks=tuple((a, t) for a, t in choice)))
+        with self.caused(seq):
+            for a, _t in choice:
+                if not self.chars(a).has("vigilance"):
+                    self.emit(ev.Tapped(obj=a))
+        return True
+
+    def check_attackers(self, player: int, choice: Any) -> list[list[int]]:
+        if not isinstance(choice, list):
+            raise RulesError("508.1", "attackers must be a list of [attacker, target] pairs")
+        targets = self.attack_targets(player)
+        seen: set[int] = set()
+        out: list[list[int]] = []
+        for pair in choice:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise RulesError("508.1", f"bad attack {pair!r}")
+            a, t = int(pair[0]), int(pair[1])
+            if a in seen:
+                raise RulesError("508.1", f"{self.name(a)} can attack only once")
+            seen.add(a)
+            if a not in self.state.objects or self.state.objects[a].zone != "battlefield" \
+                    or not self.can_attack(a, player):
+                why = "it is summoning sick" if a in self.state.objects and \
+                    self.state.objects[a].sick else "it can't attack"
+                raise RulesError("508.1a", f"{self.name(a)} can't attack: {why}")
+            if t not in targets:
+                raise RulesError("508.1b", f"{self.name(t)} can't be attacked: a creature "
+                                 "attacks the defending player or a planeswalker they control")
+            out.append([a, t])
+        return out
+
+    def can_block(self, blocker: int, attacker: int) -> bool:
+        o = self.state.objects[blocker]
+        b = self.chars(blocker)
+        a = self.chars(attacker)
+        if not b.is_creature or o.tapped:
+            return False
+        if a.has("flying") and not (b.has("flying") or b.has("reach")):
+            return False
+        if a.has("fear") and not ("Artifact" in b.types or "B" in b.colors):
+            return False
+        if a.has("intimidate") and not ("Artifact" in b.types or set(a.colors) & set(b.colors)):
+            return False
+        for walk, land in (("islandwalk", "Island"), ("swampwalk", "Swamp"),
+                           ("forestwalk", "Forest"), ("mountainwalk", "Mountain"),
+                           ("plainswalk", "Plains")):
+            if a.has(walk) and any(land in self.chars(x).subtypes
+                                   for x in self.battlefield(b.controller)):
+                return False
+        return True
+
+    def _declare_blockers(self, active: int) -> None:
+        c = self.state.combat
+        if c is None or not c.attackers:
+            return
+        d = 1 - active
+        cands = [oid for oid in self.state.battlefield
+                 if self.chars(oid).controller == d and self.chars(oid).is_creature
+                 and not self.state.objects[oid].tapped]
+        choice: list[list[int]] = []
+        if cands and any(self.can_block(b, a) for b in cands for a in c.attackers):
+            choice = self.ask(Decision("blockers", d, None, "declare blockers",
+                                       check=lambda ch: self.check_blockers(d, ch),
+                                       context={"blockers": cands,
+                                                "attackers": list(c.attackers)}))
+        self.emit(ev.BlockersDeclared(blocks=tuple((b, a) for b, a in choice)))
+
+    def check_blockers(self, player: int, choice: Any) -> list[list[int]]:
+        c = self.state.combat
+        if not isinstance(choice, list) or c is None:
+            raise RulesError("509.1", "blockers must be a list of [blocker, attacker] pairs")
+        seen: set[int] = set()
+        count: dict[int, int] = {}
+        out: list[list[int]] = []
+        for pair in choice:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise RulesError("509.1", f"bad block {pair!r}")
+            b, a = int(pair[0]), int(pair[1])
+            if b in seen:
+                raise RulesError("509.1a", f"{self.name(b)} can block only one creature")
+            seen.add(b)
+            if a not in c.attackers:
+                raise RulesError("509.1a", f"{self.name(a)} is not attacking")
+            if b not in self.state.objects or self.state.objects[b].zone != "battlefield" or \
+                    self.chars(b).controller != player or not self.can_block(b, a):
+                raise RulesError("509.1b", f"{self.name(b)} can't block {self.name(a)}")
+            count[a] = count.get(a, 0) + 1
+            out.append([b, a])
+        for a, n in count.items():
+            if self.chars(a).has("menace") and n < 2:
+                raise RulesError("702.110b", f"{self.name(a)} has menace: it can't be blocked "
+                                 "except by two or more creatures")
+        return out
+
+    def _combat_damage(self) -> None:
+        c = self.state.combat
+        if c is None:
+            return
+        involved = list(c.attackers) + list(c.blockers)
+        first = any(self.chars(o).has("first strike") or self.chars(o).has("double strike")
+                    for o in involved if o in self.state.objects)
+        if first:
+            self._damage_step(first_strike=True)
+            self.settle()
+            self._damage_step(first_strike=False, had_first=True)
+        else:
+            self._damage_step(first_strike=False)
+
+    def _deals_in(self, oid: int, first_strike: bool, had_first: bool) -> bool:
+        c = self.chars(oid)
+        fs, ds = c.has("first strike"), c.has("double strike")
+        if first_strike:
+            return fs or ds
+        if had_first:
+            return ds or not fs and oid not in self._dealt_first
+        return True
+
+    def _damage_step(self, first_strike: bool, had_first: bool = False) -> None:
+        s = self.state
+        c = s.combat
+        if c is None:
+            return
+        if first_strike:
+            self._dealt_first: set[int] = set()
+        elif not had_first:
+            self._dealt_first = set()
+        dmg: list[tuple[int, int, int]] = []
+        defender = 1 - s.active
+        for a, target in list(c.attackers.items()):
+            if a not in s.objects or s.objects[a].zone != "battlefield":
+                continue
+            if not self._deals_in(a, first_strike, had_first):
+                continue
+            power = self.chars(a).power or 0
+            if power <= 0:
+                continue
+            if first_strike:
+                self._dealt_first.add(a)
+            blockers = [b for b in c.blocked.get(a, []) if b in s.objects
+                        and s.objects[b].zone == "battlefield"]
+            target_ok = target < 0 or (target in s.objects and s.objects[target].zone ==
+                                       "battlefield" and target not in c.removed_attacked
+                                       and self.chars(target).controller == defender)
+            if a not in c.was_blocked:
+                if target_ok:
+                    dmg.append((a, target, power))
+                continue
+            if not blockers:
+                if self.chars(a).has("trample") and target_ok:
+                    dmg.append((a, target, power))
+                continue
+            for to, n in self._assign(a, blockers, power, target if target_ok else None):
+                dmg.append((a, to, n))
+        for b, attackers in list(c.blockers.items()):
+            if b not in s.objects or s.objects[b].zone != "battlefield" or not attackers:
+                continue
+            if not self._deals_in(b, first_strike, had_first):
+                continue
+            if first_strike:
+                self._dealt_first.add(b)
+            power = self.chars(b).power or 0
+            a = attackers[0]
+            if power > 0 and a in s.objects and s.objects[a].zone == "battlefield":
+                dmg.append((b, a, power))
+        for src, to, n in dmg:
+            if n > 0:
+                self._damage(src, to, n, combat=True)
+
+    def _lethal(self, blocker: int, attacker: int) -> int:
+        o = self.state.objects[blocker]
+        c = self.chars(blocker)
+        if self.chars(attacker).has("deathtouch"):
+            return 1 if o.damage == 0 else 0
+        return max(0, (c.toughness or 0) - o.damage)
+
+    def _assign(self, a: int, blockers: list[int], power: int, target: int | None
+                ) -> list[tuple[int, int]]:
+        trample = self.chars(a).has("trample") and target is not None
+        if len(blockers) == 1 and not trample:
+            return [(blockers[0], power)]
+        recipients = list(blockers) + ([target] if trample and target is not None else [])
+        default: dict[int, int] = {}
+        left = power
+        for b in blockers:
+            n = min(left, self._lethal(b, a))
+            default[b] = n
+            left -= n
+        if left:
+            if trample and target is not None:
+                default[target] = default.get(target, 0) + left
+            else:
+                default[blockers[-1]] += left
+        attacker_ctrl = self.chars(a).controller
+        choice = self.ask(Decision("assign", attacker_ctrl, None,
+                                   f"assign {power} combat damage from {self.name(a)}",
+                                   check=lambda ch: self._check_assign(a, blockers, power,
+                                                                       trample, target, ch),
+                                   context={"attacker": a, "default": [[k, v] for k, v in
+                                                                       default.items()],
+                                            "recipients": recipients}))
+        return [(int(k), int(v)) for k, v in choice]
+
+    def _check_assign(self, a: int, blockers: list[int], power: int, trample: bool,
+                      target: int | None, choice: Any) -> list[list[int]]:
+        if not isinstance(choice, list):
+            raise RulesError("510.1", "damage assignment must be a list of [recipient, amount]")
+        got: dict[int, int] = {}
+        for pair in choice:
+            k, v = int(pair[0]), int(pair[1])
+            if k not in blockers and not (trample and k == target):
+                raise RulesError("510.1c", f"{self.name(k)} can't be assigned damage from "
+                                 f"{self.name(a)}")
+            if v < 0:
+                raise RulesError("510.1", "damage can't be negative")
+            got[k] = got.get(k, 0) + v
+        if sum(got.values()) != power:
+            raise RulesError("510.1", f"assign exactly {power} damage")
+        # 510.1c: lethal damage to every blocker before any to the attacked player/planeswalker
+        if trample and target is not None and got.get(target, 0) > 0:
+            for b in blockers:
+                if got.get(b, 0) < self._lethal(b, a):
+                    raise RulesError("702.19c", f"{self.name(b)} must be assigned lethal damage "
+                                     "before damage tramples over")
+        return [[k, v] for k, v in got.items()]
+
+
+def _check_order(choice: Any, items: list[StackItem]) -> list[int]:
+    ids = [it.id for it in items]
+    if not isinstance(choice, list) or sorted(choice) != sorted(ids):
+        raise RulesError("603.3b", "order must list each of your triggered abilities once")
+    return [int(c) for c in choice]
+
+
+def _event_data(e: Event) -> Any:
+    return [e.TAG, list(msgspec.structs.astuple(e))]
+
+
+def event_from_data(data: Any) -> Event | None:
+    """Rebuild the triggering event stored in a triggered ability's ``data``."""
+    if not isinstance(data, list) or len(data) != 2 or data[0] not in ev.EVENT_TYPES:
+        return None
+    return msgspec.convert(data[1], ev.EVENT_TYPES[data[0]])
+
+
+class _CauseScope:
+    def __init__(self, game: Game, seq: int) -> None:
+        self.game = game
+        self.seq = seq
+
+    def __enter__(self) -> None:
+        self.game._cause.append(self.seq)
+
+    def __exit__(self, *exc: object) -> None:
+        self.game._cause.pop()

@@ -1,0 +1,504 @@
+"""Events: every change to a game is one of these.
+
+Each event is a frozen :class:`msgspec.Struct` with an explicit, stable string
+tag (``TAG``) and a schema version (``VERSION``).  The tag, not the class name,
+is what is written to logs, so classes may be renamed or moved freely.  All
+event classes form one tagged union, :data:`EVENT_TYPES` (tag -> class), that
+plugins may extend with :func:`event`.
+
+The log wraps every event in an :class:`Envelope` carrying its gapless
+sequence number and its *cause*: the sequence number of the decision or event
+that produced it (``-1`` for none).
+
+>>> ev = CounterPlaced(obj=7, kind="loyalty", n=2)
+>>> ev
+CounterPlaced(obj=7, kind='loyalty', n=2)
+>>> ev.TAG, ev.VERSION
+('CounterPlaced', 1)
+>>> EVENT_TYPES["CounterPlaced"] is CounterPlaced
+True
+>>> Envelope(seq=5, cause=4, event=ev)
+Envelope(seq=5, cause=4, event=CounterPlaced(obj=7, kind='loyalty', n=2))
+
+Players are referred to by index (0, 1); objects by their integer id.  A
+*reference* (``Ref``) that may name either uses ``-1 - player`` for players
+(see :func:`player_ref`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, TypeVar
+
+import msgspec
+
+Ref = int
+"""An object id (>= 1) or a player reference (``-1`` = player 0, ``-2`` = player 1)."""
+
+
+def player_ref(player: int) -> Ref:
+    """The reference for ``player``: ``player_ref(0) == -1``."""
+    return -1 - player
+
+
+def ref_player(ref: Ref) -> int | None:
+    """The player a reference names, or ``None`` if it names an object."""
+    return -1 - ref if ref < 0 else None
+
+
+class Event(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """Base of all events.  Subclasses set ``TAG`` and (when bumped) ``VERSION``."""
+
+    TAG: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+    #: Fields whose values only some players may see (see :func:`visible_fields`).
+    PRIVATE: ClassVar[tuple[str, ...]] = ()
+
+
+class Envelope(msgspec.Struct, frozen=True, gc=False):
+    """An event as it stands in the log: sequence number, cause and payload."""
+
+    seq: int
+    cause: int
+    event: Event
+
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+E = TypeVar("E", bound=type[Event])
+
+
+def event(cls: E) -> E:
+    """Class decorator: register ``cls`` in the event union under ``cls.TAG``.
+
+    Plugins use it to add their own event types; a tag may be registered once.
+    """
+    tag = cls.__dict__.get("TAG") or ""
+    if not tag:
+        raise ValueError(f"event class {cls.__name__} has no TAG")
+    if tag in EVENT_TYPES and EVENT_TYPES[tag] is not cls:
+        raise ValueError(f"event tag {tag!r} is already registered")
+    EVENT_TYPES[tag] = cls
+    return cls
+
+
+# --------------------------------------------------------------------------
+# Game setup and structure
+
+@event
+class GameStarted(Event, frozen=True):
+    TAG: ClassVar[str] = "GameStarted"
+    players: tuple[str, ...]
+    seed: int
+    profile: str = "lorwyn-2007"
+
+
+@event
+class ObjectCreated(Event, frozen=True):
+    """A card (or, in scenario setups, a token) is put directly into a zone.
+
+    Used when a game is set up; tokens created during play use
+    :class:`TokenCreated`.
+    """
+
+    TAG: ClassVar[str] = "ObjectCreated"
+    PRIVATE: ClassVar[tuple[str, ...]] = ("card",)
+    obj: int
+    card: str
+    owner: int
+    zone: str
+    controller: int = -1
+    token: bool = False
+    tapped: bool = False
+    sick: bool = False
+    face_down: bool = False
+
+
+@event
+class LibraryShuffled(Event, frozen=True):
+    """A library was shuffled; ``order`` is the resulting order, top first."""
+
+    TAG: ClassVar[str] = "LibraryShuffled"
+    PRIVATE: ClassVar[tuple[str, ...]] = ("order",)
+    player: int
+    order: tuple[int, ...]
+
+
+@event
+class TurnBegan(Event, frozen=True):
+    TAG: ClassVar[str] = "TurnBegan"
+    turn: int
+    active: int
+
+
+@event
+class StepBegan(Event, frozen=True):
+    TAG: ClassVar[str] = "StepBegan"
+    step: str
+
+
+@event
+class DecisionMade(Event, frozen=True):
+    """A player's decision, as the engine asked it and the player answered.
+
+    ``kind`` names the decision (``priority``, ``targets``, ``attackers``,
+    ``blockers``, ``redirect``, ``may``, ``choose``, ``order``, ``mulligan`` ...);
+    ``choice`` is plain data (ints, strings, lists).
+    """
+
+    TAG: ClassVar[str] = "DecisionMade"
+    player: int
+    kind: str
+    choice: Any
+
+
+# --------------------------------------------------------------------------
+# Objects and zones
+
+@event
+class ZoneChanged(Event, frozen=True):
+    """Object ``obj`` left ``from_zone``; it is now object ``new_obj`` in ``to_zone``.
+
+    ``position`` is where it went in an ordered zone: 0 = top, -1 = bottom.
+    ``reason`` is informative (``draw``, ``discard``, ``destroy``, ``sacrifice``,
+    ``dies``, ``resolve``, ``bounce``, ``sba`` ...).
+    """
+
+    TAG: ClassVar[str] = "ZoneChanged"
+    obj: int
+    new_obj: int
+    from_zone: str
+    to_zone: str
+    reason: str = ""
+    position: int = -1
+    controller: int = -1
+
+
+@event
+class RemovedFromGame(Event, frozen=True):
+    """A card or permanent was put into exile (face up or face down)."""
+
+    TAG: ClassVar[str] = "RemovedFromGame"
+    obj: int
+    new_obj: int
+    from_zone: str
+    face_down: bool = False
+    exiled_with: int = 0
+    reason: str = ""
+
+
+@event
+class TokenCreated(Event, frozen=True):
+    TAG: ClassVar[str] = "TokenCreated"
+    obj: int
+    card: str
+    owner: int
+    controller: int
+    attached_to: int = 0
+    tapped: bool = False
+
+
+@event
+class Tapped(Event, frozen=True):
+    TAG: ClassVar[str] = "Tapped"
+    obj: int
+
+
+@event
+class Untapped(Event, frozen=True):
+    TAG: ClassVar[str] = "Untapped"
+    obj: int
+
+
+@event
+class CounterPlaced(Event, frozen=True):
+    TAG: ClassVar[str] = "CounterPlaced"
+    obj: int
+    kind: str
+    n: int
+
+
+@event
+class CounterRemoved(Event, frozen=True):
+    TAG: ClassVar[str] = "CounterRemoved"
+    obj: int
+    kind: str
+    n: int
+
+
+@event
+class Attached(Event, frozen=True):
+    """``obj`` (an Aura, Equipment or Role) became attached to ``to`` (0 = unattached)."""
+
+    TAG: ClassVar[str] = "Attached"
+    obj: int
+    to: int
+
+
+@event
+class ControlChanged(Event, frozen=True):
+    TAG: ClassVar[str] = "ControlChanged"
+    obj: int
+    controller: int
+
+
+@event
+class ObjectFlagged(Event, frozen=True):
+    """Set a named per-object mark (e.g. ``evoked``, ``x``, ``exiled_with``)."""
+
+    TAG: ClassVar[str] = "ObjectFlagged"
+    obj: int
+    key: str
+    value: Any
+
+
+@event
+class LandPlayed(Event, frozen=True):
+    TAG: ClassVar[str] = "LandPlayed"
+    player: int
+    obj: int
+    new_obj: int
+
+
+@event
+class Revealed(Event, frozen=True):
+    """Cards shown to players (all players unless ``to`` names some)."""
+
+    TAG: ClassVar[str] = "Revealed"
+    player: int
+    objs: tuple[int, ...]
+    to: tuple[int, ...] = ()
+
+
+# --------------------------------------------------------------------------
+# Stack
+
+@event
+class SpellCast(Event, frozen=True):
+    """``obj`` moved from ``from_zone`` to the stack as spell ``new_obj``."""
+
+    TAG: ClassVar[str] = "SpellCast"
+    obj: int
+    new_obj: int
+    controller: int
+    from_zone: str = "hand"
+    targets: tuple[int, ...] = ()
+    modes: tuple[int, ...] = ()
+    x: int = 0
+    alt: str = ""
+
+
+@event
+class AbilityActivated(Event, frozen=True):
+    """An activated ability of ``source`` went on the stack as ``item``."""
+
+    TAG: ClassVar[str] = "AbilityActivated"
+    item: int
+    source: int
+    ability: str
+    controller: int
+    targets: tuple[int, ...] = ()
+    x: int = 0
+    loyalty: bool = False
+
+
+@event
+class AbilityTriggered(Event, frozen=True):
+    """A triggered ability of ``source`` triggered and waits to go on the stack."""
+
+    TAG: ClassVar[str] = "AbilityTriggered"
+    item: int
+    source: int
+    ability: str
+    controller: int
+    data: Any = None
+
+
+@event
+class TriggerPutOnStack(Event, frozen=True):
+    TAG: ClassVar[str] = "TriggerPutOnStack"
+    item: int
+    targets: tuple[int, ...] = ()
+    modes: tuple[int, ...] = ()
+
+
+@event
+class StackItemResolved(Event, frozen=True):
+    """The top stack item resolved (or was removed as it tried to: ``fizzled``)."""
+
+    TAG: ClassVar[str] = "StackItemResolved"
+    item: int
+    fizzled: bool = False
+
+
+@event
+class StackItemCountered(Event, frozen=True):
+    TAG: ClassVar[str] = "StackItemCountered"
+    item: int
+
+
+# --------------------------------------------------------------------------
+# Mana, life, damage
+
+@event
+class ManaAdded(Event, frozen=True):
+    TAG: ClassVar[str] = "ManaAdded"
+    player: int
+    mana: str
+
+
+@event
+class ManaSpent(Event, frozen=True):
+    TAG: ClassVar[str] = "ManaSpent"
+    player: int
+    mana: str
+
+
+@event
+class ManaEmptied(Event, frozen=True):
+    TAG: ClassVar[str] = "ManaEmptied"
+    player: int
+
+
+@event
+class LifeGained(Event, frozen=True):
+    TAG: ClassVar[str] = "LifeGained"
+    player: int
+    n: int
+
+
+@event
+class LifeLost(Event, frozen=True):
+    TAG: ClassVar[str] = "LifeLost"
+    player: int
+    n: int
+
+
+@event
+class DamageDealt(Event, frozen=True):
+    """``source`` dealt ``amount`` damage to ``target`` (a :data:`Ref`)."""
+
+    TAG: ClassVar[str] = "DamageDealt"
+    source: int
+    target: int
+    amount: int
+    combat: bool = False
+    deathtouch: bool = False
+
+
+@event
+class DamageRedirected(Event, frozen=True):
+    """Damage ``source`` would deal to ``from_player`` goes to planeswalker ``to`` instead."""
+
+    TAG: ClassVar[str] = "DamageRedirected"
+    source: int
+    from_player: int
+    to: int
+    amount: int
+
+
+@event
+class DamageRemoved(Event, frozen=True):
+    """Damage wears off all permanents (cleanup)."""
+
+    TAG: ClassVar[str] = "DamageRemoved"
+
+
+# --------------------------------------------------------------------------
+# Combat
+
+@event
+class AttackersDeclared(Event, frozen=True):
+    """Each pair is (attacker, attacked Ref: a player or a planeswalker)."""
+
+    TAG: ClassVar[str] = "AttackersDeclared"
+    attacks: tuple[tuple[int, int], ...]
+
+
+@event
+class BlockersDeclared(Event, frozen=True):
+    """Each pair is (blocker, attacker)."""
+
+    TAG: ClassVar[str] = "BlockersDeclared"
+    blocks: tuple[tuple[int, int], ...]
+
+
+@event
+class RemovedFromCombat(Event, frozen=True):
+    TAG: ClassVar[str] = "RemovedFromCombat"
+    obj: int
+
+
+@event
+class CombatEnded(Event, frozen=True):
+    TAG: ClassVar[str] = "CombatEnded"
+
+
+# --------------------------------------------------------------------------
+# Continuous effects
+
+@event
+class EffectCreated(Event, frozen=True):
+    """A continuous effect from a resolved spell or ability.
+
+    ``kind`` names an effect applier in the kernel registry (see
+    :mod:`kernel.layers`); ``params`` is plain data for it; ``objs`` the
+    affected objects (locked in as it began), ``duration`` ``eot`` (until end
+    of turn) or ``""`` (indefinitely).
+    """
+
+    TAG: ClassVar[str] = "EffectCreated"
+    effect: int
+    kind: str
+    source: int
+    controller: int
+    objs: tuple[int, ...] = ()
+    params: Any = None
+    duration: str = "eot"
+
+
+@event
+class EffectsEnded(Event, frozen=True):
+    TAG: ClassVar[str] = "EffectsEnded"
+    effects: tuple[int, ...]
+
+
+# --------------------------------------------------------------------------
+# Game end
+
+@event
+class PlayerLost(Event, frozen=True):
+    TAG: ClassVar[str] = "PlayerLost"
+    player: int
+    reason: str
+
+
+@event
+class GameEnded(Event, frozen=True):
+    """The game is over; ``winner`` is a player index or -1 for a draw."""
+
+    TAG: ClassVar[str] = "GameEnded"
+    winner: int
+
+
+def visible_fields(ev: Event) -> tuple[str, ...]:
+    """Names of ``ev``'s fields that are private (shown only to players allowed)."""
+    return ev.PRIVATE
+
+
+@event
+class DrewFromEmptyLibrary(Event, frozen=True):
+    """A player was told to draw with an empty library (loses at the next SBA check)."""
+
+    TAG: ClassVar[str] = "DrewFromEmptyLibrary"
+    player: int
+
+
+def entered(e: Event) -> int:
+    """The id of the object ``e`` put onto the battlefield, or 0."""
+    if isinstance(e, ZoneChanged):
+        return e.new_obj if e.to_zone == "battlefield" else 0
+    if isinstance(e, LandPlayed):
+        return e.new_obj
+    if isinstance(e, TokenCreated):
+        return e.obj
+    return 0

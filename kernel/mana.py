@@ -1,0 +1,141 @@
+"""Mana costs: parsing, and paying them from a pool and untapped sources.
+
+>>> c = ManaCost.parse("{2}{R}{R}")
+>>> c
+ManaCost.parse('{2}{R}{R}')
+>>> c.generic, c.colored, c.mana_value
+(2, ['R', 'R'], 4)
+>>> ManaCost.parse("{X}{U}").x
+1
+>>> plan_payment(ManaCost.parse("{1}{G}"), [], [(10, ("G",)), (11, ("R",))])
+([(10, 'G'), (11, 'R')], [])
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+COLORS = "WUBRG"
+_SYM = re.compile(r"\{([^}]+)\}")
+
+
+@dataclass(frozen=True)
+class ManaCost:
+    text: str
+    generic: int = 0
+    colored: list[str] = field(default_factory=list)
+    hybrid: list[tuple[str, ...]] = field(default_factory=list)
+    x: int = 0
+
+    @staticmethod
+    def parse(text: str | None) -> ManaCost:
+        text = text or ""
+        generic, x = 0, 0
+        colored: list[str] = []
+        hybrid: list[tuple[str, ...]] = []
+        for sym in _SYM.findall(text):
+            s = sym.upper()
+            if s.isdigit():
+                generic += int(s)
+            elif s == "X":
+                x += 1
+            elif s in COLORS or s == "C":
+                colored.append(s)
+            elif "/" in s:
+                parts = tuple(p for p in s.split("/") if p != "P")
+                if all(p.isdigit() for p in parts):
+                    generic += int(parts[0])
+                elif any(p.isdigit() for p in parts):
+                    hybrid.append(tuple(p for p in parts if not p.isdigit()))
+                else:
+                    hybrid.append(parts)
+        return ManaCost(text, generic, colored, hybrid, x)
+
+    def __repr__(self) -> str:
+        return f"ManaCost.parse({self.text!r})"
+
+    @property
+    def mana_value(self) -> int:
+        return self.generic + len(self.colored) + len(self.hybrid)
+
+    def with_x(self, x: int) -> ManaCost:
+        return ManaCost(self.text, self.generic + x * self.x, list(self.colored),
+                        list(self.hybrid), 0)
+
+    def plus(self, generic: int) -> ManaCost:
+        return ManaCost(self.text, max(0, self.generic + generic), list(self.colored),
+                        list(self.hybrid), self.x)
+
+    @property
+    def is_free(self) -> bool:
+        return self.generic == 0 and not self.colored and not self.hybrid
+
+
+Source = tuple[int, tuple[str, ...]]
+
+
+def plan_payment(cost: ManaCost, pool: list[str],
+                 sources: list[Source]) -> tuple[list[tuple[int, str]], list[str]] | None:
+    """How to pay ``cost`` (X already fixed): which sources to tap for which mana,
+    and which pool mana to spend.  ``None`` if it cannot be paid.
+
+    Deterministic: pool mana first, then sources in the order given, the most
+    constrained requirement first.
+    """
+    pool_left = list(pool)
+    from_pool: list[str] = []
+    need_colored: list[tuple[str, ...]] = [(c,) for c in cost.colored] + list(cost.hybrid)
+    # pay colored from pool first
+    rest: list[tuple[str, ...]] = []
+    for req in need_colored:
+        hit = next((m for m in req if m in pool_left), None)
+        if hit is not None:
+            pool_left.remove(hit)
+            from_pool.append(hit)
+        else:
+            rest.append(req)
+    rest.sort(key=len)
+    used: list[tuple[int, str]] = []
+    avail = list(sources)
+
+    def solve(i: int) -> bool:
+        if i == len(rest):
+            return True
+        req = rest[i]
+        for j, (sid, colors) in enumerate(avail):
+            hit = next((m for m in req if m in colors), None)
+            if hit is None:
+                continue
+            avail.pop(j)
+            used.append((sid, hit))
+            if solve(i + 1):
+                return True
+            used.pop()
+            avail.insert(j, (sid, colors))
+        return False
+
+    if not solve(0):
+        return None
+    generic = cost.generic
+    while generic and pool_left:
+        from_pool.append(pool_left.pop(0))
+        generic -= 1
+    if generic > len(avail):
+        return None
+    # prefer sources that make the fewest colours for generic mana
+    order = sorted(range(len(avail)), key=lambda k: (len(avail[k][1]), k))[:generic]
+    for k in sorted(order):
+        sid, colors = avail[k]
+        used.append((sid, colors[0]))
+    return used, from_pool
+
+
+def max_payable_x(cost: ManaCost, pool: list[str], sources: list[Source]) -> int:
+    """The largest X for which ``cost`` can be paid (0 if it has no X)."""
+    if not cost.x:
+        return 0
+    x = 0
+    while plan_payment(cost.with_x(x + 1), pool, sources) is not None:
+        x += 1
+    return x

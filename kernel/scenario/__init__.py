@@ -1,0 +1,53 @@
+"""Rules scenarios: declarative rules tests read from YAML files.
+
+See :mod:`kernel.scenario.model` for the file model and the loader, and
+``shared/spec/scenario-format.md`` for the file format.
+"""
+
+from kernel.scenario.model import (
+    ANSWER_KINDS,
+    EXPECTATION_ZONES,
+    SETUP_ZONES,
+    STEPS,
+    VERB_KEYS,
+    VERBS,
+    Action,
+    Answer,
+    CardEntry,
+    CountFilter,
+    Expectation,
+    PassUntil,
+    PlayerSetup,
+    Scenario,
+    ScenarioFileError,
+    TurnSpec,
+    is_scenario_test_file,
+    iter_scenario_files,
+    load_scenarios,
+    loads_scenarios,
+    parse_scenarios,
+)
+
+__all__ = [
+    "ANSWER_KINDS",
+    "EXPECTATION_ZONES",
+    "SETUP_ZONES",
+    "STEPS",
+    "VERBS",
+    "VERB_KEYS",
+    "Action",
+    "Answer",
+    "CardEntry",
+    "CountFilter",
+    "Expectation",
+    "PassUntil",
+    "PlayerSetup",
+    "Scenario",
+    "ScenarioFileError",
+    "TurnSpec",
+    "is_scenario_test_file",
+    "iter_scenario_files",
+    "load_scenarios",
+    "loads_scenarios",
+    "parse_scenarios",
+]

@@ -1,0 +1,1418 @@
+"""The rules-scenario file model: typed, validated scenarios read from YAML.
+
+This module implements the file format of ``shared/spec/scenario-format.md``
+(the contract): it reads a YAML file holding one scenario (a mapping) or
+several (``scenarios:`` followed by a list), checks every key and value, and
+returns :class:`Scenario` objects ready for a runner.  It does not run
+anything.
+
+Model
+-----
+``Scenario(name, description, strict, players, turn, actions, expect, file)``
+    ``players`` maps each player's name to a :class:`PlayerSetup` (life and
+    five zones of :class:`CardEntry`), in turn order (dict order).  ``turn`` is
+    a :class:`TurnSpec` whose ``active`` is always filled in.
+:class:`Action`
+    One struct for every verb: ``verb`` is one of :data:`VERBS` and the fields
+    that verb uses are set (``card`` for cast/play/activate, ``attackers``,
+    ``blocks``, ``resolve``, ``pass_until``, ``check``); the others keep their
+    defaults.  Every action carries ``player``, ``answers`` and ``refused``.
+:class:`Answer`
+    ``Answer(kind, value, player)``, ``kind`` being the answer's key as
+    written (one of :data:`ANSWER_KINDS`), ``value`` normalised (see below).
+:class:`Expectation`
+    All keys optional; only those written are set (not ``None``).  The
+    ``count`` key is split by meaning: a FILTER mapping goes to ``count``
+    (with ``equals``), a number next to ``log_has`` goes to ``log_count``
+    (``min``/``max`` to ``log_min``/``log_max``).
+
+Normalisation choices (documented here, as the spec asks)
+---------------------------------------------------------
+* YAML is read with ``yaml.safe_load`` semantics (YAML 1.1), so unquoted
+  ``yes/no/on/off`` are booleans.  Hence:
+
+  - ``{redirect: no}`` (boolean ``False``), ``{redirect: "no"}`` and
+    ``{redirect: null}`` all mean "don't redirect": ``Answer.value is None``;
+    otherwise the value is the planeswalker's name.  ``{redirect: yes}`` is an
+    error (name the planeswalker).
+  - ``{champion: none}`` (the string; any case), ``{champion: no}`` and
+    ``{champion: null}`` mean "exile nothing": ``Answer.value is None``.
+  - ``{may: yes}`` / ``{may: no}`` (booleans, or the quoted strings) give a
+    ``bool``.
+* An unquoted ``ability: +1`` would be the integer 1 in YAML; the loader
+  keeps the plus sign, so it means the loyalty cost ``"+1"`` like the quoted
+  form.  Loyalty costs become strings (``"+1"``, ``"-2"``, ``"-X"``, ``"0"``;
+  a typographic minus is accepted); a positive integer, or a string of
+  digits, is the 1-based index of an activated ability (``int``).  A negative
+  integer (unquoted ``-1``) is a loyalty cost.
+* A card entry given as a bare string becomes ``CardEntry(card=name)``.  A
+  player given as ``null`` (``bob:``) and a zone given as ``null`` are empty.
+* ``attack: [A, B]`` becomes ``attackers={"A": None, "B": None}``: ``None``
+  stands for "the defending player".
+* ``resolve`` is an ``int >= 1`` or the string ``"all"``.
+* Answer values: ``targets``, ``modes``, ``choose``, ``order`` and ``discard``
+  are lists (``{choose: X}`` gives ``["X"]``); ``assign`` is a dict of name to
+  amount; ``clash`` is ``"top"``/``"bottom"``; ``target``/``hideaway`` are
+  names; ``mode``/``x`` are ints.
+* ``pass_until`` needs both ``turn`` and ``step``.
+* Setup keys that only make sense on the battlefield (``tapped``, ``sick``,
+  ``token``, ``attached_to``, ``controller``) are errors in other zones;
+  ``face_down`` and ``exiled_with`` are errors outside exile.
+* Keys a verb does not take are errors (``ability`` on ``cast``); ``player``,
+  ``answers`` and ``refused`` are accepted on every action, as the spec says.
+* An expectation may combine several subjects (``card``, ``player``,
+  ``count``, ``stack_size``, ``log_has``, ``winner``); every key must belong
+  to a subject that is present (``life`` needs ``player``, ``loyalty`` needs
+  ``card``, ``equals`` needs a ``count`` FILTER, ``min`` needs ``log_has``),
+  and each subject needs something to check.
+* Duplicate keys in one YAML mapping are errors (YAML would keep the last).
+
+Names that refer to objects (targets, attackers, expectation ``card``, ...)
+are checked against the scenario's aliases and players first, then, when a
+``known_card`` callback is given, against the card database; ``choose``
+answers, subtypes, keywords and event names are not card names and are not
+checked.
+
+Errors
+------
+Every problem raises :class:`ScenarioFileError`, whose message names the file,
+the scenario, the key path (``players.alice.battlefield[2].counters``) and
+what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+import msgspec
+import yaml
+from msgspec import UNSET, Meta, Struct, UnsetType
+
+__all__ = [
+    "ANSWER_KINDS",
+    "EXPECTATION_ZONES",
+    "SETUP_ZONES",
+    "STEPS",
+    "VERBS",
+    "VERB_KEYS",
+    "Action",
+    "Answer",
+    "CardEntry",
+    "CountFilter",
+    "Expectation",
+    "PassUntil",
+    "PlayerSetup",
+    "Scenario",
+    "ScenarioFileError",
+    "TurnSpec",
+    "is_scenario_test_file",
+    "iter_scenario_files",
+    "load_scenarios",
+    "loads_scenarios",
+    "parse_scenarios",
+]
+
+# ---------------------------------------------------------------------------
+# Vocabulary
+# ---------------------------------------------------------------------------
+
+Step = Literal[
+    "untap",
+    "upkeep",
+    "draw",
+    "precombat_main",
+    "beginning_of_combat",
+    "declare_attackers",
+    "declare_blockers",
+    "combat_damage",
+    "end_of_combat",
+    "postcombat_main",
+    "end",
+    "cleanup",
+]
+STEPS: tuple[str, ...] = get_args(Step)
+"""Step names in turn order."""
+
+Zone = Literal["battlefield", "hand", "library", "graveyard", "stack", "exile", "none"]
+EXPECTATION_ZONES: tuple[str, ...] = get_args(Zone)
+"""Zones an expectation may name (``none``: a token that ceased to exist)."""
+
+SETUP_ZONES: tuple[str, ...] = ("battlefield", "hand", "library", "graveyard", "exile")
+"""Zones of :class:`PlayerSetup`, in field order."""
+
+VERBS: tuple[str, ...] = (
+    "cast",
+    "play",
+    "activate",
+    "attack",
+    "block",
+    "resolve",
+    "pass_until",
+    "check",
+)
+"""Action verbs: each action has exactly one of these keys."""
+
+COMMON_ACTION_KEYS: tuple[str, ...] = ("player", "answers", "refused")
+"""Keys every action may carry."""
+
+VERB_KEYS: dict[str, tuple[str, ...]] = {
+    "cast": ("targets", "modes", "x", "evoke"),
+    "play": (),
+    "activate": ("ability", "targets", "x"),
+    "attack": (),
+    "block": (),
+    "resolve": (),
+    "pass_until": (),
+    "check": (),
+}
+"""Extra keys each verb takes besides :data:`COMMON_ACTION_KEYS`."""
+
+ANSWER_KINDS: tuple[str, ...] = (
+    "redirect",
+    "clash",
+    "hideaway",
+    "champion",
+    "target",
+    "targets",
+    "mode",
+    "modes",
+    "x",
+    "may",
+    "choose",
+    "order",
+    "assign",
+    "discard",
+)
+"""Decision keys of an answer: each answer has exactly one of these."""
+
+PLAYER_EXPECT_KEYS: tuple[str, ...] = (
+    "life",
+    "hand_size",
+    "library_size",
+    "graveyard_size",
+    "library_top",
+    "library_bottom",
+    "lost",
+)
+CARD_EXPECT_KEYS: tuple[str, ...] = (
+    "zone",
+    "loyalty",
+    "counters",
+    "power",
+    "toughness",
+    "tapped",
+    "controller",
+    "owner",
+    "types",
+    "has_subtypes",
+    "lacks_subtypes",
+    "has_ability",
+    "lacks_ability",
+    "attached_to",
+    "face_down",
+)
+
+NonNeg = Annotated[int, Meta(ge=0)]
+Positive = Annotated[int, Meta(ge=1)]
+
+# ---------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------
+
+
+class ScenarioFileError(Exception):
+    """A scenario file cannot be read or is invalid.
+
+    ``str(err)`` is ``"FILE: scenario 'NAME': KEY.PATH: what was expected"``
+    (parts that are unknown are left out).  The parts are also attributes.
+    """
+
+    def __init__(
+        self, file: str, reason: str, *, scenario: str | None = None, path: str = ""
+    ) -> None:
+        self.file = file
+        self.scenario = scenario
+        self.path = path
+        self.reason = reason
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        parts = [self.file]
+        if self.scenario is not None:
+            parts.append(f"scenario {self.scenario!r}")
+        if self.path:
+            parts.append(self.path)
+        parts.append(self.reason)
+        return ": ".join(parts)
+
+
+# ---------------------------------------------------------------------------
+# Public model
+# ---------------------------------------------------------------------------
+
+
+class CardEntry(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """One card put into a zone by the setup (YAML: a name or a mapping)."""
+
+    card: str
+    """English Oracle name."""
+    alias: str | None = msgspec.field(default=None, name="as")
+    """YAML key ``as``: unique name to refer to this object later."""
+    tapped: bool = False
+    sick: bool = False
+    """Came under its controller's control this turn (summoning sick)."""
+    counters: dict[str, NonNeg] = {}
+    token: bool = False
+    attached_to: str | None = None
+    face_down: bool = False
+    exiled_with: str | None = None
+    controller: str | None = None
+    """Player controlling it when not its owner (battlefield only)."""
+
+    @property
+    def ref(self) -> str:
+        """The alias if any, else the card name."""
+        return self.alias if self.alias is not None else self.card
+
+
+class PlayerSetup(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """A player's starting position.  ``library`` is top first."""
+
+    life: int = 20
+    battlefield: list[CardEntry] = []
+    hand: list[CardEntry] = []
+    library: list[CardEntry] = []
+    graveyard: list[CardEntry] = []
+    exile: list[CardEntry] = []
+
+    def zones(self) -> Iterator[tuple[str, list[CardEntry]]]:
+        """``(zone name, entries)`` for the five setup zones."""
+        for zone in SETUP_ZONES:
+            yield zone, getattr(self, zone)
+
+
+class TurnSpec(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """Where the game starts: turn number, active player, step."""
+
+    number: Positive = 1
+    active: str = ""
+    """Always a player's name after loading (default: the first player)."""
+    step: Step = "precombat_main"
+
+
+class PassUntil(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """Target of ``pass_until``: that step of that turn."""
+
+    turn: Positive
+    step: Step
+
+
+class CountFilter(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """FILTER of a ``count`` expectation; unset keys match anything."""
+
+    name: str | None = None
+    zone: Zone | None = None
+    controller: str | None = None
+    owner: str | None = None
+    type: str | None = None
+    subtype: str | None = None
+    token: bool | None = None
+
+
+class Answer(Struct, frozen=True, kw_only=True):
+    """An answer to a decision.  ``kind`` is one of :data:`ANSWER_KINDS`.
+
+    ``value`` by kind: redirect ``str | None`` (None: don't redirect), clash
+    ``"top" | "bottom"``, hideaway ``str``, champion ``str | None`` (None:
+    none), target ``str``, targets ``list[str]``, mode ``int``, modes
+    ``list[int]``, x ``int``, may ``bool``, choose ``list[str]``, order
+    ``list[str]``, assign ``dict[str, int]``, discard ``list[str]``.
+    ``player`` is ``None`` for the acting player.
+    """
+
+    kind: str
+    value: Any
+    player: str | None = None
+    where: str = ""
+    """Key path in the file, e.g. ``actions[1].answers[0]``."""
+
+
+class Expectation(Struct, frozen=True, kw_only=True):
+    """A mapping of things that must all hold.  Unset keys are ``None``."""
+
+    where: str = ""
+    """Key path in the file, e.g. ``expect[2]`` or ``actions[3].check[0]``."""
+    # player subject
+    player: str | None = None
+    life: int | None = None
+    hand_size: int | None = None
+    library_size: int | None = None
+    graveyard_size: int | None = None
+    library_top: list[str] | None = None
+    library_bottom: list[str] | None = None
+    lost: bool | None = None
+    winner: str | None = None
+    # card subject
+    card: str | None = None
+    zone: str | None = None
+    loyalty: int | None = None
+    counters: dict[str, int] | None = None
+    power: int | None = None
+    toughness: int | None = None
+    tapped: bool | None = None
+    controller: str | None = None
+    owner: str | None = None
+    types: list[str] | None = None
+    has_subtypes: list[str] | None = None
+    lacks_subtypes: list[str] | None = None
+    has_ability: str | None = None
+    lacks_ability: str | None = None
+    attached_to: str | None = None
+    face_down: bool | None = None
+    # count subject
+    count: CountFilter | None = None
+    equals: int | None = None
+    # stack
+    stack_size: int | None = None
+    # event log (YAML keys log_has + count / min / max)
+    log_has: str | None = None
+    log_count: int | None = None
+    log_min: int | None = None
+    log_max: int | None = None
+
+    def items(self) -> dict[str, Any]:
+        """The keys that are set (model field names, without ``where``)."""
+        out: dict[str, Any] = {}
+        for name in self.__struct_fields__:
+            if name == "where":
+                continue
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+
+class Action(Struct, frozen=True, kw_only=True):
+    """One step of a scenario.  ``verb`` is one of :data:`VERBS`.
+
+    Fields used per verb: cast ``card, targets, modes, x, evoke``; play
+    ``card``; activate ``card, ability, targets, x``; attack ``attackers``;
+    block ``blocks``; resolve ``resolve``; pass_until ``pass_until``; check
+    ``check``.  All verbs: ``player`` (None when not written), ``answers``,
+    ``refused``.
+    """
+
+    verb: str
+    where: str = ""
+    """Key path in the file, e.g. ``actions[2]``."""
+    player: str | None = None
+    refused: bool = False
+    answers: list[Answer] = []
+    card: str | None = None
+    """The NAME (card name or alias) of cast / play / activate."""
+    targets: list[str] = []
+    modes: list[int] = []
+    x: int | None = None
+    evoke: bool = False
+    ability: str | int | None = None
+    """Loyalty cost (``"+1"``, ``"-1"``, ``"-X"``, ``"0"``) or 1-based index."""
+    attackers: dict[str, str | None] = {}
+    """Attacker -> defender (player / planeswalker name or alias); ``None`` =
+    the defending player (list form)."""
+    blocks: dict[str, str] = {}
+    """Blocker -> attacker (empty: no blocks)."""
+    resolve: int | Literal["all"] | None = None
+    pass_until: PassUntil | None = None
+    check: list[Expectation] = []
+
+
+class Scenario(Struct, frozen=True, kw_only=True):
+    """One scenario: setup, actions and expectations."""
+
+    name: str
+    description: str = ""
+    strict: bool = False
+    players: dict[str, PlayerSetup]
+    """Player name -> setup, in turn order."""
+    turn: TurnSpec
+    actions: list[Action] = []
+    expect: list[Expectation] = []
+    file: str = ""
+
+    @property
+    def player_names(self) -> list[str]:
+        """Player names in turn order."""
+        return list(self.players)
+
+    def aliases(self) -> dict[str, CardEntry]:
+        """Alias -> card entry, over every player's zones."""
+        out: dict[str, CardEntry] = {}
+        for setup in self.players.values():
+            for _zone, entries in setup.zones():
+                for entry in entries:
+                    if entry.alias is not None:
+                        out[entry.alias] = entry
+        return out
+
+
+# ---------------------------------------------------------------------------
+# Raw (as written) structs: msgspec checks keys and types against these
+# ---------------------------------------------------------------------------
+
+
+class _RawPlayer(Struct, forbid_unknown_fields=True):
+    life: int = 20
+    battlefield: list[str | CardEntry] = []
+    hand: list[str | CardEntry] = []
+    library: list[str | CardEntry] = []
+    graveyard: list[str | CardEntry] = []
+    exile: list[str | CardEntry] = []
+
+
+class _RawTurn(Struct, forbid_unknown_fields=True):
+    number: Positive = 1
+    active: str | None = None
+    step: Step = "precombat_main"
+
+
+class _RawAnswer(Struct, forbid_unknown_fields=True):
+    player: str | UnsetType = UNSET
+    redirect: str | bool | None | UnsetType = UNSET
+    clash: Literal["top", "bottom"] | UnsetType = UNSET
+    hideaway: str | UnsetType = UNSET
+    champion: str | bool | None | UnsetType = UNSET
+    target: str | UnsetType = UNSET
+    targets: list[str] | UnsetType = UNSET
+    mode: Positive | UnsetType = UNSET
+    modes: list[Positive] | UnsetType = UNSET
+    x: NonNeg | UnsetType = UNSET
+    may: bool | str | UnsetType = UNSET
+    choose: str | list[str] | UnsetType = UNSET
+    order: list[str] | UnsetType = UNSET
+    assign: dict[str, NonNeg] | UnsetType = UNSET
+    discard: list[str] | UnsetType = UNSET
+
+
+class _RawExpectation(Struct, forbid_unknown_fields=True):
+    player: str | UnsetType = UNSET
+    life: int | UnsetType = UNSET
+    hand_size: NonNeg | UnsetType = UNSET
+    library_size: NonNeg | UnsetType = UNSET
+    graveyard_size: NonNeg | UnsetType = UNSET
+    library_top: list[str] | UnsetType = UNSET
+    library_bottom: list[str] | UnsetType = UNSET
+    lost: bool | UnsetType = UNSET
+    winner: str | UnsetType = UNSET
+    card: str | UnsetType = UNSET
+    zone: Zone | UnsetType = UNSET
+    loyalty: int | UnsetType = UNSET
+    counters: dict[str, NonNeg] | UnsetType = UNSET
+    power: int | UnsetType = UNSET
+    toughness: int | UnsetType = UNSET
+    tapped: bool | UnsetType = UNSET
+    controller: str | UnsetType = UNSET
+    owner: str | UnsetType = UNSET
+    types: list[str] | UnsetType = UNSET
+    has_subtypes: list[str] | UnsetType = UNSET
+    lacks_subtypes: list[str] | UnsetType = UNSET
+    has_ability: str | UnsetType = UNSET
+    lacks_ability: str | UnsetType = UNSET
+    attached_to: str | UnsetType = UNSET
+    face_down: bool | UnsetType = UNSET
+    count: CountFilter | NonNeg | UnsetType = UNSET
+    equals: NonNeg | UnsetType = UNSET
+    stack_size: NonNeg | UnsetType = UNSET
+    log_has: str | UnsetType = UNSET
+    min: NonNeg | UnsetType = UNSET
+    max: NonNeg | UnsetType = UNSET
+
+
+class _RawAction(Struct, forbid_unknown_fields=True):
+    cast: str | UnsetType = UNSET
+    play: str | UnsetType = UNSET
+    activate: str | UnsetType = UNSET
+    attack: dict[str, str] | list[str] | UnsetType = UNSET
+    block: dict[str, str] | UnsetType = UNSET
+    resolve: int | str | UnsetType = UNSET
+    pass_until: PassUntil | UnsetType = UNSET
+    check: list[_RawExpectation] | UnsetType = UNSET
+    player: str | UnsetType = UNSET
+    targets: list[str] | UnsetType = UNSET
+    modes: list[Positive] | UnsetType = UNSET
+    x: NonNeg | UnsetType = UNSET
+    evoke: bool | UnsetType = UNSET
+    answers: list[_RawAnswer] | UnsetType = UNSET
+    ability: str | int | UnsetType = UNSET
+    refused: bool | UnsetType = UNSET
+
+
+class _RawScenario(Struct, forbid_unknown_fields=True):
+    name: str
+    players: dict[str, _RawPlayer]
+    description: str = ""
+    strict: bool = False
+    turn: _RawTurn | None = None
+    actions: list[_RawAction] = []
+    expect: list[_RawExpectation] = []
+
+
+class _RawFile(Struct, forbid_unknown_fields=True):
+    scenarios: list[dict[str, Any]]
+
+
+# ---------------------------------------------------------------------------
+# YAML reading
+# ---------------------------------------------------------------------------
+
+
+class _PlusInt(int):
+    """An integer written with a leading ``+`` (so ``ability: +1`` stays "+1")."""
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that rejects duplicate keys and remembers ``+N`` integers."""
+
+
+def _construct_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
+    value = loader.construct_yaml_int(node)  # type: ignore[arg-type]
+    text = str(node.value).strip()
+    if text.startswith("+"):
+        return _PlusInt(value)
+    return int(value)
+
+
+def _construct_mapping(loader: yaml.SafeLoader, node: yaml.Node) -> dict[Any, Any]:
+    assert isinstance(node, yaml.MappingNode)
+    loader.flatten_mapping(node)
+    out: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+        try:
+            hash(key)
+        except TypeError:
+            raise yaml.constructor.ConstructorError(
+                "while constructing a mapping",
+                node.start_mark,
+                "found an unhashable key",
+                key_node.start_mark,
+            ) from None
+        if key in out:
+            raise yaml.constructor.ConstructorError(
+                "while constructing a mapping",
+                node.start_mark,
+                f"found duplicate key {key!r}",
+                key_node.start_mark,
+            )
+        out[key] = loader.construct_object(value_node, deep=True)  # type: ignore[no-untyped-call]
+    return out
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+
+
+def _read_yaml(text: str, file: str) -> Any:
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise ScenarioFileError(file, f"invalid YAML: {exc}") from None
+
+
+# ---------------------------------------------------------------------------
+# Turning msgspec's ValidationError into a readable key path and reason
+# ---------------------------------------------------------------------------
+
+_SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PATH_TOKEN = re.compile(r"\.([^.\[]+)|\[(\d+)\]|(\[\.\.\.\])")
+_TYPE_WORDS = {
+    "str": "a string",
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "object": "a mapping",
+    "array": "a list",
+    "null": "null",
+}
+
+
+def _key_seg(key: Any) -> str:
+    if isinstance(key, str) and _SIMPLE_KEY.fullmatch(key):
+        return f".{key}"
+    return f"[{key!r}]"
+
+
+def _join_path(prefix: str, seg: str) -> str:
+    if not prefix:
+        return seg[1:] if seg.startswith(".") else seg
+    return prefix + seg
+
+
+def _members(tp: Any) -> list[Any]:
+    """Flatten Annotated / Union into the member types."""
+    origin = get_origin(tp)
+    if origin is Annotated:
+        return _members(get_args(tp)[0])
+    if origin is Union or origin is types.UnionType:
+        out: list[Any] = []
+        for arg in get_args(tp):
+            out.extend(_members(arg))
+        return out
+    return [tp]
+
+
+def _struct_of(tp: Any) -> type[Struct] | None:
+    for m in _members(tp):
+        if isinstance(m, type) and issubclass(m, Struct):
+            return m
+    return None
+
+
+def _container(tp: Any, kind: type) -> Any:
+    for m in _members(tp):
+        if get_origin(m) is kind:
+            return m
+    return None
+
+
+def _struct_field_type(struct: type[Struct], key: str) -> Any:
+    for f in msgspec.structs.fields(struct):
+        if f.encode_name == key:
+            return f.type
+    return None
+
+
+def _allowed_keys(struct: type[Struct]) -> list[str]:
+    return [f.encode_name for f in msgspec.structs.fields(struct)]
+
+
+def _literals(tp: Any) -> list[Any]:
+    out: list[Any] = []
+    for m in _members(tp):
+        if get_origin(m) is Literal:
+            out.extend(get_args(m))
+    return out
+
+
+def _fails(data: Any, tp: Any) -> bool:
+    try:
+        msgspec.convert(data, tp)
+    except msgspec.ValidationError:
+        return True
+    return False
+
+
+def _describe_value(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str | int | float):
+        return repr(value)
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _words(spec: str) -> str:
+    return " or ".join(_TYPE_WORDS.get(p.strip(), p.strip()) for p in spec.split("|"))
+
+
+_MISSING = object()
+
+
+def _explain(message: str, data: Any, tp: Any) -> tuple[str, str]:
+    """(key path, reason) for a msgspec ValidationError message."""
+    key_error = False
+    m = re.fullmatch(r"(.*) - at `key` in `\$(.*)`", message, re.S)
+    if m:
+        key_error = True
+    else:
+        m = re.fullmatch(r"(.*) - at `\$(.*)`", message, re.S)
+    if m:
+        reason, raw_path = m.group(1), m.group(2)
+    else:
+        reason, raw_path = message, ""
+
+    # Walk the type and the data along msgspec's path, naming dict keys.
+    path = ""
+    cur_tp: Any = tp
+    cur: Any = data
+    for tok in _PATH_TOKEN.finditer(raw_path):
+        field, index, dots = tok.group(1), tok.group(2), tok.group(3)
+        if field is not None:
+            path = _join_path(path, f".{field}")
+            struct = _struct_of(cur_tp)
+            cur_tp = _struct_field_type(struct, field) if struct is not None else None
+            cur = cur.get(field, _MISSING) if isinstance(cur, dict) else _MISSING
+        elif index is not None:
+            i = int(index)
+            path = _join_path(path, f"[{i}]")
+            lst = _container(cur_tp, list)
+            cur_tp = get_args(lst)[0] if lst is not None else None
+            cur = cur[i] if isinstance(cur, list) and i < len(cur) else _MISSING
+        elif dots is not None:
+            dct = _container(cur_tp, dict)
+            value_tp = get_args(dct)[1] if dct is not None else None
+            found: Any = _MISSING
+            if isinstance(cur, dict) and value_tp is not None:
+                for k, v in cur.items():
+                    if _fails(v, value_tp):
+                        found = k
+                        break
+            if found is _MISSING:
+                path = _join_path(path, "[...]")
+                cur = _MISSING
+            else:
+                path = _join_path(path, _key_seg(found))
+                cur = cur[found]
+            cur_tp = value_tp
+
+    if key_error:
+        bad = [k for k in cur if not isinstance(k, str)] if isinstance(cur, dict) else []
+        got = f", got {_describe_value(bad[0])}" if bad else ""
+        return path, f"keys must be strings{got}"
+
+    m2 = re.fullmatch(r"Object contains unknown field `(.*)`", reason)
+    if m2:
+        key = m2.group(1)
+        struct = _struct_of(cur_tp)
+        allowed = f"; allowed keys: {', '.join(_allowed_keys(struct))}" if struct else ""
+        return _join_path(path, _key_seg(key)), f"unknown key `{key}`{allowed}"
+    m2 = re.fullmatch(r"Object missing required field `(.*)`", reason)
+    if m2:
+        key = m2.group(1)
+        return _join_path(path, _key_seg(key)), f"missing required key `{key}`"
+    scalar = cur is not _MISSING and isinstance(cur, str | int | float) and cur is not None
+    got = f" ({_describe_value(cur)})" if scalar else ""
+    m2 = re.fullmatch(r"Expected `([^`]*)`, got `([^`]*)`", reason)
+    if m2:
+        return path, f"expected {_words(m2.group(1))}, got {_words(m2.group(2))}{got}"
+    m2 = re.fullmatch(r"Expected `([^`]*)` (.*)", reason)
+    if m2:
+        shown = f", got {_describe_value(cur)}" if cur is not _MISSING else ""
+        return path, f"expected {_words(m2.group(1))} {m2.group(2)}{shown}"
+    m2 = re.fullmatch(r"Invalid enum value (.*)", reason)
+    if m2:
+        allowed_values = ", ".join(str(v) for v in _literals(cur_tp))
+        return path, f"invalid value {m2.group(1)}; expected one of: {allowed_values}"
+    return path, reason[:1].lower() + reason[1:]
+
+
+# ---------------------------------------------------------------------------
+# Building and checking one scenario
+# ---------------------------------------------------------------------------
+
+
+class _Builder:
+    """Validates one raw scenario mapping and builds the :class:`Scenario`."""
+
+    def __init__(
+        self,
+        file: str,
+        label: str | None,
+        known_card: Callable[[str], bool] | None,
+        prefix: str = "",
+    ) -> None:
+        self.file = file
+        self.label = label
+        self.prefix = prefix
+        self.known_card = known_card
+        self.players: list[str] = []
+        self.aliases: set[str] = set()
+
+    def error(self, path: str, reason: str) -> ScenarioFileError:
+        if self.label is None and self.prefix:
+            # an unnamed scenario of a list: locate it by its index instead
+            path = f"{self.prefix}.{path}" if path else self.prefix
+        return ScenarioFileError(self.file, reason, scenario=self.label, path=path)
+
+    # -- pre-processing of the raw YAML data --------------------------------
+
+    def _prepare(self, data: dict[str, Any]) -> dict[str, Any]:
+        data = dict(data)
+        players = data.get("players")
+        if isinstance(players, dict):
+            players = {k: ({} if v is None else v) for k, v in players.items()}
+            for name, setup in list(players.items()):
+                if isinstance(setup, dict):
+                    setup = dict(setup)
+                    for zone in SETUP_ZONES:
+                        if zone in setup and setup[zone] is None:
+                            setup[zone] = []
+                    players[name] = setup
+            data["players"] = players
+        actions = data.get("actions")
+        if isinstance(actions, list):
+            fixed = []
+            for act in actions:
+                if isinstance(act, dict) and isinstance(act.get("ability"), _PlusInt):
+                    act = dict(act)
+                    act["ability"] = f"+{int(act['ability'])}"
+                fixed.append(act)
+            data["actions"] = fixed
+        for key in ("actions", "expect"):
+            if key in data and data[key] is None:
+                data[key] = []
+        return data
+
+    # -- name checks ---------------------------------------------------------
+
+    def check_player(self, name: str, path: str) -> None:
+        if name not in self.players:
+            raise self.error(
+                path, f"unknown player {name!r}; players are {', '.join(self.players)}"
+            )
+
+    def check_card(self, name: str, path: str) -> None:
+        """A card name (setup): checked against the card database only."""
+        if self.known_card is not None and not self.known_card(name):
+            raise self.error(path, f"unknown card {name!r}")
+
+    def check_ref(self, name: str, path: str, *, player_ok: bool = False) -> None:
+        """A reference to an object: an alias, a card name, or (if allowed) a player."""
+        if name in self.aliases or (player_ok and name in self.players):
+            return
+        if self.known_card is not None and not self.known_card(name):
+            what = "card, alias or player" if player_ok else "card or alias"
+            raise self.error(path, f"unknown {what} {name!r}")
+
+    # -- the whole scenario --------------------------------------------------
+
+    def build(self, data: dict[str, Any]) -> Scenario:
+        prepared = self._prepare(data)
+        try:
+            raw = msgspec.convert(prepared, _RawScenario)
+        except msgspec.ValidationError as exc:
+            path, reason = _explain(str(exc), prepared, _RawScenario)
+            raise self.error(path, reason) from None
+
+        if not raw.name.strip():
+            raise self.error("name", "expected a non-empty scenario name")
+        self.players = list(raw.players)
+        if len(self.players) != 2:
+            raise self.error(
+                "players",
+                f"exactly two players are required, got {len(self.players)}"
+                + (f" ({', '.join(self.players)})" if self.players else ""),
+            )
+        for name in self.players:
+            if not name.strip():
+                raise self.error("players", "player names must not be empty")
+
+        # aliases first: later checks may refer to them
+        for pname, rp in raw.players.items():
+            for zone in SETUP_ZONES:
+                for i, entry in enumerate(getattr(rp, zone)):
+                    if isinstance(entry, CardEntry) and entry.alias is not None:
+                        path = f"players{_key_seg(pname)}.{zone}[{i}].as"
+                        if entry.alias in self.aliases:
+                            raise self.error(path, f"duplicate alias {entry.alias!r}")
+                        if entry.alias in self.players:
+                            raise self.error(
+                                path, f"alias {entry.alias!r} is also a player's name"
+                            )
+                        if not entry.alias.strip():
+                            raise self.error(path, "expected a non-empty alias")
+                        self.aliases.add(entry.alias)
+
+        players = {
+            pname: self._player(pname, rp) for pname, rp in raw.players.items()
+        }
+        turn = self._turn(raw.turn)
+        actions = [self._action(a, f"actions[{i}]") for i, a in enumerate(raw.actions)]
+        expect = [
+            self._expectation(e, f"expect[{i}]") for i, e in enumerate(raw.expect)
+        ]
+        return Scenario(
+            name=raw.name,
+            description=raw.description,
+            strict=raw.strict,
+            players=players,
+            turn=turn,
+            actions=actions,
+            expect=expect,
+            file=self.file,
+        )
+
+    def _player(self, pname: str, rp: _RawPlayer) -> PlayerSetup:
+        zones: dict[str, list[CardEntry]] = {}
+        base = f"players{_key_seg(pname)}"
+        for zone in SETUP_ZONES:
+            entries: list[CardEntry] = []
+            for i, item in enumerate(getattr(rp, zone)):
+                path = f"{base}.{zone}[{i}]"
+                if isinstance(item, str):
+                    entry = CardEntry(card=item)
+                    self.check_card(item, path)
+                else:
+                    entry = item
+                    self._check_entry(entry, zone, path)
+                if not entry.card.strip():
+                    raise self.error(path, "expected a card name")
+                entries.append(entry)
+            zones[zone] = entries
+        return PlayerSetup(life=rp.life, **zones)
+
+    def _check_entry(self, entry: CardEntry, zone: str, path: str) -> None:
+        self.check_card(entry.card, f"{path}.card")
+        if zone != "battlefield":
+            for key in ("tapped", "sick", "token"):
+                if getattr(entry, key):
+                    raise self.error(
+                        f"{path}.{key}", f"`{key}` is only allowed on the battlefield"
+                    )
+            for key in ("attached_to", "controller"):
+                if getattr(entry, key) is not None:
+                    raise self.error(
+                        f"{path}.{key}", f"`{key}` is only allowed on the battlefield"
+                    )
+        if zone != "exile":
+            if entry.face_down:
+                raise self.error(f"{path}.face_down", "`face_down` is only allowed in exile")
+            if entry.exiled_with is not None:
+                raise self.error(
+                    f"{path}.exiled_with", "`exiled_with` is only allowed in exile"
+                )
+        if entry.attached_to is not None:
+            self.check_ref(entry.attached_to, f"{path}.attached_to", player_ok=True)
+            if entry.attached_to == entry.alias:
+                raise self.error(f"{path}.attached_to", "a permanent can't be attached to itself")
+        if entry.exiled_with is not None:
+            self.check_ref(entry.exiled_with, f"{path}.exiled_with")
+        if entry.controller is not None:
+            self.check_player(entry.controller, f"{path}.controller")
+
+    def _turn(self, rt: _RawTurn | None) -> TurnSpec:
+        if rt is None:
+            return TurnSpec(active=self.players[0])
+        active = rt.active if rt.active is not None else self.players[0]
+        self.check_player(active, "turn.active")
+        return TurnSpec(number=rt.number, active=active, step=rt.step)
+
+    # -- actions ---------------------------------------------------------------
+
+    def _action(self, ra: _RawAction, path: str) -> Action:
+        present = [
+            f.encode_name
+            for f in msgspec.structs.fields(_RawAction)
+            if getattr(ra, f.name) is not UNSET
+        ]
+        verbs = [k for k in present if k in VERBS]
+        if not verbs:
+            raise self.error(path, f"an action needs one of the keys {', '.join(VERBS)}")
+        if len(verbs) > 1:
+            raise self.error(
+                path, f"an action has exactly one verb, got {', '.join(verbs)}"
+            )
+        verb = verbs[0]
+        allowed = set(COMMON_ACTION_KEYS) | set(VERB_KEYS[verb])
+        for key in present:
+            if key != verb and key not in allowed:
+                extra = sorted(allowed)
+                raise self.error(
+                    f"{path}.{key}",
+                    f"`{key}` is not allowed with `{verb}`; allowed: {', '.join(extra)}",
+                )
+
+        player: str | None = None
+        if not isinstance(ra.player, UnsetType):
+            player = ra.player
+            self.check_player(player, f"{path}.player")
+        answers: list[Answer] = []
+        if not isinstance(ra.answers, UnsetType):
+            answers = [
+                self._answer(a, f"{path}.answers[{i}]") for i, a in enumerate(ra.answers)
+            ]
+        fields: dict[str, Any] = {
+            "verb": verb,
+            "where": path,
+            "player": player,
+            "refused": bool(ra.refused) if not isinstance(ra.refused, UnsetType) else False,
+            "answers": answers,
+        }
+
+        if verb in ("cast", "play", "activate"):
+            name = getattr(ra, verb)
+            if not name.strip():
+                raise self.error(f"{path}.{verb}", "expected a card name or alias")
+            self.check_ref(name, f"{path}.{verb}")
+            fields["card"] = name
+        if not isinstance(ra.targets, UnsetType):
+            for i, t in enumerate(ra.targets):
+                self.check_ref(t, f"{path}.targets[{i}]", player_ok=True)
+            fields["targets"] = list(ra.targets)
+        if not isinstance(ra.modes, UnsetType):
+            fields["modes"] = list(ra.modes)
+        if not isinstance(ra.x, UnsetType):
+            fields["x"] = ra.x
+        if not isinstance(ra.evoke, UnsetType):
+            fields["evoke"] = ra.evoke
+        if not isinstance(ra.ability, UnsetType):
+            fields["ability"] = self._ability(ra.ability, f"{path}.ability")
+
+        if verb == "attack":
+            attackers: dict[str, str | None] = {}
+            assert not isinstance(ra.attack, UnsetType)
+            if isinstance(ra.attack, list):
+                for i, a in enumerate(ra.attack):
+                    self.check_ref(a, f"{path}.attack[{i}]")
+                    if a in attackers:
+                        raise self.error(f"{path}.attack[{i}]", f"{a!r} attacks twice")
+                    attackers[a] = None
+            else:
+                for a, d in ra.attack.items():
+                    self.check_ref(a, f"{path}.attack{_key_seg(a)}")
+                    self.check_ref(d, f"{path}.attack{_key_seg(a)}", player_ok=True)
+                    attackers[a] = d
+            if not attackers:
+                raise self.error(
+                    f"{path}.attack", "expected at least one attacker (use `pass_until` to skip)"
+                )
+            fields["attackers"] = attackers
+        elif verb == "block":
+            assert not isinstance(ra.block, UnsetType)
+            for b, a in ra.block.items():
+                self.check_ref(b, f"{path}.block{_key_seg(b)}")
+                self.check_ref(a, f"{path}.block{_key_seg(b)}")
+            fields["blocks"] = dict(ra.block)
+        elif verb == "resolve":
+            r = ra.resolve
+            if isinstance(r, bool) or not (
+                (isinstance(r, int) and r >= 1) or r == "all"
+            ):
+                raise self.error(
+                    f"{path}.resolve",
+                    f"expected an integer >= 1 or `all`, got {_describe_value(r)}",
+                )
+            fields["resolve"] = r
+        elif verb == "pass_until":
+            fields["pass_until"] = ra.pass_until
+        elif verb == "check":
+            assert not isinstance(ra.check, UnsetType)
+            fields["check"] = [
+                self._expectation(e, f"{path}.check[{i}]") for i, e in enumerate(ra.check)
+            ]
+        return Action(**fields)
+
+    _LOYALTY = re.compile(r"[+\-\u2212](\d+|X)")
+
+    def _ability(self, value: str | int, path: str) -> str | int:
+        if isinstance(value, bool):
+            raise self.error(path, "expected a loyalty cost like \"+1\" or an ability index")
+        if isinstance(value, int):
+            if value >= 1:
+                return int(value)
+            return str(value)  # 0 or a negative loyalty cost written unquoted
+        text = value.strip()
+        if text == "0":
+            return "0"
+        if self._LOYALTY.fullmatch(text):
+            return text.replace("\u2212", "-")
+        if text.isdigit() and int(text) >= 1:
+            return int(text)
+        raise self.error(
+            path,
+            'expected a loyalty cost ("+1", "-1", "-X", "0") or the 1-based index '
+            f"of an activated ability, got {value!r}",
+        )
+
+    # -- answers ---------------------------------------------------------------
+
+    def _answer(self, raw: _RawAnswer, path: str) -> Answer:
+        kinds = [k for k in ANSWER_KINDS if getattr(raw, k) is not UNSET]
+        if not kinds:
+            raise self.error(
+                path, f"an answer needs one of the keys {', '.join(ANSWER_KINDS)}"
+            )
+        if len(kinds) > 1:
+            raise self.error(
+                path, f"an answer has exactly one decision key, got {', '.join(kinds)}"
+            )
+        kind = kinds[0]
+        kpath = f"{path}.{kind}"
+        player: str | None = None
+        if not isinstance(raw.player, UnsetType):
+            player = raw.player
+            self.check_player(player, f"{path}.player")
+        v: Any = getattr(raw, kind)
+        value: Any
+        if kind == "redirect":
+            if v is None or v is False or (isinstance(v, str) and v.lower() == "no"):
+                value = None
+            elif isinstance(v, str):
+                self.check_ref(v, kpath)
+                value = v
+            else:
+                raise self.error(kpath, "expected a planeswalker's name or `no`, got yes")
+        elif kind == "champion":
+            if v is None or v is False or (
+                isinstance(v, str) and v.lower() in ("none", "no")
+            ):
+                value = None
+            elif isinstance(v, str):
+                self.check_ref(v, kpath)
+                value = v
+            else:
+                raise self.error(kpath, "expected a permanent's name or `none`, got yes")
+        elif kind == "may":
+            if isinstance(v, bool):
+                value = v
+            elif v.lower() in ("yes", "true"):
+                value = True
+            elif v.lower() in ("no", "false"):
+                value = False
+            else:
+                raise self.error(kpath, f"expected yes or no, got {v!r}")
+        elif kind in ("hideaway", "target"):
+            self.check_ref(v, kpath, player_ok=kind == "target")
+            value = v
+        elif kind in ("targets", "order", "discard"):
+            for i, name in enumerate(v):
+                self.check_ref(name, f"{kpath}[{i}]", player_ok=kind == "targets")
+            value = list(v)
+        elif kind == "choose":
+            value = [v] if isinstance(v, str) else list(v)
+        elif kind == "assign":
+            for name in v:
+                self.check_ref(name, f"{kpath}{_key_seg(name)}", player_ok=True)
+            value = dict(v)
+        elif kind == "modes":
+            value = list(v)
+        else:  # clash, mode, x
+            value = v
+        return Answer(kind=kind, value=value, player=player, where=path)
+
+    # -- expectations ------------------------------------------------------------
+
+    def _expectation(self, raw: _RawExpectation, path: str) -> Expectation:
+        present = {
+            f.encode_name
+            for f in msgspec.structs.fields(_RawExpectation)
+            if getattr(raw, f.name) is not UNSET
+        }
+        if not present:
+            raise self.error(path, "an expectation needs at least one key")
+        count = raw.count
+        count_is_filter = isinstance(count, CountFilter)
+        count_is_number = "count" in present and not count_is_filter
+
+        # every key must belong to a subject that is present
+        for key in PLAYER_EXPECT_KEYS:
+            if key in present and "player" not in present:
+                raise self.error(f"{path}.{key}", f"`{key}` needs `player`")
+        for key in CARD_EXPECT_KEYS:
+            if key in present and "card" not in present:
+                raise self.error(f"{path}.{key}", f"`{key}` needs `card`")
+        if "player" in present and not present & set(PLAYER_EXPECT_KEYS):
+            raise self.error(
+                f"{path}.player",
+                f"`player` needs one of {', '.join(PLAYER_EXPECT_KEYS)}",
+            )
+        if "card" in present and not present & set(CARD_EXPECT_KEYS):
+            raise self.error(
+                f"{path}.card", f"`card` needs one of {', '.join(CARD_EXPECT_KEYS)}"
+            )
+        if "log_has" in present:
+            if count_is_filter:
+                raise self.error(
+                    f"{path}.count",
+                    "with `log_has`, `count` is a number of events, not a FILTER",
+                )
+            bounds = present & {"count", "min", "max"}
+            if not bounds:
+                raise self.error(f"{path}.log_has", "`log_has` needs `count`, `min` or `max`")
+            if "count" in bounds and len(bounds) > 1:
+                raise self.error(
+                    f"{path}.count", "`count` can't be combined with `min`/`max`"
+                )
+        else:
+            for key in ("min", "max"):
+                if key in present:
+                    raise self.error(f"{path}.{key}", f"`{key}` needs `log_has`")
+            if count_is_number:
+                raise self.error(
+                    f"{path}.count",
+                    "expected a FILTER mapping (name, zone, controller, owner, type, "
+                    "subtype, token), or `log_has` with a number of events",
+                )
+        if count_is_filter and "equals" not in present:
+            raise self.error(f"{path}.count", "`count` needs `equals`")
+        if "equals" in present and not count_is_filter:
+            raise self.error(f"{path}.equals", "`equals` needs a `count` FILTER")
+
+        # names
+        def opt(value: Any) -> Any:
+            return None if isinstance(value, UnsetType) else value
+
+        for key in ("player", "winner", "controller", "owner"):
+            value = opt(getattr(raw, key))
+            if value is not None:
+                self.check_player(value, f"{path}.{key}")
+        if not isinstance(raw.card, UnsetType):
+            self.check_ref(raw.card, f"{path}.card")
+        if not isinstance(raw.attached_to, UnsetType):
+            self.check_ref(raw.attached_to, f"{path}.attached_to", player_ok=True)
+        for key in ("library_top", "library_bottom"):
+            names = opt(getattr(raw, key))
+            if names is not None:
+                for i, name in enumerate(names):
+                    self.check_ref(name, f"{path}.{key}[{i}]")
+        if isinstance(count, CountFilter):
+            for key in ("controller", "owner"):
+                value = getattr(count, key)
+                if value is not None:
+                    self.check_player(value, f"{path}.count.{key}")
+            if count.name is not None:
+                self.check_ref(count.name, f"{path}.count.name")
+        if not isinstance(raw.log_has, UnsetType) and not raw.log_has.strip():
+            raise self.error(f"{path}.log_has", "expected an event type name")
+
+        return Expectation(
+            where=path,
+            player=opt(raw.player),
+            life=opt(raw.life),
+            hand_size=opt(raw.hand_size),
+            library_size=opt(raw.library_size),
+            graveyard_size=opt(raw.graveyard_size),
+            library_top=opt(raw.library_top),
+            library_bottom=opt(raw.library_bottom),
+            lost=opt(raw.lost),
+            winner=opt(raw.winner),
+            card=opt(raw.card),
+            zone=opt(raw.zone),
+            loyalty=opt(raw.loyalty),
+            counters=opt(raw.counters),
+            power=opt(raw.power),
+            toughness=opt(raw.toughness),
+            tapped=opt(raw.tapped),
+            controller=opt(raw.controller),
+            owner=opt(raw.owner),
+            types=opt(raw.types),
+            has_subtypes=opt(raw.has_subtypes),
+            lacks_subtypes=opt(raw.lacks_subtypes),
+            has_ability=opt(raw.has_ability),
+            lacks_ability=opt(raw.lacks_ability),
+            attached_to=opt(raw.attached_to),
+            face_down=opt(raw.face_down),
+            count=count if isinstance(count, CountFilter) else None,
+            equals=opt(raw.equals),
+            stack_size=opt(raw.stack_size),
+            log_has=opt(raw.log_has),
+            log_count=None if count_is_filter else opt(count),
+            log_min=opt(raw.min),
+            log_max=opt(raw.max),
+        )
+
+
+# ---------------------------------------------------------------------------
+# Entry points
+# ---------------------------------------------------------------------------
+
+
+def parse_scenarios(
+    data: Any, file: str = "<data>", known_card: Callable[[str], bool] | None = None
+) -> list[Scenario]:
+    """Validate already-loaded YAML data (one scenario or ``{scenarios: [...]}``)."""
+    if data is None:
+        raise ScenarioFileError(file, "the file is empty; expected a scenario mapping")
+    if not isinstance(data, dict):
+        raise ScenarioFileError(
+            file,
+            f"expected a scenario mapping or `scenarios:` with a list, got {_describe_value(data)}",
+        )
+    items: list[tuple[str, Any]]
+    if "scenarios" in data:
+        try:
+            wrapper = msgspec.convert(data, _RawFile)
+        except msgspec.ValidationError as exc:
+            path, reason = _explain(str(exc), data, _RawFile)
+            if "unknown key" in reason:
+                reason += " (a file with `scenarios:` holds nothing else)"
+            raise ScenarioFileError(file, reason, path=path) from None
+        items = [(f"scenarios[{i}]", s) for i, s in enumerate(wrapper.scenarios)]
+        if not items:
+            raise ScenarioFileError(file, "`scenarios:` is empty", path="scenarios")
+    else:
+        items = [("", data)]
+
+    out: list[Scenario] = []
+    seen: dict[str, str] = {}
+    for where, raw in items:
+        name = raw.get("name") if isinstance(raw, dict) else None
+        label = name if isinstance(name, str) else None
+        builder = _Builder(file, label, known_card, prefix=where)
+        scenario = builder.build(raw)
+        if scenario.name in seen:
+            raise ScenarioFileError(
+                file,
+                f"duplicate scenario name {scenario.name!r} (also {seen[scenario.name] or 'above'})",
+                scenario=scenario.name,
+                path=_join_path(where, ".name") if where else "name",
+            )
+        seen[scenario.name] = where
+        out.append(scenario)
+    return out
+
+
+def loads_scenarios(
+    text: str, file: str = "<string>", known_card: Callable[[str], bool] | None = None
+) -> list[Scenario]:
+    """Read scenarios from YAML text; ``file`` is used in error messages."""
+    return parse_scenarios(_read_yaml(text, file), file, known_card)
+
+
+def load_scenarios(
+    path: str | Path, known_card: Callable[[str], bool] | None = None
+) -> list[Scenario]:
+    """Read and validate every scenario of a YAML file.
+
+    ``known_card(name)`` says whether a card name exists; when given, unknown
+    card names are errors.  Raises :class:`ScenarioFileError` for any problem
+    (unreadable file, invalid YAML, unknown key, wrong type, unknown card,
+    unknown player, duplicate scenario name or alias, ...).
+    """
+    file = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioFileError(file, f"cannot read the file: {exc}") from None
+    return loads_scenarios(text, file, known_card)
+
+
+def iter_scenario_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The scenario files named by ``paths``.
+
+    A file is used as is (whatever its name); a folder is searched
+    recursively for ``*.yaml`` files, sorted.  Duplicates are dropped, order is
+    kept.  A path that does not exist raises :class:`ScenarioFileError`.
+    """
+    out: list[Path] = []
+    seen: set[Path] = set()
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found = sorted(f for f in path.rglob("*.yaml") if f.is_file())
+        elif path.exists():
+            found = [path]
+        else:
+            raise ScenarioFileError(str(path), "no such file or folder")
+        for f in found:
+            key = f.resolve()
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
+    return out
+
+
+def is_scenario_test_file(path: str | Path) -> bool:
+    """True for ``scenario_*.yaml`` and ``*.scenario.yaml`` (pytest collection)."""
+    name = Path(path).name
+    return (name.startswith("scenario_") and name.endswith(".yaml")) or (
+        name.endswith(".scenario.yaml") and len(name) > len(".scenario.yaml")
+    )

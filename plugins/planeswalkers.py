@@ -1,0 +1,16 @@
+"""Planeswalker rules of the Lorwyn 2007 profile.
+
+Damage redirection and the uniqueness rule live in the engine, switched on by
+the ``lorwyn-2007`` rules profile; this plugin is the place for later
+variants (e.g. Two-Headed Giant teams).
+"""
+
+from __future__ import annotations
+
+from kernel.cards import Registry
+from kernel.plugins import hookimpl
+
+
+@hookimpl
+def mtgk_register(registry: Registry) -> None:
+    registry.extras_loaded = getattr(registry, "extras_loaded", []) + ["planeswalkers"]
