@@ -235,6 +235,8 @@ class Registry:
     def add(self, card: CardDef) -> None:
         name = card.facts.name
         self.cards[name] = card
+        if callable(card.extras.get("pt")):
+            self.dynamic_pt[name] = card.extras["pt"]
         for key, t in card.triggered:
             for tag in t.on:
                 self.trigger_index.setdefault(tag, []).append((name, key, t))

@@ -116,7 +116,9 @@ def test_examples_content_is_normalised() -> None:
     garruk = by_name["garruk-minus-one-makes-a-beast"]
     assert garruk.actions[0].ability == "-1"
     count = garruk.expect[1]
-    assert count.count == CountFilter(name="Beast", controller="alice", token=True, zone="battlefield")
+    assert count.count == CountFilter(
+        name="Beast", controller="alice", token=True, zone="battlefield"
+    )
     assert count.equals == 1
 
     combat = by_name["trampler-blocked-while-attacking-planeswalker"]
@@ -433,7 +435,9 @@ def test_unknown_card_in_setup() -> None:
 
 
 def test_unknown_card_in_actions_and_expectations() -> None:
-    assert load(with_actions("{player: alice, cast: Shock, targets: [jace, bob]}"), KNOWN.__contains__)
+    assert load(
+        with_actions("{player: alice, cast: Shock, targets: [jace, bob]}"), KNOWN.__contains__
+    )
     err = error(with_actions("{player: alice, cast: Shok}"), KNOWN.__contains__)
     assert err.path == "actions[0].cast" and "'Shok'" in str(err)
     err = error(with_actions("{player: alice, cast: Shock, targets: [Bears]}"), KNOWN.__contains__)
@@ -673,7 +677,12 @@ def test_expectations_are_parsed() -> None:
         )
     )
     e = s.expect
-    assert e[0].items() == {"player": "alice", "life": 18, "hand_size": 0, "library_top": ["Forest"]}
+    assert e[0].items() == {
+        "player": "alice",
+        "life": 18,
+        "hand_size": 0,
+        "library_top": ["Forest"],
+    }
     assert e[1].lost is True and e[2].winner == "alice"
     assert e[3].loyalty == 3 and e[3].types == ["Planeswalker"] and e[3].tapped is False
     assert e[4].power == 2 and e[4].attached_to == "jace"
@@ -732,7 +741,9 @@ def test_iter_scenario_files(tmp_path: Path) -> None:
     found = iter_scenario_files([single, tmp_path])
     assert found[0] == single
     assert found[1:] == [tmp_path / "a.yaml", tmp_path / "b" / "a.yaml", tmp_path / "b" / "z.yaml"]
-    assert iter_scenario_files([tmp_path / "a.yaml", str(tmp_path / "a.yaml")]) == [tmp_path / "a.yaml"]
+    assert iter_scenario_files([tmp_path / "a.yaml", str(tmp_path / "a.yaml")]) == [
+        tmp_path / "a.yaml"
+    ]
     with pytest.raises(ScenarioFileError):
         iter_scenario_files([tmp_path / "nope"])
 
@@ -778,7 +789,15 @@ def test_type_lists_are_sorted_unique_plain(name: str) -> None:
 def test_type_lists_hold_known_types() -> None:
     creatures = set(read_types("creature_types.txt"))
     assert len(creatures) > 280
-    assert {"Shapeshifter", "Elemental", "Kithkin", "Faerie", "Goblin", "Treefolk", "Time Lord"} <= creatures
+    assert {
+        "Shapeshifter",
+        "Elemental",
+        "Kithkin",
+        "Faerie",
+        "Goblin",
+        "Treefolk",
+        "Time Lord",
+    } <= creatures
     assert not {"Boggart", "Flamekin", "Changeling", "Role", "Aura"} & creatures
     walkers = set(read_types("planeswalker_types.txt"))
     assert {"Ajani", "Chandra", "Garruk", "Jace", "Liliana"} <= walkers

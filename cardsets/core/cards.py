@@ -19,3 +19,12 @@ S.card("Divination", spell(draw(2)))
 S.card("Goblin Chieftain", lord(kind("Goblin").creature.other().you_control(), 1, 1,
                                 grant=["haste"]))
 S.card("Treasure", mana_ability("WUBRG", "{T}, Sacrifice ~"))
+
+
+def _life_total(view: object, oid: int) -> tuple[int, int]:
+    """This creature's power and toughness are each equal to your life total."""
+    life = view.state.players[view.chars(oid).controller].life  # type: ignore[attr-defined]
+    return life, life
+
+
+S.card("Avatar", pt=_life_total)

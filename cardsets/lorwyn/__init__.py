@@ -8,6 +8,7 @@ from __future__ import annotations
 from kernel.cards import CardSetInfo
 from kernel.plugins import hookimpl
 
+from . import planeswalkers  # noqa: F401  (defines cards into S)
 from .cards import S
 
 

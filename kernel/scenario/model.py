@@ -723,6 +723,9 @@ def _words(spec: str) -> str:
     return " or ".join(_TYPE_WORDS.get(p.strip(), p.strip()) for p in spec.split("|"))
 
 
+_BOOL_HINT = " (YAML reads unquoted yes/no/on/off/true/false as booleans: quote names)"
+
+
 _MISSING = object()
 
 
@@ -776,7 +779,8 @@ def _explain(message: str, data: Any, tp: Any) -> tuple[str, str]:
     if key_error:
         bad = [k for k in cur if not isinstance(k, str)] if isinstance(cur, dict) else []
         got = f", got {_describe_value(bad[0])}" if bad else ""
-        return path, f"keys must be strings{got}"
+        hint = _BOOL_HINT if bad and isinstance(bad[0], bool) else ""
+        return path, f"keys must be strings{got}{hint}"
 
     m2 = re.fullmatch(r"Object contains unknown field `(.*)`", reason)
     if m2:
@@ -792,7 +796,9 @@ def _explain(message: str, data: Any, tp: Any) -> tuple[str, str]:
     got = f" ({_describe_value(cur)})" if scalar else ""
     m2 = re.fullmatch(r"Expected `([^`]*)`, got `([^`]*)`", reason)
     if m2:
-        return path, f"expected {_words(m2.group(1))}, got {_words(m2.group(2))}{got}"
+        found = "a boolean" if m2.group(2) == "bool" else _words(m2.group(2))
+        hint = _BOOL_HINT if isinstance(cur, bool) and "str" in m2.group(1) else ""
+        return path, f"expected {_words(m2.group(1))}, got {found}{got}{hint}"
     m2 = re.fullmatch(r"Expected `([^`]*)` (.*)", reason)
     if m2:
         shown = f", got {_describe_value(cur)}" if cur is not _MISSING else ""
@@ -914,21 +920,15 @@ class _Builder:
                         if entry.alias in self.aliases:
                             raise self.error(path, f"duplicate alias {entry.alias!r}")
                         if entry.alias in self.players:
-                            raise self.error(
-                                path, f"alias {entry.alias!r} is also a player's name"
-                            )
+                            raise self.error(path, f"alias {entry.alias!r} is also a player's name")
                         if not entry.alias.strip():
                             raise self.error(path, "expected a non-empty alias")
                         self.aliases.add(entry.alias)
 
-        players = {
-            pname: self._player(pname, rp) for pname, rp in raw.players.items()
-        }
+        players = {pname: self._player(pname, rp) for pname, rp in raw.players.items()}
         turn = self._turn(raw.turn)
         actions = [self._action(a, f"actions[{i}]") for i, a in enumerate(raw.actions)]
-        expect = [
-            self._expectation(e, f"expect[{i}]") for i, e in enumerate(raw.expect)
-        ]
+        expect = [self._expectation(e, f"expect[{i}]") for i, e in enumerate(raw.expect)]
         return Scenario(
             name=raw.name,
             description=raw.description,
@@ -964,21 +964,15 @@ class _Builder:
         if zone != "battlefield":
             for key in ("tapped", "sick", "token"):
                 if getattr(entry, key):
-                    raise self.error(
-                        f"{path}.{key}", f"`{key}` is only allowed on the battlefield"
-                    )
+                    raise self.error(f"{path}.{key}", f"`{key}` is only allowed on the battlefield")
             for key in ("attached_to", "controller"):
                 if getattr(entry, key) is not None:
-                    raise self.error(
-                        f"{path}.{key}", f"`{key}` is only allowed on the battlefield"
-                    )
+                    raise self.error(f"{path}.{key}", f"`{key}` is only allowed on the battlefield")
         if zone != "exile":
             if entry.face_down:
                 raise self.error(f"{path}.face_down", "`face_down` is only allowed in exile")
             if entry.exiled_with is not None:
-                raise self.error(
-                    f"{path}.exiled_with", "`exiled_with` is only allowed in exile"
-                )
+                raise self.error(f"{path}.exiled_with", "`exiled_with` is only allowed in exile")
         if entry.attached_to is not None:
             self.check_ref(entry.attached_to, f"{path}.attached_to", player_ok=True)
             if entry.attached_to == entry.alias:
@@ -1007,9 +1001,7 @@ class _Builder:
         if not verbs:
             raise self.error(path, f"an action needs one of the keys {', '.join(VERBS)}")
         if len(verbs) > 1:
-            raise self.error(
-                path, f"an action has exactly one verb, got {', '.join(verbs)}"
-            )
+            raise self.error(path, f"an action has exactly one verb, got {', '.join(verbs)}")
         verb = verbs[0]
         allowed = set(COMMON_ACTION_KEYS) | set(VERB_KEYS[verb])
         for key in present:
@@ -1026,9 +1018,7 @@ class _Builder:
             self.check_player(player, f"{path}.player")
         answers: list[Answer] = []
         if not isinstance(ra.answers, UnsetType):
-            answers = [
-                self._answer(a, f"{path}.answers[{i}]") for i, a in enumerate(ra.answers)
-            ]
+            answers = [self._answer(a, f"{path}.answers[{i}]") for i, a in enumerate(ra.answers)]
         fields: dict[str, Any] = {
             "verb": verb,
             "where": path,
@@ -1083,9 +1073,7 @@ class _Builder:
             fields["blocks"] = dict(ra.block)
         elif verb == "resolve":
             r = ra.resolve
-            if isinstance(r, bool) or not (
-                (isinstance(r, int) and r >= 1) or r == "all"
-            ):
+            if isinstance(r, bool) or not ((isinstance(r, int) and r >= 1) or r == "all"):
                 raise self.error(
                     f"{path}.resolve",
                     f"expected an integer >= 1 or `all`, got {_describe_value(r)}",
@@ -1104,7 +1092,7 @@ class _Builder:
 
     def _ability(self, value: str | int, path: str) -> str | int:
         if isinstance(value, bool):
-            raise self.error(path, "expected a loyalty cost like \"+1\" or an ability index")
+            raise self.error(path, 'expected a loyalty cost like "+1" or an ability index')
         if isinstance(value, int):
             if value >= 1:
                 return int(value)
@@ -1127,9 +1115,7 @@ class _Builder:
     def _answer(self, raw: _RawAnswer, path: str) -> Answer:
         kinds = [k for k in ANSWER_KINDS if getattr(raw, k) is not UNSET]
         if not kinds:
-            raise self.error(
-                path, f"an answer needs one of the keys {', '.join(ANSWER_KINDS)}"
-            )
+            raise self.error(path, f"an answer needs one of the keys {', '.join(ANSWER_KINDS)}")
         if len(kinds) > 1:
             raise self.error(
                 path, f"an answer has exactly one decision key, got {', '.join(kinds)}"
@@ -1151,9 +1137,7 @@ class _Builder:
             else:
                 raise self.error(kpath, "expected a planeswalker's name or `no`, got yes")
         elif kind == "champion":
-            if v is None or v is False or (
-                isinstance(v, str) and v.lower() in ("none", "no")
-            ):
+            if v is None or v is False or (isinstance(v, str) and v.lower() in ("none", "no")):
                 value = None
             elif isinstance(v, str):
                 self.check_ref(v, kpath)
@@ -1215,9 +1199,7 @@ class _Builder:
                 f"`player` needs one of {', '.join(PLAYER_EXPECT_KEYS)}",
             )
         if "card" in present and not present & set(CARD_EXPECT_KEYS):
-            raise self.error(
-                f"{path}.card", f"`card` needs one of {', '.join(CARD_EXPECT_KEYS)}"
-            )
+            raise self.error(f"{path}.card", f"`card` needs one of {', '.join(CARD_EXPECT_KEYS)}")
         if "log_has" in present:
             if count_is_filter:
                 raise self.error(
@@ -1228,9 +1210,7 @@ class _Builder:
             if not bounds:
                 raise self.error(f"{path}.log_has", "`log_has` needs `count`, `min` or `max`")
             if "count" in bounds and len(bounds) > 1:
-                raise self.error(
-                    f"{path}.count", "`count` can't be combined with `min`/`max`"
-                )
+                raise self.error(f"{path}.count", "`count` can't be combined with `min`/`max`")
         else:
             for key in ("min", "max"):
                 if key in present:
