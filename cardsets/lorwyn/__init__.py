@@ -8,7 +8,17 @@ from __future__ import annotations
 from kernel.cards import CardSetInfo
 from kernel.plugins import hookimpl
 
-from . import planeswalkers  # noqa: F401  (defines cards into S)
+# each module defines its cards into S when imported
+from . import (  # noqa: F401
+    champion,
+    clash,
+    commands,
+    evoke,
+    hideaway,
+    incarnations,
+    planeswalkers,
+    tribal,
+)
 from .cards import S
 
 

@@ -1,0 +1,5 @@
+"""Lorwyn cards: champion (being written)."""
+
+from __future__ import annotations
+
+from .cards import S  # noqa: F401
