@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -188,15 +189,15 @@ class CardDef:
         return [(f"{self.facts.name}#{i}", a) for i, a in enumerate(self.abilities)
                 if isinstance(a, kind)]
 
-    @property
+    @cached_property
     def activated(self) -> list[tuple[str, Activated]]:
         return self.keyed(Activated)
 
-    @property
+    @cached_property
     def triggered(self) -> list[tuple[str, Triggered]]:
         return self.keyed(Triggered)
 
-    @property
+    @cached_property
     def statics(self) -> list[tuple[str, Static]]:
         return self.keyed(Static)
 
@@ -234,6 +235,7 @@ class Registry:
 
     def add(self, card: CardDef) -> None:
         name = card.facts.name
+        self.__dict__.pop("_printed", None)  # printed-characteristics cache (kernel.layers)
         self.cards[name] = card
         if callable(card.extras.get("pt")):
             self.dynamic_pt[name] = card.extras["pt"]

@@ -39,6 +39,10 @@ STEPS = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat",
          "postcombat_main", "end", "cleanup")
 BASIC_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 MAX_TARGET_COMBOS = 24
+NEUTRAL_EVENTS: frozenset[type] = frozenset({
+    ev.DecisionMade, ev.ManaAdded, ev.ManaSpent, ev.ManaEmptied, ev.Revealed,
+    ev.LibraryShuffled, ev.StepBegan, ev.DrewFromEmptyLibrary})
+"""Event types that never change any object's characteristics (the layer cache survives them)."""
 
 
 class RulesError(Exception):
@@ -143,7 +147,8 @@ class Game:
                 self._lki[e.obj] = (o.controller, self.chars(e.obj))
         self.log.append(env)
         apply(self.state, e)
-        self._chars = None
+        if type(e) not in NEUTRAL_EVENTS:
+            self._chars = None
         if trig:
             self._triggers(trig, e, seq, before=False)
         for fn in self.listeners:

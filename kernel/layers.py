@@ -132,7 +132,17 @@ def printed(reg: Registry, o: Obj) -> Chars:
     """The object's characteristics before any continuous effect."""
     if o.face_down:
         return Chars("", [], [], [], [], [], None, None, [], o.controller, None, 0)
-    d = reg[o.card]
+    cache: dict[str, Chars] = reg.__dict__.setdefault("_printed", {})
+    t = cache.get(o.card)
+    if t is None:
+        t = cache[o.card] = _printed_template(reg, o.card)
+    c = t.copy()
+    c.controller = o.controller
+    return c
+
+
+def _printed_template(reg: Registry, name: str) -> Chars:
+    d = reg[name]
     f = d.facts
     ctypes = [t for t in f.subtypes if is_creature_type(t)]
     others = [t for t in f.subtypes if not is_creature_type(t)]
@@ -141,7 +151,7 @@ def printed(reg: Registry, o: Obj) -> Chars:
             else ([], list(f.subtypes))
     abilities = list(d.keywords) + [k for k, a in d.keyed(object) if not isinstance(a, SpellAbility)]
     c = Chars(f.name, list(f.types), list(f.supertypes), others, ctypes, list(f.colors),
-              _num(f.power), _num(f.toughness), abilities, o.controller, _num(f.loyalty),
+              _num(f.power), _num(f.toughness), abilities, -1, _num(f.loyalty),
               f.mana_value)
     if "changeling" in c.abilities:
         c.all_ctypes = True  # CDA: in every zone
