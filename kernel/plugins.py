@@ -83,7 +83,7 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
     """
     reg = Registry()
     pm = plugin_manager()
-    found: list[tuple[str, str, Any]] = []
+    found: list[tuple[str, str, str, Any]] = []
     groups = [(CARDSET_GROUP, sets)] + ([(PLUGIN_GROUP, None)] if plugins else [])
     for group, only in groups:
         for ep in _entry_points(group):
@@ -95,12 +95,12 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
             except Exception as exc:  # noqa: BLE001 - any plugin error is reported, not fatal
                 _fail(reg, ep.name, dist, f"{type(exc).__name__}: {exc}", strict)
                 continue
-            found.append((f"{group}:{ep.name}", dist, obj))
+            found.append((f"{group}:{ep.name}", ep.name, dist, obj))
     for name, obj in extra:
-        found.append((f"extra:{name}", "(registered directly)", obj))
-    for name, dist, obj in found:
+        found.append((f"extra:{name}", name, "(registered directly)", obj))
+    for pm_name, name, dist, obj in found:
         try:
-            pm.register(obj, name=name)
+            pm.register(obj, name=pm_name)
             pm.check_pending()
         except Exception as exc:  # noqa: BLE001
             if pm.is_registered(obj):
@@ -115,7 +115,7 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
             _fail(reg, impl.plugin_name, "?", f"{type(exc).__name__}: {exc}", strict)
     for info in sorted(infos, key=lambda i: i.name):
         if sets is not None and info.name not in sets and not info.name.startswith("_"):
-            if not any(n.startswith("extra:") for n, _d, _o in found):
+            if not any(n.startswith("extra:") for n, _m, _d, _o in found):
                 continue
         reg.add_set(info)
     for impl in sorted(pm.hook.mtgk_register.get_hookimpls(), key=lambda i: i.plugin_name):
