@@ -217,12 +217,15 @@ class Registry:
         self.cards: dict[str, CardDef] = {}
         self.sets: dict[str, CardSetInfo] = {}
         self.trigger_index: dict[str, list[tuple[str, str, Triggered]]] = {}
-        self.replacements: list[Any] = []
+        from kernel.replacement import kernel_replacements
+        self.replacements: list[Any] = kernel_replacements()
         self.effect_kinds: dict[str, Callable[..., Any]] = {}
         self.dynamic_pt: dict[str, Callable[..., tuple[int, int]]] = {}
         self.failures: list[tuple[str, str]] = []
         self.sba_checks: list[Callable[..., list[tuple[str, int, str]]]] = []
         self.kernel_abilities: dict[str, Any] = {}
+        # proposal kind -> card name -> [(ability key, Replacement)] (static replacement abilities)
+        self.replacement_cards: dict[str, dict[str, list[tuple[str, Any]]]] = {}
 
     def __getitem__(self, name: str) -> CardDef:
         try:
@@ -237,6 +240,11 @@ class Registry:
         name = card.facts.name
         self.__dict__.pop("_printed", None)  # printed-characteristics cache (kernel.layers)
         self.cards[name] = card
+        for i, ab in enumerate(card.abilities):
+            kind = getattr(ab, "event", None)
+            if kind and hasattr(ab, "apply") and hasattr(ab, "applies"):
+                self.replacement_cards.setdefault(kind, {}).setdefault(name, []).append(
+                    (f"{name}#{i}", ab))
         if callable(card.extras.get("pt")):
             self.dynamic_pt[name] = card.extras["pt"]
         for key, t in card.triggered:

@@ -25,11 +25,12 @@ import msgspec
 import structlog
 
 from kernel import events as ev
-from kernel.cards import Activated, CardDef, Registry, SpellAbility, Target, Triggered
+from kernel.cards import Activated, CardDef, Registry, Target, Triggered
 from kernel.effects import Ctx
 from kernel.events import Envelope, Event, player_ref, ref_player
 from kernel.layers import Chars, View, compute, printed
 from kernel.mana import ManaCost, Source, max_payable_x, plan_payment
+from kernel.replacement import replace
 from kernel.state import StackItem, State, apply, new_state
 
 log = structlog.get_logger("mtgk.engine")
@@ -135,12 +136,15 @@ class Game:
     # ------------------------------------------------------------------ events
     def emit(self, e: Event, cause: int | None = None) -> int:
         """Append ``e`` to the log, fold it into the state, and collect triggers."""
-        seq = len(self.log)
-        env = Envelope(seq=seq, cause=self._cause[-1] if cause is None else cause, event=e)
+        why = self._cause[-1] if cause is None else cause
         tag = e.TAG
         trig = self.reg.trigger_index.get(tag)
         if trig:
-            self._triggers(trig, e, seq, before=True)
+            # look-back triggers (leaves-the-battlefield) are seen before the event and
+            # recorded just before it, with the same cause; the event's seq comes after
+            self._triggers(trig, e, why, before=True)
+        seq = len(self.log)
+        env = Envelope(seq=seq, cause=why, event=e)
         if isinstance(e, ev.ZoneChanged | ev.RemovedFromGame) and e.from_zone == "battlefield":
             o = self.state.objects.get(e.obj)
             if o is not None:
@@ -149,10 +153,10 @@ class Game:
         apply(self.state, e)
         if type(e) not in NEUTRAL_EVENTS:
             self._chars = None
+        for fn in self.listeners:  # before any event this one triggers: in log order
+            fn(env)
         if trig:
             self._triggers(trig, e, seq, before=False)
-        for fn in self.listeners:
-            fn(env)
         return seq
 
     def caused(self, seq: int) -> _CauseScope:
@@ -213,7 +217,8 @@ class Game:
     # ------------------------------------------------------------------ asking
     def ask(self, d: Decision) -> Any:
         """Ask ``d`` of its player's agent until the answer is legal; record it."""
-        if d.options is not None and len(d.options) == 1 and d.kind != "priority":
+        if d.options is not None and len(d.options) == 1 and d.kind != "priority" \
+                and not d.many:  # "choose up to one" of one option still has two answers
             return d.options[0]
         if d.options is not None and not d.options and d.check is None:
             raise RulesError("101", f"no legal choice for {d.kind}")
@@ -272,7 +277,7 @@ class Game:
         return random.Random(f"{self.seed}/{len(self.log)}/{what}")
 
     def setup_decks(self, decks: Sequence[Sequence[str]]) -> None:
-        for p, deck in enumerate(decks):
+        for deck in decks:
             for name in deck:
                 self.reg[name]  # unknown cards fail before anything is appended
         for p, deck in enumerate(decks):
@@ -988,8 +993,9 @@ class Game:
                 targets: list[int] = []
                 if slots:
                     combos = self._target_combos(p, it.source, slots)
-                    combos = [c for c in combos if c] or combos
-                    if not combos or combos == [[]] and any(not t.up_to for t in slots):
+                    # "up to" slots may stay empty: that choice is offered last
+                    combos = [c for c in combos if c] + [c for c in combos if not c]
+                    if not combos:  # 603.3d: no legal targets -> removed from the stack
                         self.emit(ev.StackItemResolved(item=it.id, fizzled=True))
                         continue
                     targets = self.ask(Decision("targets", p, combos,
@@ -1051,8 +1057,6 @@ class Game:
                         if oid not in seen:
                             seen.add(oid)
                             acts.append(("graveyard", oid, "planeswalker-uniqueness"))
-        for oid in s.battlefield:
-            pass
         for p in s.players:
             for zone in ("hand", "library", "graveyard"):
                 for oid in getattr(p, zone):
@@ -1130,12 +1134,10 @@ class Game:
             return None
         if o.token and o.zone != "battlefield" and to_zone != "none":
             return None
-        if o.zone == "stack" and o.id not in [it.id for it in s.stack] and False:
+        proposed = replace(self, "move", {"obj": oid, "from_zone": o.zone, "to_zone": to_zone,
+                                          "reason": reason})
+        if proposed is None:
             return None
-        proposed = {"to_zone": to_zone, "reason": reason}
-        for rep in self.reg.replacements:
-            if rep.applies(self, "move", oid, proposed):
-                proposed = rep.apply(self, "move", oid, proposed)
         to_zone = proposed["to_zone"]
         if to_zone == "exile":
             return self.exile(oid, reason=reason)
@@ -1201,28 +1203,20 @@ class Game:
     # ------------------------------------------------------------------ damage
     def deal_damage(self, source: int, to: int, amount: int, combat: bool = False,
                     controller: int | None = None) -> None:
-        """Deal damage, applying replacement effects (planeswalker redirection first)."""
+        """Deal damage, after replacement and prevention effects (:mod:`kernel.replacement`)."""
         if amount <= 0:
             return
-        s = self.state
         src_ctrl = self.last_known_controller(source) if controller is None else controller
-        p = ref_player(to)
-        if p is not None and not combat and src_ctrl is not None and p != src_ctrl \
-                and s.profile == "lorwyn-2007":
-            walkers = [oid for oid in s.battlefield
-                       if "Planeswalker" in self.chars(oid).types
-                       and self.chars(oid).controller == p]
-            if walkers:
-                choice = self.choose(src_ctrl, "redirect", [0] + walkers,
-                                     f"redirect {amount} damage from {s.players[p].name} "
-                                     "to a planeswalker?")
-                if choice:
-                    seq = self.emit(ev.DamageRedirected(source=source, from_player=p, to=choice,
-                                                        amount=amount))
-                    with self.caused(seq):
-                        self._damage(source, choice, amount, combat)
-                    return
-        self._damage(source, to, amount, combat)
+        p = replace(self, "damage", {"source": source, "target": to, "amount": amount,
+                                     "combat": combat, "controller": src_ctrl})
+        if p is None or p["amount"] <= 0:
+            return
+        cause = p.get("cause")
+        if cause is not None:
+            with self.caused(cause):
+                self._damage(p["source"], p["target"], p["amount"], p["combat"])
+        else:
+            self._damage(p["source"], p["target"], p["amount"], p["combat"])
 
     def _damage(self, source: int, to: int, amount: int, combat: bool) -> None:
         s = self.state

@@ -49,7 +49,7 @@ from typing import Any
 from kernel import events as ev
 from kernel.cards import Activated, Registry
 from kernel.engine import Decision, Game, GameOver, RulesError
-from kernel.events import player_ref, ref_player
+from kernel.events import player_ref
 from kernel.scenario.model import (
     Action,
     Answer,

@@ -1,0 +1,158 @@
+"""Replacement and prevention effects (CR 614-616), as one general mechanism.
+
+Something about to happen is described by a *proposal*, a plain dict:
+
+* ``"damage"``: ``{"source", "target", "amount", "combat", "controller"}``
+  (``target`` a Ref: an object id or a player reference);
+* ``"move"``: ``{"obj", "from_zone", "to_zone", "reason"}``;
+* ``"life_gain"``: ``{"player", "amount"}``.
+
+Every applicable :class:`Replacement` may modify it (or return ``None``:
+nothing happens).  Each applies at most once to one event; when several
+apply, the affected player (or the controller of the affected object)
+chooses the order (decision kind ``"replacement"``, CR 616.1).
+
+Replacements come from the registry (rules of the kernel or of a mechanics
+plugin, e.g. planeswalker damage redirection) and from the static abilities
+of permanents on the battlefield (a :class:`Replacement` placed among a
+card's abilities, e.g. the Incarnations').
+
+>>> class Double(Replacement):
+...     key, event = "double", "damage"
+...     def apply(self, game, p, source):
+...         return dict(p, amount=p["amount"] * 2)
+>>> Double()
+Replacement('double', on='damage')
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kernel.events import DamageRedirected, ref_player
+
+if TYPE_CHECKING:
+    from kernel.engine import Game
+
+Proposal = dict[str, Any]
+
+
+class Replacement:
+    """A replacement or prevention effect.
+
+    Subclasses set ``key`` (a stable name, used in decisions and logs) and
+    ``event`` (the proposal kind) and override :meth:`applies` and
+    :meth:`apply`.  ``source`` is the permanent whose static ability this is
+    (0 for registry-wide rules).
+    """
+
+    key: str = ""
+    event: str = ""
+    text: str = ""
+
+    def __repr__(self) -> str:
+        return f"Replacement({self.key!r}, on={self.event!r})"
+
+    def applies(self, game: Game, p: Proposal, source: int) -> bool:
+        return True
+
+    def apply(self, game: Game, p: Proposal, source: int) -> Proposal | None:
+        return p
+
+
+def affected_player(game: Game, kind: str, p: Proposal) -> int:
+    """Who orders replacement effects for this proposal (CR 616.1)."""
+    if kind == "damage":
+        who = ref_player(p["target"])
+        if who is not None:
+            return who
+        ctrl = game.last_known_controller(p["target"])
+        return ctrl if ctrl is not None else game.state.active
+    if kind == "move":
+        o = game.state.objects.get(p["obj"])
+        return o.controller if o is not None else game.state.active
+    if kind == "life_gain":
+        return int(p["player"])
+    return game.state.active
+
+
+def candidates(game: Game, kind: str) -> list[tuple[str, Replacement, int]]:
+    """Replacement effects that exist now for ``kind``: (key, effect, source)."""
+    out: list[tuple[str, Replacement, int]] = []
+    for rep in game.reg.replacements:
+        if getattr(rep, "event", None) == kind:
+            out.append((rep.key, rep, 0))
+    idx = game.reg.replacement_cards.get(kind)
+    if idx:
+        for oid in game.state.battlefield:
+            o = game.state.objects[oid]
+            keys = idx.get(o.card)
+            if not keys or o.face_down:
+                continue
+            c = game.chars(oid)
+            for key, rep in keys:
+                if key in c.abilities:
+                    out.append((f"{key}@{oid}", rep, oid))
+    return out
+
+
+def replace(game: Game, kind: str, p: Proposal) -> Proposal | None:
+    """Apply every applicable replacement effect to proposal ``p`` once, in the
+    order the affected player chooses; ``None`` if the event no longer happens."""
+    done: list[str] = []
+    while True:
+        live = [(k, r, s) for k, r, s in candidates(game, kind)
+                if k not in done and r.applies(game, p, s)]
+        if not live:
+            return p
+        if len(live) > 1:
+            who = affected_player(game, kind, p)
+            key = game.choose(who, "replacement", [k for k, _r, _s in live],
+                              f"which replacement effect applies first to this {kind}?")
+            k, r, s = next(x for x in live if x[0] == key)
+        else:
+            k, r, s = live[0]
+        done.append(k)
+        out = r.apply(game, p, s)
+        if out is None:
+            return None
+        p = out
+
+
+class PlaneswalkerRedirection(Replacement):
+    """Lorwyn primer, "Dealing Damage to Planeswalkers": if a source you control
+    would deal noncombat damage to an opponent, you may have it deal that damage
+    to a planeswalker that opponent controls instead (never split, never combat
+    damage, never your own planeswalkers)."""
+
+    key = "planeswalker-redirection"
+    event = "damage"
+
+    def applies(self, game: Game, p: dict[str, Any], source: int) -> bool:
+        who = ref_player(p["target"])
+        ctrl = p["controller"]
+        return (game.state.profile == "lorwyn-2007" and not p["combat"] and who is not None
+                and ctrl is not None and who != ctrl and bool(self._walkers(game, who)))
+
+    @staticmethod
+    def _walkers(game: Game, player: int) -> list[int]:
+        return [oid for oid in game.state.battlefield
+                if "Planeswalker" in game.chars(oid).types
+                and game.chars(oid).controller == player]
+
+    def apply(self, game: Game, p: dict[str, Any], source: int) -> dict[str, Any] | None:
+        who = ref_player(p["target"])
+        assert who is not None
+        choice = game.choose(p["controller"], "redirect", [0] + self._walkers(game, who),
+                             f"redirect {p['amount']} damage from "
+                             f"{game.state.players[who].name} to a planeswalker?")
+        if not choice:
+            return p
+        seq = game.emit(DamageRedirected(source=p["source"], from_player=who, to=choice,
+                                            amount=p["amount"]))
+        return dict(p, target=choice, cause=seq)
+
+
+def kernel_replacements() -> list[Replacement]:
+    """The rules' own replacement effects, present in every registry."""
+    return [PlaneswalkerRedirection()]
