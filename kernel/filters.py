@@ -91,6 +91,23 @@ class Filter:
         return self._and(lambda v, r, y, s: r > 0 and v.chars(r).has_subtype(subtype),
                          f".with_subtype({subtype!r})")
 
+    def without_subtype(self, subtype: str) -> Filter:
+        """"non-[type]": ``creature.without_subtype("Elf")`` is a non-Elf creature."""
+        return self._and(lambda v, r, y, s: r > 0 and not v.chars(r).has_subtype(subtype),
+                         f".without_subtype({subtype!r})")
+
+    def in_your(self, zone: str) -> Filter:
+        """"... in/from your graveyard (hand, library)": in ``zone`` and owned by you."""
+        return self._and(lambda v, r, y, s: r > 0 and r in v.state.objects
+                         and v.state.objects[r].zone == zone and v.state.objects[r].owner == y,
+                         f".in_your({zone!r})")
+
+    def permanent_card(self) -> Filter:
+        """"permanent card": a card with a permanent type (not an instant or sorcery)."""
+        return self._and(lambda v, r, y, s: r > 0 and any(t in PERMANENT_TYPES
+                                                          for t in v.chars(r).types),
+                         ".permanent_card()")
+
     def of_color(self, color: str) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and color in v.chars(r).colors,
                          f".of_color({color!r})")
@@ -134,6 +151,9 @@ class Filter:
         return self._and(pred, f".{desc}")
 
 
+PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")
+
+
 def _zone(zone: str) -> Pred:
     return lambda v, r, y, s: r > 0 and r in v.state.objects and v.state.objects[r].zone == zone
 
@@ -170,8 +190,16 @@ def _is_spell(v: Any, r: int, y: int, s: int) -> bool:
 
 
 spell = Filter(_is_spell, "spell")
-card = Filter(lambda v, r, y, s: r > 0 and r in v.state.objects
-              and v.state.objects[r].zone not in ("battlefield", "stack"), "card")
+CARD_ZONES = ("library", "hand", "graveyard", "exile")
+
+
+def _is_card(v: Any, r: int, y: int, s: int) -> bool:
+    o = v.state.objects.get(r) if r > 0 else None
+    return o is not None and o.zone in CARD_ZONES and not o.token
+
+
+card = Filter(_is_card, "card")
+"""A card not on the battlefield or the stack (a token is never a card)."""
 card_in_graveyard = Filter(_zone("graveyard"), "card_in_graveyard")
 card_in_hand = Filter(_zone("hand"), "card_in_hand")
 creature_card = card.with_type("Creature")
@@ -180,42 +208,51 @@ noncreature_spell = spell & ~spell.with_type("Creature")
 
 
 class Kind(Filter):
-    """A creature type used as a noun: ``kind("Goblin")`` is a Goblin permanent."""
+    """Creature types used as a noun: ``kind("Goblin")`` is a Goblin *permanent*.
 
-    def __init__(self, subtype: str) -> None:
-        self.subtype = subtype
-        has = lambda v, r, y, s: v.chars(r).has_subtype(subtype)  # noqa: E731
+    ``kind("Goblin", "Elemental")`` is a permanent that is a Goblin or an
+    Elemental (or both).  The properties say which other objects are meant:
+    ``.creature`` (only creatures on the battlefield), ``.card`` (cards not on
+    the battlefield or the stack), ``.spell`` (spells on the stack).
+    """
+
+    def __init__(self, *subtypes: str) -> None:
+        self.subtypes = subtypes
+        if len(subtypes) == 1:
+            t = subtypes[0]
+            has: Pred = lambda v, r, y, s: v.chars(r).has_subtype(t)  # noqa: E731
+        else:
+            def has(v: Any, r: int, y: int, s: int) -> bool:
+                c = v.chars(r)
+                return any(c.has_subtype(t) for t in subtypes)
         self._has = has
-        super().__init__(lambda v, r, y, s: _on_bf(v, r, y, s) and has(v, r, y, s),
-                         f"kind({subtype!r})")
+        self._name = "kind(" + ", ".join(repr(t) for t in subtypes) + ")"
+        super().__init__(lambda v, r, y, s: _on_bf(v, r, y, s) and has(v, r, y, s), self._name)
 
     @property
     def creature(self) -> Filter:
         h = self._has
         return Filter(lambda v, r, y, s: creature(v, r, y, s) and h(v, r, y, s),
-                      f"kind({self.subtype!r}).creature")
+                      f"{self._name}.creature")
 
     @property
     def card(self) -> Filter:
         h = self._has
         return Filter(lambda v, r, y, s: card(v, r, y, s) and h(v, r, y, s),
-                      f"kind({self.subtype!r}).card")
+                      f"{self._name}.card")
 
     @property
     def spell(self) -> Filter:
         h = self._has
         return Filter(lambda v, r, y, s: _is_spell(v, r, y, s) and h(v, r, y, s),
-                      f"kind({self.subtype!r}).spell")
+                      f"{self._name}.spell")
 
 
-def kind(*subtypes: str) -> Filter:
+def kind(*subtypes: str) -> Kind:
     """A permanent of any of the given creature types (``kind("Goblin", "Shaman")``)."""
-    if len(subtypes) == 1:
-        return Kind(subtypes[0])
-    f: Filter = Kind(subtypes[0])
-    for t in subtypes[1:]:
-        f = f | Kind(t)
-    return f
+    if not subtypes:
+        raise ValueError("kind() needs at least one creature type")
+    return Kind(*subtypes)
 
 
 def matching(view: Any, f: Filter, you: int, source: int = 0,

@@ -1,21 +1,63 @@
 """Characteristics after continuous effects, applied in layers (CR 613).
 
 An object's current characteristics (:class:`Chars`) start from its card's
-printed facts; continuous effects then apply layer by layer -- control (2),
-type (4), colour (5), abilities (6), power/toughness (7a CDAs, 7b setting,
-7c modifying, counters) -- and within a layer in timestamp order, with
-characteristic-defining abilities first (CR 613.3).
+printed facts; continuous effects then apply layer by layer and, within a
+layer, in timestamp order with characteristic-defining abilities first
+(CR 613.3), except where one effect depends on another (CR 613.8).
 
-Effects come from two places: resolved spells and abilities
-(``state.effects``, created by :class:`~kernel.events.EffectCreated`) and the
-static abilities of permanents (computed afresh from the card definitions, and
-only while the source still has that ability).
+What is supported (see ``docs/layers.md`` for the long form):
 
-Changeling is a characteristic-defining ability in layer 4, so, as the Lorwyn
-primer explains: an effect that removes all creature types (also layer 4,
-later) still removes them; one that sets new creature types leaves only
-those; and removing changeling itself (layer 6) comes too late to take the
-creature types away.
+* **Layers** ``2`` control, ``4`` type (card types, subtypes, creature
+  types), ``5`` colour, ``6`` abilities, ``7a`` P/T characteristic-defining
+  abilities, ``7b`` P/T setting ("has base power and toughness X/X", 2007's
+  "becomes X/X"), ``7c`` P/T modifying, then counters, ``7d`` P/T switching.
+  Layer 1 (copy effects) and layer 3 (text changing) are not implemented.
+* **Sources of effects**: resolved spells and abilities (``state.effects``,
+  made by :class:`~kernel.events.EffectCreated`; their affected objects are
+  locked in as they resolve) and the static abilities of permanents
+  (recomputed from the card definitions, and only while the permanent still
+  has that ability).
+* **Timestamps** (CR 613.7): an effect from a resolved spell or ability has
+  the timestamp of its creation; a static ability's effects have their
+  source's timestamp (it entered the battlefield, or became attached).
+* **CR 613.6**: a static ability's effect that starts to apply in one layer
+  keeps applying to the same objects in later layers, even if the ability
+  is removed meanwhile; the set of objects is determined as it starts.
+* **Dependencies** (CR 613.8): within a layer, a static ability's effect
+  that would exist differently, apply to other objects or do something else
+  once another effect of that layer has applied *depends* on it and waits
+  for it (e.g. Lignify's "loses all abilities" before a lord's "Goblins
+  have haste": the lord then has no ability left to grant anything).
+  Detected by trial application; loops fall back to timestamp order.
+  Effects of resolved spells and abilities never depend on others (their
+  objects and values were locked in as they resolved).
+* **Subtypes are correlated with card types** (Lorwyn primer, "Card Type:
+  Tribal"): creature types belong to Creature and Tribal, land types to
+  Land, and so on (:func:`subtype_set`).  Changing one set of subtypes
+  replaces only that set; an object that stops being a type loses that
+  type's subtypes unless another of its types takes them too (a Tribal
+  Creature that stops being a creature keeps its creature types).
+* **Changeling** is a characteristic-defining ability of layer 4 that works
+  in every zone (CR 502.73 in 2007, now 702.73), applied first in layer 4.
+  So, as the primer explains: an effect that removes all creature types
+  (layer 4, later) still removes them; one that sets new creature types
+  leaves only those; removing changeling itself (layer 6) comes too late to
+  take the creature types away.  Effects that grant all creature types do
+  not grant changeling.  A P/T-defining ability (7a) is lost with "loses all
+  abilities" (layer 6 comes first).
+* **Conditional effects**: a resolved effect whose params are a mapping with
+  ``while_counter: KIND`` applies to an object only while that object has a
+  counter of that kind (Aquitect's Will: "for as long as it has a flood
+  counter on it").
+* Durations are the engine's: ``eot`` effects end in the cleanup step (an
+  :class:`~kernel.events.EffectsEnded` event, so replays reproduce it).
+
+Effect kinds (``APPLIERS``): ``control``; ``add_all_creature_types``,
+``lose_all_creature_types``, ``set_creature_types``,
+``add_creature_types``, ``add_subtypes``, ``set_subtypes``, ``add_types``,
+``remove_types``, ``set_types``; ``set_colors``; ``grant``, ``lose``,
+``lose_all_abilities``; ``set_pt``; ``pt``; ``switch_pt``.  Plugins add
+their own with :func:`register_effect_kind`.
 """
 
 from __future__ import annotations
@@ -36,12 +78,21 @@ LAYER_ORDER = ("2", "4", "5", "6", "7a", "7b", "7c", "7d")
 
 @cache
 def creature_types() -> tuple[str, ...]:
-    """Every creature type in the Comprehensive Rules (CR 205.3m), shipped as data."""
+    """Every creature type in the Comprehensive Rules (CR 205.3m), shipped as data, sorted."""
+    return _data_list("creature_types.txt")
+
+
+@cache
+def planeswalker_types() -> tuple[str, ...]:
+    return _data_list("planeswalker_types.txt")
+
+
+def _data_list(name: str) -> tuple[str, ...]:
     try:
-        text = resources.files("kernel").joinpath("data/creature_types.txt").read_text("utf-8")
+        text = resources.files("kernel").joinpath(f"data/{name}").read_text("utf-8")
     except FileNotFoundError:
         text = ""
-    return tuple(line.strip() for line in text.splitlines() if line.strip())
+    return tuple(sorted(line.strip() for line in text.splitlines() if line.strip()))
 
 
 @cache
@@ -53,16 +104,67 @@ def is_creature_type(t: str) -> bool:
     return t in _creature_type_set()
 
 
+# CR 205.3g-k: the other lists of subtypes, each correlated with its card type(s).
+LAND_TYPES = frozenset({"Plains", "Island", "Swamp", "Mountain", "Forest", "Desert", "Gate",
+                        "Lair", "Locus", "Mine", "Power-Plant", "Tower", "Urza's", "Cave",
+                        "Sphere", "Town"})
+ARTIFACT_TYPES = frozenset({"Attraction", "Blood", "Bobblehead", "Clue", "Contraption",
+                            "Equipment", "Food", "Fortification", "Gold", "Incubator", "Junk",
+                            "Lander", "Map", "Powerstone", "Spacecraft", "Treasure", "Vehicle"})
+ENCHANTMENT_TYPES = frozenset({"Aura", "Background", "Cartouche", "Case", "Class", "Curse",
+                               "Role", "Room", "Rune", "Saga", "Shard", "Shrine"})
+SPELL_TYPES = frozenset({"Adventure", "Arcane", "Lesson", "Omen", "Trap"})
+BATTLE_TYPES = frozenset({"Siege"})
+
+#: which card types each set of subtypes goes with
+SUBTYPE_OWNERS: dict[str, tuple[str, ...]] = {
+    "Creature": ("Creature", "Tribal", "Kindred"),
+    "Land": ("Land",),
+    "Artifact": ("Artifact",),
+    "Enchantment": ("Enchantment",),
+    "Spell": ("Instant", "Sorcery"),
+    "Planeswalker": ("Planeswalker",),
+    "Battle": ("Battle",),
+}
+
+
+@cache
+def subtype_set(t: str) -> str:
+    """The set a subtype belongs to: ``Creature``, ``Land``, ``Artifact``, ``Enchantment``,
+    ``Spell``, ``Planeswalker``, ``Battle``; ``""`` if unknown.
+
+    >>> subtype_set("Goblin"), subtype_set("Aura"), subtype_set("Island"), subtype_set("Jace")
+    ('Creature', 'Enchantment', 'Land', 'Planeswalker')
+    """
+    if is_creature_type(t):
+        return "Creature"
+    for name, group in (("Land", LAND_TYPES), ("Artifact", ARTIFACT_TYPES),
+                        ("Enchantment", ENCHANTMENT_TYPES), ("Spell", SPELL_TYPES),
+                        ("Battle", BATTLE_TYPES)):
+        if t in group:
+            return name
+    if t in planeswalker_types():
+        return "Planeswalker"
+    return ""
+
+
 class Chars:
-    """An object's characteristics as the game sees them now."""
+    """An object's characteristics as the game sees them now.
+
+    Creature types are kept apart from the other subtypes: ``ctypes`` (or
+    ``all_ctypes``: every creature type, as changeling or Mirror Entity make
+    it) and ``subtypes`` (land, artifact, enchantment, spell, planeswalker
+    types).  ``oid`` is the object these are the characteristics of.
+    """
 
     __slots__ = ("name", "types", "supertypes", "subtypes", "ctypes", "all_ctypes", "colors",
-                 "power", "toughness", "abilities", "controller", "loyalty", "mana_value")
+                 "power", "toughness", "abilities", "controller", "loyalty", "mana_value",
+                 "oid", "pt_cda")
 
     def __init__(self, name: str, types: list[str], supertypes: list[str], subtypes: list[str],
                  ctypes: list[str], colors: list[str], power: int | None,
                  toughness: int | None, abilities: list[str], controller: int,
-                 loyalty: int | None, mana_value: int) -> None:
+                 loyalty: int | None, mana_value: int, oid: int = 0) -> None:
         self.name = name
         self.types = types
         self.supertypes = supertypes
@@ -76,6 +178,8 @@ class Chars:
         self.controller = controller
         self.loyalty = loyalty
         self.mana_value = mana_value
+        self.oid = oid
+        self.pt_cda = True  # its P/T-defining ability (if any) still exists
 
     def __repr__(self) -> str:
         pt = f" {self.power}/{self.toughness}" if self.power is not None else ""
@@ -92,6 +196,7 @@ class Chars:
         return ability in self.abilities
 
     def has_subtype(self, t: str) -> bool:
+        """Has this subtype (of any set); a changeling has every creature type."""
         if t in self.subtypes:
             return True
         if not self.has_creature_types:
@@ -114,8 +219,10 @@ class Chars:
     def copy(self) -> Chars:
         c = Chars(self.name, list(self.types), list(self.supertypes), list(self.subtypes),
                   list(self.ctypes), list(self.colors), self.power, self.toughness,
-                  list(self.abilities), self.controller, self.loyalty, self.mana_value)
+                  list(self.abilities), self.controller, self.loyalty, self.mana_value,
+                  self.oid)
         c.all_ctypes = self.all_ctypes
+        c.pt_cda = self.pt_cda
         return c
 
 
@@ -129,15 +236,16 @@ def _num(v: str | None) -> int | None:
 
 
 def printed(reg: Registry, o: Obj) -> Chars:
-    """The object's characteristics before any continuous effect."""
+    """The object's characteristics before any continuous effect (CDAs of layer 4 included)."""
     if o.face_down:
-        return Chars("", [], [], [], [], [], None, None, [], o.controller, None, 0)
+        return Chars("", [], [], [], [], [], None, None, [], o.controller, None, 0, o.id)
     cache: dict[str, Chars] = reg.__dict__.setdefault("_printed", {})
     t = cache.get(o.card)
     if t is None:
         t = cache[o.card] = _printed_template(reg, o.card)
     c = t.copy()
     c.controller = o.controller
+    c.oid = o.id
     return c
 
 
@@ -154,7 +262,7 @@ def _printed_template(reg: Registry, name: str) -> Chars:
               _num(f.power), _num(f.toughness), abilities, -1, _num(f.loyalty),
               f.mana_value)
     if "changeling" in c.abilities:
-        c.all_ctypes = True  # CDA: in every zone
+        c.all_ctypes = True  # CDA (layer 4, first): in every zone
     return c
 
 
@@ -183,6 +291,7 @@ def _lose(c: Chars, p: Any, v: Any) -> None:
 
 def _lose_all_abilities(c: Chars, p: Any, v: Any) -> None:
     c.abilities = []
+    c.pt_cda = False
 
 
 def _all_creature_types(c: Chars, p: Any, v: Any) -> None:
@@ -205,10 +314,48 @@ def _add_creature_types(c: Chars, p: Any, v: Any) -> None:
             c.ctypes.append(t)
 
 
+def _types_of(p: Any) -> list[str]:
+    return list(p["types"]) if isinstance(p, dict) else list(p)
+
+
+def _add_subtypes(c: Chars, p: Any, v: Any) -> None:
+    """Add subtypes of any set ("is an Island in addition to its other types")."""
+    for t in _types_of(p):
+        if is_creature_type(t):
+            _add_creature_types(c, [t], v)
+        elif t not in c.subtypes:
+            c.subtypes.append(t)
+
+
+def _set_subtypes(c: Chars, p: Any, v: Any) -> None:
+    """Replace one set of subtypes (``{"set": "Land", "types": ["Island"]}``) and no other.
+
+    Setting basic land types also removes the land's rules-text abilities
+    (CR 305.7); its new mana abilities come from the basic land types.
+    """
+    which = p["set"]
+    new = list(p["types"])
+    if which == "Creature":
+        _set_creature_types(c, new, v)
+        return
+    c.subtypes = [t for t in c.subtypes if subtype_set(t) != which] + new
+    if which == "Land" and any(t in ("Plains", "Island", "Swamp", "Mountain", "Forest")
+                               for t in new):
+        c.abilities = []
+
+
 def _add_types(c: Chars, p: Any, v: Any) -> None:
     for t in p:
         if t not in c.types:
             c.types.append(t)
+
+
+def _remove_types(c: Chars, p: Any, v: Any) -> None:
+    c.types = [t for t in c.types if t not in p]
+
+
+def _set_types(c: Chars, p: Any, v: Any) -> None:
+    c.types = list(p)
 
 
 def _set_colors(c: Chars, p: Any, v: Any) -> None:
@@ -229,7 +376,11 @@ APPLIERS: dict[str, tuple[str, Callable[[Chars, Any, Any], None]]] = {
     "lose_all_creature_types": ("4", _lose_creature_types),
     "set_creature_types": ("4", _set_creature_types),
     "add_creature_types": ("4", _add_creature_types),
+    "add_subtypes": ("4", _add_subtypes),
+    "set_subtypes": ("4", _set_subtypes),
     "add_types": ("4", _add_types),
+    "remove_types": ("4", _remove_types),
+    "set_types": ("4", _set_types),
     "set_colors": ("5", _set_colors),
     "grant": ("6", _grant),
     "lose": ("6", _lose),
@@ -265,64 +416,185 @@ class View:
         return self.state.objects[oid]
 
 
+# --------------------------------------------------------------------------
+# computing characteristics
+
+Out = tuple[str, str, list[int], Any]  # (layer, kind, objects, params) from a static ability
+
+
+class _Entry:
+    """One effect to apply in the current layer.
+
+    ``static`` is the index of a static ability that has not started to
+    apply yet (its objects and values are determined when it starts);
+    otherwise ``kind``/``objs``/``params`` are fixed.
+    """
+
+    __slots__ = ("ts", "kind", "objs", "params", "static", "outs")
+
+    def __init__(self, ts: int, kind: str = "", objs: Any = (), params: Any = None,
+                 static: int = -1, outs: list[Out] | None = None) -> None:
+        self.ts = ts
+        self.kind = kind
+        self.objs = objs
+        self.params = params
+        self.static = static
+        self.outs = outs or []
+
+
+def _apply(kind: str, objs: Any, params: Any, chars: dict[int, Chars], view: View) -> None:
+    fn = APPLIERS[kind][1]
+    cond = params.get("while_counter") if isinstance(params, dict) else None
+    for oid in objs:
+        c = chars.get(oid)
+        if c is None:
+            continue
+        if cond and not view.state.objects[oid].counters.get(cond):
+            continue
+        fn(c, params, view)
+
+
+def _parts(outs: list[Out], layer: str) -> list[tuple[str, list[int], Any]]:
+    return [(k, list(o), p) for lay, k, o, p in outs if lay == layer]
+
+
+class _Layers:
+    """One computation of every permanent's characteristics."""
+
+    def __init__(self, state: State, reg: Registry) -> None:
+        self.state = state
+        self.reg = reg
+        objs = state.objects
+        self.chars: dict[int, Chars] = {oid: printed(reg, objs[oid]) for oid in state.battlefield}
+        self.view = View(state, reg, self.chars)
+        self.resolved: dict[str, list[_Entry]] = {}
+        for e in state.effects:
+            entry = APPLIERS.get(e.kind)
+            if entry is not None:
+                self.resolved.setdefault(entry[0], []).append(
+                    _Entry(e.timestamp, e.kind, e.objs, e.params))
+        self.statics: list[tuple[int, int, str, Any]] = []
+        for oid in state.battlefield:
+            o = objs[oid]
+            d = reg.cards.get(o.card)
+            if d is None or o.face_down:
+                continue
+            for key, st in d.statics:
+                self.statics.append((o.timestamp, oid, key, st))
+        self.locked: dict[int, list[Out]] = {}  # static index -> its effects (CR 613.6)
+
+    def _has(self, chars: dict[int, Chars], i: int) -> bool:
+        _ts, oid, key, _st = self.statics[i]
+        c = chars.get(oid)
+        return c is not None and key in c.abilities
+
+    def run(self) -> dict[int, Chars]:
+        objs = self.state.objects
+        chars = self.chars
+        for layer in LAYER_ORDER:
+            batch = list(self.resolved.get(layer, ()))
+            for i, (ts, oid, _key, st) in enumerate(self.statics):
+                outs = self.locked.get(i)
+                if outs is not None:
+                    batch.extend(_Entry(ts, k, o, p) for k, o, p in _parts(outs, layer))
+                elif self._has(chars, i):
+                    fresh = st.effects(self.view, oid)
+                    if _parts(fresh, layer):
+                        batch.append(_Entry(ts, static=i, outs=fresh))
+            if layer == "7a":
+                for oid, c in chars.items():  # CDAs first (CR 613.3)
+                    fn = self.reg.dynamic_pt.get(objs[oid].card)
+                    if fn is not None and c.power is not None and c.pt_cda:
+                        c.power, c.toughness = fn(self.view, oid)
+            self._layer(layer, batch)
+            if layer == "4":
+                for c in chars.values():
+                    _correlate_subtypes(c)
+            elif layer == "7c":
+                for oid, c in chars.items():
+                    cnt = objs[oid].counters
+                    if cnt and c.power is not None and c.toughness is not None:
+                        n = cnt.get("+1/+1", 0) - cnt.get("-1/-1", 0)
+                        c.power += n
+                        c.toughness += n
+        for oid, c in chars.items():
+            if "Planeswalker" in c.types:
+                c.loyalty = objs[oid].counters.get("loyalty", 0)
+            if "Creature" not in c.types:
+                c.power = c.toughness = None
+        return chars
+
+    # one layer ------------------------------------------------------------
+    def _layer(self, layer: str, batch: list[_Entry]) -> None:
+        batch.sort(key=lambda b: b.ts)
+        fresh = [b for b in batch if b.static >= 0]
+        if not fresh or len(batch) < 2:
+            for n, b in enumerate(batch):
+                self._apply_entry(layer, b, reuse=n == 0)
+            return
+        deps = {id(a): [b for b in batch if b is not a and self._depends(layer, a, b)]
+                for a in fresh}
+        left = list(batch)
+        while left:
+            ready = [b for b in left if not any(d in left for d in deps.get(id(b), ()))]
+            b = (ready or left)[0]  # a dependency loop: timestamp order (CR 613.8b)
+            first = len(left) == len(batch)
+            left.remove(b)
+            self._apply_entry(layer, b, reuse=first)
+
+    def _apply_entry(self, layer: str, b: _Entry, reuse: bool = False) -> None:
+        if b.static < 0:
+            _apply(b.kind, b.objs, b.params, self.chars, self.view)
+            return
+        # a static ability starts to apply: only if it still exists, with the objects
+        # and values it has now (CR 613.6); they are kept for the later layers
+        if not self._has(self.chars, b.static):
+            return
+        _ts, oid, _key, st = self.statics[b.static]
+        outs = b.outs if reuse else st.effects(self.view, oid)  # nothing applied since
+        if not _parts(outs, layer):
+            return
+        self.locked[b.static] = outs
+        for k, o, p in _parts(outs, layer):
+            _apply(k, o, p, self.chars, self.view)
+
+    def _depends(self, layer: str, a: _Entry, b: _Entry) -> bool:
+        """Would applying ``b`` first change whether ``a`` exists, what it applies to or what
+        it does (CR 613.8a)?  Tried on copies of the objects ``b`` touches."""
+        parts_b = [(b.kind, list(b.objs), b.params)] if b.static < 0 else _parts(b.outs, layer)
+        touched = {o for _k, objs, _p in parts_b for o in objs if o in self.chars}
+        if not touched:
+            return False
+        trial = dict(self.chars)
+        for o in touched:
+            trial[o] = self.chars[o].copy()
+        tv = View(self.state, self.reg, trial)
+        for k, objs, p in parts_b:
+            _apply(k, objs, p, trial, tv)
+        if not self._has(trial, a.static):
+            return True
+        _ts, oid, _key, st = self.statics[a.static]
+        return bool(_parts(st.effects(tv, oid), layer) != _parts(a.outs, layer))
+
+
+def _correlate_subtypes(c: Chars) -> None:
+    """Subtypes whose card type the object no longer has are gone (while it lacks it)."""
+    if not c.has_creature_types:
+        c.ctypes = []
+        c.all_ctypes = False
+    if c.subtypes:
+        keep = []
+        for t in c.subtypes:
+            owners = SUBTYPE_OWNERS.get(subtype_set(t))
+            if owners is None or any(x in c.types for x in owners):
+                keep.append(t)
+        c.subtypes = keep
+
+
 def compute(state: State, reg: Registry) -> dict[int, Chars]:
     """Characteristics of every object on the battlefield, after all layers.
 
     Objects in other zones get their printed characteristics lazily (through
     :class:`View`); continuous effects only touch permanents here.
     """
-    objs = state.objects
-    chars: dict[int, Chars] = {oid: printed(reg, objs[oid]) for oid in state.battlefield}
-    view = View(state, reg, chars)
-    resolved: dict[str, list[tuple[int, str, list[int], Any]]] = {}
-    for e in state.effects:
-        entry = APPLIERS.get(e.kind)
-        if entry is None:
-            continue
-        resolved.setdefault(entry[0], []).append((e.timestamp, e.kind, e.objs, e.params))
-    sources: list[tuple[int, int, str, Any]] = []
-    for oid in state.battlefield:
-        d = reg.cards.get(objs[oid].card)
-        if d is None or objs[oid].face_down:
-            continue
-        for key, st in d.statics:
-            sources.append((objs[oid].timestamp, oid, key, st))
-    for layer in LAYER_ORDER:
-        batch = list(resolved.get(layer, ()))
-        for ts, oid, key, st in sources:
-            c = chars.get(oid)
-            if c is None or key not in c.abilities:
-                continue
-            for lay, kind, affected, params in st.effects(view, oid):
-                if lay == layer:
-                    batch.append((ts, kind, affected, params))
-        if layer == "7a":
-            for oid, c in chars.items():
-                fn = reg.dynamic_pt.get(objs[oid].card)
-                if fn is not None and c.power is not None:
-                    c.power, c.toughness = fn(view, oid)
-        batch.sort(key=lambda b: b[0])
-        for _ts, kind, affected, params in batch:
-            fn2 = APPLIERS[kind][1]
-            for oid in affected:
-                c = chars.get(oid)
-                if c is not None:
-                    fn2(c, params, view)
-        if layer == "7c":
-            for oid, c in chars.items():
-                cnt = objs[oid].counters
-                if cnt and c.power is not None and c.toughness is not None:
-                    n = cnt.get("+1/+1", 0) - cnt.get("-1/-1", 0)
-                    c.power += n
-                    c.toughness += n
-        if layer == "4":
-            for c in chars.values():
-                if not c.has_creature_types:
-                    c.ctypes = []
-                    c.all_ctypes = False
-    for oid, c in chars.items():
-        if "Planeswalker" in c.types:
-            c.loyalty = objs[oid].counters.get("loyalty", 0)
-        if "Creature" not in c.types:
-            c.power = c.toughness = None
-    return chars
+    return _Layers(state, reg).run()
