@@ -8,7 +8,12 @@ Built once and used by every card, so that "Goblin", "Goblin creature",
 * ``kind("Goblin").card`` -- a Goblin card not on the battlefield (tribal cards count);
 * ``kind("Goblin").spell`` -- a Goblin spell on the stack;
 * ``kind("Goblin").you_control()`` -- "you control a Goblin": permanents only,
-  never spells (not even the spell asking).
+  never spells (not even the spell asking);
+* ``kind("Goblin", "Elemental")`` -- either type; ``creature.without_subtype("Elf")``
+  -- a non-Elf creature; ``kind("Goblin").card.in_your("graveyard")`` -- a Goblin
+  card in your graveyard.  A changeling has every creature type in every zone.
+
+The whole vocabulary, with examples, is in ``docs/filters.md``.
 
 Filters combine with ``&``, ``|`` and ``~``; they read like the card text:
 

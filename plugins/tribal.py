@@ -8,7 +8,8 @@ filter vocabulary of :mod:`kernel.filters` (see ``docs/filters.md``):
   not even the spell asking);
 * "Choose a creature type" -- :func:`choose_creature_type` (decision kind
   ``creature_type``, options: every creature type, sorted);
-* "reveal a Merfolk card from your hand" -- :func:`reveal_from_hand`;
+* "reveal a Merfolk card from your hand" -- :func:`reveal_from_hand`, and for the
+  lands that enter tapped unless you do, :func:`unless_you_reveal`;
 * "Creatures target player controls ..." -- :func:`creatures_of`.
 
 >>> from kernel.filters import kind
@@ -80,21 +81,31 @@ def cards_in_hand(game: Game, player: int, f: Filter, exclude: Sequence[int] = (
 
 def reveal_from_hand(game: Game, player: int, f: Filter, exclude: Sequence[int] = (),
                      optional: bool = True, prompt: str = "") -> int | None:
-    """"(You may) reveal a [f] card from your hand": the player picks one (or none, if
-    ``optional``), it is revealed (a :class:`~kernel.events.Revealed` event) and
-    returned.  ``None`` if there is none or the player declines."""
+    """"(You may) reveal a [f] card from your hand": if ``optional``, a ``may`` decision
+    (default no); then the player picks one (a ``choose`` decision, asked only if there
+    are several), it is revealed (a :class:`~kernel.events.Revealed` event) and returned.
+    ``None`` if there is none or the player declines."""
     cands = cards_in_hand(game, player, f, exclude)
     if not cands:
         return None
     text = prompt or f"reveal a card ({f!r}) from your hand"
-    if optional:
-        pick = game.choose(player, "choose", [0] + cands, text)
-        if not pick:
-            return None
-    else:
-        pick = game.choose(player, "choose", cands, text)
+    if optional and not game.choose(player, "may", [False, True], text):
+        return None
+    pick = game.choose(player, "choose", cands, text)
     game.emit(ev.Revealed(player=player, objs=(int(pick),)))
     return int(pick)
+
+
+def unless_you_reveal(f: Filter) -> Callable[[Game, int], bool]:
+    """For ``enters_tapped``: "As ~ enters the battlefield, you may reveal a [f] card from
+    your hand.  If you don't, ~ enters the battlefield tapped" (the Lorwyn tribal lands).
+    The controller answers ``may`` (and ``choose``: which card) if they have such a card."""
+    def enters_tapped(game: Game, new: int) -> bool:
+        who = game.state.objects[new].controller
+        return reveal_from_hand(game, who, f, optional=True,
+                                prompt=f"reveal a card ({f!r}) so that "
+                                       f"{game.name(new)} enters untapped?") is None
+    return enters_tapped
 
 
 def creatures_of(c: Ctx, player: int | None) -> list[int]:

@@ -24,7 +24,18 @@ from typing import Any
 
 from kernel import events as ev
 from kernel.cards import CardFacts
-from kernel.dsl import activated, damage, destroy, modal, mode, spell, static, target, triggered
+from kernel.dsl import (
+    activated,
+    damage,
+    destroy,
+    mana_ability,
+    modal,
+    mode,
+    spell,
+    static,
+    target,
+    triggered,
+)
 from kernel.effects import Ctx
 from kernel.filters import (
     creature,
@@ -41,6 +52,7 @@ from plugins.tribal import (
     creatures_of,
     for_each,
     if_you_control,
+    unless_you_reveal,
     until_eot,
 )
 
@@ -422,3 +434,15 @@ def _rootgrapple(c: Ctx) -> None:
 
 
 S.card("Rootgrapple", spell(_rootgrapple, target(noncreature_permanent)))
+
+
+# ============================================================ "reveal a [type] card from your hand"
+
+for _land, _tribe, _colors in (("Ancient Amphitheater", "Giant", "RW"),
+                               ("Auntie's Hovel", "Goblin", "BR"),
+                               ("Gilt-Leaf Palace", "Elf", "BG"),
+                               ("Secluded Glen", "Faerie", "UB"),
+                               ("Wanderwine Hub", "Merfolk", "WU")):
+    # As ~ enters the battlefield, you may reveal a [tribe] card from your hand. If you
+    # don't, ~ enters the battlefield tapped.  {T}: Add {c1} or {c2}.
+    S.card(_land, mana_ability(_colors), enters_tapped=unless_you_reveal(kind(_tribe).card))
