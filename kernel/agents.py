@@ -55,7 +55,7 @@ class RandomAgent:
                     can = [a for a in attackers if game.can_block(b, a)]
                     if can:
                         out.append([b, r.choice(can)])
-            return out
+            return legal_menace_blocks(game, out)
         if d.kind == "assign":
             return d.context["default"]
         if d.kind == "order":
@@ -69,6 +69,15 @@ class RandomAgent:
             n = r.randint(lo, min(d.count, len(d.options)))
             return r.sample(list(d.options), n)
         return r.choice(d.options)
+
+
+def legal_menace_blocks(game: Game, blocks: list[list[int]]) -> list[list[int]]:
+    """Drop the blockers of any attacker that too few creatures block (menace: CR
+    702.110b; "can't be blocked except by N or more creatures")."""
+    n: dict[int, int] = {}
+    for _b, a in blocks:
+        n[a] = n.get(a, 0) + 1
+    return [[b, a] for b, a in blocks if n[a] >= game.min_blockers(a)]
 
 
 class HeuristicAgent(RandomAgent):
@@ -157,7 +166,7 @@ class HeuristicAgent(RandomAgent):
                     out.append([b, a])
                     used.add(b)
                     break
-        return out
+        return legal_menace_blocks(game, out)
 
 
 class ReplayAgent:
@@ -178,9 +187,11 @@ class ReplayAgent:
         seq = len(game.log)
         if self.stop_at is not None and seq >= self.stop_at and self.fallback is not None:
             return self.fallback.decide(game, d)
+        if d.options is not None and len(d.options) == 1:
+            return d.options[0]  # a decision with one option is never recorded
         if seq < len(self.log):
             e = self.log[seq].event
-            if isinstance(e, ev.DecisionMade):
+            if isinstance(e, ev.DecisionMade) and e.kind == d.kind and e.player == d.player:
                 return e.choice
         elif self.fallback is not None:
             return self.fallback.decide(game, d)

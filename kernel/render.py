@@ -1,0 +1,915 @@
+"""Human-readable rendering of events and states, optionally from one player's seat.
+
+:class:`Renderer` turns a log into one line per event, naming cards and
+players instead of ids.  It folds the events as it goes (into a state of its
+own), so every event is described with the state as it was just before it,
+and it remembers the name of every object it has seen, so that objects which
+have since changed zones (and ids) are still named.
+
+With a *viewer* (``as_player``), hidden information is masked the way that
+player would see it: cards in the other player's hand, every library's
+contents and order, and face-down exiled cards read as "a card", unless the
+object's ``known_to`` (or a :class:`~kernel.events.Revealed` event) includes
+the viewer.
+
+:func:`render_state` describes a whole state: turn and step, each player,
+the battlefield (characteristics after layers), exile, the stack, combat,
+pending triggers and the next decision.
+
+>>> from kernel import events as ev
+>>> from kernel.events import Envelope
+>>> r = Renderer()
+>>> r.render(Envelope(0, -1, ev.GameStarted(players=("Alice", "Bob"), seed=1)))
+'0 Game started: Alice vs Bob (seed 1, rules lorwyn-2007)'
+>>> _ = r.render(Envelope(1, -1, ev.ObjectCreated(obj=1, card="Forest", owner=0, zone="hand")))
+>>> r.render(Envelope(2, -1, ev.LandPlayed(player=0, obj=1, new_obj=2)))
+'2 Alice plays Forest'
+>>> r.render(Envelope(3, -1, ev.CounterPlaced(obj=2, kind="loyalty", n=3)))
+'3 Forest: loyalty 0 → 3'
+>>> bob = Renderer(as_player=1)
+>>> _ = bob.render(Envelope(0, -1, ev.GameStarted(players=("Alice", "Bob"), seed=1)))
+>>> bob.render(Envelope(1, -1, ev.ObjectCreated(obj=1, card="Forest", owner=0, zone="hand")))
+"1 a card is put into Alice's hand"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from kernel import events as ev
+from kernel.cards import KEYWORDS, Registry
+from kernel.events import Envelope, ref_player
+from kernel.state import Obj, StackItem, State, apply, copy_state, new_state
+
+if TYPE_CHECKING:
+    from kernel.layers import Chars
+
+__all__ = [
+    "HIDDEN",
+    "Renderer",
+    "can_see",
+    "event_json",
+    "mask_state",
+    "register_renderer",
+    "render_event",
+    "render_log",
+    "render_state",
+]
+
+HIDDEN = "a card"
+"""How a card the viewer cannot see is named."""
+
+_PUBLIC_ZONES = ("battlefield", "graveyard", "stack", "exile")
+_REASONS = {
+    "life": "no life left",
+    "empty-library": "drew from an empty library",
+}
+
+
+_PLAYER_FIELDS = frozenset({"player", "controller", "owner", "winner", "active", "from_player"})
+_REF_FIELDS = frozenset({"obj", "new_obj", "source", "target", "item", "to", "attached_to"})
+
+EventRenderer = Callable[["Renderer", Any], str]
+RENDERERS: dict[str, EventRenderer] = {}
+"""Renderings of event types defined outside the kernel: tag -> ``fn(renderer, event)``."""
+
+
+def register_renderer(tag: str, fn: EventRenderer) -> EventRenderer:
+    """Say how events tagged ``tag`` read: ``fn(renderer, event)`` returns the text.
+
+    For plugins that add event types; the renderer's :meth:`Renderer.player`,
+    :meth:`Renderer.obj` and :meth:`Renderer.ref` name players and objects
+    (masking hidden cards).  Returns ``fn``.
+    """
+    RENDERERS[tag] = fn
+    return fn
+
+
+def _clashed(r: Renderer, e: Any) -> str:
+    who = r.player(e.player)
+    if not e.obj:
+        return f"{who} clashes with an empty library" + (" and wins" if e.won else "")
+    card = e.card or r.obj(e.obj)
+    to = f", puts it on the {e.to}" if e.to else ""
+    won = "wins" if e.won else "doesn't win"
+    return f"{who} clashes: reveals {card} (mana value {e.mana_value}){to} and {won}"
+
+
+def _prevented(r: Renderer, e: Any) -> str:
+    return f"{e.amount} damage {r.obj(e.source)} would deal to {r.ref(e.target)} is prevented"
+
+
+register_renderer("Clashed", _clashed)
+register_renderer("DamagePrevented", _prevented)
+
+
+def can_see(o: Obj, viewer: int | None) -> bool:
+    """Whether ``viewer`` (a player, or ``None`` for everyone's view) may see what ``o`` is.
+
+    >>> o = Obj(id=1, card_id=1, card="Shock", owner=0, controller=0, zone="hand")
+    >>> can_see(o, 0), can_see(o, 1), can_see(o, None)
+    (True, False, True)
+    """
+    if viewer is None or viewer in o.known_to:
+        return True
+    if o.face_down:
+        return False
+    if o.zone in _PUBLIC_ZONES:
+        return True
+    if o.zone == "hand":
+        return o.owner == viewer
+    return o.zone not in ("library",)
+
+
+def _zone_visible(zone: str, owner: int, viewer: int | None, face_down: bool = False) -> bool:
+    if viewer is None:
+        return True
+    if face_down:
+        return False
+    if zone in _PUBLIC_ZONES or zone == "none":
+        return True
+    if zone == "hand":
+        return owner == viewer
+    return False
+
+
+def _step_name(step: str) -> str:
+    return step.replace("_", " ")
+
+
+def _mana(m: str) -> str:
+    return "".join(f"{{{c}}}" for c in m) if m else "nothing"
+
+
+def _plain_repr(x: Any) -> str:
+    if isinstance(x, str):
+        return x
+    try:
+        return msgspec.json.encode(x).decode()
+    except (TypeError, msgspec.EncodeError):
+        return repr(x)
+
+
+def _ability_label(ab: Any, index: int) -> str:
+    """``"+1"``, ``"{3}{R}, {T} ability"``, ``"etb ability"`` ... for one ability."""
+    from kernel.cards import Activated, Static, Triggered
+
+    text = getattr(ab, "text", "")
+    if isinstance(ab, Activated):
+        if text:
+            return text if ab.cost.loyalty is not None or ab.cost.loyalty_x else \
+                f"{text} ability"
+        c = ab.cost
+        parts = [c.mana] if c.mana else []
+        if c.tap:
+            parts.append("{T}")
+        if c.life:
+            parts.append(f"pay {c.life} life")
+        if c.sacrifice_self:
+            parts.append("sacrifice it")
+        if c.loyalty is not None:
+            return f"{c.loyalty:+d}" if c.loyalty else "0"
+        if c.loyalty_x:
+            return "-X"
+        return f"{', '.join(parts)} ability" if parts else f"ability {index}"
+    if isinstance(ab, Triggered):
+        return f"{text} ability" if text else "triggered ability"
+    if isinstance(ab, Static):
+        return "static ability"
+    return text or f"ability {index}"
+
+
+class Renderer:
+    """Renders envelopes one after the other (see the module docs).
+
+    ``registry`` (optional) lets abilities be described by their text;
+    ``as_player`` masks hidden information for that player; ``state`` starts
+    from a given state instead of an empty one (it is not copied: the
+    renderer folds events into it as it renders them).
+    """
+
+    def __init__(self, registry: Registry | None = None, as_player: int | None = None,
+                 state: State | None = None) -> None:
+        self.registry = registry
+        self.viewer = as_player
+        self.state = state if state is not None else new_state()
+        self.names: dict[int, str] = {}
+        self.revealed: dict[int, list[int]] = {}
+        for oid, o in self.state.objects.items():
+            if self._sees(o):
+                self.names[oid] = o.card
+        self._dispatch = {cls: getattr(self, "_" + cls.TAG, None)
+                          for cls in ev.EVENT_TYPES.values()}
+
+    # ------------------------------------------------------------------ names
+    def _sees(self, o: Obj) -> bool:
+        if can_see(o, self.viewer):
+            return True
+        return self.viewer is not None and self.viewer in self.revealed.get(o.id, ())
+
+    def player(self, p: int) -> str:
+        """A player's name."""
+        players = self.state.players
+        return players[p].name if 0 <= p < len(players) else f"player {p}"
+
+    def obj(self, oid: int) -> str:
+        """An object's name, or :data:`HIDDEN` if the viewer may not see it."""
+        o = self.state.objects.get(oid)
+        if o is not None:
+            if self._sees(o):
+                self.names[oid] = o.card
+                return o.card + (" (face down)" if o.face_down else "")
+            return "a face-down card" if o.face_down else HIDDEN
+        for it in self.state.stack + self.state.pending:
+            if it.id == oid:
+                return self.item(it)
+        return self.names.get(oid, f"#{oid}")
+
+    def ref(self, r: int) -> str:
+        """A player or object reference."""
+        p = ref_player(r)
+        return self.player(p) if p is not None else self.obj(r)
+
+    def refs(self, rs: Iterable[int]) -> str:
+        return ", ".join(self.ref(r) for r in rs)
+
+    def ability_text(self, key: str) -> str:
+        """A short description of ability ``"Card#i"``: its text if the card says one."""
+        name, _, idx = key.rpartition("#")
+        if self.registry is not None and idx.isdigit() and name in self.registry:
+            abilities = self.registry[name].abilities
+            i = int(idx)
+            if i < len(abilities):
+                return _ability_label(abilities[i], i)
+        return f"ability {idx}" if idx.isdigit() else key
+
+    def item(self, it: StackItem) -> str:
+        """A stack item's name: the spell, or ``"<card>'s ability"``."""
+        if it.kind == "spell":
+            return it.source_card or self.names.get(it.id, f"#{it.id}")
+        src = it.source_card or self.names.get(it.source, f"#{it.source}")
+        return f"{src}'s {self.ability_text(it.ability)}"
+
+    def _find_item(self, item: int) -> str:
+        for it in self.state.stack + self.state.pending:
+            if it.id == item:
+                return self.item(it)
+        return self.names.get(item, f"#{item}")
+
+    def _targets(self, targets: Sequence[int]) -> str:
+        return f" targeting {self.refs(targets)}" if targets else ""
+
+    # ------------------------------------------------------------------ events
+    def describe(self, env: Envelope) -> str:
+        """The text of ``env`` (without its number), as of the current state; no folding."""
+        e = env.event
+        custom = RENDERERS.get(e.TAG)
+        if custom is not None:
+            return str(custom(self, e))
+        fn = self._dispatch.get(type(e))
+        if fn is None:
+            fn = getattr(self, "_" + e.TAG, None) if e.TAG else None
+        if fn is not None:
+            return str(fn(e))
+        from kernel.logfile import UnknownEvent
+        if isinstance(e, UnknownEvent):
+            return f"unknown event {e.tag} (version {e.version}): this kernel cannot read it"
+        return self.generic(e)
+
+    def generic(self, e: ev.Event) -> str:
+        """``Tag(field=value, ...)``, naming players and objects in the usual fields."""
+        parts = []
+        for f in e.__struct_fields__:
+            v = getattr(e, f)
+            if isinstance(v, int) and not isinstance(v, bool):
+                if f in _PLAYER_FIELDS:
+                    parts.append(f"{f}={self.player(v)}")
+                    continue
+                if f in _REF_FIELDS and v:
+                    parts.append(f"{f}={self.ref(v)}")
+                    continue
+            parts.append(f"{f}={v!r}")
+        return f"{e.TAG}({', '.join(parts)})"
+
+    def render(self, env: Envelope) -> str:
+        """``"<seq> <text>"`` for ``env``; then fold it into the renderer's state."""
+        line = f"{env.seq} {self.describe(env)}"
+        self.advance(env)
+        return line
+
+    def advance(self, env: Envelope) -> None:
+        """Fold ``env`` without rendering it (remembering the names it shows)."""
+        e = env.event
+        if isinstance(e, ev.Revealed):
+            to = list(e.to) or list(range(len(self.state.players)))
+            for oid in e.objs:
+                self.revealed[oid] = sorted(set(self.revealed.get(oid, [])) | set(to))
+        apply(self.state, e)
+        for oid in _new_ids(e):
+            o = self.state.objects.get(oid)
+            if o is not None and self._sees(o):
+                self.names[oid] = o.card
+
+    # one method per event tag --------------------------------------------------
+    def _GameStarted(self, e: ev.GameStarted) -> str:
+        return (f"Game started: {' vs '.join(e.players)} (seed {e.seed}, rules {e.profile})")
+
+    def _ObjectCreated(self, e: ev.ObjectCreated) -> str:
+        name = e.card if _zone_visible(e.zone, e.owner, self.viewer, e.face_down) else HIDDEN
+        extra = []
+        if e.token:
+            extra.append("token")
+        if e.tapped:
+            extra.append("tapped")
+        if e.face_down:
+            extra.append("face down")
+        note = f" ({', '.join(extra)})" if extra else ""
+        if e.zone == "battlefield":
+            ctrl = e.owner if e.controller < 0 else e.controller
+            return f"{name}{note} is put onto the battlefield under {self.player(ctrl)}'s control"
+        if e.zone in ("library", "hand", "graveyard"):
+            return f"{name}{note} is put into {self.player(e.owner)}'s {e.zone}"
+        return f"{name}{note} is put into {e.zone} ({self.player(e.owner)}'s)"
+
+    def _LibraryShuffled(self, e: ev.LibraryShuffled) -> str:
+        who = self.player(e.player)
+        n = len(e.order)
+        if self.viewer is not None or not e.order:
+            return f"{who}'s library is shuffled ({n} cards, order hidden)"
+        top = ", ".join(self.obj(o) for o in e.order[:3])
+        more = ", …" if n > 3 else ""
+        return f"{who}'s library is shuffled ({n} cards; top: {top}{more})"
+
+    def _TurnBegan(self, e: ev.TurnBegan) -> str:
+        return f"Turn {e.turn} ({self.player(e.active)})"
+
+    def _StepBegan(self, e: ev.StepBegan) -> str:
+        return f"— {_step_name(e.step)} —"
+
+    def _DecisionMade(self, e: ev.DecisionMade) -> str:
+        if e.kind == "first_player" and isinstance(e.choice, int):
+            return f"{self.player(e.choice)} plays first"
+        who = self.player(e.player) if e.player >= 0 else "game"
+        return f"{who}: {e.kind} → {self.choice(e.kind, e.choice)}"
+
+    def choice(self, kind: str, c: Any) -> str:
+        """A decision's answer in words (objects named, hidden ones masked)."""
+        try:
+            return self._choice(kind, c)
+        except (TypeError, ValueError, IndexError, KeyError):
+            return _plain_repr(c)
+
+    def _choice(self, kind: str, c: Any) -> str:
+        if kind == "priority" and isinstance(c, list) and c:
+            return self.action(c)
+        if kind == "mulligan":
+            return "keep" if c else "mulligan"
+        if kind == "may":
+            return "yes" if c else "no"
+        if kind == "attackers":
+            return ", ".join(f"{self.obj(a)} → {self.ref(t)}" for a, t in c) or "no attack"
+        if kind == "blockers":
+            return ", ".join(f"{self.obj(b)} blocks {self.obj(a)}" for b, a in c) or "no blocks"
+        if kind == "assign":
+            return ", ".join(f"{n} to {self.ref(r)}" for r, n in c)
+        if kind == "redirect":
+            return f"to {self.ref(c)}" if c else "no"
+        if kind == "order":
+            return ", then ".join(self._find_item(i) for i in c)
+        if kind in ("targets", "bottom", "discard", "legend", "choose_card", "champion",
+                    "hideaway", "sacrifice", "exile"):
+            items = c if isinstance(c, list) else [c]
+            if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
+                return self.refs(items) if items else "none"
+        return _plain_repr(c)
+
+    def action(self, a: list[Any]) -> str:
+        """A priority action (``["cast", obj, targets, modes, x, alt]`` ...) in words."""
+        kind = a[0]
+        if kind == "pass":
+            return "pass"
+        if kind == "play":
+            return f"play {self.obj(a[1])}"
+        if kind == "cast":
+            oid, targets, modes, x, alt = (list(a) + [[], [], 0, ""])[1:6]
+            text = f"cast {self.obj(oid)}{self._targets(targets)}"
+            if modes:
+                text += f" (modes {', '.join(map(str, modes))})"
+            if x:
+                text += f" with X={x}"
+            if alt:
+                text += f" for its {alt} cost"
+            return text
+        if kind == "activate":
+            oid, idx, targets, x = (list(a) + [[], 0])[1:5]
+            o = self.state.objects.get(oid)
+            label = f"ability {idx}"
+            if o is not None and self.registry is not None and o.card in self.registry:
+                acts = self.registry[o.card].activated
+                if 1 <= idx <= len(acts):
+                    label = self.ability_text(acts[idx - 1][0])
+            text = f"activate {self.obj(oid)}: {label}{self._targets(targets)}"
+            return text + (f" with X={x}" if x else "")
+        return _plain_repr(a)
+
+    def _ZoneChanged(self, e: ev.ZoneChanged) -> str:
+        o = self.state.objects.get(e.obj)
+        owner = o.owner if o is not None else 0
+        seen = (o is not None and self._sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
+        name = (o.card if o is not None else self.names.get(e.obj, f"#{e.obj}")) if seen \
+            else HIDDEN
+        who = self.player(owner)
+        if e.to_zone == "none":
+            return f"{name} ceases to exist"
+        if e.reason == "draw" and e.to_zone == "hand":
+            return f"{who} draws {name}"
+        if e.reason == "discard":
+            return f"{who} discards {name}"
+        if e.to_zone == "battlefield":
+            ctrl = owner if e.controller < 0 else e.controller
+            return f"{name} enters the battlefield under {self.player(ctrl)}'s control"
+        where = {"library": "top of" if e.position == 0 else "bottom of"}.get(e.to_zone, "")
+        dest = f"{who}'s {e.to_zone}"
+        if where:
+            dest = f"the {where} {dest}"
+        why = f" ({e.reason})" if e.reason else ""
+        if e.from_zone == "battlefield" and e.to_zone == "graveyard":
+            return f"{name} is put into {dest} from the battlefield{why}"
+        return f"{name} moves from {e.from_zone} to {dest}{why}"
+
+    def _RemovedFromGame(self, e: ev.RemovedFromGame) -> str:
+        o = self.state.objects.get(e.obj)
+        seen = self.viewer is None or not e.face_down or (o is not None and self._sees(o))
+        if o is not None:
+            name = o.card if seen else ("a face-down card" if e.face_down else HIDDEN)
+        else:
+            name = self.names.get(e.obj, f"#{e.obj}") if seen else HIDDEN
+        text = f"{name} is exiled from {e.from_zone}" + (" face down" if e.face_down else "")
+        if e.exiled_with:
+            text += f" with {self.obj(e.exiled_with)}"
+        return text + (f" ({e.reason})" if e.reason else "")
+
+    def _TokenCreated(self, e: ev.TokenCreated) -> str:
+        text = f"{self.player(e.controller)} creates a {e.card} token"
+        if e.tapped:
+            text += " (tapped)"
+        if e.attached_to:
+            text += f" attached to {self.obj(e.attached_to)}"
+        return text
+
+    def _controller_of(self, oid: int) -> str:
+        o = self.state.objects.get(oid)
+        return self.player(o.controller) if o is not None else "?"
+
+    def _Tapped(self, e: ev.Tapped) -> str:
+        return f"{self._controller_of(e.obj)} taps {self.obj(e.obj)}"
+
+    def _Untapped(self, e: ev.Untapped) -> str:
+        return f"{self._controller_of(e.obj)} untaps {self.obj(e.obj)}"
+
+    def _counters(self, oid: int, kind: str, delta: int) -> str:
+        o = self.state.objects.get(oid)
+        before = o.counters.get(kind, 0) if o is not None else 0
+        after = max(0, before + delta)
+        label = kind if kind == "loyalty" else f"{kind} counters"
+        return f"{self.obj(oid)}: {label} {before} → {after}"
+
+    def _CounterPlaced(self, e: ev.CounterPlaced) -> str:
+        return self._counters(e.obj, e.kind, e.n)
+
+    def _CounterRemoved(self, e: ev.CounterRemoved) -> str:
+        return self._counters(e.obj, e.kind, -e.n)
+
+    def _Attached(self, e: ev.Attached) -> str:
+        if not e.to:
+            return f"{self.obj(e.obj)} becomes unattached"
+        return f"{self.obj(e.obj)} is attached to {self.obj(e.to)}"
+
+    def _ControlChanged(self, e: ev.ControlChanged) -> str:
+        return f"{self.player(e.controller)} gains control of {self.obj(e.obj)}"
+
+    def _ObjectFlagged(self, e: ev.ObjectFlagged) -> str:
+        if e.key == "known_to":
+            who = ", ".join(self.player(p) for p in (e.value or [])) or "nobody"
+            return f"{self.obj(e.obj)} is now known to {who}"
+        if e.value is None:
+            return f"{self.obj(e.obj)}: {e.key} cleared"
+        return f"{self.obj(e.obj)}: {e.key} = {_plain_repr(e.value)}"
+
+    def _LandPlayed(self, e: ev.LandPlayed) -> str:
+        o = self.state.objects.get(e.obj)
+        name = o.card if o is not None else self.names.get(e.obj, f"#{e.obj}")
+        return f"{self.player(e.player)} plays {name}"
+
+    def _Revealed(self, e: ev.Revealed) -> str:
+        sees = self.viewer is None or not e.to or self.viewer in e.to
+        names = []
+        for oid in e.objs:
+            o = self.state.objects.get(oid)
+            if sees and o is not None:
+                names.append(o.card)
+            else:
+                names.append(self.obj(oid))
+        to = f" to {', '.join(self.player(p) for p in e.to)}" if e.to else ""
+        return f"{self.player(e.player)} reveals {', '.join(names) or 'nothing'}{to}"
+
+    def _SpellCast(self, e: ev.SpellCast) -> str:
+        o = self.state.objects.get(e.obj)
+        name = o.card if o is not None else self.names.get(e.obj, f"#{e.obj}")
+        text = f"{self.player(e.controller)} casts {name}{self._targets(e.targets)}"
+        if e.modes:
+            text += f" (modes {', '.join(map(str, e.modes))})"
+        if e.x:
+            text += f" with X={e.x}"
+        if e.alt:
+            text += f" for its {e.alt} cost"
+        face = getattr(e, "face", "")
+        if face:
+            text += f" as {face}"
+        if e.from_zone != "hand":
+            text += f" from {e.from_zone}"
+        return text
+
+    def _AbilityActivated(self, e: ev.AbilityActivated) -> str:
+        return (f"{self.player(e.controller)} activates {self.obj(e.source)}: "
+                f"{self.ability_text(e.ability)}{self._targets(e.targets)}"
+                + (f" with X={e.x}" if e.x else ""))
+
+    def _AbilityTriggered(self, e: ev.AbilityTriggered) -> str:
+        return f"{self.obj(e.source)}'s {self.ability_text(e.ability)} triggers"
+
+    def _TriggerPutOnStack(self, e: ev.TriggerPutOnStack) -> str:
+        text = f"{self._find_item(e.item)} goes on the stack{self._targets(e.targets)}"
+        if e.modes:
+            text += f" (modes {', '.join(map(str, e.modes))})"
+        return text
+
+    def _StackItemResolved(self, e: ev.StackItemResolved) -> str:
+        name = self._find_item(e.item)
+        if e.fizzled:
+            return f"{name} does nothing: it is removed as it tries to resolve"
+        return f"{name} resolves"
+
+    def _StackItemCountered(self, e: ev.StackItemCountered) -> str:
+        return f"{self._find_item(e.item)} is countered"
+
+    def _ManaAdded(self, e: ev.ManaAdded) -> str:
+        return f"{self.player(e.player)} adds {_mana(e.mana)}"
+
+    def _ManaSpent(self, e: ev.ManaSpent) -> str:
+        return f"{self.player(e.player)} spends {_mana(e.mana)}"
+
+    def _ManaEmptied(self, e: ev.ManaEmptied) -> str:
+        left = self.state.players[e.player].mana if e.player < len(self.state.players) else []
+        lost = f" ({_mana(''.join(left))} lost)" if left else ""
+        return f"{self.player(e.player)}'s mana pool empties{lost}"
+
+    def _life(self, p: int, delta: int) -> str:
+        if not 0 <= p < len(self.state.players):
+            return ""
+        life = self.state.players[p].life
+        return f" (life {life} → {life + delta})"
+
+    def _LifeGained(self, e: ev.LifeGained) -> str:
+        return f"{self.player(e.player)} gains {e.n} life{self._life(e.player, e.n)}"
+
+    def _LifeLost(self, e: ev.LifeLost) -> str:
+        return f"{self.player(e.player)} loses {e.n} life{self._life(e.player, -e.n)}"
+
+    def _DamageDealt(self, e: ev.DamageDealt) -> str:
+        kind = "combat damage" if e.combat else "damage"
+        text = f"{self.obj(e.source)} deals {e.amount} {kind} to {self.ref(e.target)}"
+        p = ref_player(e.target)
+        if p is not None:
+            text += self._life(p, -e.amount)
+        return text + (" (deathtouch)" if e.deathtouch else "")
+
+    def _DamageRedirected(self, e: ev.DamageRedirected) -> str:
+        return (f"{self.obj(e.source)}: {e.amount} damage redirected from "
+                f"{self.player(e.from_player)} to {self.obj(e.to)}")
+
+    def _DamageRemoved(self, e: ev.DamageRemoved) -> str:
+        return "damage wears off"
+
+    def _AttackersDeclared(self, e: ev.AttackersDeclared) -> str:
+        who = self.player(self.state.active)
+        pairs = ", ".join(f"{self.obj(a)} → {self.ref(t)}" for a, t in e.attacks)
+        return f"{who} attacks: {pairs}" if pairs else f"{who} declares no attackers"
+
+    def _BlockersDeclared(self, e: ev.BlockersDeclared) -> str:
+        who = self.player(1 - self.state.active) if len(self.state.players) == 2 else "defender"
+        pairs = ", ".join(f"{self.obj(b)} blocks {self.obj(a)}" for b, a in e.blocks)
+        return f"{who}: {pairs}" if pairs else f"{who} declares no blockers"
+
+    def _RemovedFromCombat(self, e: ev.RemovedFromCombat) -> str:
+        return f"{self.obj(e.obj)} is removed from combat"
+
+    def _CombatEnded(self, e: ev.CombatEnded) -> str:
+        return "combat ends"
+
+    def effect_text(self, kind: str, params: Any) -> str:
+        """A continuous effect's kind and parameters in words."""
+        try:
+            if kind == "pt":
+                return f"{int(params[0]):+d}/{int(params[1]):+d}"
+            if kind == "set_pt":
+                return f"base power and toughness {params[0]}/{params[1]}"
+            if kind == "grant":
+                return "gains " + ", ".join(params)
+            if kind == "lose":
+                return "loses " + ", ".join(params)
+            if kind == "control":
+                return f"controlled by {self.player(int(params))}"
+        except (TypeError, ValueError, IndexError):
+            pass
+        return kind if params is None else f"{kind} {_plain_repr(params)}"
+
+    def _EffectCreated(self, e: ev.EffectCreated) -> str:
+        on = f" on {self.refs(e.objs)}" if e.objs else ""
+        until = {"eot": " until end of turn", "": ""}.get(e.duration, f" ({e.duration})")
+        return f"{self.obj(e.source)}: {self.effect_text(e.kind, e.params)}{on}{until}"
+
+    def _EffectsEnded(self, e: ev.EffectsEnded) -> str:
+        ended = [x for x in self.state.effects if x.id in e.effects]
+        what = "; ".join(f"{self.effect_text(x.kind, x.params)}"
+                         + (f" on {self.refs(x.objs)}" if x.objs else "") for x in ended)
+        n = len(e.effects)
+        return f"{n} effect{'s' if n != 1 else ''} end" + (f": {what}" if what else "")
+
+    def _PlayerLost(self, e: ev.PlayerLost) -> str:
+        return f"{self.player(e.player)} loses the game ({_REASONS.get(e.reason, e.reason)})"
+
+    def _GameEnded(self, e: ev.GameEnded) -> str:
+        if e.winner < 0:
+            return "Game over: a draw"
+        return f"Game over: {self.player(e.winner)} wins"
+
+    def _DrewFromEmptyLibrary(self, e: ev.DrewFromEmptyLibrary) -> str:
+        return f"{self.player(e.player)} has to draw from an empty library"
+
+
+def _new_ids(e: ev.Event) -> tuple[int, ...]:
+    if isinstance(e, ev.ZoneChanged | ev.RemovedFromGame | ev.LandPlayed | ev.SpellCast):
+        return (e.new_obj,)
+    if isinstance(e, ev.ObjectCreated | ev.TokenCreated):
+        return (e.obj,)
+    return ()
+
+
+def render_event(env: Envelope, before: State | Renderer, registry: Registry | None = None,
+                 as_player: int | None = None) -> str:
+    """``"<seq> <text>"`` for one event.
+
+    ``before`` is the state just before the event (left unchanged), or a
+    :class:`Renderer` that has seen the events before it (it then folds this
+    one too, like :meth:`Renderer.render`).
+    """
+    if isinstance(before, Renderer):
+        return before.render(env)
+    return f"{env.seq} {Renderer(registry, as_player, before).describe(env)}"
+
+
+def render_log(envelopes: Iterable[Envelope], registry: Registry | None = None,
+               as_player: int | None = None) -> Iterator[str]:
+    """One line per event of a log."""
+    r = Renderer(registry, as_player)
+    for env in envelopes:
+        yield r.render(env)
+
+
+# --------------------------------------------------------------------------
+# JSON views
+
+
+def _visible_in(e: ev.Event, r: Renderer) -> bool:
+    if isinstance(e, ev.ObjectCreated):
+        return _zone_visible(e.zone, e.owner, r.viewer, e.face_down)
+    return r.viewer is None
+
+
+def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any]:
+    """An envelope as a JSON Lines record (``seq``, ``cause``, ``type``, ``v``, ``event``).
+
+    With a renderer that has a viewer (and has seen the events before this
+    one), private fields the viewer may not see (see
+    :attr:`~kernel.events.Event.PRIVATE`) are masked: card names become
+    ``null`` and orders empty lists.
+    """
+    from kernel.logfile import UnknownEvent
+
+    e = env.event
+    if isinstance(e, UnknownEvent):
+        return {"seq": env.seq, "cause": env.cause, "type": e.tag, "v": e.version,
+                "event": msgspec.msgpack.decode(e.raw)}
+    body = {name: getattr(e, name) for name in e.__struct_fields__}
+    if renderer is not None and renderer.viewer is not None and e.PRIVATE \
+            and not _visible_in(e, renderer):
+        for name in e.PRIVATE:
+            body[name] = [] if isinstance(body[name], tuple | list) else None
+    return {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION, "event": body}
+
+
+def mask_state(state: State, viewer: int | None) -> State:
+    """A copy of ``state`` as ``viewer`` may see it: hidden cards have the name ``""``.
+
+    Libraries (whose order nobody may see) are listed in id order.
+    """
+    s = copy_state(state)
+    if viewer is None:
+        return s
+    for o in s.objects.values():
+        if not can_see(o, viewer):
+            o.card = ""
+    for p in s.players:
+        p.library = sorted(p.library)
+    return s
+
+
+# --------------------------------------------------------------------------
+# Whole states
+
+
+def _type_line(c: Chars) -> str:
+    left = " ".join([*c.supertypes, *c.types])
+    if c.all_ctypes and c.has_creature_types:
+        right = " ".join(c.subtypes + ["(all creature types)"])
+    else:
+        right = " ".join(c.subtypes + c.creature_types())
+    return f"{left} — {right}" if right else left
+
+
+def _characteristics(state: State, registry: Registry | None) -> tuple[dict[int, Chars], str]:
+    if registry is None:
+        return {}, "characteristics not shown: no card registry"
+    from kernel.cards import UnknownCardError
+    from kernel.layers import compute
+
+    try:
+        return compute(state, registry), ""
+    except UnknownCardError as exc:
+        return {}, f"characteristics not shown: {exc}"
+
+
+def render_state(state: State, game_or_registry: Any = None, as_player: int | None = None,
+                 after: Sequence[Envelope] = (), names: dict[int, str] | None = None) -> str:
+    """The whole of ``state``, readably, from everyone's or ``as_player``'s seat.
+
+    ``game_or_registry`` (a :class:`~kernel.engine.Game` or a
+    :class:`~kernel.cards.Registry`) supplies the characteristics after
+    layers; ``after`` are the events that follow ``state`` in its log: the
+    first decision among them is shown as the pending decision; ``names``
+    (object id -> card name) names objects no longer in the state.
+    """
+    registry: Registry | None = getattr(game_or_registry, "reg", game_or_registry)
+    if registry is not None and not isinstance(registry, Registry):
+        registry = None
+    r = Renderer(registry, as_player, state)
+    if names:
+        for k, v in names.items():
+            r.names.setdefault(k, v)
+    chars, note = _characteristics(state, registry)
+    out: list[str] = []
+    if not state.players:
+        return "(no game yet)"
+    if state.over:
+        out.append("Game over: " + ("a draw" if state.winner in (None, -1)
+                                     else f"{r.player(state.winner)} won"))
+    turn = f"Turn {state.turn}, {r.player(state.active)}'s turn" if state.turn else \
+        "Before the first turn"
+    out.append(turn + (f", step: {_step_name(state.step)}" if state.step else ""))
+    if as_player is not None:
+        out.append(f"(as seen by {r.player(as_player)})")
+    for i, p in enumerate(state.players):
+        status = " — has lost" if p.lost else ""
+        pool = "".join(f"{{{m}}}" for m in p.mana) or "empty"
+        out.append(f"{p.name}: life {p.life}, mana pool {pool}, library {len(p.library)}, "
+                   f"lands played this turn {p.lands_played}{status}")
+        if as_player is None or as_player == i:
+            hand = ", ".join(r.obj(o) for o in p.hand) or "empty"
+            out.append(f"  hand ({len(p.hand)}): {hand}")
+        else:
+            known = [r.obj(o) for o in p.hand if r._sees(state.objects[o])]
+            extra = f"; known: {', '.join(known)}" if known else ""
+            out.append(f"  hand ({len(p.hand)}): hidden{extra}")
+        if as_player is None and p.library:
+            out.append(f"  library top: {', '.join(r.obj(o) for o in p.library[:3])}")
+        grave = ", ".join(r.obj(o) for o in reversed(p.graveyard)) or "empty"
+        out.append(f"  graveyard ({len(p.graveyard)}, top first): {grave}")
+    out.append("Battlefield:")
+    if note:
+        out.append(f"  ({note})")
+    by_ctrl: dict[int, list[int]] = {}
+    for oid in state.battlefield:
+        c = chars.get(oid)
+        ctrl = c.controller if c is not None else state.objects[oid].controller
+        by_ctrl.setdefault(ctrl, []).append(oid)
+    if not state.battlefield:
+        out.append("  (empty)")
+    for ctrl in sorted(by_ctrl):
+        out.append(f"  {r.player(ctrl)}:")
+        for oid in by_ctrl[ctrl]:
+            out.append("    " + _permanent(state, oid, chars.get(oid), r))
+    if state.exile:
+        out.append("Exile:")
+        for oid in state.exile:
+            o = state.objects[oid]
+            text = r.obj(oid)
+            if o.flags.get("exiled_with"):
+                text += f" (exiled with {r.obj(int(o.flags['exiled_with']))})"
+            out.append(f"  [{oid}] {text} (owner {r.player(o.owner)})")
+    if state.stack:
+        out.append("Stack (top first):")
+        for it in reversed(state.stack):
+            out.append("  " + _stack_line(it, r))
+    else:
+        out.append("Stack: empty")
+    if state.pending:
+        out.append("Triggered abilities waiting to go on the stack:")
+        for it in state.pending:
+            out.append("  " + _stack_line(it, r))
+    if state.combat is not None:
+        out.append("Combat:")
+        cb = state.combat
+        for a, t in cb.attackers.items():
+            blockers = cb.blocked.get(a, [])
+            if blockers:
+                how = f", blocked by {', '.join(r.obj(b) for b in blockers)}"
+            elif a in cb.was_blocked:
+                how = ", blocked"
+            else:
+                how = ", unblocked" if cb.blockers or cb.blocked else ""
+            out.append(f"  {r.obj(a)} attacks {r.ref(t)}{how}")
+    if state.effects:
+        out.append("Continuous effects:")
+        for x in state.effects:
+            on = f" on {r.refs(x.objs)}" if x.objs else ""
+            until = " until end of turn" if x.duration == "eot" else ""
+            out.append(f"  {r.obj(x.source)}: {r.effect_text(x.kind, x.params)}{on}{until}")
+    nxt = _next_decision(state, registry, as_player, after, r.names)
+    if nxt:
+        out.append(nxt)
+    return "\n".join(out)
+
+
+def _next_decision(state: State, registry: Registry | None, as_player: int | None,
+                   after: Sequence[Envelope], names: dict[int, str]) -> str:
+    """The first decision in ``after``, described as of the state just before it."""
+    for i, env in enumerate(after):
+        e = env.event
+        if isinstance(e, ev.DecisionMade) and e.player >= 0:
+            r = Renderer(registry, as_player, copy_state(state))
+            r.names.update(names)
+            for prev in after[:i]:
+                r.advance(prev)
+            gap = f", {i} events later" if i else ""
+            return f"Next decision (event {env.seq}{gap}): {r.describe(env)}"
+        if isinstance(e, ev.GameEnded):
+            return ""
+    return ""
+
+
+def _permanent(state: State, oid: int, c: Chars | None, r: Renderer) -> str:
+    o = state.objects[oid]
+    parts = [f"[{oid}] {r.obj(oid)}"]
+    if c is not None and not (o.face_down and r.viewer is not None):
+        parts.append(f"— {_type_line(c)}")
+        if c.power is not None and c.toughness is not None:
+            parts.append(f"{c.power}/{c.toughness}")
+        if c.loyalty is not None and "Planeswalker" in c.types:
+            parts.append(f"loyalty {c.loyalty}")
+        kws = [a for a in c.abilities if a in KEYWORDS]
+        if kws:
+            parts.append(f"({', '.join(kws)})")
+    flags = []
+    if o.tapped:
+        flags.append("tapped")
+    if o.sick and (c is None or c.is_creature):
+        flags.append("summoning sick")
+    if o.token:
+        flags.append("token")
+    if o.damage:
+        flags.append(f"{o.damage} damage")
+    counters = [f"{n} {k}" for k, n in sorted(o.counters.items())
+                if not (k == "loyalty" and c is not None and c.loyalty is not None)]
+    if counters:
+        flags.append("counters: " + ", ".join(counters))
+    if o.attached_to:
+        flags.append(f"attached to {r.obj(o.attached_to)}")
+    if c is not None and o.owner != c.controller:
+        flags.append(f"owned by {r.player(o.owner)}")
+    if flags:
+        parts.append(f"[{', '.join(flags)}]")
+    return " ".join(parts)
+
+
+def _stack_line(it: StackItem, r: Renderer) -> str:
+    text = f"[{it.id}] {r.item(it)} ({it.kind}, {r.player(it.controller)})"
+    text += r._targets(it.targets)
+    if it.modes:
+        text += f" (modes {', '.join(map(str, it.modes))})"
+    if it.x:
+        text += f" X={it.x}"
+    return text

@@ -1,0 +1,446 @@
+"""Starting games from a log header, seeking into logs, and verifying logs.
+
+A log header (:class:`~kernel.logfile.LogHeader`) says everything needed to
+play a game again besides the players' decisions: players, seed, rules
+profile, deck lines and the options of the run (``meta["max_turns"]``).
+:func:`start_game` and :func:`run_from_header` turn a header into a game; the
+``mtgk play`` command and :func:`verify` both go through them, so the way a
+game is started cannot drift between recording and checking.
+
+Reading a log back:
+
+* :func:`replay_to` -- the state right after event ``n`` (a plain fold);
+* :class:`Seeker` -- the same, fast, for many seeks into a long log: it keeps
+  a snapshot every ``every`` events (a disposable cache) and replays forward
+  from the nearest one;
+* :func:`verify` -- re-runs the engine from the header, answering every
+  decision from the log (:class:`~kernel.agents.ReplayAgent`), and compares
+  the event stream it produces with the recorded one, event by event; then
+  checks that folding the log gives the state the engine ended with.
+
+Logs of other kinds (``meta["scenario"]``: a scenario run) are re-run by the
+function registered for their kind with :func:`register_rerunner`; with none
+registered, :func:`verify` checks only the log's integrity and its fold.
+
+>>> from kernel.plugins import load_registry
+>>> reg = load_registry(["core", "lorwyn"])
+>>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
+...                     meta={"max_turns": 3})
+>>> game = run_from_header(reg, header)
+>>> report = verify(header, game.log, reg)
+>>> report.ok, report.events == len(game.log)
+(True, True)
+>>> replay_to(game.log, 0).players[1].name
+'Bob'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import msgspec
+
+import kernel
+from kernel import events as ev
+from kernel.agents import ReplayAgent, ReplayExhausted
+from kernel.cards import Registry
+from kernel.decks import DeckError, parse_deck
+from kernel.engine import Agent, Game, RulesError
+from kernel.events import Envelope
+from kernel.logfile import LogHeader, UnknownEvent
+from kernel.state import State, apply, copy_state, encode_state, fold, new_state
+
+__all__ = [
+    "DEFAULT_MAX_TURNS",
+    "Divergence",
+    "Seeker",
+    "VerifyReport",
+    "log_kind",
+    "new_header",
+    "register_rerunner",
+    "replay_to",
+    "run_from_header",
+    "start_game",
+    "verify",
+]
+
+DEFAULT_MAX_TURNS = 200
+"""The turn limit of a game whose header does not say (``meta["max_turns"]``)."""
+
+Watch = Callable[[Game], None]
+
+
+# --------------------------------------------------------------------------
+# Starting games from headers
+
+
+def new_header(registry: Registry, players: Sequence[str], decks: Sequence[Sequence[str]],
+               seed: int, profile: str = "lorwyn-2007",
+               meta: dict[str, Any] | None = None) -> LogHeader:
+    """The header of a new game log: kernel version, card sets (with versions), decks...
+
+    ``decks`` are deck lines (see :func:`kernel.decks.deck_lines`).
+    """
+    sets = [(name, registry.sets[name].version) for name in sorted(registry.sets)]
+    return LogHeader(kernel_version=kernel.__version__, cardsets=sets, players=list(players),
+                     decks=[list(d) for d in decks], seed=seed, profile=profile,
+                     meta=dict(meta or {}))
+
+
+def header_decks(header: LogHeader, registry: Registry) -> list[list[str]]:
+    """The decks of ``header`` as card lists (deck lines parsed with :mod:`kernel.decks`)."""
+    out: list[list[str]] = []
+    for i, lines in enumerate(header.decks):
+        who = header.players[i] if i < len(header.players) else f"player {i}"
+        out.append(parse_deck("\n".join(lines), registry, source=f"{who}'s deck in the header"))
+    return out
+
+
+def start_game(registry: Registry, header: LogHeader, agents: Sequence[Agent]) -> Game:
+    """A new game as ``header`` describes it (players, seed, rules profile)."""
+    return Game(registry, list(header.players), seed=header.seed, agents=list(agents),
+                profile=header.profile)
+
+
+def run_from_header(registry: Registry, header: LogHeader, agents: Sequence[Agent] | None = None,
+                    watch: Watch | None = None) -> Game:
+    """Start a game from ``header`` and play it to its end with ``agents``.
+
+    ``watch(game)`` is called once the game exists (after its first event,
+    ``GameStarted``) and before anything else happens, e.g. to add listeners.
+    Without ``agents`` both players pass (the engine's default agent).
+    Exceptions from the engine propagate.
+    """
+    decks = header_decks(header, registry)
+    game = start_game(registry, header, agents or [])
+    if watch is not None:
+        watch(game)
+    max_turns = int(header.meta.get("max_turns", DEFAULT_MAX_TURNS))
+    mulligans = bool(header.meta.get("mulligans", True))
+    game.play(decks if decks else None, mulligans=mulligans, max_turns=max_turns)
+    return game
+
+
+class Rerunner(Protocol):
+    """Re-runs a log of some kind: like :func:`run_from_header`.
+
+    Called as ``fn(registry, header, agents, watch)``; must call
+    ``watch(game)`` as soon as the game exists and return the game.
+    """
+
+    def __call__(self, registry: Registry, header: LogHeader, agents: Sequence[Agent],
+                 watch: Watch) -> Game: ...
+
+
+_RERUNNERS: dict[str, Rerunner] = {"game": run_from_header}
+
+
+def register_rerunner(kind: str, fn: Rerunner) -> None:
+    """Let :func:`verify` re-run logs of ``kind`` (see :func:`log_kind`) with ``fn``.
+
+    The scenario runner registers ``"scenario"`` here, for instance.  A
+    later registration for the same kind replaces the earlier one.
+    """
+    _RERUNNERS[kind] = fn
+
+
+def log_kind(header: LogHeader) -> str:
+    """``"scenario"`` for scenario logs, ``meta["kind"]`` if given, else ``"game"``."""
+    kind = header.meta.get("kind")
+    if isinstance(kind, str) and kind:
+        return kind
+    return "scenario" if "scenario" in header.meta else "game"
+
+
+# --------------------------------------------------------------------------
+# Seeking
+
+
+def replay_to(envelopes: Sequence[Envelope], n: int) -> State:
+    """The state right after event ``n`` (``-1``: before any event).
+
+    >>> from kernel.events import GameStarted
+    >>> envs = [Envelope(0, -1, GameStarted(players=("A", "B"), seed=1))]
+    >>> replay_to(envs, 0).seed, replay_to(envs, -1).players
+    (1, [])
+    """
+    _check_index(n, len(envelopes))
+    return fold(list(envelopes[: n + 1]))
+
+
+def _check_index(n: int, size: int) -> None:
+    if not -1 <= n < size:
+        raise IndexError(f"event {n} is not in the log (it has events 0 to {size - 1})")
+
+
+class Seeker:
+    """Fast random access to the states of a log.
+
+    Keeps the state before every ``every``-th event as a snapshot (made with
+    :func:`~kernel.state.copy_state`, built lazily as far as seeks need) and
+    replays forward from the nearest one.  The snapshots are a disposable
+    cache; :meth:`state_at` always returns a new state the caller may change.
+
+    >>> from kernel.events import GameStarted, LifeLost
+    >>> envs = [Envelope(0, -1, GameStarted(players=("A", "B"), seed=1))]
+    >>> envs += [Envelope(i, -1, LifeLost(player=0, n=1)) for i in range(1, 6)]
+    >>> s = Seeker(envs, every=2)
+    >>> s.state_at(3).players[0].life, s.state_at(1).players[0].life, len(s)
+    (17, 19, 6)
+    """
+
+    def __init__(self, envelopes: Sequence[Envelope], every: int = 1000) -> None:
+        if every < 1:
+            raise ValueError("snapshots must be at least 1 event apart")
+        self.envelopes = envelopes
+        self.every = every
+        self._snaps: list[State] = [new_state()]  # _snaps[i]: state before event i * every
+        self._live = new_state()  # the state the next snapshot is folded on
+        self._live_at = 0  # number of events folded into _live
+
+    def __len__(self) -> int:
+        return len(self.envelopes)
+
+    def _build(self, upto: int) -> None:
+        """Make snapshots up to the one at or before ``upto`` events."""
+        need = upto // self.every
+        envs = self.envelopes
+        while len(self._snaps) <= need:
+            start = self._live_at
+            stop = start + self.every
+            s = self._live
+            for env in envs[start:stop]:
+                apply(s, env.event)
+            self._live_at = stop
+            self._snaps.append(copy_state(s))
+
+    def state_at(self, n: int) -> State:
+        """The state right after event ``n`` (``-1``: before any event)."""
+        _check_index(n, len(self.envelopes))
+        count = n + 1  # events to fold
+        self._build(count)
+        i = count // self.every
+        s = copy_state(self._snaps[i])
+        for env in self.envelopes[i * self.every : count]:
+            apply(s, env.event)
+        return s
+
+    seek = state_at
+
+    def snapshots(self) -> int:
+        """How many snapshots are held (the empty initial state included)."""
+        return len(self._snaps)
+
+
+# --------------------------------------------------------------------------
+# Verifying
+
+
+@dataclass
+class Divergence:
+    """Where a re-run first differs from the log.
+
+    ``expected`` is the recorded envelope (``None``: the log ended there),
+    ``got`` the re-run's (``None``: the engine stopped there); ``reason``
+    says how they differ.
+    """
+
+    seq: int
+    expected: Envelope | None
+    got: Envelope | None
+    reason: str
+
+    def __str__(self) -> str:
+        return f"event {self.seq}: {self.reason}"
+
+
+@dataclass
+class VerifyReport:
+    """The outcome of :func:`verify`.
+
+    ``mode`` is ``"rerun"`` (the engine re-ran the log) or ``"integrity"``
+    (no re-runner for this kind of log: sequence, causes and fold checked).
+    ``complete`` is false when the log stops before the game does (a log
+    cut off, or repaired after a crash).
+    """
+
+    ok: bool
+    events: int
+    mode: str
+    kind: str = "game"
+    divergence: Divergence | None = None
+    fold_ok: bool | None = None
+    complete: bool = True
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line: ``OK: N events verified`` or what went wrong first."""
+        if self.ok:
+            how = "" if self.mode == "rerun" else f" (integrity and fold only: {self.kind} log)"
+            tail = "" if self.complete else "; the log stops before the game's end"
+            return f"OK: {self.events} events verified{how}{tail}"
+        if self.divergence is not None:
+            return f"FAILED: diverges at {self.divergence}"
+        return "FAILED: " + "; ".join(self.problems or ["unknown reason"])
+
+
+class _Stop(Exception):
+    """Internal: stop a re-run (it diverged, or it went past the end of the log)."""
+
+    def __init__(self, divergence: Divergence | None) -> None:
+        super().__init__(str(divergence))
+        self.divergence = divergence
+
+
+_enc = msgspec.msgpack.Encoder()
+
+
+def same_event(a: ev.Event, b: ev.Event) -> bool:
+    """Whether two events are the same (type and field values; tuples equal lists)."""
+    return type(a) is type(b) and (a == b or _enc.encode(a) == _enc.encode(b))
+
+
+def _describe(e: ev.Event) -> str:
+    if isinstance(e, UnknownEvent):
+        return f"{e.tag} v{e.version} (unknown to this kernel)"
+    return repr(e)
+
+
+class _Comparer:
+    def __init__(self, recorded: Sequence[Envelope]) -> None:
+        self.recorded = recorded
+        self.matched = 0
+        self.state_at_end: State | None = None
+
+    def watch(self, game: Game) -> None:
+        for env in game.log:
+            self.check(game, env)
+        game.listeners.append(lambda env: self.check(game, env))
+
+    def check(self, game: Game, got: Envelope) -> None:
+        rec = self.recorded
+        seq = got.seq
+        if seq >= len(rec):
+            raise _Stop(None)  # the log ends here; the game goes on
+        exp = rec[seq]
+        if not same_event(exp.event, got.event):
+            why = f"expected {_describe(exp.event)}, got {_describe(got.event)}"
+            raise _Stop(Divergence(seq, exp, got, why))
+        if exp.cause != got.cause:
+            why = (f"{exp.event.TAG} has cause {exp.cause} in the log, the engine gives "
+                   f"cause {got.cause}")
+            raise _Stop(Divergence(seq, exp, got, why))
+        self.matched = seq + 1
+        if seq == len(rec) - 1:
+            self.state_at_end = copy_state(game.state)
+
+
+def _integrity(header: LogHeader, envelopes: Sequence[Envelope]) -> list[str]:
+    """Problems that make a re-run pointless: gaps, bad causes, a wrong first event."""
+    problems: list[str] = []
+    for i, env in enumerate(envelopes):
+        if env.seq != i:
+            problems.append(f"event {i}: has sequence number {env.seq}")
+            break
+        if not -1 <= env.cause < i:
+            problems.append(f"event {i}: cause {env.cause} is not an earlier event")
+            break
+    if envelopes:
+        first = envelopes[0].event
+        if not isinstance(first, ev.GameStarted):
+            problems.append(f"event 0: expected GameStarted, found {first.TAG}")
+        elif list(first.players) != list(header.players) or first.seed != header.seed \
+                or first.profile != header.profile:
+            problems.append(
+                f"event 0: GameStarted(players={list(first.players)}, seed={first.seed}, "
+                f"profile={first.profile!r}) does not match the header (players="
+                f"{header.players}, seed={header.seed}, profile={header.profile!r})")
+    return problems
+
+
+def _set_notes(header: LogHeader, registry: Registry) -> list[str]:
+    notes: list[str] = []
+    for name, version in header.cardsets:
+        info = registry.sets.get(name)
+        if info is None:
+            notes.append(f"card set {name!r} (version {version}) used by the log is not loaded")
+        elif info.version != version:
+            notes.append(f"card set {name!r} is version {info.version}, the log was written "
+                         f"with version {version}")
+    if header.kernel_version != kernel.__version__:
+        notes.append(f"the log was written by kernel {header.kernel_version}, this is "
+                     f"{kernel.__version__}")
+    return notes
+
+
+def verify(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry
+           ) -> VerifyReport:
+    """Check a log: integrity, a re-run of the engine against it, and its fold.
+
+    The re-run starts the game from ``header`` exactly as it was started
+    (through the re-runner registered for the log's kind: :func:`run_from_header`
+    for games) and answers every decision with the recorded one; the first
+    event where the engine's output differs from the log is reported.  A log
+    that stops before the game's end (cut off by a crash, then repaired) is
+    verified as far as it goes (``complete=False``).
+    """
+    kind = log_kind(header)
+    notes = _set_notes(header, registry)
+    n = len(envelopes)
+    problems = _integrity(header, envelopes)
+    if problems:
+        return VerifyReport(False, n, "integrity", kind, problems=problems, notes=notes)
+    unknown = [env.seq for env in envelopes if isinstance(env.event, UnknownEvent)]
+    rerun = _RERUNNERS.get(kind)
+    if rerun is None:
+        notes.append(f"no re-runner is registered for {kind} logs: checked integrity and fold "
+                     "only")
+        if unknown:
+            problems.append(f"{len(unknown)} event(s) unknown to this kernel, the first is "
+                            f"event {unknown[0]}: the fold cannot be trusted")
+        return VerifyReport(not problems, n, "integrity", kind, fold_ok=not unknown,
+                            problems=problems, notes=notes)
+    cmp = _Comparer(envelopes)
+    agent = ReplayAgent(envelopes)
+    game: Game | None = None
+    div: Divergence | None = None
+    past_end = False
+    try:
+        game = rerun(registry, header, [agent, agent], cmp.watch)
+    except _Stop as stop:
+        div = stop.divergence
+        past_end = div is None
+    except ReplayExhausted as exc:
+        exp = envelopes[exc.seq] if exc.seq < n else None
+        has = f"the log has {_describe(exp.event)} there" if exp else "the log has ended"
+        div = Divergence(exc.seq, exp, None,
+                         f"the engine asks for a decision the log does not record ({has})")
+    except DeckError as exc:
+        return VerifyReport(False, n, "rerun", kind, problems=[f"bad deck in the header: {exc}"],
+                            notes=notes)
+    except Exception as exc:  # noqa: BLE001 - an engine error is a verification failure
+        exp = envelopes[cmp.matched] if cmp.matched < n else None
+        if isinstance(exc, RulesError) and exp is not None \
+                and isinstance(exp.event, ev.DecisionMade):
+            why = f"the recorded decision is illegal: {exc}"
+        else:
+            why = f"the engine failed: {type(exc).__name__}: {exc}"
+        div = Divergence(cmp.matched, exp, None, why)
+    if div is None and not past_end and cmp.matched < n:
+        div = Divergence(cmp.matched, envelopes[cmp.matched], None,
+                         "the re-run game ended before this event; the log goes on with "
+                         f"{_describe(envelopes[cmp.matched].event)}")
+    if div is not None:
+        return VerifyReport(False, n, "rerun", kind, divergence=div, notes=notes)
+    end_state = cmp.state_at_end if cmp.state_at_end is not None else (
+        game.state if game is not None else None)
+    fold_ok = end_state is not None and encode_state(fold(list(envelopes))) == encode_state(
+        end_state)
+    if not fold_ok:
+        problems.append("folding the log does not give the state the engine reached "
+                        "(something changed the state outside an event)")
+    return VerifyReport(fold_ok, n, "rerun", kind, fold_ok=fold_ok, complete=not past_end,
+                        problems=problems, notes=notes)

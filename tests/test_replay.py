@@ -1,0 +1,297 @@
+"""Tests for starting games from headers, seeking and verifying logs (kernel.replay)."""
+
+from __future__ import annotations
+
+import doctest
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+import msgspec
+import pytest
+
+import kernel.replay
+from kernel import events as ev
+from kernel.agents import HeuristicAgent, RandomAgent, ReplayAgent
+from kernel.cards import Registry
+from kernel.decks import deck_lines
+from kernel.engine import Agent, Game
+from kernel.events import Envelope
+from kernel.logfile import LogHeader, UnknownEvent
+from kernel.plugins import load_registry
+from kernel.replay import (
+    Seeker,
+    log_kind,
+    new_header,
+    register_rerunner,
+    replay_to,
+    run_from_header,
+    start_game,
+    verify,
+)
+from kernel.state import encode_state, fold
+
+REG = load_registry()
+RED = ["Mountain"] * 17 + ["Gray Ogre"] * 19 + ["Shock"] * 4
+
+
+def _header(seed: int = 5, max_turns: int = 40, **meta: object) -> LogHeader:
+    return new_header(REG, ["Alice", "Bob"], [deck_lines(RED), deck_lines(RED)], seed,
+                      meta={"max_turns": max_turns, **meta})
+
+
+def _play(header: LogHeader, agents: Sequence[Agent] | None = None) -> Game:
+    return run_from_header(REG, header, agents or [HeuristicAgent(1), RandomAgent(2)])
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    return _play(_header())
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(kernel.replay).failed == 0
+
+
+# ------------------------------------------------------------------ headers
+
+
+def test_new_header_records_sets_versions_decks_and_meta() -> None:
+    h = _header(seed=9, agents=["x"])
+    assert ("lorwyn", REG.sets["lorwyn"].version) in [tuple(x) for x in h.cardsets]
+    assert [name for name, _ in h.cardsets] == sorted(REG.sets)
+    assert h.decks[0] == ["17 Mountain", "19 Gray Ogre", "4 Shock"]
+    assert h.seed == 9 and h.meta["agents"] == ["x"] and h.players == ["Alice", "Bob"]
+
+
+def test_start_game_follows_the_header() -> None:
+    h = msgspec.structs.replace(_header(seed=11), profile="modern")
+    g = start_game(REG, h, [])
+    first = g.log[0].event
+    assert isinstance(first, ev.GameStarted)
+    assert (list(first.players), first.seed, first.profile) == (["Alice", "Bob"], 11, "modern")
+
+
+def test_run_from_header_plays_the_header_decks_and_turn_limit() -> None:
+    g = _play(_header(max_turns=4))
+    created = [e.event.card for e in g.log if isinstance(e.event, ev.ObjectCreated)]
+    assert created == RED + RED  # deck order, before the shuffles
+    assert g.state.over and g.state.turn == 4 and g.state.winner == -1
+
+
+def test_replaying_the_decisions_reproduces_the_log(game: Game) -> None:
+    again = run_from_header(REG, _header(), [ReplayAgent(game.log)] * 2)
+    assert [(e.seq, e.cause, e.event) for e in again.log] == \
+        [(e.seq, e.cause, e.event) for e in game.log]
+
+
+def test_log_kind() -> None:
+    assert log_kind(_header()) == "game"
+    assert log_kind(_header(scenario="x")) == "scenario"
+    assert log_kind(_header(kind="puzzle", scenario="x")) == "puzzle"
+
+
+# ------------------------------------------------------------------ seeking
+
+
+def test_replay_to_bounds(game: Game) -> None:
+    assert replay_to(game.log, -1).players == []
+    assert encode_state(replay_to(game.log, len(game.log) - 1)) == encode_state(game.state)
+    for bad in (len(game.log), -2):
+        with pytest.raises(IndexError, match="not in the log"):
+            replay_to(game.log, bad)
+
+
+@pytest.mark.parametrize("every", [3, 7, 100, 1000])
+def test_seeker_equals_a_plain_fold_everywhere(game: Game, every: int) -> None:
+    log = game.log
+    rng = random.Random(every)
+    positions = [-1, 0, len(log) - 1] + [rng.randrange(len(log)) for _ in range(25)]
+    seeker = Seeker(log, every=every)
+    for n in positions:  # in random order, forwards and backwards
+        assert encode_state(seeker.state_at(n)) == encode_state(fold(log[: n + 1])), n
+
+
+def test_seeker_states_are_independent_copies(game: Game) -> None:
+    seeker = Seeker(game.log, every=50)
+    s = seeker.state_at(200)
+    s.players[0].life = -100
+    s.battlefield.clear()
+    assert encode_state(seeker.state_at(200)) == encode_state(fold(game.log[:201]))
+
+
+def _long_log(n: int) -> list[Envelope]:
+    """A consistent log of about ``n`` events: a board, then many taps, untaps and mana."""
+    envs: list[Envelope] = []
+
+    def add(e: ev.Event) -> None:
+        envs.append(Envelope(len(envs), -1, e))
+
+    add(ev.GameStarted(players=("Alice", "Bob"), seed=1))
+    ids = []
+    for i in range(60):
+        add(ev.ObjectCreated(obj=i + 1, card="Mountain" if i % 3 else "Gray Ogre",
+                             owner=i % 2, zone="battlefield"))
+        ids.append(i + 1)
+    for i in range(40):
+        add(ev.ObjectCreated(obj=100 + i, card="Shock", owner=i % 2, zone="library"))
+    rng = random.Random(3)
+    tapped: set[int] = set()
+    while len(envs) < n:
+        oid = rng.choice(ids)
+        if oid in tapped:
+            tapped.discard(oid)
+            add(ev.Untapped(obj=oid))
+        else:
+            tapped.add(oid)
+            add(ev.Tapped(obj=oid))
+            add(ev.ManaAdded(player=oid % 2, mana="R"))
+            add(ev.ManaEmptied(player=oid % 2))
+    return envs
+
+
+def test_seeking_into_a_100k_event_log_is_fast() -> None:
+    log = _long_log(100_000)
+    seeker = Seeker(log)
+    seeker.state_at(len(log) - 1)  # builds the snapshot cache once
+    assert seeker.snapshots() == len(log) // 1000 + 1
+    rng = random.Random(1)
+    times = []
+    for n in [rng.randrange(len(log)) for _ in range(30)] + [len(log) - 1, 998, 999]:
+        t0 = time.perf_counter()
+        seeker.state_at(n)
+        times.append(time.perf_counter() - t0)
+    assert statistics.median(times) < 0.010, times
+    assert max(times) < 0.050, times
+    for n in (0, 999, 1000, 54_321, len(log) - 1):
+        assert encode_state(seeker.state_at(n)) == encode_state(fold(log[: n + 1]))
+
+
+# ------------------------------------------------------------------ verify
+
+
+def test_verify_accepts_a_real_game(game: Game) -> None:
+    report = verify(_header(), game.log, REG)
+    assert report.ok, report.summary()
+    assert report.mode == "rerun" and report.fold_ok and report.complete
+    assert report.summary() == f"OK: {len(game.log)} events verified"
+
+
+def _decisions(log: Sequence[Envelope], kind: str) -> list[Envelope]:
+    return [e for e in log if isinstance(e.event, ev.DecisionMade) and e.event.kind == kind]
+
+
+def _replace(log: Sequence[Envelope], seq: int, choice: object) -> list[Envelope]:
+    out = list(log)
+    old = out[seq]
+    assert isinstance(old.event, ev.DecisionMade)
+    out[seq] = Envelope(seq, old.cause, msgspec.structs.replace(old.event, choice=choice))
+    return out
+
+
+def test_verify_reports_a_legal_but_different_decision_at_the_next_event(game: Game) -> None:
+    play = next(e for e in _decisions(game.log, "priority") if e.event.choice[0] == "play")
+    report = verify(_header(), _replace(game.log, play.seq, ["pass"]), REG)
+    assert not report.ok and report.divergence is not None
+    assert report.divergence.seq == play.seq + 1
+    assert isinstance(report.divergence.expected.event, ev.LandPlayed)  # type: ignore[union-attr]
+    assert report.summary().startswith(f"FAILED: diverges at event {play.seq + 1}: expected")
+
+
+def test_verify_reports_an_illegal_decision_where_it_is(game: Game) -> None:
+    play = _decisions(game.log, "priority")[3]
+    report = verify(_header(), _replace(game.log, play.seq, ["play", 99999]), REG)
+    assert report.divergence is not None and report.divergence.seq == play.seq
+    assert "illegal" in report.divergence.reason
+
+
+def test_verify_reports_an_extra_and_a_missing_event(game: Game) -> None:
+    log = list(game.log)
+    extra = log + [Envelope(len(log), -1, ev.DamageRemoved())]
+    report = verify(_header(), extra, REG)
+    assert report.divergence is not None and report.divergence.seq == len(log)
+    assert "ended before this event" in report.divergence.reason
+    unknown = log[:-1] + [Envelope(len(log) - 1, log[-1].cause, UnknownEvent("X", 1, b"\x90"))]
+    report = verify(_header(), unknown, REG)
+    assert report.divergence is not None and report.divergence.seq == len(log) - 1
+    assert "unknown to this kernel" in report.divergence.reason
+
+
+def test_verify_accepts_a_log_cut_short(game: Game) -> None:
+    report = verify(_header(), game.log[:300], REG)
+    assert report.ok and not report.complete and report.events == 300
+    assert "stops before the game's end" in report.summary()
+
+
+def test_verify_checks_the_header_against_the_first_event(game: Game) -> None:
+    report = verify(_header(seed=6), game.log, REG)
+    assert not report.ok and report.mode == "integrity"
+    assert "does not match the header" in report.problems[0]
+    gap = list(game.log)
+    gap[10] = Envelope(11, -1, gap[10].event)
+    report = verify(_header(), gap, REG)
+    assert report.problems == ["event 10: has sequence number 11"]
+
+
+def test_verify_notes_card_set_version_differences(game: Game) -> None:
+    h = _header()
+    h = msgspec.structs.replace(h, cardsets=[*h.cardsets, ("nonesuch", "9")])
+    report = verify(h, game.log, REG)
+    assert report.ok
+    assert any("'nonesuch'" in n and "not loaded" in n for n in report.notes)
+
+
+def test_scenario_logs_get_integrity_and_fold_only_unless_a_rerunner_is_registered(
+        game: Game) -> None:
+    h = _header(scenario="some scenario")
+    report = verify(h, game.log, REG)
+    assert report.ok and report.mode == "integrity" and report.kind == "scenario"
+    assert "integrity and fold only" in report.summary()
+    calls: list[str] = []
+
+    def rerun(reg: Registry, header: LogHeader, agents: Sequence[Agent], watch: object) -> Game:
+        calls.append(header.meta["scenario"])
+        return run_from_header(reg, header, agents, watch)  # type: ignore[arg-type]
+
+    register_rerunner("scenario", rerun)
+    try:
+        report = verify(h, game.log, REG)
+    finally:
+        kernel.replay._RERUNNERS.pop("scenario")
+    assert calls == ["some scenario"] and report.mode == "rerun" and report.ok
+
+
+def test_verify_detects_state_changed_outside_events(game: Game) -> None:
+    def tampering(reg: Registry, header: LogHeader, agents: Sequence[Agent], watch: object
+                  ) -> Game:
+        def watch_and_tamper(g: Game) -> None:
+            watch(g)  # type: ignore[operator]
+
+            def tamper(env: Envelope) -> None:
+                if env.seq == 150:
+                    g.state.decisions += 1  # a bug: a change no event records
+
+            g.listeners.append(tamper)
+        return run_from_header(reg, header, agents, watch_and_tamper)
+
+    register_rerunner("tamper", tampering)
+    try:
+        report = verify(_header(kind="tamper"), game.log, REG)
+    finally:
+        kernel.replay._RERUNNERS.pop("tamper")
+    assert not report.ok and report.fold_ok is False and report.divergence is None
+    assert "outside an event" in report.problems[0]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_builtin_deck_games_verify(seed: int) -> None:
+    from kernel.decks import builtin_decks, parse_deck
+
+    decks = [k for k in builtin_decks(REG) if "/" not in k][:2]
+    assert decks, "no built-in decks installed"
+    lines = [deck_lines(parse_deck(builtin_decks(REG)[d], REG)) for d in decks * (3 - len(decks))]
+    h = new_header(REG, ["Ann", "Ben"], lines[:2], seed, meta={"max_turns": 30})
+    g = run_from_header(REG, h, [RandomAgent(seed), HeuristicAgent(seed + 1)])
+    report = verify(h, g.log, REG)
+    assert report.ok, report.summary()
