@@ -71,9 +71,14 @@ def load_facts(path: str | Path) -> list[CardFacts]:
 Effect = Callable[["Ctx"], None]
 
 
+X_COUNT = -1
+"""A target slot's ``count`` meaning X ("up to X target creatures"): the X chosen."""
+
+
 @dataclass(frozen=True)
 class Target:
-    """One target slot: a filter, and how many objects/players it takes."""
+    """One target slot: a filter, and how many objects/players it takes (``count`` may be
+    :data:`X_COUNT`).  While targets are chosen, a filter reads the X chosen as ``view.x``."""
 
     filter: Filter
     count: int = 1
@@ -91,6 +96,9 @@ class Cost:
     loyalty_x: bool = False
     sacrifice_self: bool = False
     life: int = 0
+    #: "Sacrifice a [filter]": a filter ``(view, obj, you, source)`` of the permanent to
+    #: sacrifice (among those you control), chosen as the cost is paid
+    sacrifice: Any = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +145,8 @@ class Triggered:
     look_back: bool = False
     intervening_if: Callable[[Any, int, Any], bool] | None = None
     text: str = ""
+    modes: tuple[Mode, ...] = ()  # modal: the modes are chosen as it is put on the stack
+    choose: int = 0
 
 
 @dataclass(frozen=True)
@@ -226,19 +236,38 @@ class Registry:
         self.kernel_abilities: dict[str, Any] = {}
         # proposal kind -> card name -> [(ability key, Replacement)] (static replacement abilities)
         self.replacement_cards: dict[str, dict[str, list[tuple[str, Any]]]] = {}
+        #: ``fn(game, player, obj) -> alt names`` (``""``: the normal cost) with which
+        #: ``player`` may cast ``obj`` from a zone other than their hand (e.g. exile).
+        self.cast_permissions: list[Callable[..., list[str]]] = []
+        #: ``fn(game, player, spell)`` as a spell is cast, after its mana is paid
+        #: (optional additional costs such as bargain).
+        self.cast_hooks: list[Callable[..., None]] = []
+        #: ``fn(game, step, active)``: turn-based actions as a step begins (lore counters).
+        self.step_hooks: list[Callable[..., None]] = []
+        #: keys of triggered abilities that objects other than their card can be granted.
+        self.grantable: set[str] = set()
+        #: other names a card is known by (``"A // B"`` -> ``"A"``).
+        self.aliases: dict[str, str] = {}
 
     def __getitem__(self, name: str) -> CardDef:
         try:
             return self.cards[name]
         except KeyError:
+            if name in self.aliases:
+                return self.cards[self.aliases[name]]
             raise UnknownCardError(name) from None
 
     def __contains__(self, name: object) -> bool:
-        return name in self.cards
+        return name in self.cards or name in self.aliases
+
+    def canonical(self, name: str) -> str:
+        """The registry name of a card known by ``name``."""
+        return self.aliases.get(name, name)
 
     def add(self, card: CardDef) -> None:
         name = card.facts.name
         self.__dict__.pop("_printed", None)  # printed-characteristics cache (kernel.layers)
+        self.__dict__.pop("_plans", None)  # trigger plans (trigger_plan)
         self.cards[name] = card
         for i, ab in enumerate(card.abilities):
             kind = getattr(ab, "event", None)
@@ -265,6 +294,26 @@ class Registry:
             if c.facts.name in self.cards and not c.abilities and self.cards[c.facts.name].abilities:
                 continue  # never let a bare printing shadow a full definition
             self.replace(c)
+
+    def trigger_plan(self, tag: str) -> tuple[dict[str, list[tuple[str, Triggered]]],
+                                              list[tuple[str, Triggered]], list[str]]:
+        """For event ``tag``: triggers by card name, grantable triggers, and the zones to scan
+        (cached; the engine's per-event index)."""
+        cache: dict[str, Any] = self.__dict__.setdefault("_plans", {})
+        plan = cache.get((tag, len(self.grantable)))
+        if plan is None:
+            by_card: dict[str, list[tuple[str, Triggered]]] = {}
+            granted: list[tuple[str, Triggered]] = []
+            zones: list[str] = []
+            for name, key, t in self.trigger_index.get(tag, []):
+                by_card.setdefault(name, []).append((key, t))
+                if key in self.grantable:
+                    granted.append((key, t))
+                for z in t.zones:
+                    if z not in zones:
+                        zones.append(z)
+            plan = cache[(tag, len(self.grantable))] = (by_card, granted, zones)
+        return plan  # type: ignore[no-any-return]
 
     def triggers_for(self, tag: str) -> list[tuple[str, str, Triggered]]:
         return self.trigger_index.get(tag, [])

@@ -25,7 +25,7 @@ import msgspec
 import structlog
 
 from kernel import events as ev
-from kernel.cards import Activated, CardDef, Registry, Target, Triggered
+from kernel.cards import X_COUNT, Activated, CardDef, Registry, Target, Triggered
 from kernel.effects import Ctx
 from kernel.events import Envelope, Event, player_ref, ref_player
 from kernel.layers import Chars, View, compute, printed
@@ -38,8 +38,12 @@ log = structlog.get_logger("mtgk.engine")
 STEPS = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat",
          "declare_attackers", "declare_blockers", "combat_damage", "end_of_combat",
          "postcombat_main", "end", "cleanup")
+COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 BASIC_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 MAX_TARGET_COMBOS = 24
+KNOWN_TO_CONTROLLERS_OF = "known_to_controllers_of"
+"""Flag of a face-down exiled card: the permanent whose controllers may look at it
+(hideaway: "any player who has controlled [this land]"); see :meth:`Game.settle`."""
 NEUTRAL_EVENTS: frozenset[type] = frozenset({
     ev.DecisionMade, ev.ManaAdded, ev.ManaSpent, ev.ManaEmptied, ev.Revealed,
     ev.LibraryShuffled, ev.StepBegan, ev.DrewFromEmptyLibrary})
@@ -157,7 +161,26 @@ class Game:
             fn(env)
         if trig:
             self._triggers(trig, e, seq, before=False)
+        if self.state.effects:
+            self._delayed_triggers(e, seq)
         return seq
+
+    def _delayed_triggers(self, e: Event, seq: int) -> None:
+        """Delayed triggered abilities (CR 603.7) are effects of kind ``delayed_trigger``
+        with params ``{"on": TAG, "match": {field: value or [values]}, "active": player
+        or None, "ability": ability key, "data": ...}``: the first event that matches
+        triggers the ability (controlled by the effect's controller) once."""
+        for eff in [x for x in self.state.effects if x.kind == "delayed_trigger"]:
+            p = eff.params
+            if p.get("on") != e.TAG or p.get("active") not in (None, self.state.active):
+                continue
+            if any(getattr(e, k, None) not in (v if isinstance(v, list) else [v])
+                   for k, v in (p.get("match") or {}).items()):
+                continue
+            self.emit(ev.EffectsEnded(effects=(eff.id,)), cause=seq)
+            self.emit(ev.AbilityTriggered(item=self.new_id(), source=eff.source,
+                                          ability=p["ability"], controller=eff.controller,
+                                          data=p.get("data")), cause=seq)
 
     def caused(self, seq: int) -> _CauseScope:
         """``with game.caused(seq):`` -- events emitted inside have ``seq`` as cause."""
@@ -219,6 +242,10 @@ class Game:
         """Ask ``d`` of its player's agent until the answer is legal; record it."""
         if d.options is not None and len(d.options) == 1 and d.kind != "priority" \
                 and not d.many:  # "choose up to one" of one option still has two answers
+            forced = getattr(self.agents[d.player], "forced", None) \
+                if 0 <= d.player < len(self.agents) else None
+            if forced is not None:  # the agent may note it (a scenario's answer for it)
+                forced(self, d)
             return d.options[0]
         if d.options is not None and not d.options and d.check is None:
             raise RulesError("101", f"no legal choice for {d.kind}")
@@ -334,6 +361,7 @@ class Game:
         step = start_step
         while True:
             if step == "untap":
+                active = self._extra_turn(active)
                 self.emit(ev.TurnBegan(turn=n, active=active))
             self.turn_from(step, n, active)
             if n >= max_turns:
@@ -342,6 +370,15 @@ class Game:
             n += 1
             active = 1 - active
             step = "untap"
+
+    def _extra_turn(self, active: int) -> int:
+        """Who takes the next turn: an extra turn (effect kind ``extra_turn``, params: the
+        player) is taken first, the most recently created one first (CR 500.7)."""
+        extra = [e for e in self.state.effects if e.kind == "extra_turn"]
+        if not extra:
+            return active
+        self.emit(ev.EffectsEnded(effects=(extra[-1].id,)))
+        return int(extra[-1].params)
 
     def turn_from(self, step: str, n: int, active: int) -> None:
         i = STEPS.index(step)
@@ -353,6 +390,8 @@ class Game:
                 continue
             self.emit(ev.StepBegan(step=s))
             with self.caused(len(self.log) - 1):
+                for hook in self.reg.step_hooks:  # turn-based actions of plugins
+                    hook(self, s, active)
                 if s == "untap":
                     self._untap_step(active)
                     continue
@@ -378,10 +417,17 @@ class Game:
         return True
 
     def _untap_step(self, active: int) -> None:
+        # "... doesn't untap during [its controller's / that player's] next untap step":
+        # effects of kind ``skip_untap`` (params: the player) hold their objects down
+        # during that player's next untap step, then end.
+        held = [e for e in self.state.effects if e.kind == "skip_untap" and e.params == active]
+        skip = {oid for e in held for oid in e.objs}
         for oid in list(self.state.battlefield):
             o = self.state.objects[oid]
-            if o.tapped and self.chars(oid).controller == active:
+            if o.tapped and self.chars(oid).controller == active and oid not in skip:
                 self.emit(ev.Untapped(obj=oid))
+        if held:
+            self.emit(ev.EffectsEnded(effects=tuple(e.id for e in held)))
 
     def _empty_pools(self) -> None:
         for i, p in enumerate(self.state.players):
@@ -433,6 +479,7 @@ class Game:
     def settle(self) -> None:
         """State-based actions, then triggered abilities to the stack, until stable (CR 117.5)."""
         while True:
+            self._linked_knowledge()
             while self._sba():
                 pass
             if not self.state.pending:
@@ -457,6 +504,9 @@ class Game:
                     out.append(["play", oid])
                 continue
             out.extend(self._cast_options(player, oid, c, sorcery_ok, sources))
+        for oid, alts in self._castable_elsewhere(player):
+            out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources,
+                                          alts))
         for oid in s.battlefield:
             c = self.chars(oid)
             if c.controller != player:
@@ -473,13 +523,75 @@ class Game:
     def _timing_ok(self, player: int, c: Chars, sorcery_ok: bool) -> bool:
         return sorcery_ok or "Instant" in c.types or c.has("flash")
 
-    def _cast_options(self, player: int, oid: int, c: Chars, sorcery_ok: bool,
-                      sources: list[Source]) -> list[Any]:
-        if not self._timing_ok(player, c, sorcery_ok):
-            return []
+    def _cast_timing_ok(self, player: int, oid: int, alt: str, sorcery_ok: bool) -> bool:
+        """Timing for casting ``oid`` with ``alt`` (a face's types; an alt granting flash)."""
+        if alt and alt in self.card(oid).extras.get("flash_alts", ()):
+            return True
+        return self._timing_ok(player, self.cast_chars(oid, alt), sorcery_ok)
+
+    def cast_def(self, oid: int, alt: str = "") -> CardDef:
+        """The definition ``oid`` is cast with: its own, or a face's (``extras["faces"]``)."""
         d = self.card(oid)
+        face = d.extras.get("faces", {}).get(alt)
+        return self.reg[face] if face else d
+
+    def cast_chars(self, oid: int, alt: str = "") -> Chars:
+        """The characteristics ``oid`` would have as a spell cast with ``alt``."""
+        face = self.card(oid).extras.get("faces", {}).get(alt)
+        if not face:
+            return self.chars(oid)
+        o = self.state.objects[oid]
+        return printed(self.reg, msgspec.structs.replace(o, flags={"face": face}))
+
+    def cast_alts_from(self, player: int, oid: int) -> list[str] | None:
+        """How ``player`` may cast ``oid`` from where it is: ``None`` (any way: their hand)
+        or the alt costs that permissions allow (``""`` = normal), empty if none."""
+        o = self.state.objects.get(oid)
+        if o is None:
+            return []
+        if o.zone == "hand" and o.owner == player:
+            return None
+        out: list[str] = []
+        for fn in self.reg.cast_permissions:
+            for alt in fn(self, player, oid) or ():
+                if alt not in out:
+                    out.append(alt)
+        return out
+
+    def _castable_elsewhere(self, player: int) -> list[tuple[int, list[str]]]:
+        if not self.reg.cast_permissions:
+            return []
+        s = self.state
+        ids = list(s.exile) + [o for p in s.players for o in p.graveyard] + \
+            list(s.players[player].library[:1])
+        out = []
+        for oid in ids:
+            alts = self.cast_alts_from(player, oid)
+            if alts:
+                out.append((oid, alts))
+        return out
+
+    def _auto_alt(self, player: int, oid: int, alt: str, sorcery_ok: bool) -> str:
+        """Casting at instant speed a spell that may be cast "as though it had flash" for
+        an extra cost uses that cost (``extras["flash_alts"]``)."""
+        o = self.state.objects.get(oid)
+        if alt or o is None or o.zone == "stack" or o.card not in self.reg:
+            return alt
+        flash = self.card(oid).extras.get("flash_alts", ())
+        if flash and not self._cast_timing_ok(player, oid, "", sorcery_ok):
+            return str(flash[0])
+        return alt
+
+    def _cast_options(self, player: int, oid: int, c: Chars, sorcery_ok: bool,
+                      sources: list[Source], alts: list[str] | None = None) -> list[Any]:
+        d0 = self.card(oid)
         out: list[Any] = []
-        for alt in [""] + sorted(d.alt_costs):
+        for alt in [""] + sorted(d0.alt_costs):
+            if alts is not None and alt not in alts:
+                continue
+            if not self._cast_timing_ok(player, oid, alt, sorcery_ok):
+                continue
+            d = self.cast_def(oid, alt)
             cost = self.spell_cost(oid, alt)
             pool = self.state.players[player].mana
             xs = [0]
@@ -489,11 +601,16 @@ class Game:
                 continue
             for modes in self._mode_choices(d):
                 slots = self._spell_target_slots(d, modes)
-                for targets in self._target_combos(player, oid, slots):
-                    for x in xs:
-                        if cost.x and plan_payment(cost.with_x(x), pool, sources) is None:
-                            continue
-                        out.append(["cast", oid, targets, modes, x, alt])
+                payable = [x for x in xs if not cost.x or
+                           plan_payment(cost.with_x(x), pool, sources) is not None]
+                by_x = {x: self._target_combos(player, oid, slots, x) for x in payable}
+                seen: list[list[int]] = []
+                for x in payable:
+                    seen.extend(t for t in by_x[x] if t not in seen)
+                for targets in seen:
+                    for x in payable:
+                        if targets in by_x[x]:
+                            out.append(["cast", oid, targets, modes, x, alt])
         return out
 
     def _mode_choices(self, d: CardDef) -> list[list[int]]:
@@ -511,18 +628,39 @@ class Game:
             return [t for m in modes for t in sp.modes[m - 1].targets]
         return list(sp.targets)
 
+    @staticmethod
+    def slot_count(t: Target, x: int = 0) -> int:
+        """How many targets slot ``t`` takes (X for ``X_COUNT``)."""
+        return x if t.count == X_COUNT else t.count
+
+    def split_targets(self, slots: Sequence[Target], targets: Sequence[int], x: int = 0
+                      ) -> list[list[int]]:
+        """Which of ``targets`` fill each slot: a slot takes its count, an "up to" slot as
+        many as the later required slots leave (CR 601.2c)."""
+        out: list[list[int]] = []
+        i = 0
+        for k, t in enumerate(slots):
+            n = self.slot_count(t, x)
+            if t.up_to:
+                later = sum(self.slot_count(u, x) for u in slots[k + 1:] if not u.up_to)
+                n = max(0, min(n, len(targets) - i - later))
+            out.append(list(targets[i:i + n]))
+            i += n
+        return out
+
     def _target_combos(self, player: int, source: int, slots: Sequence[Target],
-                       ) -> list[list[int]]:
+                       x: int = 0) -> list[list[int]]:
         if not slots:
             return [[]]
         per_slot: list[list[list[int]]] = []
         for t in slots:
-            cands = self.target_candidates(player, source, t)
-            if t.count == 1 and not t.up_to:
+            cands = self.target_candidates(player, source, t, x)
+            count = self.slot_count(t, x)
+            if count == 1 and not t.up_to:
                 opts = [[c] for c in cands]
             else:
-                lo = 0 if t.up_to else t.count
-                opts = [list(cs) for n in range(lo, t.count + 1) for cs in combinations(cands, n)]
+                lo = 0 if t.up_to else count
+                opts = [list(cs) for n in range(lo, count + 1) for cs in combinations(cands, n)]
             if not opts:
                 return []
             per_slot.append(opts)
@@ -533,9 +671,14 @@ class Game:
                 break
         return out
 
-    def target_candidates(self, player: int, source: int, t: Target) -> list[int]:
-        """Objects and players that could be chosen for target slot ``t``."""
+    def target_candidates(self, player: int, source: int, t: Target, x: int | None = None
+                          ) -> list[int]:
+        """Objects and players that could be chosen for target slot ``t`` (with X ``x``;
+        by default the X of ``source`` if it is a spell or ability on the stack)."""
         v = self.view()
+        if x is None:
+            x = next((it.x for it in self.state.stack if it.id == source), 0)
+        v.x = x
         out = [player_ref(p) for p in range(len(self.state.players))
                if t.filter(v, player_ref(p), player, source)]
         for oid in self.state.battlefield:
@@ -557,7 +700,48 @@ class Game:
             return False
         if c.has("hexproof") and c.controller != player:
             return False
+        if source and self.protected_from(oid, source):
+            return False
         return True
+
+    def protected_from(self, oid: int, source: int) -> bool:
+        """Whether permanent ``oid`` has protection from a quality of ``source`` (CR 702.16):
+        ``protection from enchantments`` (any card type, plural), ``from red``, ``from
+        everything``."""
+        if oid <= 0 or source <= 0 or oid == source:
+            return False
+        try:
+            if not any(a.startswith("protection from ") for a in self.chars(oid).abilities):
+                return False
+            return self.protected_against(oid, self.chars(source))
+        except KeyError:
+            return False
+
+    def protected_against(self, oid: int, sc: Chars) -> bool:
+        """Whether ``oid`` has protection from something with characteristics ``sc``."""
+        prots = [a[16:] for a in self.chars(oid).abilities if a.startswith("protection from ")]
+        for q in prots:
+            if q == "everything":
+                return True
+            if q.endswith("s") and q[:-1].capitalize() in sc.types:
+                return True
+            if COLOR_WORDS.get(q, "?") in sc.colors:
+                return True
+        return False
+
+    def can_enchant(self, aura: int, host: int) -> bool:
+        """Whether ``aura`` could legally be attached to ``host`` (its enchant quality and
+        the host's protection: CR 303.4d, 702.16c)."""
+        o = self.state.objects.get(aura)
+        h = self.state.objects.get(host)
+        if o is None or h is None or h.zone != "battlefield":
+            return False
+        d = self.reg.cards.get(o.card)
+        ench = d.extras.get("enchant") if d is not None else None
+        if ench is not None and not ench.filter(self.view(), host, self.chars(aura).controller,
+                                                aura):
+            return False
+        return not self.protected_from(host, aura)
 
     def _activate_options(self, player: int, oid: int, idx: int, ab: Activated,
                           sorcery_ok: bool, sources: list[Source]) -> list[Any]:
@@ -605,6 +789,7 @@ class Game:
             return action
         if kind == "cast":
             oid, targets, modes, x, alt = (list(action) + [[], [], 0, ""])[1:6]
+            alt = self._auto_alt(player, oid, alt, sorcery_ok)
             self._check_cast(player, oid, list(targets), list(modes), int(x), alt, sorcery_ok)
             return ["cast", oid, list(targets), list(modes), int(x), alt]
         if kind == "activate":
@@ -614,26 +799,45 @@ class Game:
         raise RulesError("117", f"unknown action {kind!r}")
 
     def spell_cost(self, oid: int, alt: str = "") -> ManaCost:
+        """The total cost to cast ``oid``: its mana cost or the alternative cost ``alt``,
+        plus cost increases, minus cost reductions (CR 601.2f)."""
         d = self.card(oid)
         text = d.alt_costs[alt] if alt else d.facts.mana_cost
-        return ManaCost.parse(text)
+        cost = ManaCost.parse(text)
+        change = self.cost_change(oid)
+        return cost.plus(change) if change else cost
+
+    def cost_change(self, oid: int) -> int:
+        """How much generic mana more (or, negative, less) casting ``oid`` costs: the
+        static abilities of permanents with a ``cost_change(view, source, card)``."""
+        total = 0
+        for src in self.state.battlefield:
+            d = self.reg.cards.get(self.state.objects[src].card)
+            if d is None:
+                continue
+            for key, st in d.statics:
+                fn = getattr(st, "cost_change", None)
+                if fn is not None and key in self.chars(src).abilities:
+                    total += fn(self.view(), src, oid)
+        return total
 
     def _check_cast(self, player: int, oid: int, targets: list[int], modes: list[int], x: int,
                     alt: str, sorcery_ok: bool) -> None:
         s = self.state
         o = s.objects.get(oid)
-        if o is None or o.zone != "hand" or o.owner != player:
+        allowed = self.cast_alts_from(player, oid)
+        if o is None or (allowed is not None and alt not in allowed):
             raise RulesError("601.2", "you can cast only a spell from your hand")
-        c = self.chars(oid)
+        if alt and alt not in self.card(oid).alt_costs:
+            raise RulesError("601.2b", f"{o.card} has no {alt} cost")
+        c = self.cast_chars(oid, alt)
         if "Land" in c.types:
             raise RulesError("305.9", f"{o.card} is a land: it is played, not cast")
-        if not self._timing_ok(player, c, sorcery_ok):
+        if not self._cast_timing_ok(player, oid, alt, sorcery_ok):
             what = "planeswalker" if "Planeswalker" in c.types else "sorcery-speed spell"
-            raise RulesError("307.1", f"{o.card} ({what}) can be cast only in your main phase "
+            raise RulesError("307.1", f"{c.name} ({what}) can be cast only in your main phase "
                              "when the stack is empty")
-        d = self.card(oid)
-        if alt and alt not in d.alt_costs:
-            raise RulesError("601.2b", f"{o.card} has no {alt} cost")
+        d = self.cast_def(oid, alt)
         sp = d.spell
         if sp is not None and sp.modes:
             want = sp.choose or 1
@@ -644,7 +848,7 @@ class Game:
         elif modes:
             raise RulesError("700.2", f"{o.card} is not modal")
         slots = self._spell_target_slots(d, modes)
-        self.check_targets(player, oid, slots, targets)
+        self.check_targets(player, oid, slots, targets, x)
         cost = self.spell_cost(oid, alt)
         if x and not cost.x:
             raise RulesError("107.3", f"{o.card} has no X in its cost")
@@ -653,24 +857,18 @@ class Game:
             raise RulesError("601.2h", f"you can't pay {cost.text} for {o.card}")
 
     def check_targets(self, player: int, source: int, slots: Sequence[Target],
-                      targets: list[int]) -> None:
-        """Raise unless ``targets`` fill ``slots`` legally (CR 115, 601.2c)."""
-        need_min = sum(0 if t.up_to else t.count for t in slots)
-        need_max = sum(t.count for t in slots)
+                      targets: list[int], x: int = 0) -> None:
+        """Raise unless ``targets`` fill ``slots`` legally (CR 115, 601.2c).  The same
+        object may be chosen for different slots (e.g. by two modes), not twice for one."""
+        need_min = sum(0 if t.up_to else self.slot_count(t, x) for t in slots)
+        need_max = sum(self.slot_count(t, x) for t in slots)
         if not need_min <= len(targets) <= need_max:
             raise RulesError("601.2c", f"expected {need_min} target(s), got {len(targets)}")
-        i = 0
-        for t in slots:
-            take = t.count if not t.up_to else max(0, min(t.count, len(targets) - i -
-                                                          sum(u.count for u in slots
-                                                              [slots.index(t) + 1:]
-                                                              if not u.up_to)))
-            chunk = targets[i:i + take]
-            i += take
+        for t, chunk in zip(slots, self.split_targets(slots, targets, x), strict=True):
             if len(set(chunk)) != len(chunk):
                 raise RulesError("115.3", "the same object can't be chosen twice for one "
                                  "instance of 'target'")
-            cands = self.target_candidates(player, source, t)
+            cands = self.target_candidates(player, source, t, x)
             for ref in chunk:
                 if ref not in cands:
                     raise RulesError("115.1", f"{self.name(ref)} is not a legal target "
@@ -702,6 +900,15 @@ class Game:
             if plan_payment(cost, s.players[player].mana, self.mana_sources(player,
                             exclude=oid if ab.cost.tap else 0)) is None:
                 raise RulesError("602.2b", f"you can't pay {ab.cost.mana}")
+        if ab.cost.sacrifice is not None and not self.sacrifice_options(player, oid, ab):
+            raise RulesError("602.2b", "you have nothing to sacrifice for that cost")
+
+    def sacrifice_options(self, player: int, oid: int, ab: Activated) -> list[int]:
+        """Permanents ``player`` could sacrifice for ``ab``'s "Sacrifice a ..." cost."""
+        v = self.view()
+        f = ab.cost.sacrifice
+        return [o for o in self.state.battlefield
+                if self.chars(o).controller == player and f(v, o, player, oid)]
 
     def _check_activate(self, player: int, oid: int, idx: int, targets: list[int], x: int,
                         sorcery_ok: bool) -> None:
@@ -723,7 +930,7 @@ class Game:
             raise RulesError("602.5d", "that ability can be activated only at sorcery speed")
         self._check_activation_costs(player, oid, ab, x)
         if not ab.mana:
-            self.check_targets(player, oid, ab.targets, targets)
+            self.check_targets(player, oid, ab.targets, targets, x)
 
     def perform(self, player: int, action: list[Any]) -> None:
         """Carry out a checked priority action."""
@@ -732,7 +939,9 @@ class Game:
             kind = action[0]
             if kind == "play":
                 oid = action[1]
-                self.emit(ev.LandPlayed(player=player, obj=oid, new_obj=self.new_id()))
+                new = self.new_id()
+                self.emit(ev.LandPlayed(player=player, obj=oid, new_obj=new))
+                self._entered(new, False, None)  # "this land enters tapped" ...
             elif kind == "cast":
                 self._cast(player, *action[1:])
             elif kind == "activate":
@@ -740,17 +949,148 @@ class Game:
 
     def _cast(self, player: int, oid: int, targets: list[int], modes: list[int], x: int,
               alt: str, from_zone: str = "hand", free: bool = False) -> int:
+        if free and alt in self.card(oid).alt_costs and \
+                alt not in self.card(oid).extras.get("faces", {}):
+            # "without paying its mana cost" is itself an alternative cost (CR 118.9a)
+            raise RulesError("118.9a", f"{self.name(oid)} is cast without paying its mana "
+                             f"cost: its {alt} cost can't be used as well")
         cost = self.spell_cost(oid, alt).with_x(x)
         plan = None if free else plan_payment(cost, self.state.players[player].mana,
                                                 self.mana_sources(player))
         new = self.new_id()
+        o = self.state.objects[oid]
+        if from_zone == "hand" and o.zone != "hand":
+            from_zone = o.zone  # cast with a permission (e.g. an Adventure card from exile)
+        face = self.card(oid).extras.get("faces", {}).get(alt, "")
         seq = self.emit(ev.SpellCast(obj=oid, new_obj=new, controller=player, from_zone=from_zone,
                                      targets=tuple(targets), modes=tuple(sorted(modes)), x=x,
-                                     alt=alt))
+                                     alt=alt, face=face))
         with self.caused(seq):
             if plan is not None:
                 self._pay(player, plan)
+            for fn in self.reg.cast_hooks:
+                fn(self, player, new)
         return new
+
+    def _linked_knowledge(self) -> None:
+        """Each player who controls the permanent a face-down card is flagged
+        :data:`KNOWN_TO_CONTROLLERS_OF` may look at that card from then on; once the
+        permanent has left the battlefield, no one may (hideaway)."""
+        s = self.state
+        for oid in list(s.exile):
+            o = s.objects[oid]
+            host = o.flags.get(KNOWN_TO_CONTROLLERS_OF) if o.flags else None
+            if not host:
+                continue
+            h = s.objects.get(host)
+            if h is None or h.zone != "battlefield":
+                self.emit(ev.ObjectFlagged(obj=oid, key=KNOWN_TO_CONTROLLERS_OF, value=None))
+                self.emit(ev.ObjectFlagged(obj=oid, key="known_to", value=[]))
+            elif self.chars(host).controller not in o.known_to:
+                self.emit(ev.ObjectFlagged(obj=oid, key="known_to", value=sorted(
+                    [*o.known_to, self.chars(host).controller])))
+
+    # ------------------------------------------------------------ playing while resolving
+    def play_during_resolution(self, player: int, oid: int, optional: bool = False,
+                               prompt: str = "") -> int | None:
+        """``player`` plays card ``oid`` as a spell or ability resolves, without paying
+        its mana cost: a land with :meth:`play_land_from`, any other card with
+        :meth:`cast_during_resolution`.  ``optional``: "you may play it" (a ``may``
+        decision, asked only if it can be played)."""
+        o = self.state.objects.get(oid)
+        if o is not None and "Land" in self.reg[o.card].facts.types:
+            return self.play_land_from(player, oid, optional, prompt)
+        return self.cast_during_resolution(player, oid, free=True, optional=optional,
+                                           prompt=prompt)
+
+    def _may(self, player: int, possible: bool, prompt: str) -> bool:
+        """"You may ...": a ``may`` decision; if it can't be done, "no" is the only answer."""
+        return bool(self.choose(player, "may", [False, True] if possible else [False], prompt))
+
+    def play_land_from(self, player: int, oid: int, optional: bool = False,
+                       prompt: str = "") -> int | None:
+        """Play land card ``oid`` from its zone as something resolves: only on ``player``'s
+        turn with a land play left, and it counts as the land play (CR 305.2).  Returns
+        the land's new id, or ``None`` (then nothing happens)."""
+        s = self.state
+        o = s.objects.get(oid)
+        ok = (o is not None and o.zone not in ("battlefield", "stack", "none")
+              and "Land" in self.reg[o.card].facts.types and s.active == player
+              and s.players[player].lands_played < 1)
+        if optional and not self._may(player, ok, prompt or f"play {self.name(oid)}?"):
+            return None
+        if not ok:
+            return None
+        new = self.new_id()
+        self.emit(ev.LandPlayed(player=player, obj=oid, new_obj=new))
+        self._entered(new, False, None)
+        return new
+
+    def cast_during_resolution(self, player: int, oid: int, free: bool = True,
+                               optional: bool = False, prompt: str = "") -> int | None:
+        """``player`` casts card ``oid`` from its zone (exile, a graveyard ...) while a
+        spell or ability resolves (CR 608.2g).  Timing permissions by card type don't
+        apply; modes, X and targets are chosen with the decisions ``modes``, ``x`` and
+        ``targets``; no alternative cost may be used, and with ``free`` ("without paying
+        its mana cost") no mana is paid and X is 0 (CR 107.3b).  A mode is offered only
+        if its targets can be chosen.  Returns the spell's id, or ``None`` if it can't be
+        cast (then nothing happens and the card stays where it is)."""
+        o = self.state.objects.get(oid)
+        plans: list[tuple[list[int], int, list[list[int]]]] = []
+        if o is not None and o.zone not in ("battlefield", "stack", "none") and \
+                "Land" not in self.reg[o.card].facts.types:
+            plans = self._cast_plans(player, oid, free)
+        name = self.name(oid)
+        if optional and not self._may(player, bool(plans), prompt or f"cast {name}?"):
+            return None
+        if o is None or not plans:
+            return None
+        mode_opts: list[list[int]] = []
+        for m, _x, _c in plans:
+            if m not in mode_opts:
+                mode_opts.append(m)
+        modes = self.choose(player, "modes", mode_opts, f"modes for {name}")
+        xs = [x for m, x, _c in plans if m == modes]
+        x = self.choose(player, "x", xs, f"X for {name}")
+        combos = next(c for m, xx, c in plans if m == modes and xx == x)
+        slots = self._spell_target_slots(self.card(oid), modes)
+        targets: list[int] = []
+        if slots:
+            targets = self.ask(Decision("targets", player, combos, f"targets for {name}",
+                                        check=lambda ch: self._targets_answer(
+                                            player, oid, slots, ch, x), context=oid))
+        return self._cast(player, oid, targets, modes, x, "", from_zone=o.zone, free=free)
+
+    def _cast_plans(self, player: int, oid: int, free: bool
+                    ) -> list[tuple[list[int], int, list[list[int]]]]:
+        """(modes, X, target combinations) with which ``oid`` can be cast now."""
+        d = self.card(oid)
+        cost = self.spell_cost(oid)
+        pool = self.state.players[player].mana
+        sources = self.mana_sources(player)
+        if free:
+            xs = [0]
+        elif cost.x:
+            xs = list(range(0, max_payable_x(cost, pool, sources) + 1))
+        else:
+            xs = [0] if plan_payment(cost, pool, sources) is not None else []
+        out = []
+        for modes in self._mode_choices(d):
+            slots = self._spell_target_slots(d, modes)
+            for x in xs:
+                if not free and cost.x and plan_payment(cost.with_x(x), pool, sources) is None:
+                    continue
+                combos = self._target_combos(player, oid, slots, x)
+                if combos:
+                    out.append((modes, x, combos))
+        return out
+
+    def _targets_answer(self, player: int, source: int, slots: list[Target], choice: Any,
+                        x: int = 0) -> list[int]:
+        if not isinstance(choice, list):
+            choice = [choice]
+        self.check_targets(player, source, slots, choice, x)
+        return choice
 
     def _activate(self, player: int, oid: int, idx: int, targets: list[int], x: int) -> None:
         key, ab = self.card(oid).activated[idx - 1]
@@ -782,13 +1122,20 @@ class Game:
                 self._pay(player, plan)
         if c.life:
             self.emit(ev.LifeLost(player=player, n=c.life))
+        if c.sacrifice is not None:
+            opts = self.sacrifice_options(player, oid, ab)
+            if opts:
+                self.move(self.choose(player, "choose", opts, "sacrifice (cost)"), "graveyard",
+                          reason="sacrifice")
         if c.sacrifice_self:
             self.move(oid, "graveyard", reason="sacrifice")
 
     def _activate_mana(self, player: int, oid: int, ab: Activated) -> None:
         if ab.cost.tap:
             self.emit(ev.Tapped(obj=oid))
-        self.emit(ev.ManaAdded(player=player, mana=ab.mana[0]))
+        mana = ab.mana[0] if len(ab.mana) == 1 else \
+            self.choose(player, "choose", list(ab.mana), "choose the color of the mana")
+        self.emit(ev.ManaAdded(player=player, mana=mana))
         if ab.cost.sacrifice_self:
             self.move(oid, "graveyard", reason="sacrifice")
 
@@ -852,6 +1199,8 @@ class Game:
         if item.kind == "spell":
             return self._spell_target_slots(self.reg[item.source_card], item.modes)
         ab = self.ability(item)
+        if getattr(ab, "modes", ()):
+            return [t for m in item.modes for t in ab.modes[m - 1].targets]
         return list(ab.targets) if ab is not None else []
 
     def ability(self, item: StackItem) -> Any:
@@ -865,15 +1214,9 @@ class Game:
     def _legal_now(self, item: StackItem) -> list[bool]:
         slots = self._target_slots_of(item)
         out: list[bool] = []
-        i = 0
-        for t in slots:
-            for _ in range(t.count):
-                if i >= len(item.targets):
-                    break
-                ref = item.targets[i]
-                ok = ref in self.target_candidates(item.controller, item.source, t)
-                out.append(ok)
-                i += 1
+        for t, chunk in zip(slots, self.split_targets(slots, item.targets, item.x), strict=True):
+            cands = self.target_candidates(item.controller, item.source, t, item.x)
+            out.extend(ref in cands for ref in chunk)
         out.extend([True] * (len(item.targets) - len(out)))
         return out
 
@@ -898,9 +1241,10 @@ class Game:
             if sp.modes:
                 # modes resolve in printed order; each sees its own targets
                 pos = 0
+                parts = self.split_targets(self._target_slots_of(item), item.targets, item.x)
                 for m in sorted(item.modes):
                     mode = sp.modes[m - 1]
-                    n = sum(t.count for t in mode.targets)
+                    n = sum(len(parts.pop(0)) for _t in mode.targets)
                     sub = Ctx(self, item, legal)
                     sub.targets = item.targets[pos:pos + n]
                     sub.legal = legal[pos:pos + n]
@@ -921,16 +1265,21 @@ class Game:
             self.emit(ev.StackItemResolved(item=item.id, fizzled=True))
             return
         if isinstance(ab, Triggered) and ab.intervening_if is not None:
-            if not ab.intervening_if(self.view(), item.source, item.data):
+            if not ab.intervening_if(self.view(), item.source, event_from_data(item.data)):
                 self.emit(ev.StackItemResolved(item=item.id, fizzled=True))
                 return
         if ab is not None:
             ab.effect(Ctx(self, item, legal))
         self.emit(ev.StackItemResolved(item=item.id))
 
-    def counter(self, item_id: int) -> None:
+    def counter(self, item_id: int, by: int | None = None) -> None:
+        """Counter a spell or ability on the stack.  ``by`` is the controller of the
+        spell or ability countering it; replacement effects see the proposal
+        ``"counter"``: ``{"item", "kind", "by"}`` (e.g. Guile's)."""
         for it in self.state.stack:
             if it.id == item_id:
+                if replace(self, "counter", {"item": item_id, "kind": it.kind, "by": by}) is None:
+                    return
                 self.emit(ev.StackItemCountered(item=item_id))
                 if it.kind == "spell":
                     self.move(item_id, "graveyard", reason="countered")
@@ -939,22 +1288,29 @@ class Game:
     # ------------------------------------------------------------------ triggers
     def _triggers(self, trig: list[tuple[str, str, Triggered]], e: Event, seq: int,
                   before: bool) -> None:
+        """Trigger the abilities that ``e`` triggers (``before``: look-back triggers)."""
         s = self.state
-        for name, key, t in trig:
-            if t.look_back != before:
-                continue
-            for zone in t.zones:
-                if zone == "battlefield":
-                    ids = s.battlefield
-                elif zone == "stack":
-                    ids = [it.id for it in s.stack]
-                elif zone == "exile":
-                    ids = s.exile
-                else:
-                    ids = [i for p in s.players for i in getattr(p, zone)]
-                for oid in list(ids):
-                    o = s.objects.get(oid)
-                    if o is None or o.card != name or o.face_down:
+        by_card, granted, zones = self.reg.trigger_plan(e.TAG)
+        for zone in zones:
+            if zone == "battlefield":
+                ids = s.battlefield
+            elif zone == "stack":
+                ids = [it.id for it in s.stack]
+            elif zone == "exile":
+                ids = s.exile
+            else:
+                ids = [i for p in s.players for i in getattr(p, zone)]
+            for oid in list(ids):
+                o = s.objects.get(oid)
+                if o is None or o.face_down:
+                    continue
+                mine = by_card.get(o.card, ())
+                if granted and zone == "battlefield":
+                    c0 = self.chars(oid)
+                    mine = list(mine) + [(k, t) for k, t in granted if k in c0.abilities
+                                         and (k, t) not in mine]
+                for key, t in mine:
+                    if t.look_back != before or zone not in t.zones:
                         continue
                     c = self.chars(oid)
                     if key not in c.abilities:
@@ -990,6 +1346,17 @@ class Game:
             for it in mine:
                 ab = self.ability(it)
                 slots = list(ab.targets) if ab is not None else []
+                modes: list[int] = []
+                if getattr(ab, "modes", ()):  # a modal triggered ability (CR 603.3c)
+                    ok = [list(m) for m in combinations(range(1, len(ab.modes) + 1),
+                                                        ab.choose or 1)
+                          if all(self._target_combos(p, it.source, ab.modes[i - 1].targets)
+                                 for i in m)]
+                    if not ok:
+                        self.emit(ev.StackItemResolved(item=it.id, fizzled=True))
+                        continue
+                    modes = self.ask(Decision("modes", p, ok, f"modes for {it.source_card}"))
+                    slots = [t for m in modes for t in ab.modes[m - 1].targets]
                 targets: list[int] = []
                 if slots:
                     combos = self._target_combos(p, it.source, slots)
@@ -1003,7 +1370,8 @@ class Game:
                                                 check=lambda ch, sl=slots, it=it, p=p:
                                                 self._check_trigger_targets(p, it, sl, ch),
                                                 context=it.id))
-                self.emit(ev.TriggerPutOnStack(item=it.id, targets=tuple(targets)))
+                self.emit(ev.TriggerPutOnStack(item=it.id, targets=tuple(targets),
+                                               modes=tuple(modes)))
 
     def _check_trigger_targets(self, p: int, it: StackItem, slots: list[Target],
                                choice: Any) -> Any:
@@ -1043,7 +1411,8 @@ class Game:
                     walkers.setdefault(t, []).append(oid)
             if o.attached_to and "Aura" in c.subtypes:
                 host = s.objects.get(o.attached_to)
-                if host is None or host.zone != "battlefield":
+                if host is None or host.zone != "battlefield" or \
+                        not self.can_enchant(oid, o.attached_to):
                     acts.append(("graveyard", oid, "aura"))
             elif "Aura" in c.subtypes and not o.attached_to:
                 acts.append(("graveyard", oid, "aura"))
@@ -1153,10 +1522,16 @@ class Game:
     def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None) -> None:
         o = self.state.objects[new]
         d = self.reg[o.card]
-        if tapped or d.extras.get("enters_tapped"):
+        et = d.extras.get("enters_tapped")
+        if callable(et):  # "as ~ enters, you may [do X]; if you don't, it enters tapped"
+            et = et(self, new)
+        if tapped or et:
             self.emit(ev.Tapped(obj=new))
         if cast_data and cast_data.get("alt"):
             self.emit(ev.ObjectFlagged(obj=new, key="cast_alt", value=cast_data["alt"]))
+        # "enters with N counters" (e.g. a Saga's first lore counter)
+        for kind, n in sorted(d.extras.get("enters_with_counters", {}).items()):
+            self.emit(ev.CounterPlaced(obj=new, kind=kind, n=n))
         if d.facts.loyalty and "Planeswalker" in d.facts.types:
             n = int(d.facts.loyalty)
             if n:
@@ -1228,6 +1603,8 @@ class Game:
             o = s.objects.get(to)
             if o is None or o.zone != "battlefield":
                 return
+        if to > 0 and self.protected_from(to, source):
+            return  # 702.16e: damage from a source with that quality is prevented
         deathtouch = bool(sc and sc.has("deathtouch"))
         seq = self.emit(ev.DamageDealt(source=source, target=to, amount=amount, combat=combat,
                                        deathtouch=deathtouch))
@@ -1299,7 +1676,9 @@ class Game:
         o = self.state.objects[blocker]
         b = self.chars(blocker)
         a = self.chars(attacker)
-        if not b.is_creature or o.tapped:
+        if not b.is_creature or o.tapped or b.has("can't block"):
+            return False
+        if self.protected_from(attacker, blocker):
             return False
         if a.has("flying") and not (b.has("flying") or b.has("reach")):
             return False
@@ -1342,7 +1721,8 @@ class Game:
             if not isinstance(pair, list) or len(pair) != 2:
                 raise RulesError("509.1", f"bad block {pair!r}")
             b, a = int(pair[0]), int(pair[1])
-            if b in seen:
+            if b in seen and ([b, a] in out or b not in self.state.objects
+                              or not self.chars(b).has("can block any number")):
                 raise RulesError("509.1a", f"{self.name(b)} can block only one creature")
             seen.add(b)
             if a not in c.attackers:
@@ -1353,10 +1733,47 @@ class Game:
             count[a] = count.get(a, 0) + 1
             out.append([b, a])
         for a, n in count.items():
-            if self.chars(a).has("menace") and n < 2:
+            need = self.min_blockers(a)
+            if n < need and need == 2 and self.chars(a).has("menace"):
                 raise RulesError("702.110b", f"{self.name(a)} has menace: it can't be blocked "
                                  "except by two or more creatures")
+            if n < need:
+                raise RulesError("509.1b", f"{self.name(a)} can't be blocked except by {need} "
+                                 "or more creatures")
+        self._check_block_requirements(player, out)
         return out
+
+    def min_blockers(self, oid: int) -> int:
+        """The fewest creatures that can block ``oid``: 2 with menace, N with an ability
+        ``min_blockers:N`` ("can't be blocked except by N or more creatures")."""
+        c = self.chars(oid)
+        need = 2 if c.has("menace") else 1
+        for a in c.abilities:
+            if a.startswith("min_blockers:"):
+                need = max(need, int(a[13:]))
+        return need
+
+    def _check_block_requirements(self, player: int, blocks: list[list[int]]) -> None:
+        """"All creatures able to block ~ do so" (ability ``all able block it``): each
+        creature that could block such an attacker blocks one (all, if it can block any
+        number) -- the most requirements that can be obeyed (CR 509.1c)."""
+        c = self.state.combat
+        lures = [a for a in (c.attackers if c else ()) if self.chars(a).has("all able block it")]
+        if not lures:
+            return
+        for b in self.state.battlefield:
+            ch = self.chars(b)
+            if ch.controller != player or not ch.is_creature:
+                continue
+            able = [a for a in lures if self.can_block(b, a)]
+            mine = [a for bb, a in blocks if bb == b]
+            if not able:
+                continue
+            need = able if ch.has("can block any number") else None
+            if (need is None and not set(able) & set(mine)) or \
+                    (need is not None and not set(need) <= set(mine)):
+                raise RulesError("509.1c", f"{self.name(b)} must block "
+                                 f"{self.name(able[0])}: all creatures able to block it do so")
 
     def _combat_damage(self) -> None:
         c = self.state.combat
@@ -1425,12 +1842,15 @@ class Game:
             if first_strike:
                 self._dealt_first.add(b)
             power = self.chars(b).power or 0
-            a = attackers[0]
-            if power > 0 and a in s.objects and s.objects[a].zone == "battlefield":
-                dmg.append((b, a, power))
+            live = [a for a in attackers if a in s.objects and s.objects[a].zone == "battlefield"]
+            if power > 0 and len(live) == 1:
+                dmg.append((b, live[0], power))
+            elif power > 0 and live:  # blocking several: its controller divides the damage
+                for to, n in self._assign(b, live, power, None):
+                    dmg.append((b, to, n))
         for src, to, n in dmg:
-            if n > 0:
-                self._damage(src, to, n, combat=True)
+            if n > 0:  # through replacement and prevention effects, like all damage
+                self.deal_damage(src, to, n, combat=True)
 
     def _lethal(self, blocker: int, attacker: int) -> int:
         o = self.state.objects[blocker]
