@@ -502,7 +502,8 @@ class _Layers:
                     if _parts(fresh, layer):
                         batch.append(_Entry(ts, static=i, outs=fresh))
             if layer == "7a":
-                for oid, c in chars.items():  # CDAs first (CR 613.3)
+                for oid, c in list(chars.items()):  # CDAs first (CR 613.3); they may look
+                    # at other zones, whose objects the view then adds to ``chars``
                     fn = self.reg.dynamic_pt.get(objs[oid].card)
                     if fn is not None and c.power is not None and c.pt_cda:
                         c.power, c.toughness = fn(self.view, oid)

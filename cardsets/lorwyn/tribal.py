@@ -43,6 +43,7 @@ from kernel.filters import (
     kind,
     land,
     noncreature_permanent,
+    permanent,
     player,
 )
 from kernel.filters import spell as a_spell
@@ -70,9 +71,9 @@ SKIPPED = {
     "Skeletal Changeling": "regeneration is not supported",
     "Fodder Launch": "additional costs to cast a spell (sacrifice a Goblin) are not supported",
     "Fire-Belly Changeling": "'activate no more than twice each turn' is not supported",
-    "Rebellion of the Flamekin": "depends on clash events and paying mana while an ability "
-                                 "resolves",
 }
+# Rebellion of the Flamekin (Tribal Enchantment -- Elemental, "whenever you clash") is
+# defined with the other clash cards, in clash.py.
 
 
 # ============================================================ small effect helpers
@@ -398,6 +399,18 @@ def _elvish_promenade(c: Ctx) -> None:
 
 
 S.card("Elvish Promenade", spell(_elvish_promenade))
+
+
+def _branchbender(c: Ctx) -> None:
+    """Until end of turn, target Forest becomes an X/X Treefolk creature in addition to its
+    other types, where X is the number of Elves you control."""
+    x = for_each(kind("Elf"))(c)
+    until_eot(c, [c.target(0)], ("add_types", ["Creature"]), ("add_creature_types", ["Treefolk"]),
+              ("set_pt", [x, x]))
+
+
+S.card("Elvish Branchbender", activated("{T}", _branchbender,
+                                        target(permanent.with_subtype("Forest"))))
 
 
 def _blue_spell_on_your_turn(v: View, src: int, e: Any) -> bool:
