@@ -28,6 +28,7 @@ from kernel.dsl import (
     activated,
     damage,
     destroy,
+    lord,
     mana_ability,
     modal,
     mode,
@@ -48,6 +49,7 @@ from kernel.filters import (
 )
 from kernel.filters import spell as a_spell
 from kernel.layers import View
+from plugins.regeneration import regenerate
 from plugins.tribal import (
     Effect,
     creatures_of,
@@ -68,7 +70,6 @@ SKIPPED = {
     "Summon the School": "abilities activated from the graveyard and 'tap N untapped creatures' "
                          "costs are not supported",
     "Shapesharer": "copy effects (layer 1) and 'until your next turn' are not supported",
-    "Skeletal Changeling": "regeneration is not supported",
     "Fodder Launch": "additional costs to cast a spell (sacrifice a Goblin) are not supported",
     "Fire-Belly Changeling": "'activate no more than twice each turn' is not supported",
 }
@@ -333,6 +334,17 @@ S.card("Prowess of the Fair",
        triggered(ev.ZoneChanged, _dies_from_battlefield(_prowess_of_the_fair),
                  _may(lambda c: c.create_token("Elf Warrior")), look_back=True,
                  text="whenever another nontoken Elf is put into your graveyard"))
+
+
+S.card("Skeletal Changeling", activated("{1}{B}", lambda c: regenerate(c, _me(c))))
+
+# Cards that regenerate a permanent of a creature type (a tribal permanent or a changeling
+# is one too).
+S.card("Mad Auntie",
+       lord(kind("Goblin").creature.other().you_control(), 1, 1),
+       activated("{T}", lambda c: regenerate(c, c.target(0)), target(kind("Goblin").other())))
+S.card("Black Poplar Shaman",
+       activated("{2}{B}", lambda c: regenerate(c, c.target(0)), target(kind("Treefolk"))))
 
 
 # ============================================================ red
