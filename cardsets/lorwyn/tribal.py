@@ -43,6 +43,7 @@ from kernel.filters import (
     creature_or_player,
     kind,
     land,
+    matching,
     noncreature_permanent,
     permanent,
     player,
@@ -62,7 +63,6 @@ from plugins.tribal import (
 from .cards import S
 
 SKIPPED = {
-    "Favor of the Mighty": "protection from all colors is not implemented by the kernel",
     "Hoofprints of the Stag": "costs that remove counters and 'activate only during your turn' "
                               "are not supported",
     "Militia's Pride": "paying mana while an ability resolves and creating a token tapped and "
@@ -192,6 +192,25 @@ def _crib_swap(c: Ctx) -> None:
 
 
 S.card("Crib Swap", spell(_crib_swap, target(creature)))
+
+
+PROTECTION_FROM_ALL_COLORS = ["protection from white", "protection from blue",
+                              "protection from black", "protection from red",
+                              "protection from green"]
+
+
+def _favor_of_the_mighty(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
+    """Each creature with the highest mana value has protection from all colors."""
+    mvs = {oid: v.chars(oid).mana_value for oid in matching(v, creature, 0, src)}
+    if not mvs:
+        return []
+    top = max(mvs.values())
+    return [("6", "grant", [o for o, mv in mvs.items() if mv == top],
+             PROTECTION_FROM_ALL_COLORS)]
+
+
+S.card("Favor of the Mighty", static(_favor_of_the_mighty,
+                                     "creatures with the highest mana value: protection"))
 
 
 def _shields(c: Ctx) -> None:
