@@ -1272,9 +1272,10 @@ class Game:
             ab.effect(Ctx(self, item, legal))
         self.emit(ev.StackItemResolved(item=item.id))
 
-    def counter(self, item_id: int, by: int | None = None) -> None:
-        """Counter a spell or ability on the stack.  ``by`` is the controller of the
-        spell or ability countering it; replacement effects see the proposal
+    def counter(self, item_id: int, by: int | None = None, to_zone: str = "graveyard") -> None:
+        """Counter a spell or ability on the stack (a spell goes to ``to_zone``: "exile it
+        instead of putting it into its owner's graveyard").  ``by`` is the controller of
+        the spell or ability countering it; replacement effects see the proposal
         ``"counter"``: ``{"item", "kind", "by"}`` (e.g. Guile's)."""
         for it in self.state.stack:
             if it.id == item_id:
@@ -1282,7 +1283,7 @@ class Game:
                     return
                 self.emit(ev.StackItemCountered(item=item_id))
                 if it.kind == "spell":
-                    self.move(item_id, "graveyard", reason="countered")
+                    self.move(item_id, to_zone, reason="countered")
                 return
 
     # ------------------------------------------------------------------ triggers
@@ -1526,7 +1527,7 @@ class Game:
         if callable(et):  # "as ~ enters, you may [do X]; if you don't, it enters tapped"
             et = et(self, new)
         if tapped or et:
-            self.emit(ev.Tapped(obj=new))
+            self.emit(ev.Tapped(obj=new, entering=True))
         if cast_data and cast_data.get("alt"):
             self.emit(ev.ObjectFlagged(obj=new, key="cast_alt", value=cast_data["alt"]))
         # "enters with N counters" (e.g. a Saga's first lore counter)

@@ -199,8 +199,12 @@ class TokenCreated(Event, frozen=True):
 
 @event
 class Tapped(Event, frozen=True):
+    """``obj`` became tapped; ``entering``: it entered the battlefield tapped (it did
+    not "become tapped", CR 110.5 / 603.2)."""
+
     TAG: ClassVar[str] = "Tapped"
     obj: int
+    entering: bool = False
 
 
 @event
@@ -285,6 +289,7 @@ class SpellCast(Event, frozen=True):
     modes: tuple[int, ...] = ()
     x: int = 0
     alt: str = ""
+    face: str = ""  # the card face cast (an Adventure), "" for the card's normal face
 
 
 @event

@@ -465,6 +465,8 @@ class Renderer:
         return self.player(o.controller) if o is not None else "?"
 
     def _Tapped(self, e: ev.Tapped) -> str:
+        if e.entering:
+            return f"{self.obj(e.obj)} enters tapped"
         return f"{self._controller_of(e.obj)} taps {self.obj(e.obj)}"
 
     def _Untapped(self, e: ev.Untapped) -> str:

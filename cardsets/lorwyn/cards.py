@@ -7,3 +7,6 @@ from kernel.dsl import CardSet
 S = CardSet("lorwyn", "0.1.0", __file__)
 
 S.vanilla("Plains", "Island", "Swamp", "Mountain", "Forest")
+
+# Cards the kernel expresses directly, and the built-in decks (they add to ``S``).
+from cardsets.lorwyn import simple  # noqa: E402,F401
