@@ -895,6 +895,9 @@ class Game:
             if need > 0 and o.counters.get("loyalty", 0) < need:
                 raise RulesError("606.6", f"{o.card} has only {o.counters.get('loyalty', 0)} "
                                  f"loyalty: can't pay -{need}")
+        if ab.cost.life and s.players[player].life < ab.cost.life:
+            raise RulesError("119.4", f"you can't pay {ab.cost.life} life with "
+                             f"{s.players[player].life} life")
         if ab.cost.mana and not ab.mana:
             cost = ManaCost.parse(ab.cost.mana).with_x(x)
             if plan_payment(cost, s.players[player].mana, self.mana_sources(player,
