@@ -82,6 +82,7 @@ ANSWER_FOR = {
     "bottom": ("choose",),
     "creature_type": ("choose",),
 }
+DEFERRED = ("cast", "activate", "play")
 QUIET_DECISIONS = ("attackers", "blockers", "mulligan")
 
 
@@ -117,7 +118,8 @@ class ScenarioRun:
         self.game = Game(reg, self.names, seed=0, agents=[self, self])
         self.aliases: dict[str, int] = {}  # alias -> card_id
         self.i = 0  # current action
-        self.used: set[int] = set()  # ids of used answers (per current action)
+        self.used_by: dict[int, set[int]] = {}  # action index -> indexes of its used answers
+        self.checked: set[int] = set()  # actions whose unused answers were checked (strict)
         self.action_start = 0
         self.last_pass: tuple[int, int] | None = None
         self.failed: str | None = None
@@ -128,6 +130,11 @@ class ScenarioRun:
         sc = self.sc
         active = self.names.index(sc.turn.active)
         g.emit(ev.TurnBegan(turn=sc.turn.number, active=active))
+        for p, pname in enumerate(self.names):  # life first: no object exists yet to trigger
+            diff = sc.players[pname].life - g.state.players[p].life
+            if diff:
+                g.emit(ev.LifeGained(player=p, n=diff) if diff > 0 else
+                       ev.LifeLost(player=p, n=-diff))
         links: list[tuple[int, CardEntry, int]] = []
         for p, pname in enumerate(self.names):
             for zone, entries in sc.players[pname].zones():
@@ -137,7 +144,8 @@ class ScenarioRun:
                                              f"{zone}): is its card set installed?")
                     oid = g.new_id()
                     ctrl = self.names.index(entry.controller) if entry.controller else -1
-                    g.emit(ev.ObjectCreated(obj=oid, card=entry.card, owner=p, zone=zone,
+                    g.emit(ev.ObjectCreated(obj=oid, card=self.reg.canonical(entry.card),
+                                            owner=p, zone=zone,
                                             controller=ctrl, token=entry.token,
                                             tapped=entry.tapped, sick=entry.sick,
                                             face_down=entry.face_down))
@@ -185,7 +193,8 @@ class ScenarioRun:
         found: list[int] = []
         for zone in SEARCH_ORDER:
             found.extend(self._in_zone(zone))
-        named = [o for o in found if s.objects[o].card == name]
+        canon = self.reg.canonical(name)
+        named = [o for o in found if s.objects[o].card == canon]
         if candidates is not None:
             named = [o for o in named if o in candidates] or \
                 [c for c in candidates if c > 0 and c in s.objects and s.objects[c].card == name]
@@ -218,7 +227,8 @@ class ScenarioRun:
             return oid
         s = self.game.state
         for zone in SEARCH_ORDER:
-            hits = [o for o in self._in_zone(zone) if s.objects[o].card == name]
+            hits = [o for o in self._in_zone(zone)
+                    if s.objects[o].card == self.reg.canonical(name)]
             if len(hits) == 1:
                 return hits[0]
             if len(hits) > 1:
@@ -237,8 +247,19 @@ class ScenarioRun:
         try:
             g.turn_from(self.sc.turn.step, self.sc.turn.number, active)
             g.run(first=1 - active, turn=self.sc.turn.number + 1)
-        except (_Done, GameOver):
+        except _Done:
             pass
+        except GameOver:
+            # the action under way may have ended the game; later actions (but checks) can't run
+            left = [a for a in self.sc.actions[self.i + 1:] if a.verb != "check"]
+            if left:
+                w = g.state.winner
+                who = "a draw" if w is None or w < 0 else f"{self.names[w]} won"
+                raise self.fail(left[0].where, f"the game ended ({who}) before this action")
+            for a in self.sc.actions[self.i + 1:]:
+                for exp in a.check:
+                    self.check(exp)
+            self.i = len(self.sc.actions)
         self._finish_action_checks(final=True)
 
     def _action(self) -> Action | None:
@@ -253,16 +274,40 @@ class ScenarioRun:
         return None
 
     def _advance(self) -> None:
-        self._finish_action_checks()
         self.i += 1
-        self.used = set()
         self.action_start = len(self.game.log)
+        self._finish_action_checks()
+
+    @property
+    def used(self) -> set[int]:
+        return self.used_by.setdefault(self.i, set())
+
+    def _reachable(self) -> list[int]:
+        """Actions whose answers can still serve decisions: the current one, and the
+        previous non-``check`` action (a cast's trigger targets, a resolve's last
+        decisions are asked after the scenario has moved on to the next action)."""
+        out = [self.i] if self.i < len(self.sc.actions) else []
+        k = self.i - 1
+        while k >= 0 and self.sc.actions[k].verb == "check":
+            k -= 1
+        if k >= 0:
+            out.append(k)
+        return out
 
     def _finish_action_checks(self, final: bool = False) -> None:
-        if not self.sc.strict or self.i >= len(self.sc.actions):
+        """Strict: an answer left unused once its action can no longer be reached
+        (or when the scenario ends) fails the scenario."""
+        if not self.sc.strict:
             return
-        a = self.sc.actions[self.i]
-        left = [ans for k, ans in enumerate(a.answers) if k not in self.used]
+        reach = self._reachable()
+        for k in range(len(self.sc.actions)):
+            if k in self.checked or (k in reach and not final) or k > self.i:
+                continue
+            self.checked.add(k)
+            self._unused(self.sc.actions[k], self.used_by.get(k, set()))
+
+    def _unused(self, a: Action, used: set[int]) -> None:
+        left = [ans for k, ans in enumerate(a.answers) if k not in used]
         if left:
             ans = left[0]
             raise ScenarioFailed(f"{a.where}: answer {{{ans.kind}: {ans.value!r}}} was never "
@@ -366,21 +411,25 @@ class ScenarioRun:
         g = self.game
         s = g.state
         assert a.card is not None
+        face_alt = ""
         if a.verb in ("cast", "play"):
             hand = s.players[p].hand
             if a.card in self.aliases:
                 oid = self.ref(a.card)
-                if oid not in hand:
+                if oid not in hand and not (a.verb == "cast" and g.cast_alts_from(p, oid)):
                     raise RulesError("601.2", f"{a.card} is not in {self.names[p]}'s hand")
             else:
-                mine = [o for o in hand if s.objects[o].card == a.card]
+                name = self.reg.canonical(a.card)
+                mine = [o for o in hand if s.objects[o].card == name]
+                if not mine and a.verb == "cast":
+                    mine, face_alt = self._castable_by_name(p, a.card)
                 if not mine:
                     raise RulesError("601.2", f"{a.card} is not in {self.names[p]}'s hand")
                 oid = mine[0]
             if a.verb == "play":
                 return ["play", oid]
             targets = self._targets(a.targets)
-            alt = "evoke" if a.evoke else ""
+            alt = "evoke" if a.evoke else face_alt
             return ["cast", oid, targets, sorted(a.modes), a.x or 0, alt]
         src = self.ref(a.card)
         if src < 0 or s.objects[src].zone != "battlefield":
@@ -398,6 +447,25 @@ class ScenarioRun:
             idx = a.ability or 1
         return ["activate", src, idx, self._targets(a.targets), x]
 
+    def _castable_by_name(self, p: int, name: str) -> tuple[list[int], str]:
+        """Cards ``p`` may cast by this name: a face of a card in hand (an Adventure:
+        ``cast: Betroth the Beast``), or a card elsewhere that a rule lets them cast
+        (e.g. from exile); with the alt cost that casts it so."""
+        g = self.game
+        s = g.state
+        for oid in s.players[p].hand:
+            for alt, face in sorted(g.card(oid).extras.get("faces", {}).items()):
+                if face == name:
+                    return [oid], alt
+        canon = self.reg.canonical(name)
+        for oid, alts in g._castable_elsewhere(p):
+            if s.objects[oid].card == canon:
+                return [oid], alts[0]
+            for alt in alts:
+                if g.card(oid).extras.get("faces", {}).get(alt) == name:
+                    return [oid], alt
+        return [], ""
+
     def _targets(self, names: Sequence[str]) -> list[int]:
         out: list[int] = []
         for n in names:
@@ -408,33 +476,37 @@ class ScenarioRun:
     def _actor_of(self, a: Action) -> int | None:
         return self.player(a.player) if a.player else None
 
-    def _find_answer(self, d: Decision) -> tuple[Answer, Action] | None:
+    def _find_answer(self, d: Decision, accept: Any = None) -> tuple[Answer, Action] | None:
         kinds = ANSWER_FOR.get(d.kind, (d.kind,))
-        for k in (self.i, self.i - 1):
-            if not 0 <= k < len(self.sc.actions):
-                continue
+        for k in self._reachable():
             a = self.sc.actions[k]
-            if k != self.i and k != self.i - 1:
-                continue
+            used = self.used_by.setdefault(k, set())
             for n, ans in enumerate(a.answers):
-                if ans.kind not in kinds:
-                    continue
-                if k == self.i and n in self.used:
-                    continue
-                if k == self.i - 1 and n in getattr(self, "_prev_used", set()):
+                if ans.kind not in kinds or n in used:
                     continue
                 who = self.player(ans.player) if ans.player else self._actor_of(a)
                 if who is not None and who != d.player:
                     continue
-                if k == self.i:
-                    self.used.add(n)
-                else:
-                    self._prev_used = getattr(self, "_prev_used", set()) | {n}
+                if accept is not None and not accept(ans):
+                    continue
+                used.add(n)
                 return ans, a
         return None
 
-    def _advance_hook(self) -> None:
-        self._prev_used = set()
+    def forced(self, game: Game, d: Decision) -> None:
+        """A decision with one legal option was taken without asking. An answer the
+        action gives for it is used if it names that option (for ``may``: any answer;
+        choosing to do what can't be done does nothing), so a strict scenario may state
+        a forced choice."""
+        def accept(ans: Answer) -> bool:
+            if d.kind == "may":
+                return True
+            try:
+                return bool(self._convert(d, ans) == (d.options or [None])[0])
+            except ScenarioFailed:
+                return False
+        self._find_answer(d, accept)
+
 
     def _answer(self, d: Decision) -> Any:
         # attackers / blockers: driven by attack/block actions
@@ -680,7 +752,7 @@ class ScenarioRun:
             if f.zone is None and zone == "none":
                 continue
             c = g.chars(oid)
-            if f.name is not None and o.card != f.name and not (
+            if f.name is not None and o.card != self.reg.canonical(f.name) and not (
                     f.name in self.aliases and o.card_id == self.aliases[f.name]):
                 continue
             ctrl = c.controller if zone == "battlefield" else o.controller
