@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ from kernel.layers import View
 
 __all__ = [
     "CardSet", "spell", "modal", "mode", "target", "activated", "mana_ability", "loyalty",
-    "triggered", "etb", "dies", "leaves", "at_upkeep", "attacks", "static", "lord",
+    "triggered", "triggered_on", "ENTERS", "etb", "dies", "leaves", "at_upkeep", "attacks", "static", "lord",
     "damage", "draw", "gain_life", "destroy", "create", "pump", "sequence", "parse_cost",
 ]
 
@@ -82,8 +83,16 @@ class CardSet:
 
     def card(self, name: str, *abilities: Any, alt_costs: dict[str, str] | None = None,
              facts: CardFacts | None = None, **extras: Any) -> CardDef:
-        """Define a card: its abilities in printed order (keywords come from the facts)."""
-        d = CardDef(facts or self.fact(name), list(abilities), alt_costs=dict(alt_costs or {}),
+        """Define a card: its abilities in printed order (keywords come from the facts).
+
+        An ability with an ``alt_cost`` attribute ``(name, cost)`` (e.g. evoke) also
+        gives the card that alternative cost.
+        """
+        alts = dict(alt_costs or {})
+        for a in abilities:
+            if getattr(a, "alt_cost", None):
+                alts.setdefault(*a.alt_cost)
+        d = CardDef(facts or self.fact(name), list(abilities), alt_costs=alts,
                     extras=dict(extras), set_code=self.name)
         self.defs[name] = d
         return d
@@ -178,6 +187,12 @@ def triggered(on: type[ev.Event] | Sequence[type[ev.Event]], when: Callable[[Vie
                      text)
 
 
+def triggered_on(tags: Sequence[str], when: Callable[[View, int, Any], bool], effect: Effect,
+                 *targets: Target, text: str = "") -> Triggered:
+    """A triggered ability on several event tags (e.g. :data:`ENTERS`)."""
+    return Triggered(tuple(tags), when, effect, tuple(targets), text=text)
+
+
 def etb(effect: Effect, *targets: Target) -> Triggered:
     """"When ~ enters (the battlefield), ..." """
     def when(v: View, src: int, e: Any) -> bool:
@@ -218,6 +233,47 @@ def attacks(effect: Effect, *targets: Target) -> Triggered:
 def static(effects: Callable[[View, int], list[tuple[str, str, list[int], Any]]],
            text: str = "") -> Static:
     return Static(effects, text)
+
+
+RULES_ABILITIES = ("can't block", "can block any number", "all able block it")
+"""Abilities the engine reads by name: "~ can't block", "~ can block any number of
+creatures", "All creatures able to block ~ do so"."""
+
+
+def has(ability: str) -> Static:
+    """A static ability the engine knows by name (a keyword or one of
+    :data:`RULES_ABILITIES`): ``has("can't block")`` is "~ can't block"."""
+    return Static(lambda v, src: [("6", "grant", [src], [ability])], ability)
+
+
+@dataclass(frozen=True)
+class CostChange(Static):
+    """A static ability that makes spells cost more or less (see ``Game.cost_change``)."""
+
+    cost_change: Callable[[View, int, int], int] | None = None
+
+
+def cost_change(applies: Callable[[View, int, int], bool], n: int, text: str = "") -> Static:
+    """"[Spells] cost {N} more to cast" (``n`` > 0) or "... {N} less" (``n`` < 0):
+    ``applies(view, source, card)`` says which cards being cast it changes (the card
+    is in the zone it is cast from; ``view.obj(card).controller`` casts it)."""
+    return CostChange(lambda v, s: [], text,
+                      cost_change=lambda v, s, card: n if applies(v, s, card) else 0)
+
+
+@dataclass(frozen=True)
+class CastProhibition(Static):
+    """A static ability that stops spells from being cast (see ``Game.cast_forbidden``)."""
+
+    forbids_cast: Callable[[View, int, int, int, str], str] | None = None
+
+
+def cant_be_cast(applies: Callable[[View, int, int, int], bool], text: str) -> Static:
+    """"[Spells] can't be cast": ``applies(view, source, card, player)`` says which cards
+    ``player`` can't cast (whatever cost they would pay: an alternative cost too)."""
+    return CastProhibition(lambda v, s: [], text,
+                           forbids_cast=lambda v, s, card, p, alt: text
+                           if applies(v, s, card, p) else "")
 
 
 def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> Static:

@@ -2,8 +2,24 @@
 
 from __future__ import annotations
 
-from kernel.dsl import CardSet, damage, destroy, draw, lord, mana_ability, spell, target
-from kernel.filters import creature, creature_or_player, kind
+from typing import Any
+
+from kernel import events as ev
+from kernel.dsl import (
+    ENTERS,
+    CardSet,
+    damage,
+    destroy,
+    draw,
+    etb,
+    lord,
+    mana_ability,
+    spell,
+    target,
+    triggered_on,
+)
+from kernel.effects import Ctx
+from kernel.filters import creature, creature_or_player, enchantment, kind
 
 S = CardSet("core", "0.1.0", __file__, extra_facts=("tokens.json",))
 
@@ -28,3 +44,25 @@ def _life_total(view: object, oid: int) -> tuple[int, int]:
 
 
 S.card("Avatar", pt=_life_total)
+
+
+def _trick(c: Ctx) -> None:
+    """Tap target creature an opponent controls. It loses all abilities until end of turn."""
+    t = c.target(0)
+    if t is not None:
+        c.tap(t)
+        c.until_end_of_turn("lose_all_abilities", [t])
+
+
+S.card("Merfolk Trickster", etb(_trick, target(creature.opponent_controls())))
+
+
+def _your_enchantment_enters(v: Any, src: int, e: ev.Event) -> bool:
+    new = ev.entered(e)
+    return bool(new) and enchantment(v, new, v.chars(src).controller, src) and \
+        v.chars(new).controller == v.chars(src).controller
+
+
+# Constellation — Whenever an enchantment enters the battlefield under your control, you gain 2 life.
+S.card("Nexus Wardens", triggered_on(ENTERS, _your_enchantment_enters,
+                                     lambda c: c.gain_life(c.controller, 2)))
