@@ -55,7 +55,7 @@ class RandomAgent:
                     can = [a for a in attackers if game.can_block(b, a)]
                     if can:
                         out.append([b, r.choice(can)])
-            return legal_menace_blocks(game, out)
+            return legal_menace_blocks(game, required_blocks(game, d.context["blockers"], out))
         if d.kind == "assign":
             return d.context["default"]
         if d.kind == "order":
@@ -69,6 +69,24 @@ class RandomAgent:
             n = r.randint(lo, min(d.count, len(d.options)))
             return r.sample(list(d.options), n)
         return r.choice(d.options)
+
+
+def required_blocks(game: Game, blockers: list[int], blocks: list[list[int]]
+                    ) -> list[list[int]]:
+    """Make each creature able to block an attacker with "All creatures able to block ~
+    do so" (ability ``all able block it``) block it instead (CR 509.1c)."""
+    c = game.state.combat
+    lures = [a for a in (c.attackers if c else ()) if game.chars(a).has("all able block it")]
+    if not lures:
+        return blocks
+    out = list(blocks)
+    for b in blockers:
+        able = [a for a in lures if game.can_block(b, a)]
+        if able:
+            out = [p for p in out if p[0] != b]
+            take = able if game.chars(b).has("can block any number") else able[:1]
+            out.extend([b, a] for a in take)
+    return out
 
 
 def legal_menace_blocks(game: Game, blocks: list[list[int]]) -> list[list[int]]:
@@ -166,7 +184,7 @@ class HeuristicAgent(RandomAgent):
                     out.append([b, a])
                     used.add(b)
                     break
-        return legal_menace_blocks(game, out)
+        return legal_menace_blocks(game, required_blocks(game, d.context["blockers"], out))
 
 
 class ReplayAgent:

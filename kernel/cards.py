@@ -177,6 +177,8 @@ class CardDef:
     def __post_init__(self) -> None:
         if not self.keywords:
             self.keywords = tuple(k.lower() for k in self.facts.keywords if k.lower() in KEYWORDS)
+            if any(k.lower() == "protection" for k in self.facts.keywords):
+                self.keywords += protection_keywords(self.facts.oracle_text)
 
     def __repr__(self) -> str:
         return f"CardDef({self.facts.name!r})"
@@ -214,6 +216,18 @@ class CardDef:
     def is_permanent_card(self) -> bool:
         return any(t in ("Creature", "Artifact", "Enchantment", "Land", "Planeswalker", "Battle")
                    for t in self.facts.types)
+
+
+def protection_keywords(oracle_text: str) -> tuple[str, ...]:
+    """The "protection from X" keywords on the keyword lines of an Oracle text
+    (``"Flying, protection from enchantments"`` -> ``("protection from enchantments",)``)."""
+    out: list[str] = []
+    for line in oracle_text.splitlines():
+        parts = [p.strip().lower() for p in line.split("(")[0].split(",")]
+        for p in parts:
+            if p.startswith("protection from ") and p not in out:
+                out.append(p.rstrip("."))
+    return tuple(out)
 
 
 class Registry:

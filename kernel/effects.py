@@ -206,7 +206,7 @@ class Ctx:
     def counter(self, item: int | None) -> None:
         """Counter a spell or ability on the stack."""
         if item is not None:
-            self.game.counter(item)
+            self.game.counter(item, by=self.controller)
 
     # ---------------------------------------------------------------- asking
     def choose(self, options: Sequence[Any], kind: str = "choose", player: int | None = None,
@@ -219,6 +219,21 @@ class Ctx:
         """Ask "you may ..."; the default answer is no."""
         return bool(self.game.choose(self.controller if player is None else player, "may",
                                      [False, True], prompt=prompt))
+
+    def pay(self, player: int, cost: str, prompt: str = "") -> bool:
+        """"[player] may pay [cost]" (as in "unless its controller pays {X}"): asks them
+        (``may``, default no) if they can pay; True if they paid.  A cost of nothing is
+        paid without asking."""
+        from kernel.mana import ManaCost, plan_payment
+        mana = ManaCost.parse(cost)
+        if mana.is_free:
+            return True
+        plan = plan_payment(mana, self.game.state.players[player].mana,
+                            self.game.mana_sources(player))
+        if plan is None or not self.may(prompt or f"pay {cost}?", player=player):
+            return False
+        self.game._pay(player, plan)
+        return True
 
     def reveal(self, player: int, objs: Sequence[int]) -> None:
         if objs:

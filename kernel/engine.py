@@ -589,7 +589,8 @@ class Game:
         for alt in [""] + sorted(d0.alt_costs):
             if alts is not None and alt not in alts:
                 continue
-            if not self._cast_timing_ok(player, oid, alt, sorcery_ok):
+            if not self._cast_timing_ok(player, oid, alt, sorcery_ok) or \
+                    self.cast_forbidden(player, oid, alt):
                 continue
             d = self.cast_def(oid, alt)
             cost = self.spell_cost(oid, alt)
@@ -807,6 +808,22 @@ class Game:
         change = self.cost_change(oid)
         return cost.plus(change) if change else cost
 
+    def cast_forbidden(self, player: int, oid: int, alt: str = "") -> str:
+        """Why an effect stops ``player`` from casting ``oid`` (with ``alt``), or ``""``:
+        static abilities with a ``forbids_cast(view, source, card, player, alt)`` that
+        returns a reason ("... can't be cast"; CR 101.2: a "can't" wins)."""
+        for src in self.state.battlefield:
+            d = self.reg.cards.get(self.state.objects[src].card)
+            if d is None:
+                continue
+            for key, st in d.statics:
+                fn = getattr(st, "forbids_cast", None)
+                if fn is not None and key in self.chars(src).abilities:
+                    why = fn(self.view(), src, oid, player, alt)
+                    if why:
+                        return str(why)
+        return ""
+
     def cost_change(self, oid: int) -> int:
         """How much generic mana more (or, negative, less) casting ``oid`` costs: the
         static abilities of permanents with a ``cost_change(view, source, card)``."""
@@ -837,6 +854,9 @@ class Game:
             what = "planeswalker" if "Planeswalker" in c.types else "sorcery-speed spell"
             raise RulesError("307.1", f"{c.name} ({what}) can be cast only in your main phase "
                              "when the stack is empty")
+        why = self.cast_forbidden(player, oid, alt)
+        if why:
+            raise RulesError("101.2", f"{o.card} can't be cast: {why}")
         d = self.cast_def(oid, alt)
         sp = d.spell
         if sp is not None and sp.modes:
@@ -1067,6 +1087,8 @@ class Game:
     def _cast_plans(self, player: int, oid: int, free: bool
                     ) -> list[tuple[list[int], int, list[list[int]]]]:
         """(modes, X, target combinations) with which ``oid`` can be cast now."""
+        if self.cast_forbidden(player, oid, ""):
+            return []
         d = self.card(oid)
         cost = self.spell_cost(oid)
         pool = self.state.players[player].mana
@@ -1765,17 +1787,21 @@ class Game:
         lures = [a for a in (c.attackers if c else ()) if self.chars(a).has("all able block it")]
         if not lures:
             return
-        for b in self.state.battlefield:
+        mine = [b for b in self.state.battlefield
+                if self.chars(b).controller == player and self.chars(b).is_creature]
+        # a requirement that would break a restriction ("can't be blocked except by two or
+        # more creatures" with too few able blockers) isn't one
+        lures = [a for a in lures
+                 if len([b for b in mine if self.can_block(b, a)]) >= self.min_blockers(a)]
+        for b in mine:
             ch = self.chars(b)
-            if ch.controller != player or not ch.is_creature:
-                continue
             able = [a for a in lures if self.can_block(b, a)]
-            mine = [a for bb, a in blocks if bb == b]
+            blocking = [a for bb, a in blocks if bb == b]
             if not able:
                 continue
             need = able if ch.has("can block any number") else None
-            if (need is None and not set(able) & set(mine)) or \
-                    (need is not None and not set(need) <= set(mine)):
+            if (need is None and not set(able) & set(blocking)) or \
+                    (need is not None and not set(need) <= set(blocking)):
                 raise RulesError("509.1c", f"{self.name(b)} must block "
                                  f"{self.name(able[0])}: all creatures able to block it do so")
 

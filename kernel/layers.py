@@ -240,9 +240,10 @@ def printed(reg: Registry, o: Obj) -> Chars:
     if o.face_down:
         return Chars("", [], [], [], [], [], None, None, [], o.controller, None, 0, o.id)
     cache: dict[str, Chars] = reg.__dict__.setdefault("_printed", {})
-    t = cache.get(o.card)
+    name = o.flags.get("face") or o.card  # a spell cast as another face (an Adventure)
+    t = cache.get(name)
     if t is None:
-        t = cache[o.card] = _printed_template(reg, o.card)
+        t = cache[name] = _printed_template(reg, name)
     c = t.copy()
     c.controller = o.controller
     c.oid = o.id
@@ -404,6 +405,7 @@ class View:
         self.state = state
         self.reg = reg
         self._chars = chars
+        self.x = 0  # the X of the spell or ability whose targets are being chosen
 
     def chars(self, oid: int) -> Chars:
         c = self._chars.get(oid)

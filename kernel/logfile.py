@@ -139,6 +139,8 @@ __all__ = [
     "NewerVersionError",
     "TruncatedLogError",
     "UnknownEvent",
+    "decode_log",
+    "encode_log",
     "load_log",
     "read_jsonl",
     "read_log",
@@ -655,6 +657,13 @@ def write_log(path: StrPath, header: LogHeader, envelopes: Iterable[Envelope]) -
     return len(data)
 
 
+def encode_log(header: LogHeader, envelopes: Iterable[Envelope]) -> bytes:
+    """A whole binary log as bytes (what :func:`write_log` writes), e.g. to store elsewhere."""
+    envs = envelopes if isinstance(envelopes, Sequence) else list(envelopes)
+    enc = _RecordEncoder(_with_unknown_tags(header, envs))
+    return b"".join([enc.preamble, *(enc.encode(env) for env in envs)])
+
+
 # --------------------------------------------------------------------------
 # Reading
 
@@ -1012,7 +1021,7 @@ def write_jsonl(
     >>> h = LogHeader(kernel_version="0", cardsets=[], players=["A", "B"], seed=1, events=[])
     >>> write_jsonl(out, h, [Envelope(0, -1, Tapped(obj=3))])
     >>> out.getvalue().splitlines()[1]
-    '{"seq":0,"cause":-1,"type":"Tapped","v":1,"event":{"obj":3}}'
+    '{"seq":0,"cause":-1,"type":"Tapped","v":1,"event":{"obj":3,"entering":false}}'
     """
     lines = _jsonl_lines(header, envelopes)
     if isinstance(fp_or_path, (str, os.PathLike)):
@@ -1173,6 +1182,16 @@ def load_log(path: StrPath, *, strict: bool = False) -> LogFile:
     if data[:1] == b"{" or data.lstrip()[:1] == b"{":
         return _read_jsonl_bytes(data, p, strict)
     return _read_log_bytes(data, p, strict)
+
+
+def decode_log(data: bytes, *, strict: bool = False, name: str | None = None) -> LogFile:
+    """Read a binary or JSON Lines log held in memory (like :func:`load_log`).
+
+    ``name`` is used in error messages in place of a file path.
+    """
+    if data[:1] == b"{" or data.lstrip()[:1] == b"{":
+        return _read_jsonl_bytes(data, name, strict)
+    return _read_log_bytes(data, name, strict)
 
 
 def repair_log(path: StrPath) -> LogProblem | None:

@@ -27,6 +27,7 @@ class ManaCost:
     colored: list[str] = field(default_factory=list)
     hybrid: list[tuple[str, ...]] = field(default_factory=list)
     x: int = 0
+    less: int = 0  # a reduction still to take off the generic part once X is chosen
 
     @staticmethod
     def parse(text: str | None) -> ManaCost:
@@ -60,12 +61,15 @@ class ManaCost:
         return self.generic + len(self.colored) + len(self.hybrid)
 
     def with_x(self, x: int) -> ManaCost:
-        return ManaCost(self.text, self.generic + x * self.x, list(self.colored),
-                        list(self.hybrid), 0)
+        return ManaCost(self.text, max(0, self.generic + x * self.x - self.less),
+                        list(self.colored), list(self.hybrid), 0)
 
     def plus(self, generic: int) -> ManaCost:
-        return ManaCost(self.text, max(0, self.generic + generic), list(self.colored),
-                        list(self.hybrid), self.x)
+        """This cost ``generic`` more (or, negative, less: never below zero, CR 601.2f);
+        a reduction larger than the generic part also reduces what X adds."""
+        left = self.generic + generic
+        return ManaCost(self.text, max(0, left), list(self.colored), list(self.hybrid),
+                        self.x, self.less + (max(0, -left) if self.x else 0))
 
     @property
     def is_free(self) -> bool:

@@ -5,7 +5,9 @@ Something about to happen is described by a *proposal*, a plain dict:
 * ``"damage"``: ``{"source", "target", "amount", "combat", "controller"}``
   (``target`` a Ref: an object id or a player reference);
 * ``"move"``: ``{"obj", "from_zone", "to_zone", "reason"}``;
-* ``"life_gain"``: ``{"player", "amount"}``.
+* ``"life_gain"``: ``{"player", "amount"}``;
+* ``"counter"``: ``{"item", "kind", "by"}`` (the stack item, ``"spell"`` or an ability
+  kind, and the controller of what counters it).
 
 Every applicable :class:`Replacement` may modify it (or return ``None``:
 nothing happens).  Each applies at most once to one event; when several
@@ -73,6 +75,9 @@ def affected_player(game: Game, kind: str, p: Proposal) -> int:
         return o.controller if o is not None else game.state.active
     if kind == "life_gain":
         return int(p["player"])
+    if kind == "counter":
+        return next((it.controller for it in game.state.stack if it.id == p["item"]),
+                    game.state.active)
     return game.state.active
 
 
@@ -93,7 +98,22 @@ def candidates(game: Game, kind: str) -> list[tuple[str, Replacement, int]]:
             for key, rep in keys:
                 if key in c.abilities:
                     out.append((f"{key}@{oid}", rep, oid))
+    for e in game.state.effects:  # from resolved spells and abilities: source = effect id
+        rep = EFFECT_REPLACEMENTS.get(e.kind)
+        if rep is not None and rep.event == kind:
+            out.append((f"{rep.key}#{e.id}", rep, e.id))
     return out
+
+
+EFFECT_REPLACEMENTS: dict[str, Replacement] = {}
+"""Replacement/prevention effects created by resolving spells and abilities (e.g.
+"prevent the next 3 damage ..."): an :class:`~kernel.events.EffectCreated` of a
+registered kind; the effect's id is passed as ``source``."""
+
+
+def register_effect_replacement(kind: str, rep: Replacement) -> None:
+    """Let a plugin say what a continuous effect of ``kind`` replaces or prevents."""
+    EFFECT_REPLACEMENTS[kind] = rep
 
 
 def replace(game: Game, kind: str, p: Proposal) -> Proposal | None:

@@ -191,6 +191,8 @@ def _move(s: State, old: int, new: int, to_zone: str, position: int = -1,
             token=o.token, face_down=face_down, timestamp=s.timestamp)
     if to_zone == "battlefield":
         n.sick = True
+        if o.zone == "stack":  # a resolving permanent spell remembers how it was cast
+            n.flags = {k: v for k, v in o.flags.items() if k.startswith("cast_")}
     s.objects[new] = n
     s.next_id = max(s.next_id, new + 1)
     if o.token and to_zone not in ("battlefield",):
@@ -305,6 +307,9 @@ def _control_changed(s: State, e: ev.ControlChanged) -> None:
     o.timestamp = s.timestamp
     if s.combat is not None and o.zone == "battlefield":
         _drop_from_combat(s, o.id)
+    for it in s.stack:  # a spell changing controllers: its new controller resolves it
+        if it.id == e.obj and it.kind == "spell":
+            it.controller = e.controller
 
 
 def _object_flagged(s: State, e: ev.ObjectFlagged) -> None:
@@ -320,8 +325,7 @@ def _object_flagged(s: State, e: ev.ObjectFlagged) -> None:
 
 
 def _land_played(s: State, e: ev.LandPlayed) -> None:
-    o = s.objects[e.obj]
-    _move(s, e.obj, e.new_obj, "battlefield", -1, o.owner)
+    _move(s, e.obj, e.new_obj, "battlefield", -1, e.player)  # the player who plays it
     s.players[e.player].lands_played += 1
 
 
@@ -331,10 +335,12 @@ def _revealed(s: State, e: ev.Revealed) -> None:
 
 def _spell_cast(s: State, e: ev.SpellCast) -> None:
     n = _move(s, e.obj, e.new_obj, "stack", -1, e.controller)
+    if e.face:  # cast as another face (an Adventure): it has that face's characteristics
+        n.flags = {"face": e.face}
     s.stack.append(StackItem(id=e.new_obj, kind="spell", source=e.new_obj, ability="spell",
                              controller=e.controller, targets=list(e.targets),
                              modes=list(e.modes), x=e.x, data=e.alt or None,
-                             source_card=n.card))
+                             source_card=e.face or n.card))
 
 
 def _ability_activated(s: State, e: ev.AbilityActivated) -> None:

@@ -305,7 +305,7 @@ def test_bytes_per_event_is_small(tmp_path: Path) -> None:
     # the common case is much smaller still
     w = tmp_path / "one.mtgk"
     write_log(w, header, [Envelope(0, -1, Tapped(obj=42))])
-    assert w.stat().st_size - header_size == 9
+    assert w.stat().st_size - header_size == 10  # length 1 + tag 1 + cause 1 + [42, false] 3 + crc 4
 
 
 def test_decoding_is_fast(tmp_path: Path) -> None:

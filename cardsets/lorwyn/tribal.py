@@ -263,8 +263,7 @@ def _faerie_trickery(c: Ctx) -> None:
     t = c.target(0)
     if t is None or not any(it.id == t for it in c.state.stack):
         return
-    c.game.emit(ev.StackItemCountered(item=t))
-    c.exile(t)
+    c.game.counter(t, by=c.controller, to_zone="exile")
 
 
 S.card("Faerie Trickery", spell(_faerie_trickery, target(a_spell.without_subtype("Faerie"))))

@@ -82,7 +82,6 @@ ANSWER_FOR = {
     "bottom": ("choose",),
     "creature_type": ("choose",),
 }
-DEFERRED = ("cast", "activate", "play")
 QUIET_DECISIONS = ("attackers", "blockers", "mulligan")
 
 
