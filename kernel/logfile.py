@@ -821,11 +821,15 @@ class _Reader:
             crc = new_crc
             ti = data[pos]
             delta = data[pos + 1]
-            if length >= 3 and ti < fast_tags and 0 < delta <= seq + 1 and delta < 0x80:
+            body = pos + 2
+            if delta >= 0x80 and length >= 4 and data[pos + 2] < 0x80:  # 2-byte cause delta
+                delta = (delta & 0x7F) | (data[pos + 2] << 7)
+                body = pos + 3
+            if length >= 3 and ti < fast_tags and 0 < delta <= seq + 1 and delta < 0x4000:
                 dec = decoders[ti]
                 if dec is not None:
                     try:
-                        ev = dec.decode(mv[pos + 2 : end])
+                        ev = dec.decode(mv[body:end])
                     except decode_error as exc:
                         raise self.error(
                             CorruptLogError,
