@@ -1,0 +1,264 @@
+"""Shared fixtures for the rules and invariant tests.
+
+* ``registry`` -- every installed card set and plugin, loaded once per session;
+* ``rules_registry`` -- the same plus ``testpack``, a test-only card set of
+  small cards that isolate one rule each (keyword creatures, an X spell, an
+  Aura, a legend, triggers with APNAP and intervening-if conditions ...);
+* ``scenario`` -- run a scenario written inline as YAML (the format of
+  ``shared/spec/scenario-format.md``) through :mod:`kernel.scenario.runner`
+  and check that it passed (or failed, when asked).
+
+Test-only cards never go into a card set package: they live here and are
+registered with ``load_registry(extra=[("testpack", TestPack())])``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from kernel.cards import CardFacts, CardSetInfo, Registry
+from kernel.dsl import (
+    CardSet,
+    activated,
+    create,
+    damage,
+    draw,
+    loyalty,
+    mana_ability,
+    pump,
+    spell,
+    static,
+    target,
+    triggered,
+)
+from kernel.effects import Ctx
+from kernel.events import StepBegan, ZoneChanged
+from kernel.filters import creature, creature_or_player
+from kernel.layers import View
+from kernel.plugins import hookimpl, load_registry
+from kernel.scenario.model import loads_scenarios
+from kernel.scenario.runner import ScenarioResult, run_scenario
+
+# ---------------------------------------------------------------------------
+# the test-only card set
+
+T = CardSet("testpack", "0.0.1", __file__, facts="no-such-file.json")
+
+
+def _facts(name: str, cost: str | None, types: tuple[str, ...], subtypes: tuple[str, ...] = (),
+           pt: tuple[int, int] | None = None, keywords: tuple[str, ...] = (),
+           colors: tuple[str, ...] = (), supertypes: tuple[str, ...] = (),
+           loyalty: int | None = None, text: str = "") -> CardFacts:
+    """Card facts as a set's data file would give them."""
+    mv = 0
+    if cost:
+        for sym in cost.strip("{}").split("}{"):
+            mv += int(sym) if sym.isdigit() else 0 if sym == "X" else 1
+    return CardFacts(name=name, mana_cost=cost, mana_value=mv, colors=colors,
+                     supertypes=supertypes, types=types, subtypes=subtypes,
+                     type_line=" ".join(supertypes + types) +
+                     (" — " + " ".join(subtypes) if subtypes else ""),
+                     oracle_text=text,
+                     power=None if pt is None else str(pt[0]),
+                     toughness=None if pt is None else str(pt[1]),
+                     loyalty=None if loyalty is None else str(loyalty),
+                     keywords=tuple(k.title() for k in keywords))
+
+
+def _creature(name: str, cost: str, color: str, subtype: str, pt: tuple[int, int],
+              *keywords: str, supertypes: tuple[str, ...] = ()) -> CardFacts:
+    return _facts(name, cost, ("Creature",), (subtype,), pt, keywords, (color,), supertypes)
+
+
+# Vanilla creatures with one keyword each (the keyword comes from the facts).
+KEYWORD_CREATURES = {
+    "Test Flyer": _creature("Test Flyer", "{1}{U}", "U", "Bird", (2, 2), "flying"),
+    "Test Reacher": _creature("Test Reacher", "{1}{G}", "G", "Spider", (1, 3), "reach"),
+    "Test Trampler": _creature("Test Trampler", "{2}{G}", "G", "Rhino", (5, 5), "trample"),
+    "Test First Striker": _creature("Test First Striker", "{1}{W}", "W", "Soldier", (2, 2),
+                                    "first strike"),
+    "Test Double Striker": _creature("Test Double Striker", "{2}{R}", "R", "Warrior", (2, 2),
+                                     "double strike"),
+    "Test Deathtoucher": _creature("Test Deathtoucher", "{B}", "B", "Snake", (1, 1),
+                                   "deathtouch"),
+    "Test Deadly Trampler": _creature("Test Deadly Trampler", "{2}{B}", "B", "Wurm", (3, 3),
+                                      "deathtouch", "trample"),
+    "Test Lifelinker": _creature("Test Lifelinker", "{1}{W}", "W", "Cleric", (3, 3), "lifelink"),
+    "Test Vigilant": _creature("Test Vigilant", "{1}{W}", "W", "Soldier", (2, 3), "vigilance"),
+    "Test Hasty": _creature("Test Hasty", "{R}", "R", "Berserker", (2, 1), "haste"),
+    "Test Fearsome": _creature("Test Fearsome", "{1}{B}", "B", "Zombie", (2, 2), "fear"),
+    "Test Wall": _creature("Test Wall", "{1}{W}", "W", "Wall", (0, 4), "defender"),
+    "Test Islandwalker": _creature("Test Islandwalker", "{1}{U}", "U", "Merfolk", (2, 2),
+                                   "islandwalk"),
+    "Test Flash Bear": _creature("Test Flash Bear", "{1}{G}", "G", "Bear", (2, 2), "flash"),
+    "Test Black Bear": _creature("Test Black Bear", "{1}{B}", "B", "Bear", (2, 2)),
+    "Test Big Bear": _creature("Test Big Bear", "{3}{G}", "G", "Bear", (4, 4)),
+    "Test Legend": _creature("Test Legend", "{1}{G}", "G", "Elf", (2, 2),
+                             supertypes=("Legendary",)),
+}
+for _name, _f in KEYWORD_CREATURES.items():
+    T.card(_name, facts=_f)
+
+
+def _x_damage(c: Ctx) -> None:
+    c.damage(c.target(0), c.x)
+
+
+T.card("Test Blaze", spell(_x_damage, target(creature_or_player)),
+       facts=_facts("Test Blaze", "{X}{R}", ("Sorcery",), colors=("R",),
+                    text="Test Blaze deals X damage to target creature or player."))
+T.card("Test Growth", spell(pump(3, 3), target(creature)),
+       facts=_facts("Test Growth", "{G}", ("Instant",), colors=("G",),
+                    text="Target creature gets +3/+3 until end of turn."))
+T.card("Test Sorcery Growth", spell(pump(3, 3), target(creature)),
+       facts=_facts("Test Sorcery Growth", "{G}", ("Sorcery",), colors=("G",),
+                    text="Target creature gets +3/+3 until end of turn."))
+
+
+def _set_pt(p: int, t: int) -> Callable[[Ctx], None]:
+    def eff(c: Ctx) -> None:
+        tgt = c.target(0)
+        if tgt is not None:
+            c.until_end_of_turn("set_pt", [tgt], [p, t])
+    return eff
+
+
+T.card("Test Shrink", spell(_set_pt(0, 2), target(creature)),
+       facts=_facts("Test Shrink", "{U}", ("Instant",), colors=("U",),
+                    text="Target creature has base power and toughness 0/2 until end of turn."))
+T.card("Test Enlarge", spell(_set_pt(5, 5), target(creature)),
+       facts=_facts("Test Enlarge", "{G}", ("Instant",), colors=("G",),
+                    text="Target creature has base power and toughness 5/5 until end of turn."))
+
+
+def _counter(kind: str) -> Callable[[Ctx], None]:
+    return lambda c: c.put_counters(c.target(0), kind, 1)
+
+
+T.card("Test Plus Counter", spell(_counter("+1/+1"), target(creature)),
+       facts=_facts("Test Plus Counter", "{G}", ("Instant",), colors=("G",),
+                    text="Put a +1/+1 counter on target creature."))
+T.card("Test Minus Counter", spell(_counter("-1/-1"), target(creature)),
+       facts=_facts("Test Minus Counter", "{B}", ("Instant",), colors=("B",),
+                    text="Put a -1/-1 counter on target creature."))
+T.card("Test Beastcall", spell(create("Beast")),
+       facts=_facts("Test Beastcall", "{G}", ("Sorcery",), colors=("G",),
+                    text="Create a 3/3 green Beast creature token."))
+T.card("Test Pinger", activated("{T}", damage(1), target(creature_or_player)),
+       facts=_facts("Test Pinger", "{2}{R}", ("Creature",), ("Wizard",), (1, 1), colors=("R",),
+                    text="{T}: Test Pinger deals 1 damage to target creature or player."))
+T.card("Test Mana Elf", mana_ability("G"),
+       facts=_facts("Test Mana Elf", "{G}", ("Creature",), ("Elf",), (1, 1), colors=("G",),
+                    text="{T}: Add {G}."))
+
+
+def _aura_static(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
+    host = v.obj(src).attached_to
+    return [("7c", "pt", [host], [2, 2])] if host else []
+
+
+T.card("Test Aura", static(_aura_static, "enchanted creature gets +2/+2"),
+       enchant=target(creature),
+       facts=_facts("Test Aura", "{W}", ("Enchantment",), ("Aura",), colors=("W",),
+                    text="Enchant creature\nEnchanted creature gets +2/+2."))
+
+
+def _each_upkeep(v: View, src: int, e: Any) -> bool:
+    return bool(e.step == "upkeep")
+
+
+T.card("Test Upkeep Healer",
+       triggered(StepBegan, _each_upkeep, lambda c: c.gain_life(c.controller, 1)),
+       facts=_facts("Test Upkeep Healer", "{W}", ("Enchantment",), colors=("W",),
+                    text="At the beginning of each upkeep, you gain 1 life."))
+
+
+def _your_upkeep(v: View, src: int, e: Any) -> bool:
+    return bool(e.step == "upkeep" and v.state.active == v.chars(src).controller)
+
+
+def _sixteen_or_more(v: View, src: int, e: Any) -> bool:
+    return bool(v.state.players[v.chars(src).controller].life >= 16)
+
+
+T.card("Test Hopeful Scholar",
+       triggered(StepBegan, _your_upkeep, draw(1), intervening_if=_sixteen_or_more),
+       facts=_facts("Test Hopeful Scholar", "{U}", ("Enchantment",), colors=("U",),
+                    text="At the beginning of your upkeep, if you have 16 or more life, "
+                         "draw a card."))
+
+
+def _creature_died(v: View, src: int, e: Any) -> bool:
+    return bool(e.from_zone == "battlefield" and e.to_zone == "graveyard"
+                and "Creature" in v.chars(e.obj).types)
+
+
+T.card("Test Mourner",
+       triggered(ZoneChanged, _creature_died, lambda c: c.gain_life(c.controller, 1),
+                 look_back=True),
+       facts=_facts("Test Mourner", "{B}", ("Enchantment",), colors=("B",),
+                    text="Whenever a creature dies, you gain 1 life."))
+
+T.card("Test Walker",
+       loyalty("+1", lambda c: c.gain_life(c.controller, 1)),
+       facts=_facts("Test Walker", "{2}{W}", ("Planeswalker",), ("Testwalker",),
+                    colors=("W",), loyalty=3, text="+1: You gain 1 life."))
+T.card("Test Walker Prime",
+       facts=_facts("Test Walker Prime", "{3}{W}", ("Planeswalker",), ("Testwalker",),
+                    colors=("W",), loyalty=4, text=""))
+T.card("Test Legendary Walker",
+       facts=_facts("Test Legendary Walker", "{3}{W}", ("Planeswalker",), ("Otherwalker",),
+                    colors=("W",), supertypes=("Legendary",), loyalty=4, text=""))
+
+
+class TestPack:
+    """Hook implementation registering the test-only card set."""
+
+    __test__ = False  # not a pytest test class
+
+    @hookimpl
+    def mtgk_cardsets(self) -> list[CardSetInfo]:
+        return [T.info()]
+
+
+TEST_CARDS = sorted(T.defs)
+
+# ---------------------------------------------------------------------------
+# fixtures
+
+
+@pytest.fixture(scope="session")
+def registry() -> Registry:
+    """Every installed card set and mechanics plugin, loaded once."""
+    return load_registry()
+
+
+@pytest.fixture(scope="session")
+def rules_registry() -> Registry:
+    """Installed sets plus the test-only ``testpack`` set."""
+    reg = load_registry(extra=[("testpack", TestPack())])
+    assert "testpack" in reg.sets, reg.failures
+    return reg
+
+
+def play_scenario(text: str, reg: Registry) -> ScenarioResult:
+    """Run the single scenario written in ``text`` (YAML) and return its result."""
+    scs = loads_scenarios(textwrap.dedent(text), "inline.yaml", lambda n: n in reg)
+    assert len(scs) == 1, "one scenario per call"
+    return run_scenario(scs[0], reg)
+
+
+@pytest.fixture
+def scenario(rules_registry: Registry) -> Callable[..., ScenarioResult]:
+    """``scenario(yaml_text, passed=True)``: run it and check the outcome."""
+
+    def run(text: str, passed: bool = True, reg: Registry | None = None) -> ScenarioResult:
+        res = play_scenario(text, reg or rules_registry)
+        assert res.passed == passed, res.reason or "scenario passed but was expected to fail"
+        return res
+
+    return run
