@@ -158,6 +158,7 @@ class Static:
 
     effects: Callable[[Any, int], list[tuple[str, str, list[int], Any]]]
     text: str = ""
+    layers: tuple[str, ...] = ()  # the layers it has effects in, if known (a speed hint)
 
 
 Ability = SpellAbility | Activated | Triggered | Static

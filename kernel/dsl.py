@@ -231,8 +231,10 @@ def attacks(effect: Effect, *targets: Target) -> Triggered:
 
 
 def static(effects: Callable[[View, int], list[tuple[str, str, list[int], Any]]],
-           text: str = "") -> Static:
-    return Static(effects, text)
+           text: str = "", layers: Sequence[str] = ()) -> Static:
+    """A static ability; ``effects(view, source)`` gives ``(layer, kind, objs, params)``
+    tuples.  ``layers`` (optional) names the layers it can have effects in."""
+    return Static(effects, text, tuple(layers))
 
 
 RULES_ABILITIES = ("can't block", "can block any number", "all able block it")
@@ -288,7 +290,8 @@ def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> St
         if grant:
             out.append(("6", "grant", objs, list(grant)))
         return out
-    return Static(effects, f"lord({f!r}, {power}, {toughness})")
+    layers = (("6",) if grant else ()) + (("7c",) if power or toughness else ())
+    return Static(effects, f"lord({f!r}, {power}, {toughness})", layers)
 
 
 # ---------------------------------------------------------------- effects

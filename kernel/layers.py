@@ -499,7 +499,7 @@ class _Layers:
                 outs = self.locked.get(i)
                 if outs is not None:
                     batch.extend(_Entry(ts, k, o, p) for k, o, p in _parts(outs, layer))
-                elif self._has(chars, i):
+                elif self._has(chars, i) and (not st.layers or layer in st.layers):
                     fresh = st.effects(self.view, oid)
                     if _parts(fresh, layer):
                         batch.append(_Entry(ts, static=i, outs=fresh))
@@ -531,7 +531,10 @@ class _Layers:
     def _layer(self, layer: str, batch: list[_Entry]) -> None:
         batch.sort(key=lambda b: b.ts)
         fresh = [b for b in batch if b.static >= 0]
-        if not fresh or len(batch) < 2:
+        # Dependencies (CR 613.8) are looked for where an effect can change what another
+        # applies to -- types and abilities (layers 2-6); power/toughness effects apply in
+        # timestamp order.
+        if not fresh or len(batch) < 2 or layer.startswith("7"):
             for n, b in enumerate(batch):
                 self._apply_entry(layer, b, reuse=n == 0)
             return
