@@ -205,13 +205,14 @@ class ReplayAgent:
         seq = len(game.log)
         if self.stop_at is not None and seq >= self.stop_at and self.fallback is not None:
             return self.fallback.decide(game, d)
-        if d.options is not None and len(d.options) == 1:
-            return d.options[0]  # a decision with one option is never recorded
         if seq < len(self.log):
             e = self.log[seq].event
             if isinstance(e, ev.DecisionMade) and e.kind == d.kind and e.player == d.player:
-                return e.choice
-        elif self.fallback is not None:
+                return e.choice  # (even with one listed option: "up to" choices, or an
+                # action the options don't list, such as a mana ability, were recorded)
+        if d.options is not None and len(d.options) == 1:
+            return d.options[0]  # otherwise a decision with one option is not recorded
+        if seq >= len(self.log) and self.fallback is not None:
             return self.fallback.decide(game, d)
         if d.options:
             return d.options[0]

@@ -1,5 +1,145 @@
-"""Lorwyn cards: evoke (being written)."""
+"""Lorwyn cards with evoke (issue 5): the twelve Elementals.
+
+Evoke itself is :mod:`plugins.evoke`: ``evoke(cost)`` is the keyword (the
+alternative cost and the sacrifice trigger).  Keywords such as flash or reach
+come from the card facts.  The 2007 wording "target creature or player" is
+used where the current Oracle text says "any target" (planeswalkers could not
+be targeted that way under the Lorwyn rules).
+"""
 
 from __future__ import annotations
 
-from .cards import S  # noqa: F401
+from kernel.cards import CardFacts
+from kernel.dsl import destroy, draw, etb, has, pump, spell, target
+from kernel.effects import Ctx
+from kernel.filters import (
+    artifact,
+    creature,
+    creature_or_player,
+    enchantment,
+    land,
+    nonland_permanent,
+    player,
+)
+from plugins.evoke import evoke
+from plugins.prevention import prevent_next
+
+from .cards import S
+
+# ------------------------------------------------------------------ white
+
+S.card("Dawnfluke",  # flash
+       etb(lambda c: prevent_next(c, c.target(0), 3), target(creature_or_player)),
+       evoke("{W}"))
+
+S.card("Wispmare", etb(destroy(), target(enchantment)), evoke("{W}"))  # flying
+
+
+# ------------------------------------------------------------------ blue
+
+S.card("Aethersnipe", etb(lambda c: c.bounce(c.target(0)), target(nonland_permanent)),
+       evoke("{1}{U}{U}"))
+
+S.card("Mulldrifter", etb(draw(2)), evoke("{2}{U}"))  # flying
+
+
+# ------------------------------------------------------------------ black
+
+def _discard_two(c: Ctx) -> None:
+    """Target player discards two cards (of their choice)."""
+    who = c.controller_of(c.target(0))
+    if who is None:
+        return
+    hand = list(c.state.players[who].hand)
+    for oid in c.choose(hand, kind="discard", player=who, prompt="discard two cards",
+                        count=min(2, len(hand))):
+        c.discard(who, oid)
+
+
+S.card("Mournwhelk", etb(_discard_two, target(player)), evoke("{3}{B}"))
+
+nonartifact_nonblack_creature = creature.not_color("B").where(
+    lambda v, r, y, s: "Artifact" not in v.chars(r).types, "nonartifact()")
+S.card("Shriekmaw", etb(destroy(), target(nonartifact_nonblack_creature)),  # fear
+       evoke("{1}{B}"))
+
+
+# ------------------------------------------------------------------ red
+
+S.card("Faultgrinder", etb(destroy(), target(land)), evoke("{4}{R}"))  # trample
+
+
+def _cant_block(c: Ctx) -> None:
+    """Up to two target creatures can't block this turn."""
+    chosen = c.legal_targets()
+    if chosen:
+        c.until_end_of_turn("grant", chosen, ["can't block"])
+
+
+S.card("Glarewielder", etb(_cant_block, target(creature, count=2, up_to=True)),  # haste
+       evoke("{1}{R}"))
+
+S.card("Ingot Chewer", etb(destroy(), target(artifact)), evoke("{R}"))
+
+S.card("Inner-Flame Acolyte", etb(pump(2, 0, grant=["haste"]), target(creature)),
+       evoke("{R}"))
+
+
+# ------------------------------------------------------------------ green
+
+S.card("Briarhorn", etb(pump(3, 3), target(creature)), evoke("{1}{G}"))  # flash
+
+
+def _cloudthresher(c: Ctx) -> None:
+    """~ deals 2 damage to each creature with flying and each player."""
+    for oid in c.objects(creature.with_ability("flying")):
+        c.damage(oid, 2)
+    for p in [c.controller, *c.opponents()]:
+        c.damage(c.player_ref(p), 2)
+
+
+S.card("Cloudthresher", etb(_cloudthresher), evoke("{2}{G}{G}"))  # flash, reach
+
+
+# ------------------------------------------------------------------ core cards the evoke
+# scenarios use (facts from the core set's data; defined here unless the core set does)
+
+def _core_fact(name: str) -> CardFacts | None:
+    from cardsets.core.cards import S as CORE
+    return None if name in CORE.defs else CORE.fact(name)
+
+
+def _exhume(c: Ctx) -> None:
+    """Each player puts a creature card from their graveyard onto the battlefield."""
+    order = sorted(range(len(c.state.players)), key=lambda p: (p - c.state.active) % 2)
+    chosen = []
+    for p in order:  # in turn order; then all of them enter at once
+        cards = [o for o in c.state.players[p].graveyard if "Creature" in c.chars(o).types]
+        if cards:
+            chosen.append((p, c.choose(cards, player=p, prompt="put a creature card from your "
+                                       "graveyard onto the battlefield")))
+    for p, oid in chosen:
+        c.put_onto_battlefield(oid, controller=p)
+
+
+def _ghostly_flicker(c: Ctx) -> None:
+    """Exile two target artifacts, creatures, and/or lands you control, then return those
+    cards to the battlefield under your control."""
+    exiled = [c.exile(t) for t in c.legal_targets()]
+    for oid in exiled:
+        c.put_onto_battlefield(oid, controller=c.controller)
+
+
+if (f := _core_fact("Exhume")) is not None:
+    S.card("Exhume", spell(_exhume), facts=f)
+if (f := _core_fact("Ghostly Flicker")) is not None:
+    S.card("Ghostly Flicker",
+           spell(_ghostly_flicker, target((artifact | creature | land).you_control(), count=2)),
+           facts=f)
+
+
+# ------------------------------------------------------------------ a simple Lorwyn card the
+# evoke example needs (Cloudthresher's flying victim), unless the simple cards define it
+
+if "Nightshade Stinger" not in S.defs:
+    S.card("Nightshade Stinger", has("can't block"))  # flying

@@ -1,0 +1,83 @@
+"""Champion (Lorwyn; CR 502.72 of 2007, 702.72 today): two linked triggered abilities.
+
+A card gets the keyword by spreading :func:`champion` among its abilities::
+
+    S.card("Nova Chaser", *champion(kind("Elemental"), "an Elemental"))   # trample: from the facts
+    S.card("Changeling Titan", *champion(creature, "a creature"))
+
+"Champion an [object]" means "When this permanent enters, sacrifice it unless
+you exile another [object] you control" and "When this permanent leaves the
+battlefield, return the exiled card to the battlefield under its owner's
+control" (Lorwyn primer, "Keyword Ability: Champion"):
+
+* the quality is a permanent filter: "champion a Kithkin" (``kind("Kithkin")``)
+  can exile a Kithkin tribal enchantment, not only creatures; the changeling
+  champions have "champion a creature" (``creature``);
+* the champion can't exile itself; its controller chooses (decision kind
+  ``champion``, options ``[0, id, ...]`` where 0 is "exile nothing": then the
+  champion is sacrificed, if it is still on the battlefield);
+* the card is exiled with :class:`~kernel.events.RemovedFromGame`
+  ``exiled_with=<the champion>`` (reason ``champion``) -- the link between the
+  two abilities.  The link is to that *object*: if the champion left the
+  battlefield before its enters ability resolved, its leaves ability found
+  nothing, and a card exiled afterwards never returns;
+* the leaves ability returns every card exiled with the champion; if the
+  champion lost the ability before leaving, it doesn't trigger and the card
+  stays exiled.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kernel import events as ev
+from kernel.cards import Effect, Target, Triggered
+from kernel.dsl import ENTERS, leaves, triggered
+from kernel.filters import Filter, matching
+
+if TYPE_CHECKING:
+    from kernel.effects import Ctx
+    from kernel.layers import View
+
+
+def exiled_with(c: Ctx, source: int) -> list[int]:
+    """Cards in exile linked to ``source`` (exiled with it)."""
+    s = c.state
+    return [oid for oid in s.exile if s.objects[oid].flags.get("exiled_with") == source]
+
+
+def champion(quality: Filter, text: str) -> tuple[Triggered, Triggered]:
+    """"Champion [text]" where ``quality`` accepts the permanents that can be championed."""
+    def exile_or_sacrifice(c: Ctx) -> None:
+        v = c.game.view()
+        others = [o for o in matching(v, quality.you_control(), c.controller, c.source)
+                  if o != c.source]
+        me = c.item.source_card or c.game.name(c.source)
+        pick = c.choose([0] + others, kind="champion",
+                        prompt=f"{me}: exile another {text.split(' ', 1)[-1]} you control "
+                               f"(or none, and sacrifice {me})")
+        if pick:
+            c.game.exile(pick, exiled_with=c.source, reason="champion")
+            return
+        o = c.state.objects.get(c.source)
+        if o is not None and o.zone == "battlefield":
+            c.sacrifice(c.source)
+
+    def return_exiled(c: Ctx) -> None:
+        for oid in exiled_with(c, c.source):
+            c.put_onto_battlefield(oid)  # under its owner's control
+
+    def enters(v: View, src: int, e: Any) -> bool:
+        return ev.entered(e) == src
+
+    return (Triggered(ENTERS, enters, exile_or_sacrifice, text=f"champion {text}"),
+            leaves(return_exiled))
+
+
+def championed(f: Filter, effect: Effect, *targets: Target) -> Triggered:
+    """"When a [f] is championed with ~, ...": ~'s champion ability exiled a [f]."""
+    def when(v: View, src: int, e: Any) -> bool:
+        return bool(e.exiled_with == src and e.reason == "champion"
+                    and e.new_obj in v.state.objects
+                    and f(v, e.new_obj, v.chars(src).controller, src))
+    return triggered(ev.RemovedFromGame, when, effect, *targets, text="championed")
