@@ -8,6 +8,8 @@ from kernel import events as ev
 from kernel.dsl import (
     ENTERS,
     CardSet,
+    activated,
+    at_upkeep,
     damage,
     destroy,
     draw,
@@ -19,7 +21,8 @@ from kernel.dsl import (
     triggered_on,
 )
 from kernel.effects import Ctx
-from kernel.filters import creature, creature_or_player, enchantment, kind
+from kernel.filters import artifact, creature, creature_or_player, enchantment, kind, land
+from plugins.champion import champion
 
 S = CardSet("core", "0.1.0", __file__, extra_facts=("tokens.json",))
 
@@ -66,3 +69,42 @@ def _your_enchantment_enters(v: Any, src: int, e: ev.Event) -> bool:
 # Constellation — Whenever an enchantment enters the battlefield under your control, you gain 2 life.
 S.card("Nexus Wardens", triggered_on(ENTERS, _your_enchantment_enters,
                                      lambda c: c.gain_life(c.controller, 2)))
+
+
+# Exhume, Ghostly Flicker, Lightning Crafter, Bitterblossom ------------------------------
+
+def _exhume(c: Ctx) -> None:
+    """Each player puts a creature card from their graveyard onto the battlefield."""
+    order = sorted(range(len(c.state.players)), key=lambda p: (p - c.state.active) % 2)
+    chosen = []
+    for p in order:  # in turn order; then all of them enter at once
+        cards = [o for o in c.state.players[p].graveyard if "Creature" in c.chars(o).types]
+        if cards:
+            chosen.append((p, c.choose(cards, player=p, prompt="put a creature card from your "
+                                       "graveyard onto the battlefield")))
+    for p, oid in chosen:
+        c.put_onto_battlefield(oid, controller=p)
+
+
+def _ghostly_flicker(c: Ctx) -> None:
+    """Exile two target artifacts, creatures, and/or lands you control, then return those
+    cards to the battlefield under your control."""
+    exiled = [c.exile(t) for t in c.legal_targets()]
+    for oid in exiled:
+        c.put_onto_battlefield(oid, controller=c.controller)
+
+
+def _bitterblossom(c: Ctx) -> None:
+    """You lose 1 life and put a 1/1 black Faerie Rogue creature token with flying onto
+    the battlefield."""
+    c.lose_life(c.controller, 1)
+    c.create_token("Faerie Rogue")
+
+
+S.card("Exhume", spell(_exhume))
+S.card("Ghostly Flicker",
+       spell(_ghostly_flicker, target((artifact | creature | land).you_control(), count=2)))
+S.card("Lightning Crafter",
+       *champion(kind("Goblin", "Shaman"), "a Goblin or Shaman"),
+       activated("{T}", damage(3), target(creature_or_player)))
+S.card("Bitterblossom", at_upkeep(_bitterblossom))

@@ -11,9 +11,9 @@ from typing import Any
 
 from kernel import events as ev
 from kernel.cards import CardFacts
-from kernel.dsl import activated, at_upkeep, create, damage, has, lord, target, triggered
+from kernel.dsl import activated, create, has, lord, target, triggered
 from kernel.effects import Ctx
-from kernel.filters import creature, creature_or_player, kind, land, player
+from kernel.filters import creature, kind, land, player
 from kernel.layers import View
 from plugins.champion import champion, championed
 
@@ -113,27 +113,4 @@ S.card("Wren's Run Packmaster",
        lord(kind("Wolf").you_control(), 0, 0, grant=["deathtouch"]))
 
 
-# ------------------------------------------------------------------ core cards the champion
-# scenarios use (facts from the core set's data; defined here unless the core set does)
 
-def _core_fact(name: str) -> CardFacts | None:
-    from cardsets.core.cards import S as CORE
-    return None if name in CORE.defs else CORE.fact(name)
-
-
-if (f := _core_fact("Lightning Crafter")) is not None:
-    S.card("Lightning Crafter",
-           *champion(kind("Goblin", "Shaman"), "a Goblin or Shaman"),
-           activated("{T}", damage(3), target(creature_or_player)),
-           facts=f)
-
-
-def _bitterblossom(c: Ctx) -> None:
-    """You lose 1 life and put a 1/1 black Faerie Rogue creature token with flying onto
-    the battlefield."""
-    c.lose_life(c.controller, 1)
-    c.create_token("Faerie Rogue")
-
-
-if (f := _core_fact("Bitterblossom")) is not None:
-    S.card("Bitterblossom", at_upkeep(_bitterblossom), facts=f)

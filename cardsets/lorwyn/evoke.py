@@ -9,8 +9,7 @@ be targeted that way under the Lorwyn rules).
 
 from __future__ import annotations
 
-from kernel.cards import CardFacts
-from kernel.dsl import destroy, draw, etb, has, pump, spell, target
+from kernel.dsl import destroy, draw, etb, has, pump, target
 from kernel.effects import Ctx
 from kernel.filters import (
     artifact,
@@ -99,43 +98,6 @@ def _cloudthresher(c: Ctx) -> None:
 
 
 S.card("Cloudthresher", etb(_cloudthresher), evoke("{2}{G}{G}"))  # flash, reach
-
-
-# ------------------------------------------------------------------ core cards the evoke
-# scenarios use (facts from the core set's data; defined here unless the core set does)
-
-def _core_fact(name: str) -> CardFacts | None:
-    from cardsets.core.cards import S as CORE
-    return None if name in CORE.defs else CORE.fact(name)
-
-
-def _exhume(c: Ctx) -> None:
-    """Each player puts a creature card from their graveyard onto the battlefield."""
-    order = sorted(range(len(c.state.players)), key=lambda p: (p - c.state.active) % 2)
-    chosen = []
-    for p in order:  # in turn order; then all of them enter at once
-        cards = [o for o in c.state.players[p].graveyard if "Creature" in c.chars(o).types]
-        if cards:
-            chosen.append((p, c.choose(cards, player=p, prompt="put a creature card from your "
-                                       "graveyard onto the battlefield")))
-    for p, oid in chosen:
-        c.put_onto_battlefield(oid, controller=p)
-
-
-def _ghostly_flicker(c: Ctx) -> None:
-    """Exile two target artifacts, creatures, and/or lands you control, then return those
-    cards to the battlefield under your control."""
-    exiled = [c.exile(t) for t in c.legal_targets()]
-    for oid in exiled:
-        c.put_onto_battlefield(oid, controller=c.controller)
-
-
-if (f := _core_fact("Exhume")) is not None:
-    S.card("Exhume", spell(_exhume), facts=f)
-if (f := _core_fact("Ghostly Flicker")) is not None:
-    S.card("Ghostly Flicker",
-           spell(_ghostly_flicker, target((artifact | creature | land).you_control(), count=2)),
-           facts=f)
 
 
 # ------------------------------------------------------------------ a simple Lorwyn card the
