@@ -147,6 +147,9 @@ class Triggered:
     text: str = ""
     modes: tuple[Mode, ...] = ()  # modal: the modes are chosen as it is put on the stack
     choose: int = 0
+    # one trigger per subject the event gives (e.g. each creature you control that
+    # attacks); the effect reads it as ``Ctx.subject``
+    each: Callable[[Any, int, Any], list[int]] | None = None
 
 
 @dataclass(frozen=True)

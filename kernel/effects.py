@@ -42,6 +42,10 @@ class Ctx:
             from kernel.engine import event_from_data
             event = event_from_data(item.data)
         self.event = event
+        data = item.data
+        #: the object this instance of a per-subject trigger is about (see ``Triggered.each``)
+        self.subject: int | None = data[2] if (item.kind == "triggered" and isinstance(
+            data, list) and len(data) == 3) else None
         self.legal = legal if legal is not None else [True] * len(self.targets)
         self.memory: dict[str, Any] = {}
 

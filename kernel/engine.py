@@ -1347,8 +1347,13 @@ class Game:
                     if t.intervening_if is not None and not t.intervening_if(v, oid, e):
                         continue
                     data = _plain(_event_data(e))
-                    self.emit(ev.AbilityTriggered(item=self.new_id(), source=oid, ability=key,
-                                                  controller=c.controller, data=data), cause=seq)
+                    # "whenever a creature you control attacks": one trigger per subject
+                    subjects = t.each(v, oid, e) if t.each is not None else [None]
+                    for subject in subjects:
+                        d = data if subject is None else data + [subject]
+                        self.emit(ev.AbilityTriggered(item=self.new_id(), source=oid,
+                                                      ability=key, controller=c.controller,
+                                                      data=d), cause=seq)
 
     def trigger_kernel(self, ability: str, source: int, controller: int, data: Any = None
                        ) -> None:
@@ -1953,7 +1958,7 @@ def _event_data(e: Event) -> Any:
 
 def event_from_data(data: Any) -> Event | None:
     """Rebuild the triggering event stored in a triggered ability's ``data``."""
-    if not isinstance(data, list) or len(data) != 2 or data[0] not in ev.EVENT_TYPES:
+    if not isinstance(data, list) or len(data) not in (2, 3) or data[0] not in ev.EVENT_TYPES:
         return None
     return msgspec.convert(data[1], ev.EVENT_TYPES[data[0]])
 

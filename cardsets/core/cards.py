@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kernel import events as ev
+from kernel.cards import Triggered
 from kernel.dsl import (
     ENTERS,
     CardSet,
@@ -108,3 +109,29 @@ S.card("Lightning Crafter",
        *champion(kind("Goblin", "Shaman"), "a Goblin or Shaman"),
        activated("{T}", damage(3), target(creature_or_player)))
 S.card("Bitterblossom", at_upkeep(_bitterblossom))
+
+
+def _your_attackers(v: Any, src: int, e: ev.AttackersDeclared) -> list[int]:
+    me = v.chars(src).controller
+    return [a for a, _t in e.attacks if v.chars(a).controller == me]
+
+
+def _animosity(c: Ctx) -> None:
+    """It gets +1/+0 until end of turn for each other attacking creature that shares a
+    creature type with it."""
+    me = c.subject
+    if me is None or not c.exists(me) or c.state.combat is None:
+        return
+    mine = c.chars(me)
+    n = sum(1 for a in c.state.combat.attackers
+            if a != me and c.exists(a) and any(mine.has_subtype(t)
+                                               for t in c.chars(a).creature_types()))
+    if n:
+        c.until_end_of_turn("pt", [me], [n, 0])
+
+
+# Whenever a creature you control attacks, it gets +1/+0 until end of turn for each other
+# attacking creature that shares a creature type with it.
+S.card("Shared Animosity", Triggered((ev.AttackersDeclared.TAG,), lambda v, s, e: True,
+                                     _animosity, each=_your_attackers,
+                                     text="whenever a creature you control attacks"))
