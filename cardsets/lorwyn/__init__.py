@@ -16,6 +16,9 @@ from . import (  # noqa: F401
     evoke,
     hideaway,
     incarnations,
+    more_a,
+    more_b,
+    more_c,
     planeswalkers,
     tribal,
 )
