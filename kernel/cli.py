@@ -560,6 +560,8 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
     return run
 
 
+from kernel import cli_view  # noqa: E402, F401 - registers view, sim and db
+
 # --------------------------------------------------------------------------
 # the parser and main
 

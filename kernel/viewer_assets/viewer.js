@@ -1,0 +1,311 @@
+// mtgk replay viewer: steps through the states embedded in #game-data.
+// Everything is computed by the kernel when the page is written; this script
+// only rebuilds a state from its keyframe and diffs and draws it.
+"use strict";
+(function () {
+  const D = JSON.parse(document.getElementById("game-data").textContent);
+  const N = D.tag.length;
+  const EVERY = D.every;
+  const $ = (id) => document.getElementById(id);
+  const ui = { p: 0, n: 0 };
+  let cache = { p: -1, n: -1, m: null };
+
+  // children[n]: the events caused by event n
+  const children = Array.from({ length: N }, () => []);
+  D.cause.forEach((c, i) => { if (c >= 0 && c < N) children[c].push(i); });
+
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  }
+
+  // ------------------------------------------------------------ states
+  function frame(p, n) {
+    if (cache.p === p && cache.n === n) return cache.m;
+    const P = D.perspectives[p];
+    let m, i;
+    const k = Math.floor(n / EVERY);
+    if (cache.p === p && cache.n < n && Math.floor(cache.n / EVERY) === k) {
+      m = cache.m; i = cache.n + 1;
+    } else {
+      m = Object.assign({}, P.keyframes[k]); i = k * EVERY + 1;
+    }
+    for (; i <= n; i++) {
+      const d = P.diffs[i];
+      Object.assign(m, d[0]);
+      if (d.length > 1) for (const key of d[1]) delete m[key];
+    }
+    cache = { p: p, n: n, m: m };
+    return m;
+  }
+
+  // ------------------------------------------------------------ drawing helpers
+  function playerName(i) { return D.players[i] !== undefined ? D.players[i] : "player " + i; }
+
+  function mana(s) { return s ? s.split("").map((c) => "{" + c + "}").join("") : "empty"; }
+
+  function tooltip(name) {
+    const c = D.cards[name];
+    if (!c) return name || "";
+    const [cost, type, text, pt, loy] = c;
+    return [name + (cost ? "  " + cost : ""), type, text, pt, loy ? "Loyalty " + loy : ""].filter(Boolean).join("\n");
+  }
+
+  function mini(card, cls) {
+    if (!card) return '<span class="mini hidden ' + (cls || "") + '" title="a card you cannot see">hidden card</span>';
+    return '<span class="mini ' + (cls || "") + '" data-oid="' + card[0] + '" title="' + esc(tooltip(card[1])) + '">' + esc(card[1]) + "</span>";
+  }
+
+  function permanent(oid, o, m, involved) {
+    const land = o.ty && /\bLand\b/.test(o.ty) && !o.pt;
+    const cls = ["perm"];
+    if (land) cls.push("land");
+    if (o.tp) cls.push("tapped");
+    if (o.n === null) cls.push("hidden-card");
+    if (involved.has(oid)) cls.push("involved");
+    const name = o.n === null ? (o.fd ? "face-down card" : "hidden card") : o.n + (o.fd ? " (face down)" : "");
+    const badges = [];
+    if (o.tp) badges.push('<span class="b tapped-b">tapped</span>');
+    if (o.sk) badges.push('<span class="b sick" title="summoning sick">sick</span>');
+    if (o.tk) badges.push('<span class="b">token</span>');
+    if (o.dm) badges.push('<span class="b dmg">' + o.dm + " dmg</span>");
+    if (o.k) for (const [kind, n] of Object.entries(o.k)) badges.push('<span class="b ctr">' + n + " " + esc(kind) + "</span>");
+    if (o.w !== undefined) badges.push('<span class="b">owner ' + esc(playerName(o.w)) + "</span>");
+    if (o.kw) badges.push('<span class="b">' + esc(o.kw.join(", ")) + "</span>");
+    let corner = "";
+    if (o.pt) {
+      let dir = "";
+      if (o.bpt) dir = o.pt[0] + o.pt[1] > o.bpt[0] + o.bpt[1] ? " up" : (o.pt[0] + o.pt[1] < o.bpt[0] + o.bpt[1] ? " down" : "");
+      const was = o.bpt ? ' title="printed ' + o.bpt[0] + "/" + o.bpt[1] + '"' : "";
+      corner = '<span class="pt' + dir + '"' + was + ">" + o.pt[0] + "/" + o.pt[1] + "</span>";
+    } else if (o.l !== undefined) {
+      corner = '<span class="loy" title="loyalty">' + o.l + "</span>";
+    }
+    const tip = o.n === null ? "" : tooltip(o.n);
+    return '<div class="' + cls.join(" ") + '" data-oid="' + oid + '" title="' + esc(tip) + '">' +
+      '<div class="name">' + esc(name) + "</div>" +
+      (o.ty ? '<div class="type">' + esc(o.ty) + "</div>" : "") +
+      '<div class="badges">' + badges.join("") + "</div>" + corner + "</div>";
+  }
+
+  function battlefield(m, seat, involved) {
+    const ids = m.bf || [];
+    const attached = {};
+    for (const id of ids) {
+      const o = m["o" + id];
+      if (o && o.a && m["o" + o.a]) (attached[o.a] = attached[o.a] || []).push(id);
+    }
+    const rows = { other: [], land: [] };
+    for (const id of ids) {
+      const o = m["o" + id];
+      if (!o || o.c !== seat) continue;
+      if (o.a && m["o" + o.a]) continue; // drawn under its host
+      let html = '<div class="holder">' + permanent(id, o, m, involved);
+      for (const a of attached[id] || []) {
+        const ao = m["o" + a];
+        html += '<span class="attach" data-oid="' + a + '" title="' + esc(ao.n ? tooltip(ao.n) : "") + '">⤷ ' + esc(ao.n || "hidden card") + (ao.c !== o.c ? " (" + esc(playerName(ao.c)) + ")" : "") + "</span>";
+      }
+      html += "</div>";
+      const land = o.ty && /\bLand\b/.test(o.ty) && !o.pt;
+      rows[land ? "land" : "other"].push(html);
+    }
+    return '<div class="battlefield" id="bf-' + seat + '">' +
+      '<div class="row creatures">' + rows.other.join("") + "</div>" +
+      '<div class="row lands">' + rows.land.join("") + "</div></div>";
+  }
+
+  function playerPanel(m, seat) {
+    const p = m["p" + seat] || [0, 0, 0, "", 0, 0];
+    const g = m.g;
+    const hand = m["h" + seat] || [];
+    const grave = m["y" + seat] || [];
+    let badge = "";
+    if (g[3] && g[4] === seat) badge = '<span class="badge won">won</span>';
+    else if (p[4]) badge = '<span class="badge lost">lost</span>';
+    const deck = D.decks[seat] ? '<span class="stat">' + esc(D.decks[seat]) + "</span>" : "";
+    return '<div class="player' + (g[1] === seat && g[0] ? " active" : "") + '" id="player-' + seat + '">' +
+      '<span class="pname" id="name-' + seat + '">' + esc(playerName(seat)) + "</span>" + badge + deck +
+      '<span><span class="life-label">life </span><span class="life" id="life-' + seat + '">' + p[0] + "</span></span>" +
+      '<span class="stat">library <b id="library-' + seat + '">' + p[1] + "</b></span>" +
+      '<span class="stat">mana <b id="mana-' + seat + '">' + esc(mana(p[3])) + "</b></span>" +
+      '<span class="stat">lands played <b>' + p[5] + "</b></span>" +
+      '<div class="hand" id="hand-' + seat + '"><span class="zone-label">hand (' + p[2] + ")</span>" +
+      hand.map((c) => mini(c)).join("") + "</div>" +
+      '<details class="grave" id="graveyard-' + seat + '"' + (ui.openGrave && ui.openGrave[seat] ? " open" : "") + '><summary>graveyard (' + grave.length + ")</summary>" +
+      '<div class="graveyard">' + grave.map((c) => mini(c)).join("") + "</div></details></div>";
+  }
+
+  function items(list) {
+    return list.map((it) => {
+      const [id, text, kind, ctrl, targets] = it;
+      return '<div class="item" data-oid="' + id + '">' + esc(text) + ' <span class="who">(' + esc(kind) + ", " + esc(playerName(ctrl)) + ")</span>" +
+        (targets.length ? " → " + esc(targets.join(", ")) : "") + "</div>";
+    }).join("");
+  }
+
+  function zone(id, html) {
+    $(id).innerHTML = html;
+    $(id).parentElement.classList.toggle("empty", !html);
+  }
+
+  // ------------------------------------------------------------ the whole page
+  function bottomSeat() {
+    const v = D.perspectives[ui.p].viewer;
+    return v === null || v === undefined ? 0 : v;
+  }
+
+  function draw() {
+    const n = ui.n, P = D.perspectives[ui.p];
+    const m = frame(ui.p, n);
+    const involved = new Set(D.refs[n] || []);
+    // remember which graveyards are open
+    ui.openGrave = D.players.map((_, i) => { const e = $("graveyard-" + i); return e ? e.open : false; });
+    const bottom = bottomSeat();
+    const seats = D.players.map((_, i) => i);
+    const others = seats.filter((i) => i !== bottom);
+    $("side-bottom").innerHTML = battlefield(m, bottom, involved) + playerPanel(m, bottom);
+    $("side-top").innerHTML = others.map((s) => battlefield(m, s, involved) + playerPanel(m, s)).join("");
+    zone("stack", m.s ? items(m.s) : "");
+    zone("pending", m.t ? items(m.t) : "");
+    zone("combat", m.c ? m.c.map(([a, target, blockers, wasBlocked]) => {
+      const ao = m["o" + a];
+      const nm = (x) => { const o = m["o" + x]; return o ? (o.n || "hidden card") : "#" + x; };
+      const how = blockers.length ? ", blocked by " + blockers.map(nm).join(", ") : (wasBlocked ? ", blocked" : "");
+      return '<div class="item">' + esc((ao ? ao.n || "hidden card" : "#" + a) + " attacks " + target + how) + "</div>";
+    }).join("") : "");
+    zone("effects", m.fx ? m.fx.map((t) => '<div class="item">' + esc(t) + "</div>").join("") : "");
+    zone("exile", (m.x || []).map((x) => {
+      const label = x[1] === null ? (x[3] ? "a face-down card" : "hidden card") : x[1] + (x[3] ? " (face down)" : "");
+      return '<div class="item">' + esc(label) + ' <span class="who">(' + esc(playerName(x[2])) + ")" + (x[4] ? " exiled with " + esc(x[4]) : "") + "</span></div>";
+    }).join(""));
+    const g = m.g;
+    let info = g[0] ? "Turn " + g[0] + " · " + playerName(g[1]) + (g[2] ? " · " + g[2].replace(/_/g, " ") : "") : "Before the first turn";
+    if (g[3]) info += " · game over: " + (g[4] >= 0 ? playerName(g[4]) + " wins" : "a draw");
+    $("turn-info").textContent = info;
+    $("cur-seq").textContent = n;
+    $("jump-event").value = n;
+    // the event list
+    const list = $("events");
+    const old = list.querySelector(".event.current");
+    if (old) old.classList.remove("current");
+    list.querySelectorAll(".event.in-chain").forEach((e) => e.classList.remove("in-chain"));
+    const rows = list.children;
+    if (ui.drawnUpTo === undefined) ui.drawnUpTo = N - 1;
+    for (let i = Math.min(n, ui.drawnUpTo) + 1; i <= Math.max(n, ui.drawnUpTo); i++) rows[i].classList.toggle("future", i > n);
+    ui.drawnUpTo = n;
+    const cur = rows[n];
+    cur.classList.add("current");
+    // the cause chain and the events this one caused
+    const chain = [];
+    for (let i = n; i >= 0 && chain.length < 1000; i = D.cause[i]) chain.push(i);
+    chain.slice(1).forEach((i) => rows[i].classList.add("in-chain"));
+    $("chain-seq").textContent = n;
+    $("causes").innerHTML = chain.map((i, k) => '<li data-seq="' + i + '">' + (k ? "← " : "") + '<span class="seq">' + i + "</span> " + esc(P.text[i]) + "</li>").join("");
+    $("effects-of").innerHTML = children[n].length
+      ? children[n].map((i) => '<li data-seq="' + i + '"><span class="seq">' + i + "</span> " + esc(P.text[i]) + "</li>").join("")
+      : "<li class=\"none\">(none)</li>";
+    // turn select
+    let ti = -1;
+    D.turnStarts.forEach((t, i) => { if (t[1] <= n) ti = i; });
+    $("jump-turn").value = ti >= 0 ? String(D.turnStarts[ti][1]) : "";
+    // keep the current event in the middle of the list (without scrolling the page)
+    const top = cur.offsetTop - list.clientHeight / 2 + cur.offsetHeight / 2;
+    if (cur.offsetTop < list.scrollTop || cur.offsetTop + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = Math.max(0, top);
+    try { history.replaceState(null, "", "#e=" + n + "&p=" + P.key); } catch (e) { /* file: URLs may refuse */ }
+  }
+
+  function buildEventList() {
+    const P = D.perspectives[ui.p];
+    const parts = [];
+    for (let i = 0; i < N; i++) {
+      const tag = D.tags[D.tag[i]];
+      const cls = "event" + (tag === "TurnBegan" ? " turn" : "") + (tag === "DecisionMade" ? " decision" : "") + (i > ui.n ? " future" : "");
+      parts.push('<div class="' + cls + '" data-seq="' + i + '" data-type="' + esc(tag) + '"><span class="seq">' + i + '</span><span class="text">' + esc(P.text[i]) + "</span></div>");
+    }
+    $("events").innerHTML = parts.join("");
+    ui.drawnUpTo = ui.n;
+  }
+
+  function go(n) {
+    if (!N) return;
+    ui.n = Math.max(0, Math.min(N - 1, n | 0));
+    draw();
+  }
+
+  function turnStep(dir) {
+    const starts = D.turnStarts.map((t) => t[1]);
+    if (dir > 0) {
+      const next = starts.find((s) => s > ui.n);
+      go(next === undefined ? N - 1 : next);
+    } else {
+      const prev = starts.filter((s) => s < ui.n);
+      go(prev.length ? prev[prev.length - 1] : 0);
+    }
+  }
+
+  function setPerspective(p) {
+    ui.p = p;
+    cache = { p: -1, n: -1, m: null };
+    buildEventList();
+    draw();
+  }
+
+  // ------------------------------------------------------------ setup
+  function init() {
+    const res = D.over ? (D.winner >= 0 ? playerName(D.winner) + " won" : "a draw") : "no result";
+    const meta = [N + " events", D.turnStarts.length + " turns", res, "rules " + D.profile];
+    if (D.seed !== null) meta.push("seed " + D.seed);
+    $("game-meta").textContent = meta.join(" · ");
+    $("max-seq").textContent = Math.max(0, N - 1);
+    $("jump-event").max = Math.max(0, N - 1);
+    const sel = $("perspective");
+    sel.innerHTML = D.perspectives.map((P, i) => '<option value="' + i + '">' + esc(P.label) + "</option>").join("");
+    if (D.perspectives.length === 1) {
+      $("perspective-box").classList.add("single");
+      const only = document.createElement("span");
+      only.className = "only";
+      only.id = "perspective-only";
+      only.textContent = " " + D.perspectives[0].label;
+      $("perspective-box").appendChild(only);
+    }
+    $("jump-turn").innerHTML = '<option value="">—</option>' + D.turnStarts.map((t) => '<option value="' + t[1] + '">Turn ' + t[0] + " (" + esc(playerName(t[2])) + ")</option>").join("");
+    $("notes").textContent = D.notes.join("; ");
+    // from the URL: #e=123&p=all
+    const h = new URLSearchParams(location.hash.slice(1));
+    const pk = h.get("p");
+    const pi = D.perspectives.findIndex((P) => P.key === pk);
+    ui.p = pi >= 0 ? pi : 0;
+    sel.value = String(ui.p);
+    ui.n = h.has("e") ? Math.max(0, Math.min(N - 1, parseInt(h.get("e"), 10) || 0)) : 0;
+    buildEventList();
+    if (N) draw();
+
+    sel.addEventListener("change", () => setPerspective(parseInt(sel.value, 10)));
+    $("first").addEventListener("click", () => go(0));
+    $("last").addEventListener("click", () => go(N - 1));
+    $("prev").addEventListener("click", () => go(ui.n - 1));
+    $("next").addEventListener("click", () => go(ui.n + 1));
+    $("prev-turn").addEventListener("click", () => turnStep(-1));
+    $("next-turn").addEventListener("click", () => turnStep(1));
+    $("jump-form").addEventListener("submit", (e) => { e.preventDefault(); go(parseInt($("jump-event").value, 10) || 0); });
+    $("jump-turn").addEventListener("change", () => { const v = $("jump-turn").value; if (v !== "") go(parseInt(v, 10)); });
+    const jumpTo = (e) => { const t = e.target.closest("[data-seq]"); if (t) go(parseInt(t.dataset.seq, 10)); };
+    $("events").addEventListener("click", jumpTo);
+    $("causes").addEventListener("click", jumpTo);
+    $("effects-of").addEventListener("click", jumpTo);
+    document.addEventListener("keydown", (e) => {
+      const tag = e.target && e.target.tagName;
+      if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || e.altKey || e.ctrlKey || e.metaKey) return;
+      const keys = {
+        ArrowRight: () => go(ui.n + 1), ArrowDown: () => go(ui.n + 1),
+        ArrowLeft: () => go(ui.n - 1), ArrowUp: () => go(ui.n - 1),
+        PageDown: () => turnStep(1), PageUp: () => turnStep(-1),
+        Home: () => go(0), End: () => go(N - 1),
+      };
+      const fn = keys[e.key];
+      if (fn) { e.preventDefault(); fn(); }
+    });
+    document.body.dataset.ready = "1";
+  }
+
+  init();
+})();

@@ -1,0 +1,466 @@
+"""Tests for the browser replay viewer (kernel.viewer, ``mtgk view``).
+
+The page is checked twice: its embedded data is decoded here, in Python,
+and compared with the replayed states; and the page itself is driven in a
+real headless Chromium (selenium + chromedriver): stepping with the arrow
+keys, jumping to an event and a turn, switching perspective, reading the
+life totals, the highlighted event and power/toughness off the page.  The
+browser test skips (saying why) when selenium, Chromium or chromedriver is
+missing.  With ``MTGK_SCREENSHOT`` set, it saves a screenshot to
+``docs/viewer.png`` (or to the path the variable names, if it ends in .png).
+"""
+
+from __future__ import annotations
+
+import doctest
+import io
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import kernel.viewer
+from kernel import events as ev
+from kernel.cards import Registry
+from kernel.cli import main
+from kernel.decks import parse_deck
+from kernel.events import Envelope
+from kernel.layers import compute
+from kernel.logfile import LogHeader, decode_log, write_log
+from kernel.render import Renderer
+from kernel.replay import Seeker
+from kernel.sim import plan, play_header
+from kernel.state import State, apply, new_state
+from kernel.viewer import build_viewer, viewer_data
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A Jace deck (with a Kithkin lord, so power/toughness change under layers)
+# against a burn deck whose Shocks get redirected to Jace.
+JACE = ("9 Island\n9 Plains\n4 Jace Beleren\n4 Wizened Cenn\n4 Knight of Meadowgrain\n"
+        "4 Kinsbaile Skirmisher\n6 Goldmeadow Harrier\n")
+RED = "17 Mountain\n19 Gray Ogre\n4 Shock\n"
+
+
+def run(*argv: object) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([str(a) for a in argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+@dataclass
+class Game:
+    header: LogHeader
+    envs: list[Envelope]
+    log: Path
+    html: Path  # every perspective
+    html_as: Path  # built --as Alice
+    texts: list[str]  # every event's text, everyone's view
+
+    def state(self, n: int) -> State:
+        return Seeker(self.envs, every=100).state_at(n)
+
+
+@pytest.fixture(scope="module")
+def game(registry: Registry, tmp_path_factory: pytest.TempPathFactory) -> Game:
+    decks = [parse_deck(JACE, registry), parse_deck(RED, registry)]
+    # game 5 of the run with seed 1: Shocks redirected to Jace, about 1,000 events
+    header = plan(registry, decks, ["Jace & Kithkin", "Red Ogres"], 6, seed=1)[5]
+    res = play_header(registry, header)
+    assert res.error is None, res.error
+    lf = decode_log(res.log)
+    d = tmp_path_factory.mktemp("viewer")
+    log = d / "game.mtgk"
+    write_log(log, lf.header, lf.envelopes)
+    html, html_as = d / "game.html", d / "game-alice.html"
+    code, out, err = run("view", log, "--out", html)
+    assert code == 0, err
+    assert f"{len(lf.envelopes)} events" in out
+    code, out, err = run("view", log, "--out", html_as, "--as", "alice")
+    assert code == 0, err
+    r = Renderer(registry)
+    texts = [r.render(env).split(" ", 1)[1] for env in lf.envelopes]
+    return Game(lf.header, lf.envelopes, log, html, html_as, texts)
+
+
+def page_data(path: Path) -> dict[str, Any]:
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', text, re.S)
+    assert m is not None
+    data: dict[str, Any] = json.loads(m.group(1))
+    return data
+
+
+def frame(data: dict[str, Any], p: int, n: int) -> dict[str, Any]:
+    """The state map of perspective ``p`` at event ``n``, rebuilt as the page does."""
+    P = data["perspectives"][p]
+    every = data["every"]
+    k = n // every
+    m = dict(P["keyframes"][k])
+    for i in range(k * every + 1, n + 1):
+        d = P["diffs"][i]
+        m.update(d[0])
+        for key in d[1] if len(d) > 1 else ():
+            del m[key]
+    return m
+
+
+def first(envs: list[Envelope], tag: str) -> int | None:
+    return next((e.seq for e in envs if e.event.TAG == tag), None)
+
+
+def pt_changed_event(game: Game, registry: Registry) -> tuple[int, int]:
+    """An event after which some creature's power/toughness differ from the printed ones."""
+    s = new_state()
+    for env in game.envs:
+        apply(s, env.event)
+        if env.seq % 5:
+            continue
+        chars = compute(s, registry)
+        for oid in s.battlefield:
+            c = chars[oid]
+            f = registry[s.objects[oid].card].facts
+            if c.is_creature and f.power and f.power.isdigit() and \
+                    (c.power, c.toughness) != (int(f.power), int(f.toughness or 0)):
+                return env.seq, oid
+    pytest.fail("no creature's power/toughness changed in the test game")
+
+
+# --------------------------------------------------------------------------
+# the page's data, checked in Python
+
+
+def test_page_is_self_contained(game: Game) -> None:
+    text = game.html.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    assert not re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", text)
+    assert "http://" not in text and "https://" not in text
+    assert "default-src 'none'" in text  # the page may not fetch anything
+    size = len(text.encode())
+    assert 900 <= len(game.envs) <= 1500
+    assert size < 1_000_000, f"{size} bytes for {len(game.envs)} events"
+
+
+def test_frames_match_the_replayed_states(game: Game, registry: Registry) -> None:
+    data = page_data(game.html)
+    assert [P["key"] for P in data["perspectives"]] == ["all", "p0", "p1"]
+    assert data["seed"] == game.header.seed
+    assert data["winner"] == game.state(len(game.envs) - 1).winner
+    assert len(data["cause"]) == len(game.envs)
+    assert data["perspectives"][0]["text"] == game.texts
+    n_pt, _ = pt_changed_event(game, registry)
+    for n in sorted({0, 1, 49, 50, 51, 333, n_pt, len(game.envs) - 1}):
+        s = game.state(n)
+        chars = compute(s, registry)
+        for p in range(3):
+            m = frame(data, p, n)
+            assert m["g"][0] == s.turn
+            for i, pl in enumerate(s.players):
+                assert m[f"p{i}"][:3] == [pl.life, len(pl.library), len(pl.hand)]
+            assert m["bf"] == s.battlefield
+            for oid in s.battlefield:
+                o = m[f"o{oid}"]
+                c = chars[oid]
+                if c.is_creature:
+                    assert o["pt"] == [c.power, c.toughness], (n, oid)
+                assert bool(o.get("tp")) == s.objects[oid].tapped
+
+
+def test_a_players_page_leaves_hidden_cards_out(game: Game, registry: Registry) -> None:
+    """Built --as Alice, the file names none of Bob's cards that Alice never saw."""
+    s = new_state()
+    public: set[str] = set()
+    bobs: set[str] = set()
+    for env in game.envs:
+        apply(s, env.event)
+        for o in s.objects.values():
+            if o.owner == 1:
+                bobs.add(o.card)
+                if o.zone in ("battlefield", "graveyard", "stack") or \
+                        (o.zone == "exile" and not o.face_down):
+                    public.add(o.card)
+        if isinstance(env.event, ev.Revealed):
+            public.update(s.objects[x].card for x in env.event.objs if x in s.objects)
+    everything = game.html.read_text(encoding="utf-8")
+    alices = game.html_as.read_text(encoding="utf-8")
+    # what Bob held in hand at the end and never showed
+    end = game.state(len(game.envs) - 1)
+    in_hand = {end.objects[o].card for o in end.players[1].hand}
+    assert all(name in everything for name in in_hand)
+    secret = sorted((bobs - public) | (in_hand - public))
+    assert [name for name in secret if name in alices] == []
+    data = page_data(game.html_as)
+    assert [P["key"] for P in data["perspectives"]] == ["p0"]
+    assert data["seed"] is None and str(game.header.seed) not in alices
+    assert data["decks"] == ["Jace & Kithkin", None]
+    assert "Red Ogres" not in alices
+    for n in (100, 500, len(game.envs) - 1):
+        m = frame(data, 0, n)
+        st = game.state(n)
+        assert m["h1"] == [None] * len(st.players[1].hand)  # no names, no ids
+        assert all(c is not None for c in m["h0"])
+
+
+def test_json_in_the_page_cannot_end_the_script(registry: Registry) -> None:
+    from kernel.replay import new_header, run_from_header
+
+    header = new_header(registry, ["</script><b>x", "Bob"], [["20 Mountain"]] * 2, seed=2,
+                        meta={"max_turns": 2})
+    g = run_from_header(registry, header)
+    text = build_viewer(header, g.log, registry)
+    assert "</script><b>x" not in text
+    assert "&lt;/script&gt;&lt;b&gt;x vs Bob" in text  # the title, escaped
+    m = re.search(r'id="game-data">(.*?)</script>', text, re.S)
+    assert m is not None and json.loads(m.group(1))["players"][0] == "</script><b>x"
+
+
+def test_hidden_cards_named_by_id_in_decisions_are_masked(registry: Registry) -> None:
+    """A choice the renderer prints as raw ids (a library search) names no hidden card."""
+    header = LogHeader(kernel_version="0", cardsets=[], players=["Alice", "Bob"], seed=1)
+    envs = [Envelope(i, -1, e) for i, e in enumerate([
+        ev.GameStarted(players=("Alice", "Bob"), seed=1),
+        ev.ObjectCreated(obj=57, card="Forest", owner=1, zone="library"),
+        ev.ObjectCreated(obj=58, card="Mountain", owner=0, zone="library"),
+        ev.DecisionMade(player=1, kind="search", choice=[57]),
+        ev.DecisionMade(player=0, kind="search", choice=[58]),
+    ])]
+    alice = viewer_data(header, envs, registry, as_player=0)["perspectives"][0]["text"]
+    assert alice[3] == "Bob: search → a hidden choice"
+    assert "58" in alice[4]  # her own choice stays as the renderer says it
+    everyone = viewer_data(header, envs, registry)["perspectives"]
+    assert "57" in everyone[0]["text"][3]
+    assert everyone[1]["text"][3] == alice[3] and "57" in everyone[2]["text"][3]
+
+
+def test_view_command_errors(game: Game, tmp_path: Path) -> None:
+    code, _, err = run("view", game.log, "--as", "Carol", "--out", tmp_path / "x.html")
+    assert code == 2 and "no player 'Carol'" in err
+    code, _, err = run("view", tmp_path / "missing.mtgk")
+    assert code == 2 and "no such file" in err
+    code, _, err = run("view", game.log, "--out", game.log)
+    assert code == 2 and "overwrite" in err
+    code, out, _ = run("view", game.log, "--every", "7", "--out", tmp_path / "k.html", "-q")
+    assert code == 0 and out == ""
+    assert page_data(tmp_path / "k.html")["every"] == 7
+
+
+def test_viewer_data_rejects_bad_arguments(game: Game, registry: Registry) -> None:
+    with pytest.raises(ValueError):
+        viewer_data(game.header, game.envs, registry, as_player=2)
+    with pytest.raises(ValueError):
+        viewer_data(game.header, game.envs, registry, every=0)
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(kernel.viewer).failed == 0
+
+
+# --------------------------------------------------------------------------
+# the page in a real browser
+
+
+def _find(env: str, *names: str) -> str | None:
+    given = os.environ.get(env)
+    if given:
+        return given if os.path.exists(given) else None
+    for n in names:
+        path = shutil.which(n)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("selenium is not installed (pip install selenium)")
+    chromium = _find("MTGK_CHROMIUM", "chromium", "chromium-browser", "google-chrome")
+    driver_bin = _find("MTGK_CHROMEDRIVER", "chromedriver")
+    if chromium is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium; or name it in "
+                    "MTGK_CHROMIUM)")
+    if driver_bin is None:
+        pytest.skip("chromedriver is not installed (apt-get install chromium-driver; or name "
+                    "it in MTGK_CHROMEDRIVER)")
+    profile = tempfile.mkdtemp(prefix="mtgk-chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--window-size=1500,950",
+                f"--user-data-dir={profile}"):
+        opts.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(driver_bin), options=opts)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+class Page:
+    """The viewer page in the browser, read the way a person would."""
+
+    def __init__(self, driver: Any, path: Path) -> None:
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        self.d = driver
+        driver.get(path.as_uri())
+        WebDriverWait(driver, 30).until(
+            lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+
+    def css(self, selector: str) -> Any:
+        from selenium.webdriver.common.by import By
+
+        return self.d.find_element(By.CSS_SELECTOR, selector)
+
+    def all(self, selector: str) -> list[Any]:
+        from selenium.webdriver.common.by import By
+
+        return list(self.d.find_elements(By.CSS_SELECTOR, selector))
+
+    def text(self, selector: str) -> str:
+        return str(self.css(selector).text)
+
+    def key(self, name: str, times: int = 1) -> None:
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+
+        chain = ActionChains(self.d)
+        for _ in range(times):
+            chain.send_keys(getattr(Keys, name))
+        chain.perform()
+
+    @property
+    def at(self) -> int:
+        return int(self.text("#cur-seq"))
+
+    def jump(self, n: int) -> None:
+        from selenium.webdriver.common.keys import Keys
+
+        box = self.css("#jump-event")
+        box.clear()
+        box.send_keys(str(n), Keys.ENTER)
+        self.css("#events").click()  # focus back on the page for the arrow keys
+
+    def current_event(self) -> tuple[int, str]:
+        row = self.css("#events .event.current")
+        return int(row.get_attribute("data-seq")), str(row.find_element(
+            "css selector", ".text").get_attribute("textContent"))
+
+    def lives(self) -> list[int]:
+        return [int(self.text(f"#life-{i}")) for i in range(2)]
+
+
+def check_state(page: Page, game: Game, registry: Registry, n: int) -> None:
+    """What the page shows at event ``n`` is the replayed state after event ``n``."""
+    s = game.state(n)
+    assert page.at == n
+    assert page.current_event() == (n, game.texts[n])
+    assert page.lives() == [p.life for p in s.players]
+    chars = compute(s, registry)
+    for oid in s.battlefield:
+        c = chars[oid]
+        if c.is_creature:
+            assert page.text(f'.perm[data-oid="{oid}"] .pt') == f"{c.power}/{c.toughness}"
+        elif "Planeswalker" in c.types:
+            assert page.text(f'.perm[data-oid="{oid}"] .loy') == str(c.loyalty)
+    for i, pl in enumerate(s.players):
+        assert page.text(f"#library-{i}") == str(len(pl.library))
+
+
+def test_browser_steps_through_the_game(browser: Any, game: Game, registry: Registry) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    page = Page(browser, game.html)
+    assert page.at == 0 and page.current_event() == (0, game.texts[0])
+    # the arrow keys step forward and back
+    page.key("ARROW_RIGHT", 5)
+    check_state(page, game, registry, 5)
+    page.key("ARROW_LEFT", 2)
+    check_state(page, game, registry, 3)
+    page.key("ARROW_LEFT", 10)  # stops at the first event
+    assert page.at == 0
+    # jump to an event where the layers change a creature's power/toughness
+    n_pt, oid = pt_changed_event(game, registry)
+    page.jump(n_pt)
+    check_state(page, game, registry, n_pt)
+    assert "up" in page.css(f'.perm[data-oid="{oid}"] .pt').get_attribute("class") or \
+        "down" in page.css(f'.perm[data-oid="{oid}"] .pt').get_attribute("class")
+    page.key("ARROW_RIGHT")
+    check_state(page, game, registry, n_pt + 1)
+    # jump to the redirected Shock and the loyalty it removes; its cause chain
+    n_red = first(game.envs, "DamageRedirected")
+    target = n_red + 2 if n_red is not None else len(game.envs) // 2
+    page.jump(target)
+    check_state(page, game, registry, target)
+    chain = []
+    i = target
+    while i >= 0:
+        chain.append(i)
+        i = game.envs[i].cause
+    shown = [int(li.get_attribute("data-seq")) for li in page.all("#causes li")]
+    assert shown == chain
+    assert page.text("#causes li:first-child").endswith(game.texts[target])
+    caused = [e.seq for e in game.envs if e.cause == target]
+    assert [int(li.get_attribute("data-seq")) for li in page.all("#effects-of li[data-seq]")] \
+        == caused
+    if os.environ.get("MTGK_SCREENSHOT"):
+        dest = os.environ["MTGK_SCREENSHOT"]
+        path = Path(dest) if dest.endswith(".png") else ROOT / "docs" / "viewer.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        assert browser.save_screenshot(str(path))
+    # clicking an event in the list jumps there
+    page.css(f'#events .event[data-seq="{target - 3}"]').click()
+    check_state(page, game, registry, target - 3)
+    # jump to a turn
+    starts = [(e.event.turn, e.seq) for e in game.envs if isinstance(e.event, ev.TurnBegan)]
+    turn, seq = starts[2]
+    Select(page.css("#jump-turn")).select_by_value(str(seq))
+    check_state(page, game, registry, seq)
+    assert page.text("#turn-info").startswith(f"Turn {turn} ")
+    page.css("#events").click()
+    page.key("PAGE_DOWN")
+    assert page.at == starts[3][1]
+    page.key("END")
+    check_state(page, game, registry, len(game.envs) - 1)
+    # switch to Bob's view: Alice's hand is hidden, Bob's shown
+    Select(page.css("#perspective")).select_by_visible_text("Bob's view")
+    s = game.state(len(game.envs) - 1)
+    assert len(page.all("#hand-0 .mini.hidden")) == len(s.players[0].hand)
+    assert len(page.all("#hand-1 .mini:not(.hidden)")) == len(s.players[1].hand)
+    assert page.at == len(game.envs) - 1
+    # the perspective switch offers what the file holds
+    options = [o.text for o in Select(page.css("#perspective")).options]
+    assert options == ["Everyone (all cards shown)", "Alice's view", "Bob's view"]
+
+
+def test_browser_shows_a_players_page(browser: Any, game: Game, registry: Registry) -> None:
+    page = Page(browser, game.html_as)
+    assert not page.css("#perspective").is_displayed()
+    assert "Alice's view" in page.text("#perspective-only")
+    n = len(game.envs) // 2
+    page.jump(n)
+    s = game.state(n)
+    assert page.lives() == [p.life for p in s.players]
+    assert len(page.all("#hand-1 .mini.hidden")) == len(s.players[1].hand)
+    assert len(page.all("#hand-0 .mini:not(.hidden)")) == len(s.players[0].hand)
+    # the event text is Alice's: Bob's draws are "a card"
+    draws = [e.seq for e in game.envs if isinstance(e.event, ev.ZoneChanged)
+             and e.event.reason == "draw" and e.seq > 100]
+    bob_draw = next(i for i in draws if game.texts[i].startswith("Bob draws"))
+    page.jump(bob_draw)
+    assert page.current_event() == (bob_draw, "Bob draws a card")
