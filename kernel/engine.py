@@ -28,7 +28,7 @@ from kernel import events as ev
 from kernel.cards import X_COUNT, Activated, CardDef, Registry, Target, Triggered
 from kernel.effects import Ctx
 from kernel.events import Envelope, Event, player_ref, ref_player
-from kernel.layers import Chars, View, compute, printed
+from kernel.layers import Chars, View, compute, is_creature_type, printed
 from kernel.mana import ManaCost, Source, max_payable_x, plan_payment
 from kernel.replacement import replace
 from kernel.state import StackItem, State, apply, new_state
@@ -46,8 +46,9 @@ KNOWN_TO_CONTROLLERS_OF = "known_to_controllers_of"
 (hideaway: "any player who has controlled [this land]"); see :meth:`Game.settle`."""
 NEUTRAL_EVENTS: frozenset[type] = frozenset({
     ev.DecisionMade, ev.ManaAdded, ev.ManaSpent, ev.ManaEmptied, ev.Revealed,
-    ev.LibraryShuffled, ev.StepBegan, ev.DrewFromEmptyLibrary})
-"""Event types that never change any object's characteristics (the layer cache survives them)."""
+    ev.LibraryShuffled, ev.StepBegan})
+"""Event types that never change any object's characteristics nor call for a state-based
+action (the layer cache and the last SBA check survive them)."""
 
 
 class RulesError(Exception):
@@ -126,6 +127,8 @@ class Game:
         self.seed = seed
         self._cause: list[int] = [-1]
         self._chars: dict[int, Chars] | None = None
+        self._version = 0  # counts events that may change characteristics or SBAs
+        self._settled = -1  # _version when state-based actions last found nothing
         self._chars_at = -1
         self._lki: dict[int, tuple[int, Chars | None]] = {}
         self.listeners: list[Callable[[Envelope], None]] = []
@@ -157,13 +160,25 @@ class Game:
         apply(self.state, e)
         if type(e) not in NEUTRAL_EVENTS:
             self._chars = None
+            self._version += 1
         for fn in self.listeners:  # before any event this one triggers: in log order
             fn(env)
+        if self.state.effects and isinstance(e, ev.ZoneChanged | ev.RemovedFromGame) \
+                and e.from_zone == "battlefield":
+            self._source_left(e.obj, seq)
         if trig:
             self._triggers(trig, e, seq, before=False)
         if self.state.effects:
             self._delayed_triggers(e, seq)
         return seq
+
+    def _source_left(self, oid: int, seq: int) -> None:
+        """Effects that last "for as long as [their source] remains on the battlefield"
+        (duration ``while_source``) end as it leaves."""
+        ended = tuple(x.id for x in self.state.effects
+                      if x.duration == "while_source" and x.source == oid)
+        if ended:
+            self.emit(ev.EffectsEnded(effects=ended), cause=seq)
 
     def _delayed_triggers(self, e: Event, seq: int) -> None:
         """Delayed triggered abilities (CR 603.7) are effects of kind ``delayed_trigger``
@@ -419,12 +434,14 @@ class Game:
     def _untap_step(self, active: int) -> None:
         # "... doesn't untap during [its controller's / that player's] next untap step":
         # effects of kind ``skip_untap`` (params: the player) hold their objects down
-        # during that player's next untap step, then end.
+        # during that player's next untap step, then end.  A permanent with the ability
+        # ``doesn't untap`` ("doesn't untap during its controller's untap step") stays tapped.
         held = [e for e in self.state.effects if e.kind == "skip_untap" and e.params == active]
         skip = {oid for e in held for oid in e.objs}
         for oid in list(self.state.battlefield):
             o = self.state.objects[oid]
-            if o.tapped and self.chars(oid).controller == active and oid not in skip:
+            if o.tapped and self.chars(oid).controller == active and oid not in skip \
+                    and not self.chars(oid).has("doesn't untap"):
                 self.emit(ev.Untapped(obj=oid))
         if held:
             self.emit(ev.EffectsEnded(effects=tuple(e.id for e in held)))
@@ -478,13 +495,31 @@ class Game:
 
     def settle(self) -> None:
         """State-based actions, then triggered abilities to the stack, until stable (CR 117.5)."""
+        if self._settled == self._version and not self.state.pending:
+            return  # nothing but decisions and mana since the last check: nothing to do
         while True:
             self._linked_knowledge()
+            self._walkers_changed_control()
             while self._sba():
                 pass
             if not self.state.pending:
+                self._settled = self._version
                 return
             self._put_triggers_on_stack()
+
+    def _walkers_changed_control(self) -> None:
+        """An attacked planeswalker that changes controller is removed from combat and
+        stays removed (Lorwyn primer, "Planeswalkers in Combat"; one that leaves the
+        battlefield is removed by the projector).  Its attackers keep attacking."""
+        c = self.state.combat
+        if c is None:
+            return
+        defender = 1 - self.state.active
+        for t in dict.fromkeys(c.attackers.values()):
+            o = self.state.objects.get(t)
+            if t > 0 and t not in c.removed_attacked and o is not None \
+                    and o.zone == "battlefield" and self.chars(t).controller != defender:
+                self.emit(ev.RemovedFromCombat(obj=t))
 
     # ------------------------------------------------------------------ actions
     def legal_actions(self, player: int) -> list[Any]:
@@ -509,15 +544,19 @@ class Game:
                                           alts))
         for oid in s.battlefield:
             c = self.chars(oid)
-            if c.controller != player:
-                continue
             d = self.reg.cards.get(s.objects[oid].card)
             if d is None:
                 continue
             for idx, (key, ab) in enumerate(d.activated, start=1):
-                if key not in c.abilities or ab.mana:
+                if key not in c.abilities or ab.mana or (c.controller != player
+                                                         and not ab.any_player):
                     continue
                 out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
+        for oid in pl.graveyard:  # abilities that work from a graveyard (``Activated.zones``)
+            d = self.reg.cards.get(s.objects[oid].card)
+            for idx, (_key, ab) in enumerate(d.activated if d is not None else [], start=1):
+                if "graveyard" in ab.zones and not ab.mana:
+                    out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
         return out
 
     def _timing_ok(self, player: int, c: Chars, sorcery_ok: bool) -> bool:
@@ -728,6 +767,8 @@ class Game:
                 return True
             if COLOR_WORDS.get(q, "?") in sc.colors:
                 return True
+            if any(t and is_creature_type(t) and sc.has_subtype(t) for t in _singulars(q)):
+                return True  # a creature type: "protection from Elves"
         return False
 
     def can_enchant(self, aura: int, host: int) -> bool:
@@ -901,7 +942,7 @@ class Game:
         if ab.cost.tap:
             if o.tapped:
                 raise RulesError("602.5a", f"{o.card} is already tapped")
-            if c.is_creature and o.sick and not c.has("haste"):
+            if self.summoning_sick(oid):
                 raise RulesError("302.6", f"{o.card} has summoning sickness")
         if ab.cost.loyalty is not None or ab.cost.loyalty_x:
             if s.active != player or s.stack or s.step not in ("precombat_main",
@@ -918,13 +959,34 @@ class Game:
         if ab.cost.life and s.players[player].life < ab.cost.life:
             raise RulesError("119.4", f"you can't pay {ab.cost.life} life with "
                              f"{s.players[player].life} life")
-        if ab.cost.mana and not ab.mana:
+        if ab.cost.mana:  # a mana ability's too ("{1}, {T}: Add one mana of any color.")
             cost = ManaCost.parse(ab.cost.mana).with_x(x)
             if plan_payment(cost, s.players[player].mana, self.mana_sources(player,
                             exclude=oid if ab.cost.tap else 0)) is None:
                 raise RulesError("602.2b", f"you can't pay {ab.cost.mana}")
         if ab.cost.sacrifice is not None and not self.sacrifice_options(player, oid, ab):
             raise RulesError("602.2b", "you have nothing to sacrifice for that cost")
+        for part in ab.cost.extra:  # other costs and restrictions (``Cost.extra``)
+            if not part.can_pay(self, player, oid):
+                raise RulesError("602.2b", f"you can't {part}")
+
+    def summoning_sick(self, oid: int) -> bool:
+        """Whether creature ``oid`` can't pay a {T} cost yet (CR 302.6): it came under its
+        controller's control this turn and lacks haste, and no static ability (with an
+        ``as_though_haste(view, source, creature)``: Thousand-Year Elixir) lets its
+        abilities be activated as though it had haste."""
+        o = self.state.objects[oid]
+        c = self.chars(oid)
+        if not (c.is_creature and o.sick) or c.has("haste"):
+            return False
+        for src in self.state.battlefield:
+            d = self.reg.cards.get(self.state.objects[src].card)
+            for key, st in d.statics if d is not None else []:
+                fn = getattr(st, "as_though_haste", None)
+                if fn is not None and key in self.chars(src).abilities and \
+                        fn(self.view(), src, oid):
+                    return False
+        return True
 
     def sacrifice_options(self, player: int, oid: int, ab: Activated) -> list[int]:
         """Permanents ``player`` could sacrifice for ``ab``'s "Sacrifice a ..." cost."""
@@ -937,16 +999,21 @@ class Game:
                         sorcery_ok: bool) -> None:
         s = self.state
         o = s.objects.get(oid)
-        if o is None or o.zone != "battlefield":
+        acts = self.card(oid).activated if o is not None and o.zone != "none" else []
+        if o is None or not (o.zone == "battlefield" or any(  # ``Activated.zones``
+                o.zone in ab.zones for _k, ab in acts)):
             raise RulesError("602.2", "that is not a permanent on the battlefield")
         c = self.chars(oid)
-        if c.controller != player:
+        if c.controller != player and not any(ab.any_player for _k, ab in acts):
             raise RulesError("602.2", f"only {o.card}'s controller can activate its abilities")
-        d = self.card(oid)
-        acts = d.activated
         if not 1 <= idx <= len(acts):
             raise RulesError("602.1", f"{o.card} has no activated ability {idx}")
         key, ab = acts[idx - 1]
+        if o.zone not in ab.zones:
+            raise RulesError("602.2", f"that ability of {o.card} works only from: "
+                             f"{', '.join(ab.zones)}")
+        if c.controller != player and not ab.any_player:
+            raise RulesError("602.2", f"only {o.card}'s controller can activate its abilities")
         if key not in c.abilities:
             raise RulesError("602.1", f"{o.card} doesn't have that ability now")
         if ab.sorcery and not sorcery_ok:
@@ -1152,12 +1219,21 @@ class Game:
             if opts:
                 self.move(self.choose(player, "choose", opts, "sacrifice (cost)"), "graveyard",
                           reason="sacrifice")
+        for part in c.extra:
+            part.pay(self, player, oid)
         if c.sacrifice_self:
             self.move(oid, "graveyard", reason="sacrifice")
 
     def _activate_mana(self, player: int, oid: int, ab: Activated) -> None:
         if ab.cost.tap:
             self.emit(ev.Tapped(obj=oid))
+        if ab.cost.mana:  # "{1}, {T}: Add one mana of any color."
+            plan = plan_payment(ManaCost.parse(ab.cost.mana), self.state.players[player].mana,
+                                self.mana_sources(player))
+            if plan is not None:
+                self._pay(player, plan)
+        for part in ab.cost.extra:
+            part.pay(self, player, oid)
         mana = ab.mana[0] if len(ab.mana) == 1 else \
             self.choose(player, "choose", list(ab.mana), "choose the color of the mana")
         self.emit(ev.ManaAdded(player=player, mana=mana))
@@ -1181,8 +1257,8 @@ class Game:
             if d is not None:
                 for key, ab in d.activated:
                     if ab.mana and ab.cost.tap and not ab.cost.mana and key in c.abilities \
-                            and not ab.cost.sacrifice_self:
-                        if c.is_creature and o.sick and not c.has("haste"):
+                            and not ab.cost.sacrifice_self and not ab.cost.extra:
+                        if self.summoning_sick(oid):
                             continue
                         colors.extend(m for m in ab.mana if m not in colors)
             if colors:
@@ -1447,6 +1523,11 @@ class Game:
                     acts.append(("graveyard", oid, "aura"))
             elif "Aura" in c.subtypes and not o.attached_to:
                 acts.append(("graveyard", oid, "aura"))
+            if o.attached_to and "Equipment" in c.subtypes and not (
+                    o.attached_to in s.objects and self.chars(o.attached_to).is_creature
+                    and s.objects[o.attached_to].zone == "battlefield"
+                    and not self.protected_from(o.attached_to, oid)):
+                acts.append(("unattach", oid, "equipment"))  # CR 704.5n
             if o.counters.get("+1/+1") and o.counters.get("-1/-1"):
                 acts.append(("annihilate", oid, "counters"))
         if s.profile == "lorwyn-2007":
@@ -1493,6 +1574,8 @@ class Game:
                                          reason="token-ceased"))
             elif what in ("destroy", "graveyard"):
                 self.move(ref, "graveyard", reason="sba:" + why)
+            elif what == "unattach":  # e.g. Equipment attached to an illegal permanent
+                self.emit(ev.Attached(obj=ref, to=0))
         for oid in legend:
             if oid not in done and oid in self.state.objects:
                 self.move(oid, "graveyard", reason="sba:legend-rule")
@@ -1532,8 +1615,8 @@ class Game:
         o = s.objects.get(oid)
         if o is None or o.zone == "none":
             return None
-        if o.token and o.zone != "battlefield" and to_zone != "none":
-            return None
+        if o.token and o.zone not in ("battlefield", "stack") and to_zone != "none":
+            return None  # (a copy of a spell leaves the stack, then ceases to exist: SBA)
         proposed = replace(self, "move", {"obj": oid, "from_zone": o.zone, "to_zone": to_zone,
                                           "reason": reason})
         if proposed is None:
@@ -1707,10 +1790,13 @@ class Game:
         o = self.state.objects[blocker]
         b = self.chars(blocker)
         a = self.chars(attacker)
-        if not b.is_creature or o.tapped or b.has("can't block"):
+        if not b.is_creature or o.tapped or b.has("can't block") or a.has("can't be blocked"):
             return False
         if self.protected_from(attacker, blocker):
             return False
+        for r in a.abilities:  # "can't be blocked by creatures with power N or greater"
+            if r.startswith("unblockable_by_power:") and (b.power or 0) >= int(r[21:]):
+                return False
         if a.has("flying") and not (b.has("flying") or b.has("reach")):
             return False
         if a.has("fear") and not ("Artifact" in b.types or "B" in b.colors):
@@ -1753,8 +1839,10 @@ class Game:
                 raise RulesError("509.1", f"bad block {pair!r}")
             b, a = int(pair[0]), int(pair[1])
             if b in seen and ([b, a] in out or b not in self.state.objects
-                              or not self.chars(b).has("can block any number")):
-                raise RulesError("509.1a", f"{self.name(b)} can block only one creature")
+                              or sum(1 for bb, _a in out if bb == b) >= self.max_blocks(b)):
+                n = self.max_blocks(b) if b in self.state.objects else 1
+                raise RulesError("509.1a", f"{self.name(b)} can block only "
+                                 f"{'one creature' if n == 1 else f'{n} creatures'}")
             seen.add(b)
             if a not in c.attackers:
                 raise RulesError("509.1a", f"{self.name(a)} is not attacking")
@@ -1774,6 +1862,14 @@ class Game:
         self._check_block_requirements(player, out)
         return out
 
+    def max_blocks(self, oid: int) -> int:
+        """How many attackers ``oid`` can block: any number (``can block any number``),
+        or one plus one per ``can block an additional creature``."""
+        c = self.chars(oid)
+        if c.has("can block any number"):
+            return 10 ** 6
+        return 1 + sum(1 for a in c.abilities if a == "can block an additional creature")
+
     def min_blockers(self, oid: int) -> int:
         """The fewest creatures that can block ``oid``: 2 with menace, N with an ability
         ``min_blockers:N`` ("can't be blocked except by N or more creatures")."""
@@ -1785,30 +1881,38 @@ class Game:
         return need
 
     def _check_block_requirements(self, player: int, blocks: list[list[int]]) -> None:
-        """"All creatures able to block ~ do so" (ability ``all able block it``): each
-        creature that could block such an attacker blocks one (all, if it can block any
-        number) -- the most requirements that can be obeyed (CR 509.1c)."""
+        """Blocking requirements: "All creatures able to block ~ do so" (ability ``all able
+        block it``) and "[this creature] blocks [that one] this turn if able" (ability
+        ``must_block:<attacker>``).  Each creature obeys as many of its requirements as it
+        can: it blocks one of the attackers it is required to block (all of them, up to
+        the number of creatures it can block) -- CR 509.1c."""
         c = self.state.combat
-        lures = [a for a in (c.attackers if c else ()) if self.chars(a).has("all able block it")]
-        if not lures:
-            return
+        attackers = list(c.attackers) if c else []
+        lures = [a for a in attackers if self.chars(a).has("all able block it")]
         mine = [b for b in self.state.battlefield
                 if self.chars(b).controller == player and self.chars(b).is_creature]
-        # a requirement that would break a restriction ("can't be blocked except by two or
-        # more creatures" with too few able blockers) isn't one
-        lures = [a for a in lures
-                 if len([b for b in mine if self.can_block(b, a)]) >= self.min_blockers(a)]
+        musts = {b: [int(r[11:]) for r in self.chars(b).abilities if r.startswith("must_block:")
+                     and int(r[11:]) in attackers] for b in mine}
+        if not lures and not any(musts.values()):
+            return
+
+        def feasible(a: int) -> bool:
+            # a requirement that would break a restriction ("can't be blocked except by two
+            # or more creatures" with too few able blockers) isn't one
+            return len([b for b in mine if self.can_block(b, a)]) >= self.min_blockers(a)
+
         for b in mine:
-            ch = self.chars(b)
-            able = [a for a in lures if self.can_block(b, a)]
-            blocking = [a for bb, a in blocks if bb == b]
+            reqs = [a for a in lures + musts[b] if feasible(a) and self.can_block(b, a)]
+            able = [a for i, a in enumerate(reqs) if a not in reqs[:i]]
             if not able:
                 continue
-            need = able if ch.has("can block any number") else None
-            if (need is None and not set(able) & set(blocking)) or \
-                    (need is not None and not set(need) <= set(blocking)):
+            blocking = [a for bb, a in blocks if bb == b]
+            if len(set(able) & set(blocking)) < min(len(able), self.max_blocks(b)):
+                missed = next(a for a in able if a not in blocking)
+                why = "all creatures able to block it do so" if missed in lures else \
+                    "it blocks it this turn if able"
                 raise RulesError("509.1c", f"{self.name(b)} must block "
-                                 f"{self.name(able[0])}: all creatures able to block it do so")
+                                 f"{self.name(missed)}: {why}")
 
     def _combat_damage(self) -> None:
         c = self.state.combat
@@ -1943,6 +2047,17 @@ class Game:
                     raise RulesError("702.19c", f"{self.name(b)} must be assigned lethal damage "
                                      "before damage tramples over")
         return [[k, v] for k, v in got.items()]
+
+
+def _singulars(q: str) -> list[str]:
+    """The creature type a plural quality may name: ``elves`` -> Elf, ``goblins`` ->
+    Goblin, ``merfolk`` -> Merfolk."""
+    out = [q.capitalize()]
+    if q.endswith("ves"):
+        out.append(q[:-3].capitalize() + "f")
+    if q.endswith("s"):
+        out.append(q[:-1].capitalize())
+    return out
 
 
 def _check_order(choice: Any, items: list[StackItem]) -> list[int]:
