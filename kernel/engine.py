@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from itertools import combinations, product
+from itertools import combinations, islice, product
 from typing import Any, Protocol
 
 import msgspec
@@ -699,8 +699,10 @@ class Game:
             if count == 1 and not t.up_to:
                 opts = [[c] for c in cands]
             else:
-                lo = 0 if t.up_to else count
-                opts = [list(cs) for n in range(lo, count + 1) for cs in combinations(cands, n)]
+                lo = 0 if t.up_to else count  # ("any number of targets": a large count)
+                opts = [list(cs) for cs in islice(
+                    (cs for n in range(lo, min(count, len(cands)) + 1)
+                     for cs in combinations(cands, n)), MAX_TARGET_COMBOS)]
             if not opts:
                 return []
             per_slot.append(opts)
@@ -846,13 +848,30 @@ class Game:
         d = self.card(oid)
         text = d.alt_costs[alt] if alt else d.facts.mana_cost
         cost = ManaCost.parse(text)
-        change = self.cost_change(oid)
+        change = self.cost_change(oid) + self.additional_mana(oid)
         return cost.plus(change) if change else cost
+
+    def additional_mana(self, oid: int, player: int | None = None) -> int:
+        """Generic mana that the additional cost to cast ``oid`` adds to its total cost
+        whatever the player chooses (CR 601.2f): ``extras["additional_cost"]`` is an object
+        with ``mana(game, player, card) -> int`` and ``unpayable(game, player, card) ->
+        str`` (why it can't be paid now, or ``""``); a cast hook pays the rest of it (see
+        ``plugins.reveal_cost``: "reveal a Kithkin card from your hand or pay {3}")."""
+        ac = self.card(oid).extras.get("additional_cost")
+        if ac is None:
+            return 0
+        return int(ac.mana(self, self.state.objects[oid].owner if player is None else player,
+                           oid))
 
     def cast_forbidden(self, player: int, oid: int, alt: str = "") -> str:
         """Why an effect stops ``player`` from casting ``oid`` (with ``alt``), or ``""``:
         static abilities with a ``forbids_cast(view, source, card, player, alt)`` that
-        returns a reason ("... can't be cast"; CR 101.2: a "can't" wins)."""
+        returns a reason ("... can't be cast"; CR 101.2: a "can't" wins), or an additional
+        cost that can't be paid (``extras["additional_cost"]``, see ``additional_mana``)."""
+        ac = self.card(oid).extras.get("additional_cost")
+        why = ac.unpayable(self, player, oid) if ac is not None else ""
+        if why:
+            return str(why)
         for src in self.state.battlefield:
             d = self.reg.cards.get(self.state.objects[src].card)
             if d is None:
@@ -895,6 +914,10 @@ class Game:
             what = "planeswalker" if "Planeswalker" in c.types else "sorcery-speed spell"
             raise RulesError("307.1", f"{c.name} ({what}) can be cast only in your main phase "
                              "when the stack is empty")
+        ac = self.card(oid).extras.get("additional_cost")
+        why = ac.unpayable(self, player, oid) if ac is not None else ""
+        if why:  # an additional cost that can't be paid (CR 601.2h)
+            raise RulesError("601.2h", f"you can't pay the additional cost of {o.card}: {why}")
         why = self.cast_forbidden(player, oid, alt)
         if why:
             raise RulesError("101.2", f"{o.card} can't be cast: {why}")
@@ -938,7 +961,6 @@ class Game:
     def _check_activation_costs(self, player: int, oid: int, ab: Activated, x: int) -> None:
         s = self.state
         o = s.objects[oid]
-        c = self.chars(oid)
         if ab.cost.tap:
             if o.tapped:
                 raise RulesError("602.5a", f"{o.card} is already tapped")
@@ -1045,8 +1067,10 @@ class Game:
             raise RulesError("118.9a", f"{self.name(oid)} is cast without paying its mana "
                              f"cost: its {alt} cost can't be used as well")
         cost = self.spell_cost(oid, alt).with_x(x)
-        plan = None if free else plan_payment(cost, self.state.players[player].mana,
-                                                self.mana_sources(player))
+        if free:  # without paying its mana cost: an additional cost is still paid
+            cost = ManaCost.parse("").plus(self.additional_mana(oid, player))
+        plan = None if free and cost.is_free else \
+            plan_payment(cost, self.state.players[player].mana, self.mana_sources(player))
         new = self.new_id()
         o = self.state.objects[oid]
         if from_zone == "hand" and o.zone != "hand":
@@ -1237,14 +1261,21 @@ class Game:
         mana = ab.mana[0] if len(ab.mana) == 1 else \
             self.choose(player, "choose", list(ab.mana), "choose the color of the mana")
         self.emit(ev.ManaAdded(player=player, mana=mana))
+        if ab.cost.tap:  # tapped for mana: "... adds an additional one mana" (Fertile Ground)
+            for colors in self.extra_mana(oid):
+                self.emit(ev.ManaAdded(player=player, mana=self.choose(
+                    player, "choose", list(colors), "choose the color of the additional mana")))
         if ab.cost.sacrifice_self:
             self.move(oid, "graveyard", reason="sacrifice")
 
     # ------------------------------------------------------------------ mana
     def mana_sources(self, player: int, exclude: int = 0) -> list[Source]:
-        """Untapped permanents ``player`` can tap for one mana, with the colours they make."""
+        """Untapped permanents ``player`` can tap for one mana, with the colours they make.
+        A permanent that makes more mana as it is tapped for mana (:meth:`extra_mana`) is
+        listed once more per additional mana."""
         out: list[Source] = []
         s = self.state
+        extra = self._extra_mana_statics()
         for oid in s.battlefield:
             o = s.objects[oid]
             if o.tapped or oid == exclude:
@@ -1263,16 +1294,54 @@ class Game:
                         colors.extend(m for m in ab.mana if m not in colors)
             if colors:
                 out.append((oid, tuple(colors)))
+                if extra:
+                    out.extend((oid, tuple(more)) for more in self.extra_mana(oid, extra))
         return out
+
+    def _extra_mana_statics(self) -> list[tuple[int, Any]]:
+        out = []
+        for src in self.state.battlefield:
+            d = self.reg.cards.get(self.state.objects[src].card)
+            for key, st in d.statics if d is not None else []:
+                fn = getattr(st, "extra_mana", None)
+                if fn is not None and key in self.chars(src).abilities:
+                    out.append((src, fn))
+        return out
+
+    def extra_mana(self, oid: int, statics: list[tuple[int, Any]] | None = None
+                   ) -> list[str]:
+        """The additional mana permanent ``oid`` makes as it is tapped for mana, one entry
+        (the colours it may be) per mana: static abilities with an ``extra_mana(view,
+        source, obj) -> colours`` ("Whenever enchanted land is tapped for mana, its
+        controller adds an additional one mana of any color": a triggered mana ability,
+        CR 605.1b, which resolves at once)."""
+        v = self.view()
+        return [str(more) for src, fn in (self._extra_mana_statics() if statics is None
+                                          else statics) for more in [fn(v, src, oid)] if more]
 
     def _pay(self, player: int, plan: tuple[list[tuple[int, str]], list[str]]) -> None:
         used, from_pool = plan
+        floating = ""  # mana a permanent tapped for mana makes that this payment doesn't use
+        if used and self._extra_mana_statics():
+            makes: dict[int, list[tuple[str, ...]]] = {}
+            for oid, colors in self.mana_sources(player):
+                makes.setdefault(oid, []).append(colors)
+            for oid, m in used:
+                left = sorted(makes.get(oid, []), key=len)
+                if m in "".join(sum(left, ())):
+                    left.remove(next(x for x in left if m in x))
+                makes[oid] = left
+            floating = "".join(colors[0] for oid in dict.fromkeys(u for u, _m in used)
+                               for colors in makes.get(oid, []))
         added = ""
+        tapped: list[int] = []
         for oid, m in used:
-            self.emit(ev.Tapped(obj=oid))
+            if oid not in tapped:
+                tapped.append(oid)
+                self.emit(ev.Tapped(obj=oid))
             added += m
-        if added:
-            self.emit(ev.ManaAdded(player=player, mana=added))
+        if added or floating:
+            self.emit(ev.ManaAdded(player=player, mana=added + floating))
         spent = added + "".join(from_pool)
         if spent:
             self.emit(ev.ManaSpent(player=player, mana=spent))
@@ -1636,10 +1705,12 @@ class Game:
     def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None) -> None:
         o = self.state.objects[new]
         d = self.reg[o.card]
+        if callable(d.extras.get("as_enters")):  # "As ~ enters, choose ..." (CR 614.12)
+            d.extras["as_enters"](self, new)
         et = d.extras.get("enters_tapped")
         if callable(et):  # "as ~ enters, you may [do X]; if you don't, it enters tapped"
             et = et(self, new)
-        if tapped or et:
+        if tapped or et or self._enters_tapped_by_statics(new):
             self.emit(ev.Tapped(obj=new, entering=True))
         if cast_data and cast_data.get("alt"):
             self.emit(ev.ObjectFlagged(obj=new, key="cast_alt", value=cast_data["alt"]))
@@ -1650,6 +1721,18 @@ class Game:
             n = int(d.facts.loyalty)
             if n:
                 self.emit(ev.CounterPlaced(obj=new, kind="loyalty", n=n))
+
+    def _enters_tapped_by_statics(self, new: int) -> bool:
+        """Whether a static ability of a permanent (with an ``enters_tapped(view, source,
+        obj)``: "Each creature without ... enters tapped") makes ``new`` enter tapped."""
+        for src in self.state.battlefield:
+            d = self.reg.cards.get(self.state.objects[src].card)
+            for key, st in d.statics if d is not None else []:
+                fn = getattr(st, "enters_tapped", None)
+                if fn is not None and key in self.chars(src).abilities and \
+                        fn(self.view(), src, new):
+                    return True
+        return False
 
     def exile(self, oid: int, face_down: bool = False, exiled_with: int = 0,
               reason: str = "") -> int | None:
@@ -1737,7 +1820,8 @@ class Game:
         o = self.state.objects[oid]
         c = self.chars(oid)
         return (c.is_creature and c.controller == player and not o.tapped
-                and not (o.sick and not c.has("haste")) and not c.has("defender"))
+                and not (o.sick and not c.has("haste")) and not c.has("defender")
+                and not c.has("can't attack"))
 
     def attack_targets(self, player: int) -> list[int]:
         d = 1 - player
@@ -1953,7 +2037,7 @@ class Game:
                 continue
             if not self._deals_in(a, first_strike, had_first):
                 continue
-            power = self.chars(a).power or 0
+            power = self.combat_damage_of(a)
             if power <= 0:
                 continue
             if first_strike:
@@ -1980,7 +2064,7 @@ class Game:
                 continue
             if first_strike:
                 self._dealt_first.add(b)
-            power = self.chars(b).power or 0
+            power = self.combat_damage_of(b)
             live = [a for a in attackers if a in s.objects and s.objects[a].zone == "battlefield"]
             if power > 0 and len(live) == 1:
                 dmg.append((b, live[0], power))
@@ -1990,6 +2074,15 @@ class Game:
         for src, to, n in dmg:
             if n > 0:  # through replacement and prevention effects, like all damage
                 self.deal_damage(src, to, n, combat=True)
+
+    def combat_damage_of(self, oid: int) -> int:
+        """The combat damage creature ``oid`` assigns: its power, or its toughness while a
+        permanent has ``assigns combat damage by toughness`` (Doran, the Siege Tower)."""
+        c = self.chars(oid)
+        if any(self.chars(p).has("assigns combat damage by toughness")
+               for p in self.state.battlefield):
+            return c.toughness or 0
+        return c.power or 0
 
     def _lethal(self, blocker: int, attacker: int) -> int:
         o = self.state.objects[blocker]

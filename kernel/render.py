@@ -198,6 +198,7 @@ class Renderer:
         self.state = state if state is not None else new_state()
         self.names: dict[int, str] = {}
         self.revealed: dict[int, list[int]] = {}
+        self.fold_errors: list[tuple[int, str]] = []
         for oid, o in self.state.objects.items():
             if self._sees(o):
                 self.names[oid] = o.card
@@ -301,13 +302,22 @@ class Renderer:
         return line
 
     def advance(self, env: Envelope) -> None:
-        """Fold ``env`` without rendering it (remembering the names it shows)."""
+        """Fold ``env`` without rendering it (remembering the names it shows).
+
+        An event that cannot be folded (a log with events this kernel does not
+        know may refer to objects it never saw created) is skipped and noted
+        in :attr:`fold_errors`, so that the rest of the log still reads.
+        """
         e = env.event
         if isinstance(e, ev.Revealed):
             to = list(e.to) or list(range(len(self.state.players)))
             for oid in e.objs:
                 self.revealed[oid] = sorted(set(self.revealed.get(oid, [])) | set(to))
-        apply(self.state, e)
+        try:
+            apply(self.state, e)
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError) as exc:
+            self.fold_errors.append((env.seq, f"{type(exc).__name__}: {exc}"))
+            return
         for oid in _new_ids(e):
             o = self.state.objects.get(oid)
             if o is not None and self._sees(o):
@@ -706,6 +716,8 @@ def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any
     if isinstance(e, UnknownEvent):
         return {"seq": env.seq, "cause": env.cause, "type": e.tag, "v": e.version,
                 "event": msgspec.msgpack.decode(e.raw)}
+    if renderer is not None and renderer.viewer is not None:
+        e = _mask_library_ids(e, renderer)
     body = {name: getattr(e, name) for name in e.__struct_fields__}
     if renderer is not None and renderer.viewer is not None and e.PRIVATE \
             and not _visible_in(e, renderer):
@@ -714,19 +726,57 @@ def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any
     return {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION, "event": body}
 
 
-def mask_state(state: State, viewer: int | None) -> State:
-    """A copy of ``state`` as ``viewer`` may see it: hidden cards have the name ``""``.
+def _mask_library_ids(e: ev.Event, r: Renderer) -> ev.Event:
+    """``e`` with the ids of library cards the viewer can't see replaced by 0.
 
-    Libraries (whose order nobody may see) are listed in id order.
+    Library objects are created in deck order, so their ids say which card of
+    the deck list they are: an id linking a hidden library card to what it
+    becomes (a draw, a card put into a hand) would tell the viewer which card
+    was drawn.  Cards revealed to the viewer by this very event keep their ids.
+    """
+    from kernel.debug import map_event_ids
+
+    objects = r.state.objects
+    shown: tuple[int, ...] = ()
+    if isinstance(e, ev.Revealed) and (not e.to or r.viewer in e.to):
+        shown = e.objs
+
+    def mask(oid: int) -> int:
+        o = objects.get(oid)
+        if o is None or o.zone != "library" or oid in shown or r._sees(o):
+            return oid
+        return 0
+
+    return map_event_ids(e, mask)
+
+
+def mask_state(state: State, viewer: int | None) -> State:
+    """A copy of ``state`` as ``viewer`` may see it.
+
+    Hidden cards (the other hand, face-down cards) have the name ``""``, card
+    id 0 and no flags: their card id would name their place in the deck list.
+    Library cards the viewer can't see are left out of ``objects`` and listed
+    as ``0``: the ids of library cards (created in deck order) and their order
+    would tell what they are and where.
     """
     s = copy_state(state)
     if viewer is None:
         return s
+    for p in s.players:
+        lib = []
+        for oid in p.library:
+            o = s.objects.get(oid)
+            if o is not None and can_see(o, viewer):
+                lib.append(oid)
+            else:
+                lib.append(0)
+                s.objects.pop(oid, None)
+        p.library = lib
     for o in s.objects.values():
         if not can_see(o, viewer):
             o.card = ""
-    for p in s.players:
-        p.library = sorted(p.library)
+            o.card_id = 0
+            o.flags = {}
     return s
 
 
@@ -821,6 +871,8 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
             text = r.obj(oid)
             if o.flags.get("exiled_with"):
                 text += f" (exiled with {r.obj(int(o.flags['exiled_with']))})"
+            if o.face_down and o.known_to and as_player is None:
+                text += f" (known to {', '.join(r.player(p) for p in o.known_to)})"
             out.append(f"  [{oid}] {text} (owner {r.player(o.owner)})")
     if state.stack:
         out.append("Stack (top first):")
@@ -862,11 +914,14 @@ def _next_decision(state: State, registry: Registry | None, as_player: int | Non
     for i, env in enumerate(after):
         e = env.event
         if isinstance(e, ev.DecisionMade) and e.player >= 0:
+            gap = f", {i} events later" if i else ""
+            if as_player is not None and e.player != as_player:  # not made yet: unknown
+                return (f"Next decision (event {env.seq}{gap}): {e.kind}, by "
+                        f"{state.players[e.player].name if e.player < len(state.players) else e.player}")
             r = Renderer(registry, as_player, copy_state(state))
             r.names.update(names)
             for prev in after[:i]:
                 r.advance(prev)
-            gap = f", {i} events later" if i else ""
             return f"Next decision (event {env.seq}{gap}): {r.describe(env)}"
         if isinstance(e, ev.GameEnded):
             return ""
@@ -892,7 +947,7 @@ def _permanent(state: State, oid: int, c: Chars | None, r: Renderer) -> str:
         flags.append("summoning sick")
     if o.token:
         flags.append("token")
-    if o.damage:
+    if o.damage and (c is None or c.is_creature):  # damage to a planeswalker removes loyalty
         flags.append(f"{o.damage} damage")
     counters = [f"{n} {k}" for k, n in sorted(o.counters.items())
                 if not (k == "loyalty" and c is not None and c.loyalty is not None)]
@@ -902,6 +957,16 @@ def _permanent(state: State, oid: int, c: Chars | None, r: Renderer) -> str:
         flags.append(f"attached to {r.obj(o.attached_to)}")
     if c is not None and o.owner != c.controller:
         flags.append(f"owned by {r.player(o.owner)}")
+    if o.loyalty_turn and o.loyalty_turn == state.turn:
+        flags.append("loyalty ability used this turn")
+    if r.viewer is None or r._sees(o):
+        for k, v in sorted(o.flags.items()):
+            if k in ("known_to", "face"):
+                continue
+            if k == "exiled_with" and isinstance(v, int):
+                flags.append(f"exiled with {r.obj(v)}")
+            else:
+                flags.append(k if v is True else f"{k}={_plain_repr(v)}")
     if flags:
         parts.append(f"[{', '.join(flags)}]")
     return " ".join(parts)

@@ -17,10 +17,28 @@ from kernel.filters import creature, land, player
 from .cards import S
 
 
-def _walker(name: str, *abilities: object) -> None:
+def _walker(name: str, *abilities: object, printed_text: bool = False) -> None:
+    """Define a planeswalker with its printed (2007) type line, not legendary; with
+    ``printed_text`` its text is the printed one too (where today's Oracle wording
+    would mean something else)."""
     f = S.fact(name)
     printed = f.printed_type_line.replace(" - ", " — ")
-    S.card(name, *abilities, facts=msgspec.structs.replace(f, supertypes=(), type_line=printed))
+    facts = msgspec.structs.replace(f, supertypes=(), type_line=printed)
+    if printed_text:
+        text = "\n".join(line.replace("-", "−", 1) if line.startswith("-") else line
+                         for line in _PRINTED[name].splitlines())
+        facts = msgspec.structs.replace(facts, oracle_text=text)
+    S.card(name, *abilities, facts=facts)
+
+
+_PRINTED = {
+    # Chandra Nalaar as printed in 2007: her +1 and -8 target a *player*
+    # (today's Oracle: "target player or planeswalker").
+    "Chandra Nalaar": "+1: Chandra Nalaar deals 1 damage to target player.\n"
+                      "-X: Chandra Nalaar deals X damage to target creature.\n"
+                      "-8: Chandra Nalaar deals 10 damage to target player and each creature "
+                      "he or she controls.",
+}
 
 
 # Ajani Goldmane --------------------------------------------------------------
@@ -56,7 +74,8 @@ def _chandra_ult(c: Ctx) -> None:
 _walker("Chandra Nalaar",
         loyalty("+1", lambda c: c.damage(c.target(0), 1), target(player)),
         loyalty("-X", lambda c: c.damage(c.target(0), c.x), target(creature)),
-        loyalty("-8", _chandra_ult, target(player)))
+        loyalty("-8", _chandra_ult, target(player)),
+        printed_text=True)
 
 
 # Garruk Wildspeaker ----------------------------------------------------------
