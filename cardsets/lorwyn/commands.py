@@ -22,7 +22,6 @@ from kernel.filters import (
     land,
     noncreature_permanent,
     permanent,
-    planeswalker,
     player,
     spell,
 )
@@ -95,8 +94,8 @@ def _wheel(c: Ctx) -> None:
 
 S.card("Incendiary Command", modal(
     2,
-    mode("Incendiary Command deals 4 damage to target player or planeswalker.", damage(4),
-         target(player | planeswalker)),
+    # 2007 wording (the rules of the seeds): "deals 4 damage to target player"
+    mode("Incendiary Command deals 4 damage to target player.", damage(4), target(player)),
     mode("Incendiary Command deals 2 damage to each creature.", _two_to_each_creature),
     mode("Destroy target nonbasic land.", destroy(), target(nonbasic_land)),
     mode("Each player discards all the cards in their hand, then draws that many cards.",
