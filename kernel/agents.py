@@ -74,18 +74,22 @@ class RandomAgent:
 def required_blocks(game: Game, blockers: list[int], blocks: list[list[int]]
                     ) -> list[list[int]]:
     """Make each creature able to block an attacker with "All creatures able to block ~
-    do so" (ability ``all able block it``) block it instead (CR 509.1c)."""
+    do so" (ability ``all able block it``), or one it "blocks this turn if able"
+    (ability ``must_block:<attacker>``), block it instead (CR 509.1c)."""
     c = game.state.combat
-    lures = [a for a in (c.attackers if c else ()) if game.chars(a).has("all able block it")]
-    if not lures:
+    attackers = list(c.attackers) if c else []
+    lures = [a for a in attackers if game.chars(a).has("all able block it")]
+    musts = {b: [int(r[11:]) for r in game.chars(b).abilities
+                 if r.startswith("must_block:") and int(r[11:]) in attackers] for b in blockers}
+    if not lures and not any(musts.values()):
         return blocks
     out = list(blocks)
     for b in blockers:
-        able = [a for a in lures if game.can_block(b, a)]
+        reqs = [a for a in lures + musts[b] if game.can_block(b, a)]
+        able = [a for i, a in enumerate(reqs) if a not in reqs[:i]]
         if able:
             out = [p for p in out if p[0] != b]
-            take = able if game.chars(b).has("can block any number") else able[:1]
-            out.extend([b, a] for a in take)
+            out.extend([b, a] for a in able[:game.max_blocks(b)])
     return out
 
 

@@ -99,6 +99,10 @@ class Cost:
     #: "Sacrifice a [filter]": a filter ``(view, obj, you, source)`` of the permanent to
     #: sacrifice (among those you control), chosen as the cost is paid
     sacrifice: Any = None
+    #: other costs and activation restrictions ("Discard an Elf card", "Remove four
+    #: counters", "Activate only during your turn"): objects with ``can_pay(game, player,
+    #: source) -> bool`` and ``pay(game, player, source)`` (see ``plugins.costs``)
+    extra: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,9 @@ class Activated:
     sorcery: bool = False
     mana: tuple[str, ...] = ()  # a mana ability: the mana it can add (one of these)
     text: str = ""
+    #: the zones its source may be in to activate it (Summon the School: its graveyard)
+    zones: tuple[str, ...] = ("battlefield",)
+    any_player: bool = False  # "Any player may activate this ability."
 
 
 @dataclass(frozen=True)

@@ -120,20 +120,42 @@ _LOYALTY = re.compile(r"^([+\-−]?)(\d+|X)$")
 
 
 def parse_cost(text: str) -> Cost:
-    """Parse an activation cost as printed: ``"{2}{R}, {T}"``, ``"{T}, Sacrifice ~"``."""
+    """Parse an activation cost as printed: ``"{2}{R}, {T}"``, ``"{T}, Sacrifice ~"``,
+    ``"{T}, Sacrifice a Goblin"`` (a permanent of that type you control)."""
     mana = ""
     tap = sac = False
     life = 0
+    victim: Filter | None = None
     for part in (p.strip() for p in text.split(",")):
         if part == "{T}":
             tap = True
         elif part.lower().startswith("sacrifice"):
-            sac = True
+            victim = _sacrifice_filter(part[len("sacrifice"):].strip())
+            sac = victim is None
         elif part.lower().startswith("pay ") and "life" in part.lower():
             life = int(re.findall(r"\d+", part)[0])
         elif part:
             mana += part
-    return Cost(mana=mana, tap=tap, sacrifice_self=sac, life=life)
+    return Cost(mana=mana, tap=tap, sacrifice_self=sac, life=life, sacrifice=victim)
+
+
+def _sacrifice_filter(what: str) -> Filter | None:
+    """"a Goblin", "a creature", "another Elf": the permanents a sacrifice cost accepts
+    (``None``: "~", the source itself)."""
+    from kernel import filters
+    from kernel.layers import is_creature_type
+
+    words = what.split(maxsplit=1)
+    if len(words) < 2 or words[0].lower() not in ("a", "an", "another"):
+        return None
+    noun = words[1]
+    f = getattr(filters, noun.lower(), None) if noun.lower() in (
+        "creature", "land", "artifact", "enchantment", "permanent") else None
+    if f is None and is_creature_type(noun):
+        f = filters.kind(noun)
+    if f is None:
+        raise ValueError(f"unknown sacrifice cost {what!r}")
+    return f.other() if words[0].lower() == "another" else f
 
 
 # ---------------------------------------------------------------- abilities
@@ -156,8 +178,11 @@ def modal(choose: int, *modes: Mode) -> SpellAbility:
 
 
 def activated(cost: str, effect: Effect, *targets: Target, sorcery: bool = False,
-              text: str = "") -> Activated:
-    return Activated(parse_cost(cost), effect, tuple(targets), sorcery=sorcery, text=text)
+              text: str = "", zones: tuple[str, ...] = ("battlefield",)) -> Activated:
+    """An activated ability; ``zones``: where its source may be to activate it (Summon the
+    School's works from the graveyard: ``zones=("graveyard",)``)."""
+    return Activated(parse_cost(cost), effect, tuple(targets), sorcery=sorcery, text=text,
+                     zones=zones)
 
 
 def mana_ability(colors: str, cost: str = "{T}") -> Activated:
@@ -237,9 +262,16 @@ def static(effects: Callable[[View, int], list[tuple[str, str, list[int], Any]]]
     return Static(effects, text, tuple(layers))
 
 
-RULES_ABILITIES = ("can't block", "can block any number", "all able block it")
-"""Abilities the engine reads by name: "~ can't block", "~ can block any number of
-creatures", "All creatures able to block ~ do so"."""
+RULES_ABILITIES = ("can't block", "can block any number", "all able block it",
+                   "can block an additional creature", "can't be blocked", "doesn't untap",
+                   "can't attack", "assigns combat damage by toughness")
+"""Abilities the engine reads by name: "~ can't block", "~ can't attack", "~ can block any
+number of creatures", Doran's "Each creature assigns combat damage equal to its toughness
+rather than its power" (on the permanent with that ability), "All creatures able to block ~ do so", "~ can block an additional creature
+each combat", "~ can't be blocked", "~ doesn't untap during its controller's untap step".
+Parametrized ones: ``min_blockers:N`` ("can't be blocked except by N or more creatures"),
+``unblockable_by_power:N`` ("can't be blocked by creatures with power N or greater"),
+``must_block:<attacker>`` ("blocks that creature this turn if able")."""
 
 
 def has(ability: str) -> Static:
@@ -261,6 +293,20 @@ def cost_change(applies: Callable[[View, int, int], bool], n: int, text: str = "
     is in the zone it is cast from; ``view.obj(card).controller`` casts it)."""
     return CostChange(lambda v, s: [], text,
                       cost_change=lambda v, s, card: n if applies(v, s, card) else 0)
+
+
+@dataclass(frozen=True)
+class AsThoughHaste(Static):
+    """A static ability letting abilities of creatures be activated as though they had
+    haste (see ``Game.summoning_sick``)."""
+
+    as_though_haste: Callable[[View, int, int], bool] | None = None
+
+
+def activate_as_though_haste(applies: Callable[[View, int, int], bool], text: str = "") -> Static:
+    """"You may activate abilities of [creatures] as though those creatures had haste":
+    ``applies(view, source, creature)``."""
+    return AsThoughHaste(lambda v, s: [], text, as_though_haste=applies)
 
 
 @dataclass(frozen=True)

@@ -143,8 +143,13 @@ class Ctx:
                               tapped=tapped)
 
     def put_on_library(self, oid: int | None, bottom: bool = False) -> None:
-        if oid is not None:
-            self.game.move(oid, "library", reason="put", position=-1 if bottom else 0)
+        """Put on top (or the bottom) of its owner's library."""
+        if oid is not None and oid in self.game.state.objects:
+            owner = self.game.state.objects[oid].owner
+            # (position -1 means "the top" for a card put into a library; past the end is
+            # the bottom)
+            bottom_at = len(self.game.state.players[owner].library) + 1
+            self.game.move(oid, "library", reason="put", position=bottom_at if bottom else 0)
 
     def draw(self, player: int | None = None, n: int = 1) -> None:
         self.game.draw(self.controller if player is None else player, n)
@@ -201,6 +206,15 @@ class Ctx:
     def forever(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
         """A continuous effect on ``objs`` with no duration."""
         self.game.add_effect(kind, objs, params, self.source, self.controller, "")
+
+    def while_on_battlefield(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
+        """A continuous effect on ``objs`` "for as long as [this source] remains on the
+        battlefield" (duration ``while_source``): it ends as the source leaves, and never
+        begins if the source has already left."""
+        o = self.game.state.objects.get(self.source)
+        if o is not None and o.zone == "battlefield" and objs:
+            self.game.add_effect(kind, objs, params, self.source, self.controller,
+                                 "while_source")
 
     def gain_control(self, oid: int | None, until_eot: bool = False) -> None:
         if oid is not None:

@@ -123,6 +123,8 @@ class State(msgspec.Struct, kw_only=True):
     winner: int | None = None
     over: bool = False
     decisions: int = 0
+    #: objects and players (Refs) dealt damage this turn ("was dealt damage this turn")
+    damaged: list[int] = []
 
 
 def new_state() -> State:
@@ -230,11 +232,12 @@ def _library_shuffled(s: State, e: ev.LibraryShuffled) -> None:
 def _turn_began(s: State, e: ev.TurnBegan) -> None:
     s.turn = e.turn
     s.active = e.active
+    s.damaged = []
     for p in s.players:
         p.lands_played = 0
     for oid in s.battlefield:
         o = s.objects[oid]
-        if o.controller == e.active:
+        if _effect_controller(s, oid) == e.active:
             o.sick = False
 
 
@@ -408,6 +411,8 @@ def _life_lost(s: State, e: ev.LifeLost) -> None:
 
 
 def _damage_dealt(s: State, e: ev.DamageDealt) -> None:
+    if e.target not in s.damaged:
+        s.damaged = s.damaged + [e.target]
     p = ev.ref_player(e.target)
     if p is not None:
         s.players[p].life -= e.amount
@@ -458,17 +463,48 @@ def _combat_ended(s: State, e: ev.CombatEnded) -> None:
     s.combat = None
 
 
+def _effect_controller(s: State, oid: int) -> int:
+    """Who controls ``oid`` by the control effects of resolved spells and abilities (the
+    latest one wins), for summoning sickness (CR 302.6): a permanent that comes under
+    another player's control this way is "sick" until that player's next turn begins."""
+    ctrl = s.objects[oid].controller
+    for x in s.effects:
+        if x.kind == "control" and oid in x.objs:
+            ctrl = int(x.params)
+    return ctrl
+
+
+def _control_effects_change(s: State, objs: list[int], change: Callable[[], None]) -> None:
+    """Apply ``change`` (to ``s.effects``); objects whose controller it changes get sick."""
+    before = {o: _effect_controller(s, o) for o in objs if o in s.objects}
+    change()
+    for o, ctrl in before.items():
+        if _effect_controller(s, o) != ctrl:
+            s.objects[o].sick = True
+
+
 def _effect_created(s: State, e: ev.EffectCreated) -> None:
     s.timestamp += 1
-    s.effects.append(Effect(id=e.effect, kind=e.kind, source=e.source, controller=e.controller,
-                            objs=list(e.objs), params=e.params, duration=e.duration,
-                            timestamp=s.timestamp))
+    new = Effect(id=e.effect, kind=e.kind, source=e.source, controller=e.controller,
+                 objs=list(e.objs), params=e.params, duration=e.duration,
+                 timestamp=s.timestamp)
+    if e.kind == "control":
+        _control_effects_change(s, list(e.objs), lambda: s.effects.append(new))
+    else:
+        s.effects.append(new)
     s.next_id = max(s.next_id, e.effect + 1)
 
 
 def _effects_ended(s: State, e: ev.EffectsEnded) -> None:
     gone = e.effects
-    s.effects = [x for x in s.effects if x.id not in gone]
+    objs = [o for x in s.effects if x.id in gone and x.kind == "control" for o in x.objs]
+
+    def end() -> None:
+        s.effects = [x for x in s.effects if x.id not in gone]
+    if objs:
+        _control_effects_change(s, objs, end)
+    else:
+        end()
 
 
 def _player_lost(s: State, e: ev.PlayerLost) -> None:

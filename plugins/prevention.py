@@ -62,8 +62,9 @@ def _effect(game: Game, eid: int) -> Any:
 
 
 class PreventDamage(Replacement):
-    """An effect ``prevent_damage`` with params ``{"to": Ref or None (any), "combat":
-    only combat damage, "n": how much is left to prevent or None (all)}``."""
+    """An effect ``prevent_damage`` with params ``{"to": Ref or None (any), "from": the
+    source whose damage is prevented or None (any), "combat": only combat damage, "n": how
+    much is left to prevent or None (all)}``."""
 
     key = "prevent"
     event = "damage"
@@ -75,6 +76,8 @@ class PreventDamage(Replacement):
             return False
         params = eff.params or {}
         if params.get("combat") and not p["combat"]:
+            return False
+        if params.get("from") is not None and params["from"] != p["source"]:
             return False
         to = params.get("to")
         return to is None or to == p["target"]
@@ -94,6 +97,12 @@ def prevent_next(c: Ctx, to: int | None, n: int) -> None:
     """"Prevent the next ``n`` damage that would be dealt to [to] this turn"."""
     if to is not None and n > 0:
         c.until_end_of_turn(KIND, [], {"to": to, "n": n})
+
+
+def prevent_all_from(c: Ctx, source: int | None) -> None:
+    """"Prevent all damage [source] would deal this turn"."""
+    if source is not None:
+        c.until_end_of_turn(KIND, [], {"from": source})
 
 
 def prevent_all_combat_damage(c: Ctx) -> None:

@@ -431,7 +431,8 @@ class ScenarioRun:
             alt = "evoke" if a.evoke else face_alt
             return ["cast", oid, targets, sorted(a.modes), a.x or 0, alt]
         src = self.ref(a.card)
-        if src < 0 or s.objects[src].zone != "battlefield":
+        if src < 0 or (s.objects[src].zone != "battlefield" and not any(
+                s.objects[src].zone in ab.zones for _k, ab in g.card(src).activated)):
             raise RulesError("602.2", f"{a.card} is not on the battlefield")
         acts = g.card(src).activated
         x = a.x or 0

@@ -1,0 +1,179 @@
+"""Activation costs beyond mana, tapping, life and sacrifice (CR 602.2b, 118), and
+activation restrictions (CR 602.5): the parts of a :class:`~kernel.cards.Cost`'s
+``extra`` tuple.
+
+Each part has ``can_pay(game, player, source)`` (checked, like every cost, before the
+ability can be activated) and ``pay(game, player, source)`` (done as the costs are
+paid; it may ask the player a decision).  Card code builds activated abilities with
+:func:`ability`::
+
+    ability(cost("{T}", discard(kind("Elf").card, "an Elf card")), effect, target(creature))
+    ability(cost("{2}{W}", remove_counters("hoofprint", 4), DURING_YOUR_TURN), effect)
+    ability(cost("", sacrifice=kind("Goblin")), effect)           # "Sacrifice a Goblin: ..."
+    ability(cost("", discard()), effect, any_player=True)         # "Any player may activate"
+
+Decisions: the card to discard is a ``discard`` decision (a scenario answers
+``{discard: [NAME]}``); the permanent to sacrifice a ``choose`` decision.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from kernel import events as ev
+from kernel.cards import Activated, Cost, Effect, Target
+from kernel.dsl import parse_cost
+
+if TYPE_CHECKING:
+    from kernel.engine import Game
+    from kernel.filters import Filter
+
+
+class Discard:
+    """"Discard a [filter] card" (``f`` None: any card) from the activating player's hand."""
+
+    def __init__(self, f: Filter | None = None, text: str = "a card") -> None:
+        self.f = f
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"discard {self.text}"
+
+    def options(self, game: Game, player: int) -> list[int]:
+        hand = list(game.state.players[player].hand)
+        if self.f is None:
+            return hand
+        v = game.view()
+        return [o for o in hand if self.f(v, o, player, 0)]
+
+    def can_pay(self, game: Game, player: int, source: int) -> bool:
+        return bool(self.options(game, player))
+
+    def pay(self, game: Game, player: int, source: int) -> None:
+        pick = game.choose(player, "discard", self.options(game, player),
+                           f"discard {self.text} (cost)")
+        if pick is not None:
+            game.move(pick, "graveyard", reason="discard")
+
+
+class RemoveCounters:
+    """"Remove N [kind] counters from ~"."""
+
+    def __init__(self, kind: str, n: int) -> None:
+        self.kind = kind
+        self.n = n
+
+    def __repr__(self) -> str:
+        return f"remove {self.n} {self.kind} counters"
+
+    def can_pay(self, game: Game, player: int, source: int) -> bool:
+        return game.state.objects[source].counters.get(self.kind, 0) >= self.n
+
+    def pay(self, game: Game, player: int, source: int) -> None:
+        game.emit(ev.CounterRemoved(obj=source, kind=self.kind, n=self.n))
+
+
+class DuringYourTurn:
+    """"Activate only during your turn." (a restriction: nothing to pay)."""
+
+    def __repr__(self) -> str:
+        return "activate this only during your turn"
+
+    def can_pay(self, game: Game, player: int, source: int) -> bool:
+        return game.state.active == player
+
+    def pay(self, game: Game, player: int, source: int) -> None:
+        return None
+
+
+DURING_YOUR_TURN = DuringYourTurn()
+
+
+def discard(f: Filter | None = None, text: str = "a card") -> Discard:
+    return Discard(f, text)
+
+
+def remove_counters(kind: str, n: int) -> RemoveCounters:
+    return RemoveCounters(kind, n)
+
+
+def cost(text: str, *extra: Any, sacrifice: Any = None) -> Cost:
+    """A cost: the printed mana/{T} part (``"{1}{R}, {T}"``) plus ``extra`` parts and
+    "Sacrifice a [filter]" (``sacrifice``)."""
+    base = parse_cost(text) if text else Cost()
+    return dataclasses.replace(base, extra=tuple(extra),
+                               sacrifice=base.sacrifice if sacrifice is None else sacrifice)
+
+
+def ability(c: Cost, effect: Effect, *targets: Target, sorcery: bool = False,
+            any_player: bool = False, text: str = "") -> Activated:
+    """An activated ability with a cost built by :func:`cost`."""
+    return Activated(c, effect, tuple(targets), sorcery=sorcery, text=text,
+                     any_player=any_player)
+
+
+class TapUntapped:
+    """"Tap [n] untapped [filter] you control" (Springleaf Drum, Summon the School).  Any
+    such permanents may be tapped, summoning sick creatures too (only {T} cares, CR
+    302.6); with ``{T}`` in the same cost (``besides_source``) the source itself can't be
+    one of them.  The player chooses which (a ``choose`` decision)."""
+
+    def __init__(self, f: Filter, n: int = 1, text: str = "", besides_source: bool = False
+                 ) -> None:
+        self.f = f
+        self.n = n
+        self.text = text or f"{n} untapped {f!r}"
+        self.besides_source = besides_source
+
+    def __repr__(self) -> str:
+        return f"tap {self.text} you control"
+
+    def options(self, game: Game, player: int, source: int) -> list[int]:
+        v = game.view()
+        return [o for o in game.state.battlefield
+                if not game.state.objects[o].tapped and game.chars(o).controller == player
+                and not (self.besides_source and o == source) and self.f(v, o, player, source)]
+
+    def can_pay(self, game: Game, player: int, source: int) -> bool:
+        return len(self.options(game, player, source)) >= self.n
+
+    def pay(self, game: Game, player: int, source: int) -> None:
+        chosen = game.choose(player, "choose", self.options(game, player, source),
+                             f"tap {self.text} (cost)", count=self.n)
+        for o in chosen:
+            game.emit(ev.Tapped(obj=o))
+
+
+class ExileFromGraveyard:
+    """"Exile a [filter] card from your graveyard" (Scarred Vinebreeder): the player
+    chooses which (a ``choose`` decision)."""
+
+    def __init__(self, f: Filter, text: str = "a card") -> None:
+        self.f = f
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"exile {self.text} from your graveyard"
+
+    def options(self, game: Game, player: int) -> list[int]:
+        v = game.view()
+        return [o for o in game.state.players[player].graveyard if self.f(v, o, player, 0)]
+
+    def can_pay(self, game: Game, player: int, source: int) -> bool:
+        return bool(self.options(game, player))
+
+    def pay(self, game: Game, player: int, source: int) -> None:
+        pick = game.choose(player, "choose", self.options(game, player),
+                           f"exile {self.text} from your graveyard (cost)")
+        if pick is not None:
+            game.exile(pick, reason="cost")
+
+
+def tap_untapped(f: Filter, n: int = 1, text: str = "", besides_source: bool = False
+                 ) -> TapUntapped:
+    return TapUntapped(f, n, text, besides_source)
+
+
+def exile_from_graveyard(f: Filter, text: str = "a card") -> ExileFromGraveyard:
+    return ExileFromGraveyard(f, text)
