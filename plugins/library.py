@@ -1,0 +1,38 @@
+"""Looking at and rearranging the top of a library.
+
+"Look at the top N cards of your library, then put them back in any order"
+(Ponder, Inkfathom Divers, Gilt-Leaf Seer): :func:`look_and_reorder`.  The look is a
+``Revealed`` event shown to that player only; while more than one card is left, the
+player chooses the next card from the top (decision ``choose``; a scenario answers
+``{choose: NAME}`` once per card but the last).  A new order is recorded as one
+:class:`plugins.scry.LibraryOrdered` event (private to the library's owner).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kernel import events as ev
+from plugins.scry import LibraryOrdered
+
+if TYPE_CHECKING:
+    from kernel.engine import Game
+
+
+def look_and_reorder(game: Game, player: int, n: int) -> None:
+    """``player`` looks at the top ``n`` cards of their library, then puts them back in any
+    order."""
+    lib = list(game.state.players[player].library)
+    top = lib[:n]
+    if not top:
+        return
+    game.emit(ev.Revealed(player=player, objs=tuple(top), to=(player,)))
+    keep = list(top)
+    ordered: list[int] = []
+    while len(keep) > 1:
+        nxt = game.choose(player, "choose", keep, "put back: the next card from the top")
+        ordered.append(nxt)
+        keep.remove(nxt)
+    new = ordered + keep + lib[len(top):]
+    if new != lib:
+        game.emit(LibraryOrdered(player=player, order=tuple(new)))
