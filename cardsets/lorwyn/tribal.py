@@ -63,16 +63,10 @@ from plugins.tribal import (
 from .cards import S
 
 SKIPPED = {
-    "Hoofprints of the Stag": "costs that remove counters and 'activate only during your turn' "
-                              "are not supported",
-    "Militia's Pride": "paying mana while an ability resolves and creating a token tapped and "
-                       "attacking are not supported",
-    "Summon the School": "abilities activated from the graveyard and 'tap N untapped creatures' "
-                         "costs are not supported",
     "Shapesharer": "copy effects (layer 1) and 'until your next turn' are not supported",
-    "Fodder Launch": "additional costs to cast a spell (sacrifice a Goblin) are not supported",
-    "Fire-Belly Changeling": "'activate no more than twice each turn' is not supported",
 }
+# Hoofprints of the Stag, Militia's Pride (more_b.py) and Summon the School (more_c.py) are
+# defined with the other remaining Lorwyn cards.
 # Rebellion of the Flamekin (Tribal Enchantment -- Elemental, "whenever you clash") is
 # defined with the other clash cards, in clash.py.
 
