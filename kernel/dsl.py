@@ -50,6 +50,8 @@ __all__ = [
     "CardSet", "spell", "modal", "mode", "target", "activated", "mana_ability", "loyalty",
     "triggered", "triggered_on", "ENTERS", "etb", "dies", "leaves", "at_upkeep", "attacks", "static", "lord",
     "damage", "draw", "gain_life", "destroy", "create", "pump", "sequence", "parse_cost",
+    "controller", "me", "exiled_with", "return_exiled", "self_entered", "self_put_into_graveyard", "your_step",
+    "may", "self_pump", "each_opponent_loses_life", "token_facts",
 ]
 
 
@@ -102,12 +104,35 @@ class CardSet:
         for n in names:
             self.card(n)
 
+    def token(self, name: str, color: str, subtypes: Sequence[str], power: int,
+              toughness: int, keywords: Sequence[str] = ()) -> None:
+        """Define a creature token the set's cards create (its facts are not in the card
+        data); ``color`` is one colour letter ("" for a colourless token).  A token already
+        defined (by another module of the set) is left as it is."""
+        if name in self.defs:
+            return
+        self.card(name, facts=token_facts(name, ("Creature",), subtypes,
+                                          colors=(color,) if color else (), power=str(power),
+                                          toughness=str(toughness), keywords=keywords))
+
     def deck(self, name: str, text: str) -> None:
         self.decks[name] = text
 
     def info(self) -> CardSetInfo:
         return CardSetInfo(self.name, self.version, list(self.defs.values()), self.printings,
                            dict(self.decks))
+
+
+def token_facts(name: str, types: Sequence[str], subtypes: Sequence[str], text: str = "",
+                colors: Sequence[str] = (), power: str | None = None,
+                toughness: str | None = None, keywords: Sequence[str] = ()) -> CardFacts:
+    """The facts of a token a card creates (type line "Token [types] — [subtypes]"), for
+    ``S.card(name, ..., facts=token_facts(...))``; creature tokens: :meth:`CardSet.token`."""
+    return CardFacts(name=name, colors=tuple(colors), types=tuple(types),
+                     subtypes=tuple(subtypes),
+                     type_line=f"Token {' '.join(types)} — {' '.join(subtypes)}",
+                     oracle_text=text, power=power, toughness=toughness,
+                     keywords=tuple(keywords))
 
 
 # ---------------------------------------------------------------- targets and costs
@@ -162,6 +187,32 @@ def _sacrifice_filter(what: str) -> Filter | None:
 
 ENTERS = (ev.ZoneChanged.TAG, ev.LandPlayed.TAG, ev.TokenCreated.TAG)
 """Events that put an object onto the battlefield (see :func:`kernel.events.entered`)."""
+
+
+def controller(v: View, src: int) -> int:
+    """The controller of ``src`` (the "you" of a condition on a source)."""
+    return v.chars(src).controller
+
+
+def self_entered(v: View, src: int, e: Any) -> bool:
+    """Trigger condition: "When ~ enters (the battlefield)" (on :data:`ENTERS` events)."""
+    return ev.entered(e) == src
+
+
+def self_put_into_graveyard(v: View, src: int, e: Any) -> bool:
+    """Trigger condition: "When ~ is put into a graveyard" (on ``ZoneChanged``; from the
+    battlefield it needs ``look_back``)."""
+    return bool(e.obj == src and e.to_zone == "graveyard")
+
+
+def your_step(step: str) -> Callable[[View, int, Any], bool]:
+    """Trigger condition: "At the beginning of [step] on your turn" (on ``StepBegan``):
+    ``triggered(ev.StepBegan, your_step("end"), effect)`` is "At the beginning of your end
+    step, ..."."""
+    def when(v: View, src: int, e: Any) -> bool:
+        return bool(e.step == step and v.state.active == v.chars(src).controller)
+    return when
+
 
 def spell(effect: Effect, *targets: Target) -> SpellAbility:
     """What an instant or sorcery does: ``spell(damage(3), target(creature))``."""
@@ -220,17 +271,13 @@ def triggered_on(tags: Sequence[str], when: Callable[[View, int, Any], bool], ef
 
 def etb(effect: Effect, *targets: Target) -> Triggered:
     """"When ~ enters (the battlefield), ..." """
-    def when(v: View, src: int, e: Any) -> bool:
-        return ev.entered(e) == src
-    return Triggered(ENTERS, when, effect, tuple(targets), text="etb")
+    return Triggered(ENTERS, self_entered, effect, tuple(targets), text="etb")
 
 
 def dies(effect: Effect, *targets: Target) -> Triggered:
     """"When ~ dies, ..." (look back in time: it triggers from the battlefield)."""
-    def when(v: View, src: int, e: Any) -> bool:
-        return bool(e.obj == src and e.to_zone == "graveyard")
-    return Triggered((ev.ZoneChanged.TAG,), when, effect, tuple(targets), look_back=True,
-                     text="dies")
+    return Triggered((ev.ZoneChanged.TAG,), self_put_into_graveyard, effect, tuple(targets),
+                     look_back=True, text="dies")
 
 
 def leaves(effect: Effect, *targets: Target) -> Triggered:
@@ -243,9 +290,8 @@ def leaves(effect: Effect, *targets: Target) -> Triggered:
 
 def at_upkeep(effect: Effect, *targets: Target) -> Triggered:
     """"At the beginning of your upkeep, ..." """
-    def when(v: View, src: int, e: Any) -> bool:
-        return bool(e.step == "upkeep" and v.state.active == v.chars(src).controller)
-    return Triggered((ev.StepBegan.TAG,), when, effect, tuple(targets), text="upkeep")
+    return Triggered((ev.StepBegan.TAG,), your_step("upkeep"), effect, tuple(targets),
+                     text="upkeep")
 
 
 def attacks(effect: Effect, *targets: Target) -> Triggered:
@@ -341,6 +387,55 @@ def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> St
 
 
 # ---------------------------------------------------------------- effects
+
+def me(c: Ctx) -> int | None:
+    """The source permanent ("~"), or ``None`` if it is no longer on the battlefield."""
+    o = c.state.objects.get(c.source)
+    return c.source if o is not None and o.zone == "battlefield" else None
+
+
+def exiled_with(c: View | Ctx, source: int) -> list[int]:
+    """Cards in exile linked to ``source`` (exiled "with" it: champion, hideaway, ...)."""
+    s = c.state
+    return [oid for oid in s.exile if s.objects[oid].flags.get("exiled_with") == source]
+
+
+def return_exiled(c: Ctx) -> None:
+    """"Return the exiled card(s) to the battlefield under (their) owner's control": the
+    cards exiled with this permanent (:func:`exiled_with`)."""
+    for oid in exiled_with(c, c.source):
+        c.put_onto_battlefield(oid)  # under its owner's control
+
+
+def may(effect: Effect, prompt: str = "") -> Effect:
+    """"You may [effect]" (a ``may`` decision, default no; the prompt is the card's name
+    unless given)."""
+    def eff(c: Ctx) -> None:
+        if c.may(prompt or c.item.source_card):
+            effect(c)
+    return eff
+
+
+def self_pump(power: int, toughness: int, grant: Sequence[str] = ()) -> Effect:
+    """"~ gets +P/+T (and gains [abilities]) until end of turn"."""
+    def eff(c: Ctx) -> None:
+        src = me(c)
+        if src is None:
+            return
+        if power or toughness:
+            c.until_end_of_turn("pt", [src], [power, toughness])
+        if grant:
+            c.until_end_of_turn("grant", [src], list(grant))
+    return eff
+
+
+def each_opponent_loses_life(n: int) -> Effect:
+    """"Each opponent loses N life"."""
+    def eff(c: Ctx) -> None:
+        for p in c.opponents():
+            c.lose_life(p, n)
+    return eff
+
 
 def damage(n: int | Callable[[Ctx], int], to: int = 0) -> Effect:
     """Deal ``n`` damage to target number ``to``."""

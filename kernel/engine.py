@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import combinations, islice, product
 from typing import Any, Protocol
 
@@ -478,7 +479,7 @@ class Game:
         while True:
             self.settle()
             action = self.ask(Decision("priority", p, self.legal_actions(p),
-                                       check=lambda a, p=p: self.check_action(p, a)))
+                                       check=partial(self.check_action, p)))
             if action[0] == "pass":
                 passes += 1
                 if passes >= len(s.players):
@@ -1516,7 +1517,7 @@ class Game:
             if len(mine) > 1:
                 ids = self.ask(Decision("order", p, None, "order your triggered abilities "
                                         "(first goes on the stack first)",
-                                        check=lambda ch, m=mine: _check_order(ch, m),
+                                        check=partial(_check_order, items=mine),
                                         context=[it.id for it in mine]))
                 mine = [next(it for it in mine if it.id == i) for i in ids]
             for it in mine:
@@ -1543,8 +1544,8 @@ class Game:
                         continue
                     targets = self.ask(Decision("targets", p, combos,
                                                 f"targets for {it.source_card}",
-                                                check=lambda ch, sl=slots, it=it, p=p:
-                                                self._check_trigger_targets(p, it, sl, ch),
+                                                check=partial(self._check_trigger_targets,
+                                                              p, it, slots),
                                                 context=it.id))
                 self.emit(ev.TriggerPutOnStack(item=it.id, targets=tuple(targets),
                                                modes=tuple(modes)))

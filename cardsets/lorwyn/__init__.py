@@ -5,8 +5,9 @@ Loaded through the ``mtgk.cardsets`` entry point exactly as a third-party pack.
 
 from __future__ import annotations
 
-from kernel.cards import CardSetInfo
+from kernel.cards import CardSetInfo, Registry
 from kernel.plugins import hookimpl
+from plugins import reveal_cost
 
 # each module defines its cards into S when imported
 from . import (  # noqa: F401
@@ -28,3 +29,10 @@ from .cards import S
 @hookimpl
 def mtgk_cardsets() -> list[CardSetInfo]:
     return [S.info()]
+
+
+@hookimpl
+def mtgk_register(registry: Registry) -> None:
+    """Mechanics the Lorwyn cards need in the registry (each registration is idempotent)."""
+    for plugin in (reveal_cost,):
+        plugin.register(registry)
