@@ -254,7 +254,8 @@ class ScenarioRun:
             if left:
                 w = g.state.winner
                 who = "a draw" if w is None or w < 0 else f"{self.names[w]} won"
-                raise self.fail(left[0].where, f"the game ended ({who}) before this action")
+                raise self.fail(left[0].where,
+                                f"the game ended ({who}) before this action") from None
             for a in self.sc.actions[self.i + 1:]:
                 for exp in a.check:
                     self.check(exp)
@@ -508,9 +509,18 @@ class ScenarioRun:
         self._find_answer(d, accept)
 
 
+    def _peek(self) -> Action | None:
+        """The next action that is not a ``check``, without running the checks: a
+        ``check`` waits until a player would receive priority (a decision asked while a
+        spell is being cast or resolved comes first)."""
+        for a in self.sc.actions[self.i:]:
+            if a.verb != "check":
+                return a
+        return None
+
     def _answer(self, d: Decision) -> Any:
         # attackers / blockers: driven by attack/block actions
-        a = self._action()
+        a = self._peek()
         if d.kind == "attackers":
             if a is not None and a.verb == "attack" and (not a.player or
                                                          self.player(a.player) == d.player):
@@ -535,6 +545,7 @@ class ScenarioRun:
             raise self.fail(ans.where or act.where, str(err)) from None
 
     def _structured(self, a: Action, d: Decision, choice: Any) -> Any:
+        self._run_checks_up_to(a)
         try:
             assert d.check is not None
             d.check(choice)
@@ -547,6 +558,13 @@ class ScenarioRun:
             raise self.fail(a.where, f"{a.verb} was accepted but should be refused")
         self._advance()
         return choice
+
+    def _run_checks_up_to(self, a: Action) -> None:
+        """Run the ``check`` actions that stand before ``a`` (a declaration is made now)."""
+        while self.i < len(self.sc.actions) and self.sc.actions[self.i] is not a:
+            for exp in self.sc.actions[self.i].check:
+                self.check(exp)
+            self._advance()
 
     def _default(self, d: Decision, a: Action | None) -> Any:
         multiple = d.options is None or len(d.options) > 1
@@ -652,9 +670,9 @@ class ScenarioRun:
                 if val is not None:
                     want(f"{e.player}'s {key}", len(getattr(pl, key.split("_")[0])), val)
             if e.library_top is not None:
-                got = [self._label(o) for o in pl.library[:len(e.library_top)]]
+                top_names = [self._label(o) for o in pl.library[:len(e.library_top)]]
                 self._match_names(f"{e.player}'s library top", pl.library[:len(e.library_top)],
-                                  e.library_top, got)
+                                  e.library_top, top_names)
             if e.library_bottom is not None:
                 k = len(e.library_bottom)
                 ids = list(reversed(pl.library))[:k]
@@ -675,8 +693,8 @@ class ScenarioRun:
                 got = o.counters.get("loyalty", 0) if on_bf else c.loyalty
                 want(f"{e.card}'s loyalty", got, e.loyalty)
             if e.counters is not None:
-                for k, n in e.counters.items():
-                    want(f"{e.card}'s {k} counters", o.counters.get(k, 0), n)
+                for kind, n in e.counters.items():
+                    want(f"{e.card}'s {kind} counters", o.counters.get(kind, 0), n)
             if e.power is not None:
                 want(f"{e.card}'s power", c.power, e.power)
             if e.toughness is not None:
@@ -704,8 +722,9 @@ class ScenarioRun:
             if e.attached_to is not None:
                 host = self.expect_ref(e.attached_to)
                 if o.attached_to != host:
-                    got = self._label(o.attached_to) if o.attached_to else "nothing"
-                    raise ScenarioFailed(f"{e.card} is attached to {got}, not {e.attached_to}")
+                    host_label = self._label(o.attached_to) if o.attached_to else "nothing"
+                    raise ScenarioFailed(f"{e.card} is attached to {host_label}, "
+                                         f"not {e.attached_to}")
             if e.face_down is not None:
                 want(f"{e.card} face down", o.face_down, e.face_down)
         if e.count is not None:
