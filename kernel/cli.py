@@ -2,11 +2,19 @@
 
 ::
 
-    mtgk play   [--seed N] [--out FILE] [--decks A [B]] [--agents KIND [KIND]] [--max-turns N]
-    mtgk log    FILE [--json] [--as PLAYER] [--type T ...] [--from N] [--to N]
-    mtgk replay FILE --at N [--as PLAYER] [--json]
-    mtgk verify FILE [--repair]
+    mtgk play    [--seed N] [--out FILE] [--decks A [B]] [--agents KIND [KIND]] [--max-turns N]
+    mtgk log     FILE [--json] [--as PLAYER] [--type T ...] [--card NAME] [--player P]
+                 [--turn T] [--step S] [--from N] [--to N]
+    mtgk replay  FILE (--at N | --turn T [--step S]) [--as PLAYER] [--json]
+    mtgk verify  FILE [--repair]
+    mtgk explain FILE N [--depth D] [--as PLAYER] [--json]
+    mtgk diff    FILE A B [--as PLAYER] [--json]      (two moments of one game)
+    mtgk diff    FILE1 FILE2 [--context K] [--json]   (where two logs part)
+    mtgk branch  FILE --at N [--choice JSON | --agent KIND] [--seed S] [--out FILE]
+    mtgk scenario export FILE (--at N | --turn T [--step S]) [--out FILE] [--check]
     mtgk scenario ...            (the scenario runner, kernel.scenario.runner)
+
+Debugging saved logs is described in docs/debugging.md.
 
 Global options (before or after the command): ``-v`` (more diagnostics;
 ``-vv`` for debug), ``--log-json`` (diagnostics as JSON lines), ``--strict``
@@ -25,13 +33,14 @@ arguments to the parser it is given and returns the function that runs it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import importlib
 import os
 import secrets
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 import msgspec
@@ -40,9 +49,23 @@ import structlog
 from kernel import diag
 from kernel.agents import HeuristicAgent, RandomAgent
 from kernel.cards import Registry
+from kernel.debug import (
+    BranchError,
+    BranchRefused,
+    CardIndex,
+    Refs,
+    branch,
+    diff_logs,
+    diff_states,
+    event_refs,
+    explain,
+    find_moment,
+    moments,
+)
 from kernel.decks import DeckError, builtin_decks, deck_lines, load_deck
-from kernel.engine import Agent, Game
+from kernel.engine import STEPS, Agent, Game
 from kernel.events import EVENT_TYPES, Envelope
+from kernel.export import ExportError, check_export, export_scenario
 from kernel.logfile import (
     CorruptLogError,
     ForeignFileError,
@@ -52,13 +75,17 @@ from kernel.logfile import (
     LogWriter,
     NewerVersionError,
     TruncatedLogError,
+    UnknownEvent,
     load_log,
+    newer_kernel,
+    problem_summary,
     repair_log,
     write_jsonl,
+    write_log,
 )
 from kernel.plugins import PluginError, load_registry
 from kernel.render import Renderer, event_json, mask_state, render_state
-from kernel.replay import DEFAULT_MAX_TURNS, new_header, replay_to, run_from_header, verify
+from kernel.replay import DEFAULT_MAX_TURNS, Seeker, new_header, run_from_header, verify
 
 __all__ = ["AGENTS", "UserError", "command", "main"]
 
@@ -131,21 +158,56 @@ def _log_error_message(exc: LogError, path: str) -> str:
     return f"{path}: cannot read the log ({where}): {exc.detail}"
 
 
+_plugins_imported = False
+
+
+def _import_plugins() -> None:
+    """Import the installed card sets and plugins once, so that the event types they
+    define are known when a log is read (load failures are reported by the registry)."""
+    global _plugins_imported
+    if _plugins_imported:
+        return
+    _plugins_imported = True
+    import importlib.metadata as md
+
+    from kernel.plugins import CARDSET_GROUP, PLUGIN_GROUP
+
+    for group in (CARDSET_GROUP, PLUGIN_GROUP):
+        for ep in md.entry_points(group=group):
+            try:
+                ep.load()
+            except Exception:  # noqa: BLE001, S110 - reported when the registry loads
+                pass
+
+
 def _read(path: str) -> LogFile:
-    """Load a log; problems are reported on stderr; unreadable logs raise UserError."""
+    """Load a log; problems are reported on stderr; unreadable logs raise UserError.
+
+    Card sets and plugins are imported first, so that their event types are known.
+    Problems are summarized: one line per unknown event type (naming the first
+    such event, its byte offset and stored version), and a note if the log comes
+    from a newer kernel.
+    """
     if not os.path.exists(path):
         raise UserError(f"{path}: no such file")
     if os.path.isdir(path):
         raise UserError(f"{path} is a directory, not a log file")
+    _import_plugins()
     try:
         lf = load_log(path)
     except LogError as exc:
         raise UserError(_log_error_message(exc, path)) from None
     except OSError as exc:
         raise UserError(f"{path}: {exc.strerror or exc}") from None
-    for problem in lf.problems:
-        what = "torn" if problem.kind == "torn" else "warning"
-        _err(f"mtgk: {what}: {path}: {problem}")
+    newer = newer_kernel(lf.header)
+    if newer:
+        _err(f"mtgk: warning: {path}: {newer}")
+    for kind, line in problem_summary(lf):
+        what = "torn" if kind == "torn" else "warning"
+        _err(f"mtgk: {what}: {path}: {line}")
+    if any(p.kind != "torn" for p in lf.problems):
+        _err(f"mtgk: note: {path}: events this kernel cannot read are shown as unknown events "
+             "and left out when states are computed")
     return lf
 
 
@@ -317,15 +379,27 @@ def _summary(game: Game, header: LogHeader, path: str, size: int) -> None:
 @command("log", "print a game log, one readable line per event")
 def _log(p: argparse.ArgumentParser) -> Runner:
     p.description = ("Print a log file (binary .mtgk or JSON Lines) one readable line per "
-                     "event, or as JSON Lines with --json. A torn (cut-off) file is reported "
-                     "and its intact prefix printed (exit status 1).")
+                     "event, or as JSON Lines with --json. Filters combine (an event must pass "
+                     "all of them). A torn (cut-off) file is reported and its intact prefix "
+                     "printed (exit status 1).")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true",
                    help="write JSON Lines (a header line, then one line per event)")
     p.add_argument("--as", dest="as_player", metavar="PLAYER",
-                   help="show only what PLAYER (name or index) could see")
+                   help="show only what PLAYER (name or index) could see: the other hand, "
+                        "library contents and order and face-down cards are masked")
     p.add_argument("--type", dest="types", action="extend", nargs="+", metavar="T",
                    help="only events of these types (e.g. DamageDealt SpellCast)")
+    p.add_argument("--card", dest="cards", action="append", metavar="NAME",
+                   help="only events involving a card of that name, followed across zone "
+                        "changes (abilities count as their source); repeatable")
+    p.add_argument("--player", metavar="PLAYER",
+                   help="only events involving PLAYER: naming them, their decisions, and "
+                        "events about objects they control")
+    p.add_argument("--turn", type=int, metavar="T", help="only events of turn T")
+    p.add_argument("--step", choices=STEPS, metavar="STEP",
+                   help="only events of that step (with --turn: of that turn); one of "
+                        + ", ".join(STEPS))
     p.add_argument("--from", dest="start", type=int, metavar="N",
                    help="first event to show (negative: from the end)")
     p.add_argument("--to", dest="stop", type=int, metavar="N",
@@ -336,30 +410,124 @@ def _log(p: argparse.ArgumentParser) -> Runner:
         lf = _read(args.file)
         envs = lf.envelopes
         viewer = _player(args.as_player, lf.header)
+        who = _player(args.player, lf.header)
         n = len(envs)
         start = 0 if args.start is None else (_event_index(args.start, n, "--from") if n else 0)
         stop = n - 1 if args.stop is None else (_event_index(args.stop, n, "--to") if n else -1)
+        when = _moment_filter(envs, args.turn, args.step)
+        wanted = _card_filter(envs, args.cards)
         reg = _registry(args)
         out = _out()
-        plain = types is None and viewer is None and start == 0 and stop == n - 1
+        plain = (types is None and viewer is None and start == 0 and stop == n - 1
+                 and when is None and wanted is None and who is None)
         if args.json and plain:
             write_jsonl(out, lf.header, envs)
-        else:
-            r = Renderer(reg, viewer)
-            if args.json:
-                print(_json_line({"header": _visible_header(lf.header, viewer)}), file=out)
-            for env in envs:
-                if start <= env.seq <= stop and (types is None or env.event.TAG in types):
-                    if args.json:
-                        print(_json_line(event_json(env, r)), file=out)
-                        r.advance(env)
-                    else:
-                        print(r.render(env), file=out)
-                else:
+            return 1 if lf.torn else 0
+        r = Renderer(reg, viewer)
+        ix = CardIndex(envs) if wanted is not None else None
+        if args.json:
+            print(_json_line({"header": _visible_header(lf.header, viewer)}), file=out)
+        for env in envs:
+            seq = env.seq
+            if not (start <= seq <= stop and (types is None or _tag(env.event) in types)
+                    and (when is None or when[seq])):
+                r.advance(env)
+                continue
+            if wanted is None and who is None:
+                if args.json:
+                    print(_json_line(event_json(env, r)), file=out)
                     r.advance(env)
+                else:
+                    print(r.render(env), file=out)
+                continue
+            refs = event_refs(env.event)
+            text = _json_line(event_json(env, r)) if args.json else f"{seq} {r.describe(env)}"
+            hit_card = wanted is None or _involves_card(r, refs, wanted, ix)
+            hit_player = who is None or _involves_player(r, refs, who, env.event)
+            r.advance(env)
+            hit_card = hit_card or (wanted is not None and _involves_card(r, refs, wanted, ix))
+            hit_player = hit_player or (who is not None
+                                        and _involves_player(r, refs, who, env.event))
+            if hit_card and hit_player:
+                print(text, file=out)
+        _fold_warning(r)
         return 1 if lf.torn else 0
 
     return run
+
+
+def _tag(e: Any) -> str:
+    return str(getattr(e, "tag", "")) if isinstance(e, UnknownEvent) else str(e.TAG)
+
+
+def _moment_filter(envs: Sequence[Envelope], turn: int | None, step: str | None
+                   ) -> list[bool] | None:
+    """For each event, whether it is in turn ``turn`` (and step ``step``)."""
+    if turn is None and step is None:
+        return None
+    ms = moments(envs)
+    if turn is not None and not any(m.turn == turn for m in ms):
+        turns = sorted({m.turn for m in ms if m.turn})
+        have = f"turns {turns[0]} to {turns[-1]}" if turns else "no turns"
+        raise UserError(f"--turn {turn}: the log has {have}")
+    return [(turn is None or m.turn == turn) and (step is None or m.step == step) for m in ms]
+
+
+def _card_filter(envs: Sequence[Envelope], names: Sequence[str] | None) -> set[int] | None:
+    """The card ids of the cards named (``--card``), or ``None`` for no filter."""
+    if not names:
+        return None
+    ix = CardIndex(envs)
+    wanted: set[int] = set()
+    for name in names:
+        found = ix.matching(name)
+        if not found:
+            close = ix.suggest(name)
+            hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+            raise UserError(f"--card: no card named {name!r} appears in this log{hint}")
+        wanted |= found
+    return wanted
+
+
+def _involves_card(r: Renderer, refs: Refs, wanted: set[int], ix: CardIndex | None) -> bool:
+    """Whether the event names an object of a wanted card that the viewer can see
+    (in the renderer's current state: call before and after folding the event)."""
+    assert ix is not None
+    for oid in refs.objects:
+        if ix.card_of(oid) not in wanted:
+            continue
+        if r.viewer is None:
+            return True
+        o = r.state.objects.get(oid)
+        if o is None:
+            if any(it.id == oid for it in r.state.stack + r.state.pending):
+                return True  # an ability on the stack: public
+            continue
+        if r._sees(o):
+            return True
+    return False
+
+
+def _involves_player(r: Renderer, refs: Refs, who: int, e: Any) -> bool:
+    """Whether the event names player ``who`` or an object ``who`` controls."""
+    if who in refs.players:
+        return True
+    s = r.state
+    for oid in refs.objects:
+        o = s.objects.get(oid)
+        if o is not None and o.controller == who:
+            return True
+        for it in s.stack + s.pending:
+            if it.id == oid and it.controller == who:
+                return True
+    return False
+
+
+def _fold_warning(r: Renderer) -> None:
+    if r.fold_errors:
+        seq, why = r.fold_errors[0]
+        _err(f"mtgk: warning: {len(r.fold_errors)} event(s) could not be folded into the state "
+             f"(the first is event {seq}: {why}); names may be missing after it")
 
 
 def _visible_header(header: LogHeader, viewer: int | None) -> LogHeader:
@@ -378,14 +546,21 @@ def _visible_header(header: LogHeader, viewer: int | None) -> LogHeader:
 # mtgk replay
 
 
-@command("replay", "show the whole game state right after an event")
+@command("replay", "show the whole game state right after an event, or as a step began")
 def _replay(p: argparse.ArgumentParser) -> Runner:
-    p.description = ("Show the state of a logged game right after event N: players, "
-                     "battlefield (after continuous effects), exile, stack, combat and the "
-                     "next decision.")
+    p.description = ("Show the state of a logged game right after event N (--at), or as a "
+                     "turn or one of its steps began (--turn T [--step S]): players, hands, "
+                     "battlefield (each permanent's characteristics after continuous effects: "
+                     "types, power/toughness, loyalty, keywords; counters, damage, "
+                     "attachments), exile, the stack, pending triggers, combat, continuous "
+                     "effects and the next decision.")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--at", type=int, required=True, metavar="N",
+    p.add_argument("--at", type=int, metavar="N",
                    help="the event number (negative: from the end; -1 = the last event)")
+    p.add_argument("--turn", type=int, metavar="T",
+                   help="the state when turn T began (with --step: when that step began)")
+    p.add_argument("--step", choices=STEPS, metavar="STEP",
+                   help="with --turn: the step (" + ", ".join(STEPS) + ")")
     p.add_argument("--as", dest="as_player", metavar="PLAYER",
                    help="show only what PLAYER (name or index) could see")
     p.add_argument("--json", action="store_true", help="print the state as JSON")
@@ -393,22 +568,39 @@ def _replay(p: argparse.ArgumentParser) -> Runner:
     def run(args: argparse.Namespace) -> int:
         lf = _read(args.file)
         envs = lf.envelopes
-        at = _event_index(args.at, len(envs))
+        at = _moment_arg(args, envs)
         viewer = _player(args.as_player, lf.header)
-        state = replay_to(envs, at)
-        out = _out()
-        if args.json:
-            print(msgspec.json.encode(mask_state(state, viewer)).decode(), file=out)
-            return 1 if lf.torn else 0
         reg = _registry(args)
         r = Renderer(reg, viewer)
         for env in envs[:at]:
             r.advance(env)
-        print(f"After {r.render(envs[at])}", file=out)
+        line = r.describe(envs[at])
+        r.advance(envs[at])
+        _fold_warning(r)
+        state = r.state
+        out = _out()
+        if args.json:
+            print(msgspec.json.encode(mask_state(state, viewer)).decode(), file=out)
+            return 1 if lf.torn else 0
+        print(f"After {at} {line}", file=out)
         print(render_state(state, reg, viewer, after=envs[at + 1:], names=r.names), file=out)
         return 1 if lf.torn else 0
 
     return run
+
+
+def _moment_arg(args: argparse.Namespace, envs: Sequence[Envelope], what: str = "--at") -> int:
+    """The event ``--at N`` or ``--turn T [--step S]`` designates (exactly one is needed)."""
+    if args.turn is None and args.step is not None:
+        raise UserError("--step needs --turn")
+    if (args.at is None) == (args.turn is None):
+        raise UserError(f"give either {what} N or --turn T [--step S]")
+    if args.at is not None:
+        return _event_index(args.at, len(envs), what)
+    try:
+        return find_moment(envs, args.turn, args.step)
+    except LookupError as exc:
+        raise UserError(str(exc)) from None
 
 
 # --------------------------------------------------------------------------
@@ -430,6 +622,7 @@ def _verify(p: argparse.ArgumentParser) -> Runner:
         path = args.file
         if not os.path.exists(path):
             raise UserError(f"{path}: no such file")
+        _import_plugins()
         if args.repair:
             try:
                 problem = repair_log(path)
@@ -493,10 +686,305 @@ def _line(r: Renderer, env: Envelope) -> str:
 
 
 # --------------------------------------------------------------------------
-# mtgk scenario (implemented by kernel.scenario.runner)
+# mtgk explain
 
 
-@command("scenario", "run rules scenario files (see `mtgk scenario --help`)", common=False)
+@command("explain", "why did an event happen? its chain of causes, and its consequences")
+def _explain(p: argparse.ArgumentParser) -> Runner:
+    p.description = ("Walk the cause links of event N back to the player's decision (or the "
+                     "rule of the game) that started it, e.g. \"CounterRemoved ← DamageDealt ← "
+                     "DamageRedirected ← SpellCast ← cast Shock targeting Bob by Alice at event "
+                     "811\", listing each event readably; then list its consequences (the "
+                     "events whose cause is N).")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("event", type=int, metavar="N", help="the event (negative: from the end)")
+    p.add_argument("--depth", type=int, default=1, metavar="D",
+                   help="list consequences D levels deep (default: %(default)s)")
+    p.add_argument("--as", dest="as_player", metavar="PLAYER",
+                   help="describe events as PLAYER (name or index) saw them")
+    p.add_argument("--json", action="store_true", help="print the explanation as JSON")
+
+    def run(args: argparse.Namespace) -> int:
+        if args.depth < 0:
+            raise UserError("--depth must be at least 0")
+        lf = _read(args.file)
+        n = _event_index(args.event, len(lf.envelopes), "event")
+        viewer = _player(args.as_player, lf.header)
+        reg = _registry(args)
+        x = explain(lf.envelopes, n, reg, viewer, depth=args.depth)
+        out = _out()
+        if args.json:
+            print(_json_line(x.to_json()), file=out)
+        else:
+            print("\n".join(x.lines()), file=out)
+        return 1 if lf.torn else 0
+
+    return run
+
+
+# --------------------------------------------------------------------------
+# mtgk diff
+
+
+@command("diff", "what changed between two events of a log, or where two logs part")
+def _diff(p: argparse.ArgumentParser) -> Runner:
+    p.description = ("`mtgk diff LOG A B`: what changed in the game state from right after "
+                     "event A to right after event B: objects that appeared, vanished or "
+                     "changed (followed across zone changes; field by field, characteristics "
+                     "after layers included), players' fields, the stack, effects and combat. "
+                     "`mtgk diff LOG1 LOG2`: how the headers differ and the first event where "
+                     "the two logs part, shown from both. Exit status 0 when there is no "
+                     "difference, 1 when there is one.")
+    p.add_argument("file", metavar="LOG")
+    p.add_argument("a", metavar="A|LOG2", help="an event of LOG, or a second log")
+    p.add_argument("b", nargs="?", metavar="B", help="a later (or earlier) event of LOG")
+    p.add_argument("--context", type=int, default=3, metavar="K",
+                   help="with two logs: show the K events before the first difference "
+                        "(default: %(default)s)")
+    p.add_argument("--as", dest="as_player", metavar="PLAYER",
+                   help="compare only what PLAYER (name or index) could see")
+    p.add_argument("--json", action="store_true", help="print the differences as JSON")
+
+    def run(args: argparse.Namespace) -> int:
+        if args.b is None:
+            if _is_int(args.a) and not os.path.exists(args.a):
+                raise UserError("give two events (mtgk diff LOG A B) or two logs "
+                                "(mtgk diff LOG1 LOG2)")
+            return _diff_logs(args)
+        return _diff_events(args)
+
+    return run
+
+
+@contextlib.contextmanager
+def _folding() -> Iterator[None]:
+    """Report a log that cannot be folded (events this kernel can't read left objects
+    out) as an error (exit status 1), not a traceback."""
+    try:
+        yield
+    except (KeyError, IndexError, ValueError, AttributeError) as exc:
+        raise UserError(f"the game state cannot be computed from this log: "
+                        f"{type(exc).__name__}: {exc} (does it hold events this kernel "
+                        "cannot read?)", status=1) from None
+
+
+def _is_int(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _diff_events(args: argparse.Namespace) -> int:
+    if not (_is_int(args.a) and _is_int(args.b)):
+        raise UserError(f"expected two event numbers, got {args.a!r} and {args.b!r}")
+    lf = _read(args.file)
+    envs = lf.envelopes
+    a = _event_index(int(args.a), len(envs), "A")
+    b = _event_index(int(args.b), len(envs), "B")
+    viewer = _player(args.as_player, lf.header)
+    reg = _registry(args)
+    sk = Seeker(envs)
+    with _folding():
+        sa, sb = sk.state_at(a), sk.state_at(b)
+    if viewer is not None:
+        sa, sb = mask_state(sa, viewer), mask_state(sb, viewer)
+    d = diff_states(sa, sb, reg)
+    out = _out()
+    if args.json:
+        print(_json_line({"from": a, "to": b, **d.to_json()}), file=out)
+    else:
+        print(f"From after event {a} ({_where(sa)}) to after event {b} ({_where(sb)}):",
+              file=out)
+        for line in d.lines():
+            print(f"  {line}", file=out)
+    if lf.torn:
+        return 1
+    return 0 if d.empty else 1
+
+
+def _where(s: Any) -> str:
+    if not s.players or not s.turn:
+        return "before the first turn"
+    return f"turn {s.turn}, {s.players[s.active].name}'s {s.step.replace('_', ' ')} step"
+
+
+def _diff_logs(args: argparse.Namespace) -> int:
+    la = _read(args.file)
+    lb = _read(args.a)
+    d = diff_logs(la.header, la.envelopes, lb.header, lb.envelopes)
+    out = _out()
+    reg = _registry(args)
+    viewer_a = _player(args.as_player, la.header)
+    ctx = max(0, args.context)
+    ra, rb = Renderer(reg, viewer_a), Renderer(reg, viewer_a)
+    first = d.first if d.first is not None else 0
+    for env in la.envelopes[: max(0, first - ctx)]:
+        ra.advance(env)
+    for env in lb.envelopes[: max(0, first - ctx)]:
+        rb.advance(env)
+    context = [ra.render(env) for env in la.envelopes[max(0, first - ctx): first]]
+    for env in lb.envelopes[max(0, first - ctx): first]:
+        rb.advance(env)
+    line_a = f"{d.a.seq} {ra.describe(d.a)}" if d.a is not None else "(the log has ended)"
+    line_b = f"{d.b.seq} {rb.describe(d.b)}" if d.b is not None else "(the log has ended)"
+    if args.json:
+        print(_json_line({
+            "header": {k: list(v) for k, v in d.header.items()},
+            "common": d.common, "first": d.first, "reason": d.reason,
+            "a": _env_json(d.a, line_a), "b": _env_json(d.b, line_b),
+            "events": list(d.sizes)}), file=out)
+        return 0 if d.same else 1
+    if d.header:
+        print("headers differ:", file=out)
+        for k, (va, vb) in d.header.items():
+            print(f"  {k}: {_json_line(va)}", file=out)
+            print(f"  {' ' * len(k)}  {_json_line(vb)}", file=out)
+    else:
+        print("headers: the same", file=out)
+    if d.first is None:
+        print(f"events: the same ({d.sizes[0]} events)", file=out)
+        return 0 if d.same else 1
+    print(f"events: the same up to event {d.common - 1} ({d.common} events); "
+          f"first difference at event {d.first}: {d.reason}", file=out)
+    for line in context:
+        print(f"    {line}", file=out)
+    print(f"  {args.file}: {line_a}", file=out)
+    print(f"  {args.a}: {line_b}", file=out)
+    print(f"{args.file} has {d.sizes[0]} events, {args.a} has {d.sizes[1]}", file=out)
+    return 1
+
+
+def _env_json(env: Envelope | None, text: str) -> dict[str, Any] | None:
+    if env is None:
+        return None
+    return {**event_json(env), "text": text.partition(" ")[2]}
+
+
+# --------------------------------------------------------------------------
+# mtgk branch
+
+
+@command("branch", "what if? replay a game to a decision, change it, and play on")
+def _branch(p: argparse.ArgumentParser) -> Runner:
+    p.description = ("Start a new game from the decision at event N (a DecisionMade): the "
+                     "engine re-runs the log up to it, the decision is answered with --choice "
+                     "(checked by the engine like any answer: an illegal one is refused with "
+                     "the rule, exit status 2) or by an --agent, and agents play on to the "
+                     "end. The new log's header records meta.branched_from = {file, event, "
+                     "original, choice}.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--at", type=int, required=True, metavar="N",
+                   help="the decision to change (negative: from the end)")
+    p.add_argument("--choice", metavar="JSON",
+                   help="the new answer, as JSON in the form the log records choices (see "
+                        "`mtgk log FILE --json --from N --to N`), e.g. '[\"pass\"]'")
+    p.add_argument("--agent", choices=sorted(AGENTS),
+                   help="who plays on (and chooses at N without --choice): one of "
+                        "%(choices)s (default: the game's agents if recorded, else heuristic)")
+    p.add_argument("--seed", type=int, metavar="S",
+                   help="seed for the agents that play on (default: the game's seed)")
+    p.add_argument("--out", "-o", metavar="FILE",
+                   help="where to write the new log (default: FILE.branch-N.mtgk)")
+    p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    def run(args: argparse.Namespace) -> int:
+        choice: Any = None
+        if args.choice is not None:
+            try:
+                choice = msgspec.json.decode(args.choice)
+            except msgspec.DecodeError as exc:
+                raise UserError(f"--choice is not valid JSON ({exc}): write it as the log "
+                                "records choices, e.g. '[\"pass\"]' or "
+                                "'[\"cast\", 57, [-2], [], 0, \"\"]'") from None
+        lf = _read(args.file)
+        envs = lf.envelopes
+        at = _event_index(args.at, len(envs))
+        reg = _registry(args)
+        header = lf.header
+        recorded = [a.get("kind") for a in header.meta.get("agents", [])
+                    if isinstance(a, dict)]
+        kinds = [args.agent] * 2 if args.agent else (
+            [k if k in AGENTS else "heuristic" for k in recorded] if len(recorded) == 2
+            else ["heuristic"] * 2)
+        seed = header.seed if args.seed is None else args.seed
+        seeds = [seed * 2 + i for i in range(2)]
+        agents = [AGENTS[k](s) for k, s in zip(kinds, seeds, strict=True)]
+        outp = args.out or _branch_name(args.file, at)
+        meta = {"agents": [{"kind": k, "seed": s} for k, s in zip(kinds, seeds, strict=True)]}
+        kwargs: dict[str, Any] = {} if args.choice is None else {"choice": choice}
+        made: list[Game] = []
+        try:
+            res = branch(reg, header, envs, at, agents=agents, meta=meta,
+                         watch=made.append, **kwargs)
+        except BranchRefused as exc:
+            raise UserError(f"event {at}: {exc}") from None
+        except BranchError as exc:
+            raise UserError(str(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - an engine failure after the branch point
+            if made and len(made[0].log) > at:
+                write_log(outp, header, made[0].log)
+                _err(f"mtgk: error: the engine failed after {len(made[0].log)} events: "
+                     f"{type(exc).__name__}: {exc}")
+                _err(f"mtgk: the log so far is in {outp}")
+                return 1
+            raise
+        res.header.meta["branched_from"]["file"] = args.file
+        try:
+            size = write_log(outp, res.header, res.game.log)
+        except OSError as exc:
+            raise UserError(f"cannot write {outp}: {exc.strerror or exc}") from None
+        if args.json:
+            s = res.game.state
+            print(_json_line({"file": args.file, "event": at, "kind": res.kind,
+                              "player": res.player, "original": res.original,
+                              "choice": res.choice,
+                              "agents": res.header.meta["agents"],
+                              "winner": s.winner, "over": s.over, "turns": s.turn,
+                              "events": len(res.game.log), "log": outp, "bytes": size}),
+                  file=_out())
+        elif not args.quiet:
+            _branch_summary(res, args.file, outp, size, kinds, seeds, reg, envs)
+        return 0
+
+    return run
+
+
+def _branch_name(path: str, at: int) -> str:
+    base, ext = os.path.splitext(path)
+    return f"{base}.branch-{at}{ext or '.mtgk'}"
+
+
+def _branch_summary(res: Any, src: str, path: str, size: int, kinds: list[str],
+                    seeds: list[int], reg: Registry, envs: Sequence[Envelope]) -> None:
+    out = _out()
+    r = Renderer(reg)
+    for env in envs[: res.at]:
+        r.advance(env)
+    who = r.player(res.player)
+    print(f"branched from {src} at event {res.at}: {who}'s {res.kind} decision", file=out)
+    print(f"  original: {r.choice(res.kind, res.original)}  {_json_line(res.original)}", file=out)
+    print(f"  new:      {r.choice(res.kind, res.choice)}  {_json_line(res.choice)}", file=out)
+    print(f"played on by {kinds[0]} (seed {seeds[0]}) and {kinds[1]} (seed {seeds[1]}) agents",
+          file=out)
+    s = res.game.state
+    if s.winner is None or s.winner < 0:
+        print(f"result: {'a draw' if s.over else 'unfinished'} after {s.turn} turns", file=out)
+    else:
+        print(f"winner: {s.players[s.winner].name}", file=out)
+    n = len(res.game.log)
+    print(f"events: {n} ({res.at} replayed, {n - res.at} new)", file=out)
+    print(f"log: {path} ({size} bytes)", file=out)
+
+
+# --------------------------------------------------------------------------
+# mtgk scenario (implemented by kernel.scenario.runner) and mtgk scenario export
+
+
+@command("scenario", "run rules scenario files, or export a position from a log as one "
+         "(`mtgk scenario export --help`)", common=False)
 def _scenario(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the scenario runner")
 
@@ -507,6 +995,8 @@ def _scenario(p: argparse.ArgumentParser) -> Runner:
 
 
 def _run_scenario(argv: list[str]) -> int:
+    if argv[:1] == ["export"]:
+        return _scenario_export(argv[1:])
     try:
         mod = importlib.import_module("kernel.scenario.runner")
     except ModuleNotFoundError as exc:
@@ -521,6 +1011,67 @@ def _run_scenario(argv: list[str]) -> int:
 
 
 _PASSTHROUGH["scenario"] = _run_scenario
+
+
+def _export_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mtgk scenario export",
+        description="Write a rules scenario (shared/spec/scenario-format.md) that sets up the "
+                    "position of a logged game right after event N (--at), or as a step "
+                    "began (--turn T --step S): life totals, every zone in order with an "
+                    "alias CARD#ID for each object, counters, tapped, summoning sickness, "
+                    "tokens, attachments, face-down and exiled-with links, turn, active "
+                    "player and step. The stack must be empty and no triggered ability "
+                    "pending. What the format can't express is reported (stderr and the "
+                    "file's header comment). Add actions and expectations to make it a "
+                    "regression test.")
+    p.add_argument("file", metavar="LOG")
+    p.add_argument("--at", type=int, metavar="N", help="the event (negative: from the end)")
+    p.add_argument("--turn", type=int, metavar="T", help="as turn T (or its --step) began")
+    p.add_argument("--step", choices=STEPS, metavar="STEP",
+                   help="with --turn: the step (" + ", ".join(STEPS) + ")")
+    p.add_argument("--out", "-o", metavar="FILE",
+                   help="write the scenario here (default: standard output)")
+    p.add_argument("--name", help="the scenario's name (default: LOG-event-N)")
+    p.add_argument("--check", action="store_true",
+                   help="then prove it: run the exported setup with the game's recorded "
+                        "decisions and compare the events with the log's (exit 1 if they "
+                        "differ)")
+    _add_common(p, suppress=False)
+    return p
+
+
+def _scenario_export(argv: list[str]) -> int:
+    p = _export_parser()
+    try:
+        args = p.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    lf = _read(args.file)
+    envs = lf.envelopes
+    at = _moment_arg(args, envs)
+    reg = _registry(args)
+    try:
+        with _folding():
+            x = export_scenario(lf.header, envs, at, reg, name=args.name, source=args.file)
+    except ExportError as exc:
+        raise UserError(str(exc)) from None
+    for w in x.warnings:
+        _err(f"mtgk: warning: not exported: {w}")
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as fp:
+                fp.write(x.text)
+        except OSError as exc:
+            raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        _err(f"mtgk: wrote {args.out} (scenario {x.name!r}, {len(x.created)} objects)")
+    else:
+        _out().write(x.text)
+    if args.check:
+        result = check_export(x, lf.header, envs, reg)
+        _err(f"mtgk: check: {result.summary()}")
+        return 0 if result.ok else 1
+    return 1 if lf.torn else 0
 
 
 # --------------------------------------------------------------------------

@@ -142,6 +142,8 @@ __all__ = [
     "decode_log",
     "encode_log",
     "load_log",
+    "newer_kernel",
+    "problem_summary",
     "read_jsonl",
     "read_log",
     "register_upcaster",
@@ -822,9 +824,12 @@ class _Reader:
             ti = data[pos]
             delta = data[pos + 1]
             body = pos + 2
-            if delta >= 0x80 and length >= 4 and data[pos + 2] < 0x80:  # 2-byte cause delta
-                delta = (delta & 0x7F) | (data[pos + 2] << 7)
-                body = pos + 3
+            if delta >= 0x80:
+                if length >= 4 and data[pos + 2] < 0x80:  # 2-byte cause delta
+                    delta = (delta & 0x7F) | (data[pos + 2] << 7)
+                    body = pos + 3
+                else:  # a longer varint (a cause 16384 or more events back): slow path
+                    delta = 0
             if length >= 3 and ti < fast_tags and 0 < delta <= seq + 1 and delta < 0x4000:
                 dec = decoders[ti]
                 if dec is not None:
@@ -1214,3 +1219,64 @@ def repair_log(path: StrPath) -> LogProblem | None:
         fp.flush()
         os.fsync(fp.fileno())
     return problem
+
+
+# --------------------------------------------------------------------------
+# Reporting
+
+
+def _version_key(v: str) -> tuple[tuple[int, int | str], ...]:
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in v.replace("-", ".").split("."))
+
+
+def newer_kernel(header: LogHeader, current: str | None = None) -> str | None:
+    """A sentence if the log was written by a newer kernel than ``current``
+    (default: this one), else ``None``.
+
+    >>> h = LogHeader(kernel_version="9.0.0", cardsets=[], players=["A", "B"], seed=1)
+    >>> newer_kernel(h, "0.1.0")
+    'the log was written by mtgk kernel 9.0.0, newer than this one (0.1.0)'
+    >>> newer_kernel(h, "9.0.0") is None
+    True
+    """
+    if current is None:
+        import kernel
+
+        current = kernel.__version__
+    try:
+        newer = _version_key(header.kernel_version) > _version_key(current)
+    except TypeError:
+        newer = False
+    if not newer:
+        return None
+    return (f"the log was written by mtgk kernel {header.kernel_version}, newer than this one "
+            f"({current})")
+
+
+def problem_summary(log: LogFile, limit: int = 5) -> list[tuple[str, str]]:
+    """``(kind, line)`` for each kind of problem in ``log``: events of one unknown
+    type (or one unreadable version) are grouped, naming the first and counting
+    the others.
+
+    Every line names the record (event) number, the byte offset, the event type
+    and its stored version, as :class:`LogProblem` does.
+    """
+    groups: dict[tuple[str, str], list[LogProblem]] = {}
+    for pr in log.problems:
+        key = (pr.kind, pr.message)
+        if pr.record is not None and pr.record < len(log.envelopes):
+            ev = log.envelopes[pr.record].event
+            if isinstance(ev, UnknownEvent):
+                key = (pr.kind, f"{ev.tag}/{ev.version}")
+        groups.setdefault(key, []).append(pr)
+    out: list[tuple[str, str]] = []
+    for probs in groups.values():
+        first = probs[0]
+        line = str(first)
+        if len(probs) > 1:
+            more = [str(p.record) for p in probs[1 : 1 + limit]]
+            etc = ", ..." if len(probs) > 1 + limit else ""
+            line += (f" (and {len(probs) - 1} more event{'s' if len(probs) > 2 else ''} like "
+                     f"it: records {', '.join(more)}{etc})")
+        out.append((first.kind, line))
+    return out

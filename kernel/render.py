@@ -803,6 +803,8 @@ def _characteristics(state: State, registry: Registry | None) -> tuple[dict[int,
         return compute(state, registry), ""
     except UnknownCardError as exc:
         return {}, f"characteristics not shown: {exc}"
+    except Exception as exc:  # noqa: BLE001 - e.g. a state folded past unknown events
+        return {}, f"characteristics not shown: {type(exc).__name__}: {exc}"
 
 
 def render_state(state: State, game_or_registry: Any = None, as_player: int | None = None,
@@ -916,8 +918,8 @@ def _next_decision(state: State, registry: Registry | None, as_player: int | Non
         if isinstance(e, ev.DecisionMade) and e.player >= 0:
             gap = f", {i} events later" if i else ""
             if as_player is not None and e.player != as_player:  # not made yet: unknown
-                return (f"Next decision (event {env.seq}{gap}): {e.kind}, by "
-                        f"{state.players[e.player].name if e.player < len(state.players) else e.player}")
+                who = Renderer(None, as_player, state).player(e.player)
+                return f"Next decision (event {env.seq}{gap}): {e.kind}, by {who}"
             r = Renderer(registry, as_player, copy_state(state))
             r.names.update(names)
             for prev in after[:i]:

@@ -18,9 +18,11 @@ Reading a log back:
   the event stream it produces with the recorded one, event by event; then
   checks that folding the log gives the state the engine ended with.
 
-Logs of other kinds (``meta["scenario"]``: a scenario run) are re-run by the
-function registered for their kind with :func:`register_rerunner`; with none
-registered, :func:`verify` checks only the log's integrity and its fold.
+Logs of other kinds are re-run by the function registered for their kind
+with :func:`register_rerunner`: scenario logs (``meta["scenario"]``) by
+:func:`run_setup_log`, which emits the recorded setup again and plays on from
+there.  With none registered, :func:`verify` checks only the log's integrity
+and its fold.
 
 >>> from kernel.plugins import load_registry
 >>> reg = load_registry(["core", "lorwyn"])
@@ -47,7 +49,7 @@ from kernel import events as ev
 from kernel.agents import ReplayAgent, ReplayExhausted
 from kernel.cards import Registry
 from kernel.decks import DeckError, parse_deck
-from kernel.engine import Agent, Game, RulesError
+from kernel.engine import Agent, Game, GameOver, RulesError
 from kernel.events import Envelope
 from kernel.logfile import LogHeader, UnknownEvent
 from kernel.state import State, apply, copy_state, encode_state, fold, new_state
@@ -61,7 +63,10 @@ __all__ = [
     "new_header",
     "register_rerunner",
     "replay_to",
+    "rerun_log",
+    "rerunner_for",
     "run_from_header",
+    "run_setup_log",
     "start_game",
     "verify",
 ]
@@ -127,14 +132,54 @@ class Rerunner(Protocol):
     """Re-runs a log of some kind: like :func:`run_from_header`.
 
     Called as ``fn(registry, header, agents, watch)``; must call
-    ``watch(game)`` as soon as the game exists and return the game.
+    ``watch(game)`` as soon as the game exists and return the game.  A
+    re-runner that needs the recorded events too (because the log's setup is
+    recorded as events, not described by the header) has an attribute
+    ``wants_log = True`` and is called with the keyword argument ``log``.
     """
 
     def __call__(self, registry: Registry, header: LogHeader, agents: Sequence[Agent],
                  watch: Watch) -> Game: ...
 
 
-_RERUNNERS: dict[str, Rerunner] = {"game": run_from_header}
+def run_setup_log(registry: Registry, header: LogHeader, agents: Sequence[Agent],
+                  watch: Watch, log: Sequence[Envelope] = ()) -> Game:
+    """Re-run a log whose position is set up by events: a scenario's log.
+
+    The events before the log's first ``StepBegan`` (after ``GameStarted``)
+    are the setup: the turn, life totals, every object put directly into its
+    zone, counters, attachments.  They are emitted again as recorded; then the
+    game goes on from that step of that turn, as the scenario runner does
+    (:meth:`~kernel.engine.Game.turn_from`, then the following turns), with
+    ``agents`` answering the decisions.
+    """
+    game = start_game(registry, header, agents)
+    watch(game)
+    turn: int | None = None
+    active = 0
+    step: str | None = None
+    for env in log[1:]:
+        e = env.event
+        if isinstance(e, ev.StepBegan):
+            step = e.step
+            break
+        if isinstance(e, ev.TurnBegan):
+            turn, active = e.turn, e.active
+        game.emit(e, cause=env.cause)
+    if step is None or turn is None:
+        return game
+    max_turns = int(header.meta.get("max_turns", DEFAULT_MAX_TURNS))
+    try:
+        game.turn_from(step, turn, active)
+        game.run(first=1 - active, turn=turn + 1, max_turns=max_turns)
+    except GameOver:
+        pass
+    return game
+
+
+run_setup_log.wants_log = True  # type: ignore[attr-defined]
+
+_RERUNNERS: dict[str, Rerunner] = {"game": run_from_header, "scenario": run_setup_log}
 
 
 def register_rerunner(kind: str, fn: Rerunner) -> None:
@@ -144,6 +189,19 @@ def register_rerunner(kind: str, fn: Rerunner) -> None:
     later registration for the same kind replaces the earlier one.
     """
     _RERUNNERS[kind] = fn
+
+
+def rerunner_for(header: LogHeader) -> Rerunner | None:
+    """The function that re-runs logs of ``header``'s kind, if one is registered."""
+    return _RERUNNERS.get(log_kind(header))
+
+
+def rerun_log(rerun: Rerunner, registry: Registry, header: LogHeader, agents: Sequence[Agent],
+              watch: Watch, log: Sequence[Envelope]) -> Game:
+    """Call ``rerun`` on a log, passing the recorded events if it wants them."""
+    if getattr(rerun, "wants_log", False):
+        return rerun(registry, header, agents, watch, log=log)  # type: ignore[call-arg]
+    return rerun(registry, header, agents, watch)
 
 
 def log_kind(header: LogHeader) -> str:
@@ -409,7 +467,7 @@ def verify(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry
     div: Divergence | None = None
     past_end = False
     try:
-        game = rerun(registry, header, [agent, agent], cmp.watch)
+        game = rerun_log(rerun, registry, header, [agent, agent], cmp.watch, envelopes)
     except _Stop as stop:
         div = stop.divergence
         past_end = div is None

@@ -242,11 +242,11 @@ def test_verify_notes_card_set_version_differences(game: Game) -> None:
     assert any("'nonesuch'" in n and "not loaded" in n for n in report.notes)
 
 
-def test_scenario_logs_get_integrity_and_fold_only_unless_a_rerunner_is_registered(
+def test_logs_of_other_kinds_get_integrity_and_fold_only_unless_a_rerunner_is_registered(
         game: Game) -> None:
-    h = _header(scenario="some scenario")
+    h = _header(kind="custom", scenario="some scenario")
     report = verify(h, game.log, REG)
-    assert report.ok and report.mode == "integrity" and report.kind == "scenario"
+    assert report.ok and report.mode == "integrity" and report.kind == "custom"
     assert "integrity and fold only" in report.summary()
     calls: list[str] = []
 
@@ -254,11 +254,11 @@ def test_scenario_logs_get_integrity_and_fold_only_unless_a_rerunner_is_register
         calls.append(header.meta["scenario"])
         return run_from_header(reg, header, agents, watch)  # type: ignore[arg-type]
 
-    register_rerunner("scenario", rerun)
+    register_rerunner("custom", rerun)
     try:
         report = verify(h, game.log, REG)
     finally:
-        kernel.replay._RERUNNERS.pop("scenario")
+        kernel.replay._RERUNNERS.pop("custom")
     assert calls == ["some scenario"] and report.mode == "rerun" and report.ok
 
 
