@@ -29,7 +29,7 @@ from kernel import events as ev
 from kernel.cards import X_COUNT, Activated, CardDef, Registry, Target, Triggered
 from kernel.effects import Ctx
 from kernel.events import Envelope, Event, player_ref, ref_player
-from kernel.layers import Chars, View, compute, is_creature_type, printed
+from kernel.layers import Chars, View, compute, has_copy_effects, is_creature_type, printed
 from kernel.mana import ManaCost, Source, max_payable_x, plan_payment
 from kernel.replacement import replace
 from kernel.state import StackItem, State, apply, new_state
@@ -184,8 +184,10 @@ class Game:
     def _delayed_triggers(self, e: Event, seq: int) -> None:
         """Delayed triggered abilities (CR 603.7) are effects of kind ``delayed_trigger``
         with params ``{"on": TAG, "match": {field: value or [values]}, "active": player
-        or None, "ability": ability key, "data": ...}``: the first event that matches
-        triggers the ability (controlled by the effect's controller) once."""
+        or None, "ability": ability key, "data": ..., "event": bool}``: the first event
+        that matches -- and satisfies the ability's ``condition(view, controller, event)``,
+        if it has one -- triggers the ability (controlled by the effect's controller)
+        once.  With ``"event": True`` the ability's data is that event (``Ctx.event``)."""
         for eff in [x for x in self.state.effects if x.kind == "delayed_trigger"]:
             p = eff.params
             if p.get("on") != e.TAG or p.get("active") not in (None, self.state.active):
@@ -193,10 +195,17 @@ class Game:
             if any(getattr(e, k, None) not in (v if isinstance(v, list) else [v])
                    for k, v in (p.get("match") or {}).items()):
                 continue
+            name, _, idx = str(p.get("ability", "")).rpartition("#")
+            d = self.reg.cards.get(name)
+            cond = getattr(d.abilities[int(idx)], "condition", None) \
+                if d is not None and idx.isdigit() else None
+            if cond is not None and not cond(self.view(), eff.controller, e):
+                continue
+            data = _plain(_event_data(e)) if p.get("event") else p.get("data")
             self.emit(ev.EffectsEnded(effects=(eff.id,)), cause=seq)
             self.emit(ev.AbilityTriggered(item=self.new_id(), source=eff.source,
                                           ability=p["ability"], controller=eff.controller,
-                                          data=p.get("data")), cause=seq)
+                                          data=data), cause=seq)
 
     def caused(self, seq: int) -> _CauseScope:
         """``with game.caused(seq):`` -- events emitted inside have ``seq`` as cause."""
@@ -225,7 +234,20 @@ class Game:
         return View(self.state, self.reg, self._chars)
 
     def card(self, oid: int) -> CardDef:
+        """The definition of ``oid``'s card (the physical card: what is cast, its faces and
+        costs).  What a permanent *does* is :meth:`definition`."""
         return self.reg[self.state.objects[oid].card]
+
+    def definition(self, oid: int) -> CardDef:
+        """The card definition whose abilities ``oid`` has now: its own card's, or, for a
+        permanent that is a copy (layer 1, CR 707.2), the copied card's.  Every lookup of
+        behaviour -- activated, triggered, static, replacement and mana abilities -- goes
+        through here (an object that has left the battlefield: as it last existed)."""
+        o = self.state.objects.get(oid)
+        if o is None or (o.zone == "battlefield" and self.state.effects
+                         and has_copy_effects(self.state)):
+            return self.reg[self.chars(oid).card]
+        return self.reg[o.card]
 
     def last_known_controller(self, oid: int) -> int | None:
         o = self.state.objects.get(oid)
@@ -271,6 +293,8 @@ class Game:
             try:
                 choice = self.validate(d, choice)
             except RulesError as err:
+                self.log_.debug("answer refused", decision=d.kind, player=d.player,
+                                rule=err.rule, reason=err.message, event_no=len(self.log))
                 refused = getattr(agent, "refused", None)
                 if refused is None:
                     raise
@@ -338,6 +362,8 @@ class Game:
         """Play a whole game from the decks; returns the winner (-1: draw)."""
         if decks is not None:
             self.setup_decks(decks)
+        self.log_.info("game started", players=[p.name for p in self.state.players],
+                       event_no=len(self.log))
         try:
             first = self.rng("first").randrange(2)
             self.emit(ev.DecisionMade(player=-1, kind="first_player", choice=first))
@@ -348,6 +374,8 @@ class Game:
             self.run(first, max_turns=max_turns)
         except GameOver:
             pass
+        self.log_.info("game over", winner=self.state.winner, turns=self.state.turn,
+                       event_no=len(self.log))
         return -1 if self.state.winner is None else self.state.winner
 
     def _mulligans(self, first: int) -> None:
@@ -406,6 +434,8 @@ class Game:
                 continue
             self.emit(ev.StepBegan(step=s))
             with self.caused(len(self.log) - 1):
+                if s == "untap":
+                    self._turn_begins(active)
                 for hook in self.reg.step_hooks:  # turn-based actions of plugins
                     hook(self, s, active)
                 if s == "untap":
@@ -431,6 +461,14 @@ class Game:
 
     def _is_first_turn(self) -> bool:
         return True
+
+    def _turn_begins(self, active: int) -> None:
+        """Effects that last "until your next turn" (duration ``next_turn``) end as their
+        controller's next turn begins: first thing in its untap step."""
+        ended = tuple(e.id for e in self.state.effects
+                      if e.duration == "next_turn" and e.controller == active)
+        if ended:
+            self.emit(ev.EffectsEnded(effects=ended))
 
     def _untap_step(self, active: int) -> None:
         # "... doesn't untap during [its controller's / that player's] next untap step":
@@ -545,17 +583,14 @@ class Game:
                                           alts))
         for oid in s.battlefield:
             c = self.chars(oid)
-            d = self.reg.cards.get(s.objects[oid].card)
-            if d is None:
-                continue
+            d = self.definition(oid)
             for idx, (key, ab) in enumerate(d.activated, start=1):
                 if key not in c.abilities or ab.mana or (c.controller != player
                                                          and not ab.any_player):
                     continue
                 out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
         for oid in pl.graveyard:  # abilities that work from a graveyard (``Activated.zones``)
-            d = self.reg.cards.get(s.objects[oid].card)
-            for idx, (_key, ab) in enumerate(d.activated if d is not None else [], start=1):
+            for idx, (_key, ab) in enumerate(self.definition(oid).activated, start=1):
                 if "graveyard" in ab.zones and not ab.mana:
                     out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
         return out
@@ -781,8 +816,7 @@ class Game:
         h = self.state.objects.get(host)
         if o is None or h is None or h.zone != "battlefield":
             return False
-        d = self.reg.cards.get(o.card)
-        ench = d.extras.get("enchant") if d is not None else None
+        ench = self.definition(aura).extras.get("enchant")
         if ench is not None and not ench.filter(self.view(), host, self.chars(aura).controller,
                                                 aura):
             return False
@@ -874,10 +908,7 @@ class Game:
         if why:
             return str(why)
         for src in self.state.battlefield:
-            d = self.reg.cards.get(self.state.objects[src].card)
-            if d is None:
-                continue
-            for key, st in d.statics:
+            for key, st in self.definition(src).statics:
                 fn = getattr(st, "forbids_cast", None)
                 if fn is not None and key in self.chars(src).abilities:
                     why = fn(self.view(), src, oid, player, alt)
@@ -890,10 +921,7 @@ class Game:
         static abilities of permanents with a ``cost_change(view, source, card)``."""
         total = 0
         for src in self.state.battlefield:
-            d = self.reg.cards.get(self.state.objects[src].card)
-            if d is None:
-                continue
-            for key, st in d.statics:
+            for key, st in self.definition(src).statics:
                 fn = getattr(st, "cost_change", None)
                 if fn is not None and key in self.chars(src).abilities:
                     total += fn(self.view(), src, oid)
@@ -1003,8 +1031,7 @@ class Game:
         if not (c.is_creature and o.sick) or c.has("haste"):
             return False
         for src in self.state.battlefield:
-            d = self.reg.cards.get(self.state.objects[src].card)
-            for key, st in d.statics if d is not None else []:
+            for key, st in self.definition(src).statics:
                 fn = getattr(st, "as_though_haste", None)
                 if fn is not None and key in self.chars(src).abilities and \
                         fn(self.view(), src, oid):
@@ -1022,7 +1049,7 @@ class Game:
                         sorcery_ok: bool) -> None:
         s = self.state
         o = s.objects.get(oid)
-        acts = self.card(oid).activated if o is not None and o.zone != "none" else []
+        acts = self.definition(oid).activated if o is not None and o.zone != "none" else []
         if o is None or not (o.zone == "battlefield" or any(  # ``Activated.zones``
                 o.zone in ab.zones for _k, ab in acts)):
             raise RulesError("602.2", "that is not a permanent on the battlefield")
@@ -1210,7 +1237,7 @@ class Game:
         return choice
 
     def _activate(self, player: int, oid: int, idx: int, targets: list[int], x: int) -> None:
-        key, ab = self.card(oid).activated[idx - 1]
+        key, ab = self.definition(oid).activated[idx - 1]
         if ab.mana:
             self._activate_mana(player, oid, ab)
             return
@@ -1285,14 +1312,12 @@ class Game:
             if c.controller != player:
                 continue
             colors: list[str] = [BASIC_MANA[t] for t in c.subtypes if t in BASIC_MANA]
-            d = self.reg.cards.get(o.card)
-            if d is not None:
-                for key, ab in d.activated:
-                    if ab.mana and ab.cost.tap and not ab.cost.mana and key in c.abilities \
-                            and not ab.cost.sacrifice_self and not ab.cost.extra:
-                        if self.summoning_sick(oid):
-                            continue
-                        colors.extend(m for m in ab.mana if m not in colors)
+            for key, ab in self.definition(oid).activated:
+                if ab.mana and ab.cost.tap and not ab.cost.mana and key in c.abilities \
+                        and not ab.cost.sacrifice_self and not ab.cost.extra:
+                    if self.summoning_sick(oid):
+                        continue
+                    colors.extend(m for m in ab.mana if m not in colors)
             if colors:
                 out.append((oid, tuple(colors)))
                 if extra:
@@ -1302,8 +1327,7 @@ class Game:
     def _extra_mana_statics(self) -> list[tuple[int, Any]]:
         out = []
         for src in self.state.battlefield:
-            d = self.reg.cards.get(self.state.objects[src].card)
-            for key, st in d.statics if d is not None else []:
+            for key, st in self.definition(src).statics:
                 fn = getattr(st, "extra_mana", None)
                 if fn is not None and key in self.chars(src).abilities:
                     out.append((src, fn))
@@ -1476,7 +1500,8 @@ class Game:
                 o = s.objects.get(oid)
                 if o is None or o.face_down:
                     continue
-                mine = by_card.get(o.card, ())
+                mine = by_card.get(o.card if zone != "battlefield" else
+                                   self.definition(oid).name, ())
                 if granted and zone == "battlefield":
                     c0 = self.chars(oid)
                     mine = list(mine) + [(k, t) for k, t in granted if k in c0.abilities
@@ -1727,8 +1752,7 @@ class Game:
         """Whether a static ability of a permanent (with an ``enters_tapped(view, source,
         obj)``: "Each creature without ... enters tapped") makes ``new`` enter tapped."""
         for src in self.state.battlefield:
-            d = self.reg.cards.get(self.state.objects[src].card)
-            for key, st in d.statics if d is not None else []:
+            for key, st in self.definition(src).statics:
                 fn = getattr(st, "enters_tapped", None)
                 if fn is not None and key in self.chars(src).abilities and \
                         fn(self.view(), src, new):
