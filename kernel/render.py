@@ -325,7 +325,9 @@ class Renderer:
 
     # one method per event tag --------------------------------------------------
     def _GameStarted(self, e: ev.GameStarted) -> str:
-        return (f"Game started: {' vs '.join(e.players)} (seed {e.seed}, rules {e.profile})")
+        # the seed determines every shuffle: a player's view must not show it
+        seed = f"seed {e.seed}, " if self.viewer is None else ""
+        return f"Game started: {' vs '.join(e.players)} ({seed}rules {e.profile})"
 
     def _ObjectCreated(self, e: ev.ObjectCreated) -> str:
         name = e.card if _zone_visible(e.zone, e.owner, self.viewer, e.face_down) else HIDDEN

@@ -534,3 +534,21 @@ def test_diagnostics_are_bound_to_the_game_and_event() -> None:
     kernel.diag.configure(verbosity=0, json=True, stream=out)
     structlog.get_logger("mtgk.test").info("not shown")
     assert out.getvalue().count("\n") == 1
+
+
+def test_log_as_a_player_hides_the_seed(tmp_path: Path) -> None:
+    """The seed decides every shuffle: a player's view of the log must not reveal it."""
+    import contextlib
+    import io
+
+    from kernel.cli import main as cli
+    out = tmp_path / "g.mtgk"
+    assert cli(["play", "--seed", "12345", "--out", str(out), "--quiet"]) == 0
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert cli(["log", str(out), "--as", "Bob", "--to", "0"]) == 0
+    assert "12345" not in buf.getvalue() and "Game started" in buf.getvalue()
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert cli(["log", str(out), "--to", "0"]) == 0
+    assert "seed 12345" in buf.getvalue()
