@@ -10,3 +10,4 @@ The public API:
 """
 
 __version__ = "0.1.0"
+

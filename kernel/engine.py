@@ -30,11 +30,27 @@ from kernel.cards import X_COUNT, Activated, CardDef, Registry, Target, Triggere
 from kernel.effects import Ctx
 from kernel.events import Envelope, Event, player_ref, ref_player
 from kernel.layers import Chars, View, compute, has_copy_effects, is_creature_type, printed
-from kernel.mana import ManaCost, Source, max_payable_x, plan_payment
+from kernel.mana import (
+    SPEND_RESTRICTIONS,
+    ManaCost,
+    Source,
+    Spend,
+    max_payable_x,
+    plan_payment,
+    restriction,
+)
 from kernel.replacement import replace
 from kernel.state import StackItem, State, apply, new_state
 
 log = structlog.get_logger("mtgk.engine")
+
+
+class _Silent:
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return lambda *a, **k: None
+
+
+_SILENT = _Silent()
 
 STEPS = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat",
          "declare_attackers", "declare_blockers", "combat_damage", "end_of_combat",
@@ -133,9 +149,15 @@ class Game:
         self._chars_at = -1
         self._lki: dict[int, tuple[int, Chars | None]] = {}
         self.listeners: list[Callable[[Envelope], None]] = []
-        self.log_ = log.bind(seed=seed)
         if start:
             self.emit(ev.GameStarted(players=tuple(players), seed=seed, profile=profile))
+
+    def diag(self) -> Any:
+        """The kernel's diagnostics logger for this game (structlog), bound to its seed;
+        silent unless structlog is configured (``mtgk -v``, :func:`kernel.diag.configure`)."""
+        if not structlog.is_configured():
+            return _SILENT
+        return log.bind(seed=self.seed)
 
     def __repr__(self) -> str:
         return (f"Game(players={[p.name for p in self.state.players]!r}, seed={self.seed}, "
@@ -293,7 +315,7 @@ class Game:
             try:
                 choice = self.validate(d, choice)
             except RulesError as err:
-                self.log_.debug("answer refused", decision=d.kind, player=d.player,
+                self.diag().debug("answer refused", decision=d.kind, player=d.player,
                                 rule=err.rule, reason=err.message, event_no=len(self.log))
                 refused = getattr(agent, "refused", None)
                 if refused is None:
@@ -362,7 +384,7 @@ class Game:
         """Play a whole game from the decks; returns the winner (-1: draw)."""
         if decks is not None:
             self.setup_decks(decks)
-        self.log_.info("game started", players=[p.name for p in self.state.players],
+        self.diag().info("game started", players=[p.name for p in self.state.players],
                        event_no=len(self.log))
         try:
             first = self.rng("first").randrange(2)
@@ -374,7 +396,7 @@ class Game:
             self.run(first, max_turns=max_turns)
         except GameOver:
             pass
-        self.log_.info("game over", winner=self.state.winner, turns=self.state.turn,
+        self.diag().info("game over", winner=self.state.winner, turns=self.state.turn,
                        event_no=len(self.log))
         return -1 if self.state.winner is None else self.state.winner
 
@@ -570,7 +592,8 @@ class Game:
         sorcery_ok = s.active == player and not s.stack and s.step in ("precombat_main",
                                                                           "postcombat_main")
         pl = s.players[player]
-        sources = self.mana_sources(player)
+        # with mana whose spending is restricted, what may pay is found for each action
+        sources = None if self._restricted_mana(player) else self.mana_sources(player)
         for oid in pl.hand:
             c = self.chars(oid)
             if "Land" in c.types:
@@ -658,7 +681,8 @@ class Game:
         return alt
 
     def _cast_options(self, player: int, oid: int, c: Chars, sorcery_ok: bool,
-                      sources: list[Source], alts: list[str] | None = None) -> list[Any]:
+                      sources: list[Source] | None, alts: list[str] | None = None
+                      ) -> list[Any]:
         d0 = self.card(oid)
         out: list[Any] = []
         for alt in [""] + sorted(d0.alt_costs):
@@ -669,16 +693,17 @@ class Game:
                 continue
             d = self.cast_def(oid, alt)
             cost = self.spell_cost(oid, alt)
-            pool = self.state.players[player].mana
+            pool, srcs = self.payment(player, ("spell", oid)) if sources is None else \
+                (self.state.players[player].mana, sources)
             xs = [0]
             if cost.x:
-                xs = list(range(0, max_payable_x(cost, pool, sources) + 1))
-            elif plan_payment(cost, pool, sources) is None:
+                xs = list(range(0, max_payable_x(cost, pool, srcs) + 1))
+            elif plan_payment(cost, pool, srcs) is None:
                 continue
             for modes in self._mode_choices(d):
                 slots = self._spell_target_slots(d, modes)
                 payable = [x for x in xs if not cost.x or
-                           plan_payment(cost.with_x(x), pool, sources) is not None]
+                           plan_payment(cost.with_x(x), pool, srcs) is not None]
                 by_x = {x: self._target_combos(player, oid, slots, x) for x in payable}
                 seen: list[list[int]] = []
                 for x in payable:
@@ -823,7 +848,7 @@ class Game:
         return not self.protected_from(host, aura)
 
     def _activate_options(self, player: int, oid: int, idx: int, ab: Activated,
-                          sorcery_ok: bool, sources: list[Source]) -> list[Any]:
+                          sorcery_ok: bool, sources: list[Source] | None) -> list[Any]:
         if ab.sorcery and not sorcery_ok:
             return []
         try:
@@ -836,7 +861,9 @@ class Game:
             xs = list(range(0, o.counters.get("loyalty", 0) + 1))
         cost = ManaCost.parse(ab.cost.mana)
         if cost.x:
-            xs = list(range(0, max_payable_x(cost, self.state.players[player].mana, sources) + 1))
+            pool, srcs = self.payment(player, ("ability", oid)) if sources is None else \
+                (self.state.players[player].mana, sources)
+            xs = list(range(0, max_payable_x(cost, pool, srcs) + 1))
         out: list[Any] = []
         for targets in self._target_combos(player, oid, ab.targets):
             for x in xs:
@@ -965,8 +992,7 @@ class Game:
         cost = self.spell_cost(oid, alt)
         if x and not cost.x:
             raise RulesError("107.3", f"{o.card} has no X in its cost")
-        if plan_payment(cost.with_x(x), s.players[player].mana,
-                        self.mana_sources(player)) is None:
+        if plan_payment(cost.with_x(x), *self.payment(player, ("spell", oid))) is None:
             raise RulesError("601.2h", f"you can't pay {cost.text} for {o.card}")
 
     def check_targets(self, player: int, source: int, slots: Sequence[Target],
@@ -1012,8 +1038,8 @@ class Game:
                              f"{s.players[player].life} life")
         if ab.cost.mana:  # a mana ability's too ("{1}, {T}: Add one mana of any color.")
             cost = ManaCost.parse(ab.cost.mana).with_x(x)
-            if plan_payment(cost, s.players[player].mana, self.mana_sources(player,
-                            exclude=oid if ab.cost.tap else 0)) is None:
+            if plan_payment(cost, *self.payment(player, ("ability", oid),
+                                                exclude=oid if ab.cost.tap else 0)) is None:
                 raise RulesError("602.2b", f"you can't pay {ab.cost.mana}")
         if ab.cost.sacrifice is not None and not self.sacrifice_options(player, oid, ab):
             raise RulesError("602.2b", "you have nothing to sacrifice for that cost")
@@ -1098,7 +1124,7 @@ class Game:
         if free:  # without paying its mana cost: an additional cost is still paid
             cost = ManaCost.parse("").plus(self.additional_mana(oid, player))
         plan = None if free and cost.is_free else \
-            plan_payment(cost, self.state.players[player].mana, self.mana_sources(player))
+            plan_payment(cost, *self.payment(player, ("spell", oid)))
         new = self.new_id()
         o = self.state.objects[oid]
         if from_zone == "hand" and o.zone != "hand":
@@ -1210,8 +1236,7 @@ class Game:
             return []
         d = self.card(oid)
         cost = self.spell_cost(oid)
-        pool = self.state.players[player].mana
-        sources = self.mana_sources(player)
+        pool, sources = self.payment(player, ("spell", oid))
         if free:
             xs = [0]
         elif cost.x:
@@ -1261,7 +1286,7 @@ class Game:
             self.emit(ev.Tapped(obj=oid))
         if c.mana:
             plan = plan_payment(ManaCost.parse(c.mana).with_x(x),
-                                self.state.players[player].mana, self.mana_sources(player))
+                                *self.payment(player, ("ability", oid)))
             if plan is not None:
                 self._pay(player, plan)
         if c.life:
@@ -1280,15 +1305,16 @@ class Game:
         if ab.cost.tap:
             self.emit(ev.Tapped(obj=oid))
         if ab.cost.mana:  # "{1}, {T}: Add one mana of any color."
-            plan = plan_payment(ManaCost.parse(ab.cost.mana), self.state.players[player].mana,
-                                self.mana_sources(player))
+            plan = plan_payment(ManaCost.parse(ab.cost.mana),
+                                *self.payment(player, ("ability", oid)))
             if plan is not None:
                 self._pay(player, plan)
         for part in ab.cost.extra:
             part.pay(self, player, oid)
-        mana = ab.mana[0] if len(ab.mana) == 1 else \
-            self.choose(player, "choose", list(ab.mana), "choose the color of the mana")
-        self.emit(ev.ManaAdded(player=player, mana=mana))
+        mana = "".join(ab.mana[0] if len(ab.mana) == 1 else
+                       self.choose(player, "choose", list(ab.mana), "choose the color of the mana")
+                       for _ in range(ab.amount))
+        self.emit(ev.ManaAdded(player=player, mana=mana, spend=ab.spend))
         if ab.cost.tap:  # tapped for mana: "... adds an additional one mana" (Fertile Ground)
             for colors in self.extra_mana(oid):
                 self.emit(ev.ManaAdded(player=player, mana=self.choose(
@@ -1297,10 +1323,67 @@ class Game:
             self.move(oid, "graveyard", reason="sacrifice")
 
     # ------------------------------------------------------------------ mana
-    def mana_sources(self, player: int, exclude: int = 0) -> list[Source]:
+    def payment(self, player: int, spend: Spend | None = None, exclude: int = 0
+                ) -> tuple[list[str], list[Source]]:
+        """The pool mana and the mana sources ``player`` may use to pay for ``spend`` (a
+        spell being cast, an ability being activated; ``None``: anything else, e.g.
+        "unless its controller pays {X}"), as :func:`~kernel.mana.plan_payment` takes
+        them: mana with a spending restriction only where it may be spent, first."""
+        return self.pool_for(player, spend), self.mana_sources(player, exclude, spend)
+
+    def pool_for(self, player: int, spend: Spend | None = None) -> list[str]:
+        """``player``'s pool mana that may pay for ``spend`` (restricted mana first)."""
+        pool = self.state.players[player].mana
+        if not any(restriction(m) for m in pool):
+            return pool
+        return [m for m in pool if restriction(m) and self._spend_ok(restriction(m), spend)] \
+            + [m for m in pool if not restriction(m)]
+
+    def _spend_ok(self, key: str, spend: Spend | None) -> bool:
+        check = SPEND_RESTRICTIONS.get(key)
+        return spend is not None and check is not None and \
+            bool(check(self.view(), spend[0], spend[1]))
+
+    def _restricted_mana(self, player: int) -> bool:
+        """Whether ``player`` has mana, or an untapped source of mana, with a restriction."""
+        if any(restriction(m) for m in self.state.players[player].mana):
+            return True
+        if not self.reg.__dict__.setdefault("_restricted_mana", any(
+                ab.spend for d in self.reg.cards.values() for _k, ab in d.activated)):
+            return False  # no card makes any
+        return any(made[2] for oid in self.state.battlefield
+                   if not self.state.objects[oid].tapped
+                   and self.chars(oid).controller == player
+                   for made in [self._tap_mana(oid, sick_ok=True)] if made is not None)
+
+    def _tap_mana(self, oid: int, sick_ok: bool = False
+                  ) -> tuple[list[str], int, str] | None:
+        """What permanent ``oid`` makes when tapped for mana by the engine as a cost is paid:
+        (the colours each mana may be, how many mana, the restriction on spending it).
+        Mana abilities whose only cost is {T} count, and basic land types; a permanent that
+        has an unrestricted one-mana ability uses those, else its first other one."""
+        c = self.chars(oid)
+        colors: list[str] = [BASIC_MANA[t] for t in c.subtypes if t in BASIC_MANA]
+        other: tuple[list[str], int, str] | None = None
+        for key, ab in self.definition(oid).activated:
+            if ab.mana and ab.cost.tap and not ab.cost.mana and key in c.abilities \
+                    and not ab.cost.sacrifice_self and not ab.cost.extra:
+                if not sick_ok and self.summoning_sick(oid):
+                    continue
+                if ab.amount != 1 or ab.spend:
+                    other = other or (list(ab.mana), ab.amount, ab.spend)
+                    continue
+                colors.extend(m for m in ab.mana if m not in colors)
+        if colors:
+            return colors, 1, ""
+        return other
+
+    def mana_sources(self, player: int, exclude: int = 0, spend: Spend | None = None
+                     ) -> list[Source]:
         """Untapped permanents ``player`` can tap for one mana, with the colours they make.
-        A permanent that makes more mana as it is tapped for mana (:meth:`extra_mana`) is
-        listed once more per additional mana."""
+        A permanent that makes more mana as it is tapped for mana (:meth:`extra_mana`, or a
+        mana ability that adds several) is listed once more per additional mana; one whose
+        mana has a spending restriction only if it may pay for ``spend``."""
         out: list[Source] = []
         s = self.state
         extra = self._extra_mana_statics()
@@ -1308,20 +1391,17 @@ class Game:
             o = s.objects[oid]
             if o.tapped or oid == exclude:
                 continue
-            c = self.chars(oid)
-            if c.controller != player:
+            if self.chars(oid).controller != player:
                 continue
-            colors: list[str] = [BASIC_MANA[t] for t in c.subtypes if t in BASIC_MANA]
-            for key, ab in self.definition(oid).activated:
-                if ab.mana and ab.cost.tap and not ab.cost.mana and key in c.abilities \
-                        and not ab.cost.sacrifice_self and not ab.cost.extra:
-                    if self.summoning_sick(oid):
-                        continue
-                    colors.extend(m for m in ab.mana if m not in colors)
-            if colors:
-                out.append((oid, tuple(colors)))
-                if extra:
-                    out.extend((oid, tuple(more)) for more in self.extra_mana(oid, extra))
+            made = self._tap_mana(oid)
+            if made is None:
+                continue
+            colors, amount, key = made
+            if key and not self._spend_ok(key, spend):
+                continue
+            out.extend([(oid, tuple(colors))] * amount)
+            if extra:
+                out.extend((oid, tuple(more)) for more in self.extra_mana(oid, extra))
         return out
 
     def _extra_mana_statics(self) -> list[tuple[int, Any]]:
@@ -1360,16 +1440,32 @@ class Game:
                                for colors in makes.get(oid, []))
         added = ""
         tapped: list[int] = []
+        # sources that make several mana, or mana with a spending restriction: (mana made,
+        # restriction, mana used); what this payment doesn't use stays in the pool
+        special: dict[int, tuple[str, str, str]] = {}
         for oid, m in used:
             if oid not in tapped:
                 tapped.append(oid)
+                made = self._tap_mana(oid, sick_ok=True)
+                if made is not None and (made[1] != 1 or made[2]):
+                    mine = "".join(mm for o, mm in used if o == oid)
+                    special[oid] = (mine + mine[-1] * (made[1] - len(mine)), made[2], mine)
                 self.emit(ev.Tapped(obj=oid))
-            added += m
+            if oid not in special:
+                added += m
         if added or floating:
             self.emit(ev.ManaAdded(player=player, mana=added + floating))
-        spent = added + "".join(from_pool)
-        if spent:
-            self.emit(ev.ManaSpent(player=player, mana=spent))
+        spent: dict[str, str] = {"": added}  # restriction -> mana spent
+        for oid in tapped:
+            if oid in special:
+                made_, key, mine = special[oid]
+                self.emit(ev.ManaAdded(player=player, mana=made_, spend=key))
+                spent[key] = spent.get(key, "") + mine
+        for m in from_pool:
+            spent[restriction(m)] = spent.get(restriction(m), "") + m[0]
+        for key, mana in spent.items():
+            if mana:
+                self.emit(ev.ManaSpent(player=player, mana=mana, spend=key))
 
     # ------------------------------------------------------------------ stack
     def resolve_top(self) -> None:

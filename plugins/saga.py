@@ -21,6 +21,8 @@ from kernel.cards import Effect, Registry, Target, Triggered
 from kernel.plugins import hookimpl
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from kernel.dsl import CardSet
     from kernel.engine import Game
     from kernel.layers import View
@@ -39,9 +41,13 @@ def chapter(n: int, effect: Effect, *targets: Target) -> Triggered:
                      text=f"chapter {n}")
 
 
-def saga_card(S: CardSet, name: str, *chapters: Triggered, **extras: Any) -> None:
-    """A Saga whose abilities are its chapters (last chapter = number of chapters)."""
-    S.card(name, *chapters, enters_with_counters={LORE: 1}, chapters=len(chapters), **extras)
+def saga_card(S: CardSet, name: str, *chapters: Triggered, others: Sequence[Any] = (),
+              **extras: Any) -> None:
+    """A Saga whose abilities are its chapters (last chapter = number of chapters), then
+    ``others``: abilities that are not chapters (e.g. the delayed triggered ability a
+    chapter schedules, :func:`plugins.delayed.delayed`)."""
+    S.card(name, *chapters, *others, enters_with_counters={LORE: 1}, chapters=len(chapters),
+           **extras)
 
 
 def _is_saga(game: Game, oid: int) -> bool:

@@ -10,18 +10,23 @@ from __future__ import annotations
 from typing import Any
 
 from kernel import events as ev
-from kernel.cards import Activated, CardFacts, Cost, Triggered
+from kernel.cards import Activated, Cost, Triggered
 from kernel.dsl import (
     ENTERS,
     activated,
     attacks,
+    create,
     dies,
+    enchanted,
     etb,
+    host_of,
     lord,
     mode,
+    self_entered,
     spell,
     static,
     target,
+    token_facts,
     triggered,
 )
 from kernel.effects import Ctx
@@ -33,16 +38,21 @@ from kernel.filters import (
     opponent,
 )
 from kernel.layers import View
+from kernel.mana import ManaCost
+from kernel.state import stack_item
 from plugins.adventure import adventure_card, adventure_spell
 from plugins.bargain import bargained
+from plugins.copy_spell import choose_new_targets, copy_spell
+from plugins.delayed import delayed, schedule
 from plugins.fight import exile_if_dies_this_turn, fight
-from plugins.roles import create_role, create_roles, host_of
+from plugins.grants import granted
+from plugins.roles import create_role, create_roles
 from plugins.saga import chapter, saga_card
 from plugins.scry import scry
 from plugins.triggers import etb_modal, modal_trigger, reflexive, when_you_do
 
+from . import role_tokens  # noqa: F401  (the Role tokens are defined before these cards)
 from .cards import RAW_CARDS, S
-from .role_tokens import enchanted, granted
 
 # ------------------------------------------------------------------ vocabulary
 
@@ -81,23 +91,15 @@ def discard_cards(c: Ctx, player: int, n: int) -> None:
         c.discard(player, oid)
 
 
-def _token(name: str, types: tuple[str, ...], subtypes: tuple[str, ...], text: str,
-           colors: tuple[str, ...] = (), pt: tuple[str, str] | None = None) -> CardFacts:
-    kind = " ".join(types)
-    return CardFacts(name=name, colors=colors, types=types, subtypes=subtypes,
-                     type_line=f"Token {kind} — {' '.join(subtypes)}", oracle_text=text,
-                     power=pt[0] if pt else None, toughness=pt[1] if pt else None)
-
-
 # ------------------------------------------------------------------ tokens other than Roles
 
 # Food: "{2}, {T}, Sacrifice this artifact: You gain 3 life."
 S.card("Food", activated("{2}, {T}, Sacrifice ~", lambda c: c.gain_life(c.controller, 3)),
-       facts=_token("Food", ("Artifact",), ("Food",),
-                    "{2}, {T}, Sacrifice this artifact: You gain 3 life."))
+       facts=token_facts("Food", ("Artifact",), ("Food",),
+                         "{2}, {T}, Sacrifice this artifact: You gain 3 life."))
 # Rat: 1/1 black Rat creature token with "This creature can't block."
-S.card("Rat", facts=_token("Rat", ("Creature",), ("Rat",), "This creature can't block.",
-                           ("B",), ("1", "1")))
+S.card("Rat", facts=token_facts("Rat", ("Creature",), ("Rat",), "This creature can't block.",
+                                colors=("B",), power="1", toughness="1"))
 S.defs["Rat"].keywords = ("can't block",)
 
 # ================================================================== white
@@ -177,15 +179,45 @@ S.card("Asinine Antics", spell(_antics), alt_costs={"flash": "{4}{U}{U}"},
 
 # Diminisher Witch — Bargain. When it enters, if it was bargained, create a Cursed Role
 # token attached to target creature an opponent controls.
-def _entered_self(v: View, src: int, e: Any) -> bool:
-    return ev.entered(e) == src
-
-
 S.card("Diminisher Witch",
-       Triggered(ENTERS, _entered_self, role_on_target("Cursed Role"),
+       Triggered(ENTERS, self_entered, role_on_target("Cursed Role"),
                  (target(creature.opponent_controls()),),
                  intervening_if=lambda v, src, e: bargained(v, src), text="etb if bargained"),
        bargain=True)
+
+
+# Gadwick's First Duel — Saga. I — Create a Cursed Role token attached to up to one target
+# creature. II — Scry 2. III — When you cast your next instant or sorcery spell with mana
+# value 3 or less this turn, copy that spell. You may choose new targets for the copy.
+def _spell_mana_value(v: View, oid: int) -> int:
+    """A spell's mana value on the stack: X included (CR 202.3b), an Adventure's own."""
+    it = stack_item(v.state, oid)
+    if it is None:
+        return v.chars(oid).mana_value
+    return v.chars(oid).mana_value + it.x * ManaCost.parse(v.reg[it.source_card].facts.mana_cost).x
+
+
+def _instant_or_sorcery_mv_3(v: View, you: int, e: Any) -> bool:
+    types = v.chars(e.new_obj).types
+    return ("Instant" in types or "Sorcery" in types) and _spell_mana_value(v, e.new_obj) <= 3
+
+
+def _next_small_spell(c: Ctx) -> None:
+    schedule(c, ev.SpellCast, {"controller": c.controller}, this_turn=True, with_event=True)
+
+
+def _copy_that_spell(c: Ctx) -> None:
+    spell = c.event.new_obj if c.event is not None else None
+    choose_new_targets(c.game, c.controller, copy_spell(c.game, c.controller, spell))
+
+
+saga_card(S, "Gadwick's First Duel",
+          chapter(1, role_on_target("Cursed Role"), target(creature, up_to=True)),
+          chapter(2, lambda c: scry(c.game, c.controller, 2)),
+          chapter(3, _next_small_spell),
+          others=(delayed(_copy_that_spell, "when you next cast an instant or sorcery spell "
+                          "with mana value 3 or less this turn",
+                          condition=_instant_or_sorcery_mv_3),))
 
 
 # Living Lectern — {1}, Sacrifice it: Draw a card. Create a Sorcerer Role token attached
@@ -331,7 +363,7 @@ S.card("Twisted Sewer-Witch", etb(_sewer_witch))
 saga_card(S, "The Witch's Vanity",
           chapter(1, lambda c: c.destroy(c.target(0)),
                   target(creature.opponent_controls().mana_value_at_most(2))),
-          chapter(2, lambda c: c.create_token("Food")),
+          chapter(2, create("Food")),
           chapter(3, role_on_target("Wicked Role"), target(your_creature)))
 
 # ================================================================== red
@@ -347,7 +379,7 @@ def _rummage(c: Ctx) -> None:
 
 S.card("Charming Scoundrel",
        etb_modal(1, mode("Discard a card, then draw a card.", _rummage),
-                 mode("Create a Treasure token.", lambda c: c.create_token("Treasure")),
+                 mode("Create a Treasure token.", create("Treasure")),
                  mode("Create a Wicked Role token attached to target creature you control.",
                       role_on_target("Wicked Role"), target(your_creature))))
 
