@@ -58,6 +58,8 @@ STEPS = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat",
 COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 BASIC_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 MAX_TARGET_COMBOS = 24
+SKIP_DRAW = "skip your draw step"
+"""A rules ability: its controller skips their draw step."""
 KNOWN_TO_CONTROLLERS_OF = "known_to_controllers_of"
 """Flag of a face-down exiled card: the permanent whose controllers may look at it
 (hideaway: "any player who has controlled [this land]"); see :meth:`Game.settle`."""
@@ -144,6 +146,7 @@ class Game:
         self.seed = seed
         self._cause: list[int] = [-1]
         self._chars: dict[int, Chars] | None = None
+        self._setting_up = False  # inside setting_up(): events trigger nothing
         self._version = 0  # counts events that may change characteristics or SBAs
         self._settled = -1  # _version when state-based actions last found nothing
         self._chars_at = -1
@@ -168,7 +171,7 @@ class Game:
         """Append ``e`` to the log, fold it into the state, and collect triggers."""
         why = self._cause[-1] if cause is None else cause
         tag = e.TAG
-        trig = self.reg.trigger_index.get(tag)
+        trig = None if self._setting_up else self.reg.trigger_index.get(tag)
         if trig:
             # look-back triggers (leaves-the-battlefield) are seen before the event and
             # recorded just before it, with the same cause; the event's seq comes after
@@ -191,9 +194,14 @@ class Game:
             self._source_left(e.obj, seq)
         if trig:
             self._triggers(trig, e, seq, before=False)
-        if self.state.effects:
+        if self.state.effects and not self._setting_up:
             self._delayed_triggers(e, seq)
         return seq
+
+    def setting_up(self) -> _SetupScope:
+        """``with game.setting_up():`` -- events emitted inside set up a position (a
+        scenario's setup): they trigger nothing."""
+        return _SetupScope(self)
 
     def _source_left(self, oid: int, seq: int) -> None:
         """Effects that last "for as long as [their source] remains on the battlefield"
@@ -446,13 +454,24 @@ class Game:
         self.emit(ev.EffectsEnded(effects=(extra[-1].id,)))
         return int(extra[-1].params)
 
-    def turn_from(self, step: str, n: int, active: int) -> None:
+    def turn_from(self, step: str, n: int, active: int, resume: bool = False) -> None:
+        """Play turn ``n`` from the beginning of ``step``.  ``resume``: the game is
+        already *in* that step (a scenario's position): its beginning -- turn-based
+        actions, "at the beginning of" triggers -- is past, and players get priority."""
         i = STEPS.index(step)
         if i == 0 and self.state.turn != n:
             self.emit(ev.TurnBegan(turn=n, active=active))
         combat_skipped = False
         for s in STEPS[i:]:
             if combat_skipped and s in ("declare_blockers", "combat_damage"):
+                continue
+            if s == "draw" and self.skips_draw_step(active):
+                continue  # "Skip your draw step" (CR 614.10): the step doesn't happen
+            if resume and s == step and s not in ("untap", "cleanup"):
+                with self.setting_up():
+                    self.emit(ev.StepBegan(step=s))
+                self.priority_round()
+                self._empty_pools()
                 continue
             self.emit(ev.StepBegan(step=s))
             with self.caused(len(self.log) - 1):
@@ -483,6 +502,12 @@ class Game:
 
     def _is_first_turn(self) -> bool:
         return True
+
+    def skips_draw_step(self, player: int) -> bool:
+        """Whether ``player`` controls a permanent with the ability ``skip your draw step``
+        (Colfenor's Plans: "Skip your draw step.")."""
+        return any(self.chars(o).has(SKIP_DRAW) and self.chars(o).controller == player
+                   for o in self.state.battlefield)
 
     def _turn_begins(self, active: int) -> None:
         """Effects that last "until your next turn" (duration ``next_turn``) end as their
@@ -602,6 +627,10 @@ class Game:
                 continue
             out.extend(self._cast_options(player, oid, c, sorcery_ok, sources))
         for oid, alts in self._castable_elsewhere(player):
+            if "Land" in self.card(oid).facts.types:  # a permission to play it (CR 305.1)
+                if sorcery_ok and pl.lands_played < 1 and "" in alts:
+                    out.append(["play", oid])
+                continue
             out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources,
                                           alts))
         for oid in s.battlefield:
@@ -636,14 +665,17 @@ class Game:
     def cast_chars(self, oid: int, alt: str = "") -> Chars:
         """The characteristics ``oid`` would have as a spell cast with ``alt``."""
         face = self.card(oid).extras.get("faces", {}).get(alt)
-        if not face:
-            return self.chars(oid)
         o = self.state.objects[oid]
-        return printed(self.reg, msgspec.structs.replace(o, flags={"face": face}))
+        if not face and not o.face_down:
+            return self.chars(oid)
+        # a face-down card (in exile) is cast face up: its own characteristics
+        return printed(self.reg, msgspec.structs.replace(
+            o, face_down=False, flags={"face": face} if face else o.flags))
 
     def cast_alts_from(self, player: int, oid: int) -> list[str] | None:
         """How ``player`` may cast ``oid`` from where it is: ``None`` (any way: their hand)
-        or the alt costs that permissions allow (``""`` = normal), empty if none."""
+        or the alt costs that permissions allow (``""`` = normal), empty if none.  For a
+        land card, ``""`` means they may play it."""
         o = self.state.objects.get(oid)
         if o is None:
             return []
@@ -883,9 +915,10 @@ class Game:
         if kind == "play":
             oid = action[1]
             o = s.objects.get(oid)
-            if o is None or o.zone != "hand" or o.owner != player:
+            allowed = self.cast_alts_from(player, oid)  # ``None``: their own hand
+            if o is None or not (allowed is None or "" in allowed):
                 raise RulesError("305.1", "you can play only a land card from your hand")
-            if "Land" not in self.chars(oid).types:
+            if "Land" not in self.cast_chars(oid).types:
                 raise RulesError("305.1", f"{o.card} is not a land")
             if not sorcery_ok:
                 raise RulesError("305.1", "a land can be played only in your main phase "
@@ -941,6 +974,10 @@ class Game:
                     why = fn(self.view(), src, oid, player, alt)
                     if why:
                         return str(why)
+        for rule in self.reg.cast_restrictions:  # rules of plugins (with the game's history)
+            why = rule(self, player, oid, alt)
+            if why:
+                return str(why)
         return ""
 
     def cost_change(self, oid: int) -> int:
@@ -2290,6 +2327,17 @@ def event_from_data(data: Any) -> Event | None:
     if not isinstance(data, list) or len(data) not in (2, 3) or data[0] not in ev.EVENT_TYPES:
         return None
     return msgspec.convert(data[1], ev.EVENT_TYPES[data[0]])
+
+
+class _SetupScope:
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __enter__(self) -> None:
+        self.game._setting_up = True
+
+    def __exit__(self, *exc: object) -> None:
+        self.game._setting_up = False
 
 
 class _CauseScope:

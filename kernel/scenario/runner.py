@@ -101,6 +101,7 @@ class ScenarioResult:
     reason: str = ""
     log: list[ev.Envelope] = field(default_factory=list)
     game: Game | None = None
+    invalid: bool = False  # the scenario can't be run (e.g. a card is unknown): a bad file
 
     def __repr__(self) -> str:
         extra = f", reason={self.reason!r}" if self.reason else ""
@@ -125,6 +126,11 @@ class ScenarioRun:
 
     # ------------------------------------------------------------ setup
     def setup(self) -> None:
+        """Put the position in place: recorded as events, but nothing triggers."""
+        with self.game.setting_up():
+            self._setup()
+
+    def _setup(self) -> None:
         g = self.game
         sc = self.sc
         active = self.names.index(sc.turn.active)
@@ -244,7 +250,7 @@ class ScenarioRun:
         g = self.game
         active = self.names.index(self.sc.turn.active)
         try:
-            g.turn_from(self.sc.turn.step, self.sc.turn.number, active)
+            g.turn_from(self.sc.turn.step, self.sc.turn.number, active, resume=True)
             g.run(first=1 - active, turn=self.sc.turn.number + 1)
         except _Done:
             pass
@@ -416,12 +422,12 @@ class ScenarioRun:
             hand = s.players[p].hand
             if a.card in self.aliases:
                 oid = self.ref(a.card)
-                if oid not in hand and not (a.verb == "cast" and g.cast_alts_from(p, oid)):
+                if oid not in hand and not g.cast_alts_from(p, oid):
                     raise RulesError("601.2", f"{a.card} is not in {self.names[p]}'s hand")
             else:
                 name = self.reg.canonical(a.card)
                 mine = [o for o in hand if s.objects[o].card == name]
-                if not mine and a.verb == "cast":
+                if not mine:  # a face, or a card a permission lets them cast (or play)
                     mine, face_alt = self._castable_by_name(p, a.card)
                 if not mine:
                     raise RulesError("601.2", f"{a.card} is not in {self.names[p]}'s hand")
@@ -433,9 +439,9 @@ class ScenarioRun:
             return ["cast", oid, targets, sorted(a.modes), a.x or 0, alt]
         src = self.ref(a.card)
         if src < 0 or (s.objects[src].zone != "battlefield" and not any(
-                s.objects[src].zone in ab.zones for _k, ab in g.card(src).activated)):
+                s.objects[src].zone in ab.zones for _k, ab in g.definition(src).activated)):
             raise RulesError("602.2", f"{a.card} is not on the battlefield")
-        acts = g.card(src).activated
+        acts = g.definition(src).activated  # a copy's are the copied card's (layer 1)
         x = a.x or 0
         if isinstance(a.ability, str):
             idx = 0
@@ -854,7 +860,7 @@ def run_file(path: str | Path, reg: Registry) -> list[ScenarioResult]:
         if missing:
             r = ScenarioResult(sc.name, sc.file, False, "; ".join(missing) +
                                " (is its card set installed?)")
-            r.invalid = True  # type: ignore[attr-defined]
+            r.invalid = True
             out.append(r)
             continue
         out.append(run_scenario(sc, reg))
