@@ -16,11 +16,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kernel import events as ev
 from kernel.agents import RandomAgent
 from kernel.cards import Registry
-from kernel.engine import Game
+from kernel.engine import Decision, Game
 
 
 @dataclass
@@ -40,9 +41,9 @@ class _Counting(RandomAgent):
         super().__init__(seed)
         self.asked = 0
 
-    def decide(self, game: Game, d: object) -> object:
+    def decide(self, game: Game, d: Decision) -> Any:
         self.asked += 1
-        return super().decide(game, d)  # type: ignore[arg-type]
+        return super().decide(game, d)
 
 
 def playouts(reg: Registry, deck: Sequence[str], games: int, seed: int = 0,

@@ -133,6 +133,11 @@ class Activated:
     #: the zones its source may be in to activate it (Summon the School: its graveyard)
     zones: tuple[str, ...] = ("battlefield",)
     any_player: bool = False  # "Any player may activate this ability."
+    #: a mana ability: how many mana it adds (each one of ``mana``: "two mana in any
+    #: combination of colors"), and the restriction on spending it (a key of
+    #: :data:`kernel.mana.SPEND_RESTRICTIONS`, "" for none)
+    amount: int = 1
+    spend: str = ""
 
 
 @dataclass(frozen=True)
@@ -241,6 +246,11 @@ def protection_keywords(oracle_text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+TriggerPlan = tuple[dict[str, list[tuple[str, Triggered]]], list[tuple[str, Triggered]],
+                    list[str]]
+"""What :meth:`Registry.trigger_plan` gives for an event tag."""
+
+
 class Registry:
     """All cards known to a game, keyed by Oracle name, plus the kernel's indexes.
 
@@ -262,17 +272,23 @@ class Registry:
         # proposal kind -> card name -> [(ability key, Replacement)] (static replacement abilities)
         self.replacement_cards: dict[str, dict[str, list[tuple[str, Any]]]] = {}
         #: ``fn(game, player, obj) -> alt names`` (``""``: the normal cost) with which
-        #: ``player`` may cast ``obj`` from a zone other than their hand (e.g. exile).
+        #: ``player`` may cast ``obj`` from a zone other than their hand (e.g. exile); for
+        #: a land card, ``""`` lets them play it.
         self.cast_permissions: list[Callable[..., list[str]]] = []
         #: ``fn(game, player, spell)`` as a spell is cast, after its mana is paid
         #: (optional additional costs such as bargain).
         self.cast_hooks: list[Callable[..., None]] = []
+        #: ``fn(game, player, card, alt) -> str``: why a rule stops ``player`` from casting
+        #: ``card`` now ("You can't cast more than one spell each turn"), ``""`` if not.
+        self.cast_restrictions: list[Callable[..., str]] = []
         #: ``fn(game, step, active)``: turn-based actions as a step begins (lore counters).
         self.step_hooks: list[Callable[..., None]] = []
         #: keys of triggered abilities that objects other than their card can be granted.
         self.grantable: set[str] = set()
         #: other names a card is known by (``"A // B"`` -> ``"A"``).
         self.aliases: dict[str, str] = {}
+        #: names of rules plugins that announced themselves (e.g. ``"planeswalkers"``).
+        self.extras_loaded: list[str] = []
 
     def __getitem__(self, name: str) -> CardDef:
         try:
@@ -293,6 +309,7 @@ class Registry:
         name = card.facts.name
         self.__dict__.pop("_printed", None)  # printed-characteristics cache (kernel.layers)
         self.__dict__.pop("_plans", None)  # trigger plans (trigger_plan)
+        self.__dict__.pop("_restricted_mana", None)  # any mana with a spending restriction?
         self.cards[name] = card
         for i, ab in enumerate(card.abilities):
             kind = getattr(ab, "event", None)
@@ -320,11 +337,10 @@ class Registry:
                 continue  # never let a bare printing shadow a full definition
             self.replace(c)
 
-    def trigger_plan(self, tag: str) -> tuple[dict[str, list[tuple[str, Triggered]]],
-                                              list[tuple[str, Triggered]], list[str]]:
+    def trigger_plan(self, tag: str) -> TriggerPlan:
         """For event ``tag``: triggers by card name, grantable triggers, and the zones to scan
         (cached; the engine's per-event index)."""
-        cache: dict[str, Any] = self.__dict__.setdefault("_plans", {})
+        cache: dict[tuple[str, int], TriggerPlan] = self.__dict__.setdefault("_plans", {})
         plan = cache.get((tag, len(self.grantable)))
         if plan is None:
             by_card: dict[str, list[tuple[str, Triggered]]] = {}
@@ -338,7 +354,7 @@ class Registry:
                     if z not in zones:
                         zones.append(z)
             plan = cache[(tag, len(self.grantable))] = (by_card, granted, zones)
-        return plan  # type: ignore[no-any-return]
+        return plan
 
     def triggers_for(self, tag: str) -> list[tuple[str, str, Triggered]]:
         return self.trigger_index.get(tag, [])

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kernel import events as ev
 from kernel.cards import (
@@ -46,12 +46,19 @@ from kernel.effects import Ctx
 from kernel.filters import Filter, matching
 from kernel.layers import View
 
+if TYPE_CHECKING:
+    from kernel.engine import Game
+
 __all__ = [
     "CardSet", "spell", "modal", "mode", "target", "activated", "mana_ability", "loyalty",
     "triggered", "triggered_on", "ENTERS", "etb", "dies", "leaves", "at_upkeep", "attacks", "static", "lord",
-    "damage", "draw", "gain_life", "destroy", "create", "pump", "sequence", "parse_cost",
-    "controller", "me", "exiled_with", "return_exiled", "self_entered", "self_put_into_graveyard", "your_step",
-    "may", "self_pump", "each_opponent_loses_life", "token_facts",
+    "damage", "draw", "gain_life", "destroy", "return_to_hand", "create", "pump", "sequence",
+    "parse_cost", "token_facts",
+    # the source ("~"), its controller, trigger conditions
+    "controller", "me", "self_entered", "self_put_into_graveyard", "your_step",
+    # statics and effects shared by many cards
+    "gets_and_has", "host_of", "enchanted", "may", "self_pump", "discard_a_card",
+    "each_opponent_loses_life", "exiled_with", "return_exiled",
 ]
 
 
@@ -189,7 +196,7 @@ ENTERS = (ev.ZoneChanged.TAG, ev.LandPlayed.TAG, ev.TokenCreated.TAG)
 """Events that put an object onto the battlefield (see :func:`kernel.events.entered`)."""
 
 
-def controller(v: View, src: int) -> int:
+def controller(v: View | Game, src: int) -> int:
     """The controller of ``src`` (the "you" of a condition on a source)."""
     return v.chars(src).controller
 
@@ -236,9 +243,13 @@ def activated(cost: str, effect: Effect, *targets: Target, sorcery: bool = False
                      zones=zones)
 
 
-def mana_ability(colors: str, cost: str = "{T}") -> Activated:
-    """``{T}: Add {G}.`` is ``mana_ability("G")``; any colour: ``mana_ability("WUBRG")``."""
-    return Activated(parse_cost(cost), lambda c: None, (), mana=tuple(colors))
+def mana_ability(colors: str, cost: str = "{T}", amount: int = 1, spend: str = "") -> Activated:
+    """``{T}: Add {G}.`` is ``mana_ability("G")``; any colour: ``mana_ability("WUBRG")``;
+    "Add two mana in any combination of colors" ``amount=2``; "Spend this mana only to
+    ..." ``spend=`` a restriction registered with
+    :func:`kernel.mana.register_spend_restriction`."""
+    return Activated(parse_cost(cost), lambda c: None, (), mana=tuple(colors), amount=amount,
+                     spend=spend)
 
 
 def loyalty(cost: str, effect: Effect, *targets: Target) -> Activated:
@@ -310,8 +321,9 @@ def static(effects: Callable[[View, int], list[tuple[str, str, list[int], Any]]]
 
 RULES_ABILITIES = ("can't block", "can block any number", "all able block it",
                    "can block an additional creature", "can't be blocked", "doesn't untap",
-                   "can't attack", "assigns combat damage by toughness")
-"""Abilities the engine reads by name: "~ can't block", "~ can't attack", "~ can block any
+                   "can't attack", "assigns combat damage by toughness", "skip your draw step")
+"""Abilities the engine reads by name: "Skip your draw step" (on a permanent its controller
+controls), "~ can't block", "~ can't attack", "~ can block any
 number of creatures", Doran's "Each creature assigns combat damage equal to its toughness
 rather than its power" (on the permanent with that ability), "All creatures able to block ~ do so", "~ can block an additional creature
 each combat", "~ can't be blocked", "~ doesn't untap during its controller's untap step".
@@ -370,20 +382,43 @@ def cant_be_cast(applies: Callable[[View, int, int, int], bool], text: str) -> S
                            if applies(v, s, card, p) else "")
 
 
+def gets_and_has(objs: list[int], power: int, toughness: int, grant: Sequence[str] = ()
+                 ) -> list[tuple[str, str, list[int], Any]]:
+    """The continuous effects of "[objs] get +P/+T and have [abilities]" (layers 7c and 6),
+    for a static ability's ``effects``."""
+    out: list[tuple[str, str, list[int], Any]] = []
+    if power or toughness:
+        out.append(("7c", "pt", objs, [power, toughness]))
+    if grant:
+        out.append(("6", "grant", objs, list(grant)))
+    return out
+
+
 def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> Static:
     """"[Filter] get +P/+T (and have [abilities])": e.g. Goblin Chieftain."""
     from kernel.layers import APPLIERS  # noqa: F401  (layers own the effect kinds)
 
     def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
-        objs = matching(v, f, v.chars(src).controller, src)
-        out: list[tuple[str, str, list[int], Any]] = []
-        if power or toughness:
-            out.append(("7c", "pt", objs, [power, toughness]))
-        if grant:
-            out.append(("6", "grant", objs, list(grant)))
-        return out
+        return gets_and_has(matching(v, f, v.chars(src).controller, src), power, toughness,
+                            grant)
     layers = (("6",) if grant else ()) + (("7c",) if power or toughness else ())
     return Static(effects, f"lord({f!r}, {power}, {toughness})", layers)
+
+
+def host_of(view: View, src: int) -> list[int]:
+    """The permanent an Aura (or Equipment) is attached to, as a list (empty if none)."""
+    o = view.state.objects.get(src)
+    if o is None or not o.attached_to or o.attached_to not in view.state.objects:
+        return []
+    return [o.attached_to]
+
+
+def enchanted(power: int = 0, toughness: int = 0, grant: Sequence[str] = ()) -> Static:
+    """An Aura's "Enchanted creature gets +P/+T and has [abilities]"."""
+    def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
+        host = host_of(v, src)
+        return gets_and_has(host, power, toughness, grant) if host else []
+    return static(effects, f"enchanted creature gets +{power}/+{toughness} {list(grant)}")
 
 
 # ---------------------------------------------------------------- effects
@@ -429,6 +464,16 @@ def self_pump(power: int, toughness: int, grant: Sequence[str] = ()) -> Effect:
     return eff
 
 
+def discard_a_card(c: Ctx, player: int | None) -> None:
+    """``player`` discards a card of their choice (nothing happens if ``player`` is
+    ``None`` or their hand is empty)."""
+    if player is None:
+        return
+    hand = list(c.state.players[player].hand)
+    if hand:
+        c.discard(player, c.choose(hand, kind="discard", player=player, prompt="discard a card"))
+
+
 def each_opponent_loses_life(n: int) -> Effect:
     """"Each opponent loses N life"."""
     def eff(c: Ctx) -> None:
@@ -454,6 +499,12 @@ def gain_life(n: int) -> Effect:
 
 def destroy(to: int = 0) -> Effect:
     return lambda c: c.destroy(c.target(to))
+
+
+def return_to_hand(to: int = 0) -> Effect:
+    """Return target card (in a graveyard) or permanent (target number ``to``) to its
+    owner's hand."""
+    return lambda c: c.bounce(c.target(to))
 
 
 def create(token: str, n: int = 1) -> Effect:

@@ -203,6 +203,20 @@ class Ctx:
         """A continuous effect on ``objs`` that lasts until end of turn."""
         self.game.add_effect(kind, objs, params, self.source, self.controller, "eot")
 
+    def until_your_next_turn(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
+        """A continuous effect on ``objs`` that lasts until this ability's controller's next
+        turn (duration ``next_turn``: it ends as that turn begins)."""
+        self.game.add_effect(kind, objs, params, self.source, self.controller, "next_turn")
+
+    def become_copy(self, oid: int | None, of: int | None, duration: str = "") -> None:
+        """``oid`` becomes a copy of ``of`` (CR 707.2; layer 1): it copies ``of``'s copiable
+        values as they are now, for ``duration`` (``"eot"``, ``"next_turn"``, ``""``)."""
+        if oid is None or of is None:
+            return
+        from kernel.layers import copiable_name
+        self.game.add_effect("copy", [oid], copiable_name(self.game.chars(of)), self.source,
+                             self.controller, duration)
+
     def forever(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
         """A continuous effect on ``objs`` with no duration."""
         self.game.add_effect(kind, objs, params, self.source, self.controller, "")
@@ -246,8 +260,7 @@ class Ctx:
         mana = ManaCost.parse(cost)
         if mana.is_free:
             return True
-        plan = plan_payment(mana, self.game.state.players[player].mana,
-                            self.game.mana_sources(player))
+        plan = plan_payment(mana, *self.game.payment(player))
         if plan is None or not self.may(prompt or f"pay {cost}?", player=player):
             return False
         self.game._pay(player, plan)

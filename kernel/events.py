@@ -346,16 +346,24 @@ class StackItemCountered(Event, frozen=True):
 
 @event
 class ManaAdded(Event, frozen=True):
+    """Mana (one colour letter each) added to ``player``'s pool; ``spend`` names the
+    restriction on spending it ("spend this mana only to ...", see
+    :data:`kernel.mana.SPEND_RESTRICTIONS`), ``""`` for none."""
+
     TAG: ClassVar[str] = "ManaAdded"
     player: int
     mana: str
+    spend: str = ""
 
 
 @event
 class ManaSpent(Event, frozen=True):
+    """Mana spent from ``player``'s pool (of the restriction ``spend``, as added)."""
+
     TAG: ClassVar[str] = "ManaSpent"
     player: int
     mana: str
+    spend: str = ""
 
 
 @event
@@ -448,7 +456,8 @@ class EffectCreated(Event, frozen=True):
     ``kind`` names an effect applier in the kernel registry (see
     :mod:`kernel.layers`); ``params`` is plain data for it; ``objs`` the
     affected objects (locked in as it began), ``duration`` ``eot`` (until end
-    of turn) or ``""`` (indefinitely).
+    of turn), ``next_turn`` (until its controller's next turn), ``while_source``
+    (while its source stays on the battlefield) or ``""`` (indefinitely).
     """
 
     TAG: ClassVar[str] = "EffectCreated"

@@ -7,11 +7,25 @@ layer, in timestamp order with characteristic-defining abilities first
 
 What is supported (see ``docs/layers.md`` for the long form):
 
-* **Layers** ``2`` control, ``4`` type (card types, subtypes, creature
-  types), ``5`` colour, ``6`` abilities, ``7a`` P/T characteristic-defining
-  abilities, ``7b`` P/T setting ("has base power and toughness X/X", 2007's
-  "becomes X/X"), ``7c`` P/T modifying, then counters, ``7d`` P/T switching.
-  Layer 1 (copy effects) and layer 3 (text changing) are not implemented.
+* **Layers** ``1`` copy effects, ``2`` control, ``4`` type (card types,
+  subtypes, creature types), ``5`` colour, ``6`` abilities, ``7a`` P/T
+  characteristic-defining abilities, ``7b`` P/T setting ("has base power and
+  toughness X/X", 2007's "becomes X/X"), ``7c`` P/T modifying, then
+  counters, ``7d`` P/T switching.  Layer 3 (text changing) is not
+  implemented.
+* **Copy effects** (layer 1, CR 707): an effect of kind ``copy`` whose params
+  are a card name makes its objects have that card's printed characteristics
+  -- name, mana cost, colours, types, subtypes, supertypes, rules text (its
+  abilities), P/T, loyalty -- in place of their own; the other layers then
+  apply on top.  Counters, damage, tapped status and controller are not
+  copied.  The name is taken from the copied object's *copiable values* as the
+  effect is created (:func:`copiable_name`: a copy of a copy copies what the
+  latter copies).  ``Chars.card`` names the definition an object behaves as,
+  and the engine looks behaviour up through it everywhere
+  (:meth:`kernel.engine.Game.definition`: activated, triggered, static,
+  replacement and mana abilities); static abilities here are read from the
+  definitions the permanents have after layer 1.  Only resolved spells and
+  abilities make copy effects (no static ability does).
 * **Sources of effects**: resolved spells and abilities (``state.effects``,
   made by :class:`~kernel.events.EffectCreated`; their affected objects are
   locked in as they resolve) and the static abilities of permanents
@@ -49,10 +63,13 @@ What is supported (see ``docs/layers.md`` for the long form):
   ``while_counter: KIND`` applies to an object only while that object has a
   counter of that kind (Aquitect's Will: "for as long as it has a flood
   counter on it").
-* Durations are the engine's: ``eot`` effects end in the cleanup step (an
-  :class:`~kernel.events.EffectsEnded` event, so replays reproduce it).
+* Durations are the engine's: ``eot`` effects end in the cleanup step,
+  ``next_turn`` ("until your next turn") ones as their controller's next turn
+  begins (in its untap step, before anything untaps), ``while_source`` ones as
+  their source leaves the battlefield -- each with an
+  :class:`~kernel.events.EffectsEnded` event, so replays reproduce it.
 
-Effect kinds (``APPLIERS``): ``control``; ``add_all_creature_types``,
+Effect kinds (``APPLIERS``): ``copy``; ``control``; ``add_all_creature_types``,
 ``lose_all_creature_types``, ``set_creature_types``,
 ``add_creature_types``, ``add_subtypes``, ``set_subtypes``, ``add_types``,
 ``remove_types``, ``set_types``; ``set_colors``; ``grant``, ``lose``,
@@ -73,7 +90,7 @@ if TYPE_CHECKING:
     from kernel.cards import Registry
     from kernel.state import Obj, State
 
-LAYER_ORDER = ("2", "4", "5", "6", "7a", "7b", "7c", "7d")
+LAYER_ORDER = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
 
 
 @cache
@@ -154,12 +171,14 @@ class Chars:
     Creature types are kept apart from the other subtypes: ``ctypes`` (or
     ``all_ctypes``: every creature type, as changeling or Mirror Entity make
     it) and ``subtypes`` (land, artifact, enchantment, spell, planeswalker
-    types).  ``oid`` is the object these are the characteristics of.
+    types).  ``oid`` is the object these are the characteristics of; ``card`` the name
+    of the card definition whose behaviour it has (its own card's, or after a copy effect
+    of layer 1 the copied card's).
     """
 
     __slots__ = ("name", "types", "supertypes", "subtypes", "ctypes", "all_ctypes", "colors",
                  "power", "toughness", "abilities", "controller", "loyalty", "mana_value",
-                 "oid", "pt_cda")
+                 "oid", "pt_cda", "card")
 
     def __init__(self, name: str, types: list[str], supertypes: list[str], subtypes: list[str],
                  ctypes: list[str], colors: list[str], power: int | None,
@@ -180,6 +199,7 @@ class Chars:
         self.mana_value = mana_value
         self.oid = oid
         self.pt_cda = True  # its P/T-defining ability (if any) still exists
+        self.card = name  # the card definition it behaves as (layer 1 may change it)
 
     def __repr__(self) -> str:
         pt = f" {self.power}/{self.toughness}" if self.power is not None else ""
@@ -223,6 +243,7 @@ class Chars:
                   self.oid)
         c.all_ctypes = self.all_ctypes
         c.pt_cda = self.pt_cda
+        c.card = self.card
         return c
 
 
@@ -238,16 +259,23 @@ def _num(v: str | None) -> int | None:
 def printed(reg: Registry, o: Obj) -> Chars:
     """The object's characteristics before any continuous effect (CDAs of layer 4 included)."""
     if o.face_down:
-        return Chars("", [], [], [], [], [], None, None, [], o.controller, None, 0, o.id)
-    cache: dict[str, Chars] = reg.__dict__.setdefault("_printed", {})
+        c = Chars("", [], [], [], [], [], None, None, [], o.controller, None, 0, o.id)
+        c.card = o.card
+        return c
     name = o.flags.get("face") or o.card  # a spell cast as another face (an Adventure)
-    t = cache.get(name)
-    if t is None:
-        t = cache[name] = _printed_template(reg, name)
-    c = t.copy()
+    c = _template(reg, name).copy()
     c.controller = o.controller
     c.oid = o.id
     return c
+
+
+def _template(reg: Registry, name: str) -> Chars:
+    """The printed characteristics of card ``name`` (cached per registry; never mutate)."""
+    cache: dict[str, Chars] = reg.__dict__.setdefault("_printed", {})
+    t = cache.get(name)
+    if t is None:
+        t = cache[name] = _printed_template(reg, name)
+    return t
 
 
 def _printed_template(reg: Registry, name: str) -> Chars:
@@ -269,6 +297,17 @@ def _printed_template(reg: Registry, name: str) -> Chars:
 
 # --------------------------------------------------------------------------
 # effect appliers: (chars, params, view) -> None
+
+def _copy(c: Chars, p: Any, v: Any) -> None:
+    """Layer 1 (CR 707.2): the object's copiable values become those of card ``p`` (a card
+    name: the copied object's copiable values, fixed as the effect began).  Its controller
+    stays; counters, damage and tapped status are not characteristics and stay too."""
+    t = _template(v.reg, str(p))
+    for slot in Chars.__slots__:
+        if slot not in ("controller", "oid"):
+            val = getattr(t, slot)
+            setattr(c, slot, list(val) if isinstance(val, list) else val)
+
 
 def _set_pt(c: Chars, p: Any, v: Any) -> None:
     c.power, c.toughness = int(p[0]), int(p[1])
@@ -372,6 +411,7 @@ def _switch_pt(c: Chars, p: Any, v: Any) -> None:
 
 
 APPLIERS: dict[str, tuple[str, Callable[[Chars, Any, Any], None]]] = {
+    "copy": ("1", _copy),
     "control": ("2", _control),
     "add_all_creature_types": ("4", _all_creature_types),
     "lose_all_creature_types": ("4", _lose_creature_types),
@@ -476,14 +516,19 @@ class _Layers:
                 self.resolved.setdefault(entry[0], []).append(
                     _Entry(e.timestamp, e.kind, e.objs, e.params))
         self.statics: list[tuple[int, int, str, Any]] = []
-        for oid in state.battlefield:
+        self.locked: dict[int, list[Out]] = {}  # static index -> its effects (CR 613.6)
+
+    def _gather_statics(self) -> None:
+        """The static abilities of the permanents, from the definitions they have after
+        layer 1 (a copy has the copied card's static abilities, not its own)."""
+        objs = self.state.objects
+        for oid in self.state.battlefield:
             o = objs[oid]
-            d = reg.cards.get(o.card)
+            d = self.reg.cards.get(self.chars[oid].card)
             if d is None or o.face_down:
                 continue
             for key, st in d.statics:
                 self.statics.append((o.timestamp, oid, key, st))
-        self.locked: dict[int, list[Out]] = {}  # static index -> its effects (CR 613.6)
 
     def _has(self, chars: dict[int, Chars], i: int) -> bool:
         _ts, oid, key, _st = self.statics[i]
@@ -495,6 +540,10 @@ class _Layers:
         chars = self.chars
         for layer in LAYER_ORDER:
             batch = list(self.resolved.get(layer, ()))
+            if layer == "1":  # copy effects: resolved spells and abilities only
+                self._layer(layer, batch)
+                self._gather_statics()
+                continue
             for i, (ts, oid, _key, st) in enumerate(self.statics):
                 outs = self.locked.get(i)
                 if outs is not None:
@@ -506,7 +555,7 @@ class _Layers:
             if layer == "7a":
                 for oid, c in list(chars.items()):  # CDAs first (CR 613.3); they may look
                     # at other zones, whose objects the view then adds to ``chars``
-                    fn = self.reg.dynamic_pt.get(objs[oid].card)
+                    fn = self.reg.dynamic_pt.get(c.card)
                     if fn is not None and c.power is not None and c.pt_cda:
                         c.power, c.toughness = fn(self.view, oid)
             self._layer(layer, batch)
@@ -595,6 +644,17 @@ def _correlate_subtypes(c: Chars) -> None:
             if owners is None or any(x in c.types for x in owners):
                 keep.append(t)
         c.subtypes = keep
+
+
+def has_copy_effects(state: State) -> bool:
+    """Whether any effect of layer 1 exists (else every object behaves as its own card)."""
+    return any(APPLIERS.get(e.kind, ("",))[0] == "1" for e in state.effects)
+
+
+def copiable_name(chars: Chars) -> str:
+    """The card whose printed characteristics are ``chars``' copiable values (CR 707.2:
+    as modified by copy effects only): what "becomes a copy of" it copies."""
+    return chars.card
 
 
 def compute(state: State, reg: Registry) -> dict[int, Chars]:

@@ -9,12 +9,26 @@ ManaCost.parse('{2}{R}{R}')
 1
 >>> plan_payment(ManaCost.parse("{1}{G}"), [], [(10, ("G",)), (11, ("R",))])
 ([(10, 'G'), (11, 'R')], [])
+
+Mana with a spending restriction ("Spend this mana only to cast Elemental spells or
+activate abilities of Elementals") sits in the pool as ``"R:<restriction>"``; the
+restriction names a check registered with :func:`register_spend_restriction`.  The
+engine passes :func:`plan_payment` only the pool mana and the sources that may pay
+for what is being paid for (``Game.payment``); restricted mana comes first, so it is
+spent first.
+
+>>> plan_payment(ManaCost.parse("{1}{R}"), ["R:Elemental", "G"], [])
+([], ['R:Elemental', 'G'])
+>>> restriction("R:Elemental"), restriction("R")
+('Elemental', '')
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 COLORS = "WUBRG"
 _SYM = re.compile(r"\{([^}]+)\}")
@@ -78,6 +92,25 @@ class ManaCost:
 
 Source = tuple[int, tuple[str, ...]]
 
+Spend = tuple[str, int]
+"""What mana is being spent on: ``("spell", card)`` (casting it) or ``("ability",
+source)`` (activating an ability of that object)."""
+
+SPEND_RESTRICTIONS: dict[str, Callable[[Any, str, int], bool]] = {}
+"""Restrictions on spending mana: key -> ``check(view, what, obj)`` (see :data:`Spend`)."""
+
+
+def register_spend_restriction(key: str, check: Callable[[Any, str, int], bool]) -> None:
+    """Name a restriction "spend this mana only to ...": ``check(view, what, obj)`` says
+    whether the mana may pay for casting spell ``obj`` (``what == "spell"``) or
+    activating an ability of ``obj`` (``"ability"``)."""
+    SPEND_RESTRICTIONS[key] = check
+
+
+def restriction(entry: str) -> str:
+    """The spending restriction of one mana in a pool (``""``: none)."""
+    return entry[2:] if len(entry) > 2 and entry[1] == ":" else ""
+
 
 def plan_payment(cost: ManaCost, pool: list[str],
                  sources: list[Source]) -> tuple[list[tuple[int, str]], list[str]] | None:
@@ -85,7 +118,8 @@ def plan_payment(cost: ManaCost, pool: list[str],
     and which pool mana to spend.  ``None`` if it cannot be paid.
 
     Deterministic: pool mana first, then sources in the order given, the most
-    constrained requirement first.
+    constrained requirement first.  Pool mana is given as it is in a pool (a colour
+    letter, then any restriction: every mana given may be spent).
     """
     pool_left = list(pool)
     from_pool: list[str] = []
@@ -93,7 +127,7 @@ def plan_payment(cost: ManaCost, pool: list[str],
     # pay colored from pool first
     rest: list[tuple[str, ...]] = []
     for req in need_colored:
-        hit = next((m for m in req if m in pool_left), None)
+        hit = next((e for m in req for e in pool_left if e[0] == m), None)
         if hit is not None:
             pool_left.remove(hit)
             from_pool.append(hit)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib.metadata as md
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pluggy
 import structlog
@@ -37,7 +37,7 @@ class HookSpecs:
     """The hooks a plugin may implement.  Each is called once per registry load."""
 
     @hookspec
-    def mtgk_cardsets(self) -> list[CardSetInfo]:  # type: ignore[empty-body]
+    def mtgk_cardsets(self) -> list[CardSetInfo]:  # type: ignore[empty-body]  # spec only
         """Return the card sets this plugin provides (name, version, card definitions)."""
 
     @hookspec
@@ -110,7 +110,9 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
     infos: list[CardSetInfo] = []
     for impl in pm.hook.mtgk_cardsets.get_hookimpls():
         try:
-            infos.extend(impl.function() or [])
+            # pluggy types a hook implementation's result as ``object``; the hookspec says
+            # ``mtgk_cardsets`` gives a list of CardSetInfo
+            infos.extend(cast("list[CardSetInfo]", impl.function() or []))
         except Exception as exc:  # noqa: BLE001
             _fail(reg, impl.plugin_name, "?", f"{type(exc).__name__}: {exc}", strict)
     for info in sorted(infos, key=lambda i: i.name):

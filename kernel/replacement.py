@@ -91,7 +91,7 @@ def candidates(game: Game, kind: str) -> list[tuple[str, Replacement, int]]:
     if idx:
         for oid in game.state.battlefield:
             o = game.state.objects[oid]
-            keys = idx.get(o.card)
+            keys = idx.get(game.definition(oid).name)  # a copy's are the copied card's
             if not keys or o.face_down:
                 continue
             c = game.chars(oid)

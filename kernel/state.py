@@ -131,6 +131,17 @@ def new_state() -> State:
     return State()
 
 
+def stack_item(s: State, item: int | None) -> StackItem | None:
+    """The spell or ability ``item`` on the stack (``None`` if it is not on the stack)."""
+    return next((it for it in s.stack if it.id == item), None)
+
+
+def stack_controller(s: State, item: int | None) -> int | None:
+    """Who controls the spell or ability ``item`` on the stack (``None``: not on it)."""
+    it = stack_item(s, item)
+    return None if it is None else it.controller
+
+
 # --------------------------------------------------------------------------
 # helpers used by the projector (pure functions of state)
 
@@ -140,7 +151,8 @@ def zone_list(s: State, zone: str, player: int) -> list[int] | None:
     if zone == "exile":
         return s.exile
     if zone in PLAYER_ZONES:
-        return getattr(s.players[player], zone)  # type: ignore[no-any-return]
+        zone_ids: list[int] = getattr(s.players[player], zone)
+        return zone_ids
     return None
 
 
@@ -388,13 +400,16 @@ def _countered(s: State, e: ev.StackItemCountered) -> None:
 
 
 def _mana_added(s: State, e: ev.ManaAdded) -> None:
-    s.players[e.player].mana = s.players[e.player].mana + list(e.mana)
+    # restricted mana is kept as "R:<restriction>" (kernel.mana.restriction)
+    tag = ":" + e.spend if e.spend else ""
+    s.players[e.player].mana = s.players[e.player].mana + [m + tag for m in e.mana]
 
 
 def _mana_spent(s: State, e: ev.ManaSpent) -> None:
     pool = list(s.players[e.player].mana)
+    tag = ":" + e.spend if e.spend else ""
     for m in e.mana:
-        pool.remove(m)
+        pool.remove(m + tag)
     s.players[e.player].mana = pool
 
 

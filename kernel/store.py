@@ -452,6 +452,7 @@ class SqliteStore:
                 self._db.commit()
             finally:
                 self._db.close()
+                # a closed store has no connection; its ``_db`` is typed for the open one
                 self._db = None  # type: ignore[assignment]
 
     # -- GameStore ---------------------------------------------------------

@@ -90,7 +90,7 @@ def visible_event(env: ev.Envelope, state_before: State, player: int,
     if state_after is None:
         state_after = copy_state(state_before)
         apply(state_after, e)
-    fields: dict[str, Any] = msgspec.structs.asdict(e)  # type: ignore[arg-type]
+    fields: dict[str, Any] = msgspec.structs.asdict(e)
     if e.PRIVATE and not _private_visible(e, player, state_after):
         for name in e.PRIVATE:
             fields[name] = HIDDEN

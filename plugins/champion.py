@@ -32,18 +32,19 @@ from typing import TYPE_CHECKING, Any
 
 from kernel import events as ev
 from kernel.cards import Effect, Target, Triggered
-from kernel.dsl import ENTERS, leaves, triggered
+from kernel.dsl import (
+    ENTERS,
+    leaves,
+    me,
+    return_exiled,
+    self_entered,
+    triggered,
+)
 from kernel.filters import Filter, matching
 
 if TYPE_CHECKING:
     from kernel.effects import Ctx
     from kernel.layers import View
-
-
-def exiled_with(c: Ctx, source: int) -> list[int]:
-    """Cards in exile linked to ``source`` (exiled with it)."""
-    s = c.state
-    return [oid for oid in s.exile if s.objects[oid].flags.get("exiled_with") == source]
 
 
 def champion(quality: Filter, text: str) -> tuple[Triggered, Triggered]:
@@ -52,25 +53,16 @@ def champion(quality: Filter, text: str) -> tuple[Triggered, Triggered]:
         v = c.game.view()
         others = [o for o in matching(v, quality.you_control(), c.controller, c.source)
                   if o != c.source]
-        me = c.item.source_card or c.game.name(c.source)
+        name = c.item.source_card or c.game.name(c.source)
         pick = c.choose([0] + others, kind="champion",
-                        prompt=f"{me}: exile another {text.split(' ', 1)[-1]} you control "
-                               f"(or none, and sacrifice {me})")
+                        prompt=f"{name}: exile another {text.split(' ', 1)[-1]} you control "
+                               f"(or none, and sacrifice {name})")
         if pick:
             c.game.exile(pick, exiled_with=c.source, reason="champion")
             return
-        o = c.state.objects.get(c.source)
-        if o is not None and o.zone == "battlefield":
-            c.sacrifice(c.source)
+        c.sacrifice(me(c))  # if it is still on the battlefield
 
-    def return_exiled(c: Ctx) -> None:
-        for oid in exiled_with(c, c.source):
-            c.put_onto_battlefield(oid)  # under its owner's control
-
-    def enters(v: View, src: int, e: Any) -> bool:
-        return ev.entered(e) == src
-
-    return (Triggered(ENTERS, enters, exile_or_sacrifice, text=f"champion {text}"),
+    return (Triggered(ENTERS, self_entered, exile_or_sacrifice, text=f"champion {text}"),
             leaves(return_exiled))
 
 

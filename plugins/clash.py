@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from kernel import events as ev
 from kernel.cards import Effect, Target, Triggered
-from kernel.dsl import triggered
+from kernel.dsl import controller, triggered
 from kernel.events import Event, event, player_ref, ref_player
 from kernel.mana import ManaCost
 
@@ -144,10 +144,6 @@ def clash(c: Ctx, opponent: int | None = None) -> bool:
 
 # ---------------------------------------------------------------- "whenever you clash"
 
-def _controller(v: View, src: int) -> int:
-    return v.chars(src).controller
-
-
 def whenever_you_clash(effect: Effect, *targets: Target, and_win: bool = False,
                        text: str = "") -> Triggered:
     """"Whenever you clash, ..." (``and_win``: "Whenever you clash and win, ...").
@@ -157,7 +153,7 @@ def whenever_you_clash(effect: Effect, *targets: Target, and_win: bool = False,
     ``c.event.won``).  It goes on the stack after the clash spell finishes resolving.
     """
     def when(v: View, src: int, e: Any) -> bool:
-        return bool(e.player == _controller(v, src) and (e.won or not and_win))
+        return bool(e.player == controller(v, src) and (e.won or not and_win))
     return triggered(Clashed, when, effect, *targets,
                      text=text or ("whenever you clash and win" if and_win
                                    else "whenever you clash"))

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from kernel.events import Event, event
 from kernel.render import Renderer, register_renderer
-from kernel.state import Obj, StackItem, State, register_projector
+from kernel.state import Obj, StackItem, State, register_projector, stack_item
 
 if TYPE_CHECKING:
     from kernel.engine import Game
@@ -90,15 +90,11 @@ register_renderer(SpellCopied.TAG, _render_copied)
 register_renderer(TargetsChanged.TAG, _render_retargeted)
 
 
-def _item(game: Game, item: int | None) -> StackItem | None:
-    return next((it for it in game.state.stack if it.id == item), None)
-
-
 def choose_new_targets(game: Game, chooser: int, item: int | None) -> None:
     """"[chooser] may choose new targets for [item]" (a spell or ability on the stack)."""
     from kernel.engine import Decision
 
-    it = _item(game, item)
+    it = stack_item(game.state, item)
     if it is None or not it.targets:
         return
     slots = game._target_slots_of(it)
@@ -119,7 +115,7 @@ def choose_new_targets(game: Game, chooser: int, item: int | None) -> None:
 def copy_spell(game: Game, controller: int, item: int | None) -> int | None:
     """Put a copy of spell ``item`` on the stack under ``controller``'s control; returns the
     copy's id (``None`` if ``item`` is not a spell on the stack)."""
-    it = _item(game, item)
+    it = stack_item(game.state, item)
     if it is None or it.kind != "spell" or it.id not in game.state.objects:
         return None
     o = game.state.objects[it.id]

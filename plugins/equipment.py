@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kernel import events as ev
 from kernel.cards import Activated, Static
-from kernel.dsl import activated, static, target
+from kernel.dsl import activated, gets_and_has, static, target
 from kernel.filters import creature
 
 if TYPE_CHECKING:
@@ -60,9 +60,5 @@ def equipped(power: int = 0, toughness: int = 0, grant: Sequence[str] = (),
         if not host:
             return []
         out: list[tuple[str, str, list[int], Any]] = [(lay, k, host, p) for lay, k, p in more]
-        if power or toughness:
-            out.append(("7c", "pt", host, [power, toughness]))
-        if grant:
-            out.append(("6", "grant", host, list(grant)))
-        return out
+        return out + gets_and_has(host, power, toughness, grant)
     return static(effects, f"equipped creature gets +{power}/+{toughness} {list(grant)}")

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from kernel import events as ev
 from kernel.cards import Triggered
+from kernel.dsl import me
 
 if TYPE_CHECKING:
     from kernel.effects import Ctx
@@ -64,9 +65,7 @@ def _still_evoked(v: View, src: int, data: Any) -> bool:
 
 def _sacrifice(c: Ctx) -> None:
     """Its controller sacrifices it (whoever controls it now)."""
-    o = c.state.objects.get(c.source)
-    if o is not None and o.zone == "battlefield":
-        c.sacrifice(c.source)
+    c.sacrifice(me(c))  # if it is still on the battlefield
 
 
 def evoke(cost: str) -> EvokeAbility:

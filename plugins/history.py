@@ -52,7 +52,7 @@ class NoMoreThan:
         return f"activate this ability more than {self.n} times each turn"
 
     def can_pay(self, game: Game, player: int, source: int) -> bool:
-        d = game.card(source)
+        d = game.definition(source)
         keys = [k for k, ab in d.activated if any(part is self for part in ab.cost.extra)]
         return all(len(activations_this_turn(game, source, k)) < self.n for k in keys)
 

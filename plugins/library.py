@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kernel import events as ev
-from plugins.scry import LibraryOrdered
+from plugins.scry import LibraryOrdered, put_in_any_order
 
 if TYPE_CHECKING:
     from kernel.engine import Game
@@ -27,12 +27,7 @@ def look_and_reorder(game: Game, player: int, n: int) -> None:
     if not top:
         return
     game.emit(ev.Revealed(player=player, objs=tuple(top), to=(player,)))
-    keep = list(top)
-    ordered: list[int] = []
-    while len(keep) > 1:
-        nxt = game.choose(player, "choose", keep, "put back: the next card from the top")
-        ordered.append(nxt)
-        keep.remove(nxt)
-    new = ordered + keep + lib[len(top):]
+    ordered = put_in_any_order(game, player, top, "put back: the next card from the top")
+    new = ordered + lib[len(top):]
     if new != lib:
         game.emit(LibraryOrdered(player=player, order=tuple(new)))

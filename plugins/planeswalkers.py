@@ -13,4 +13,4 @@ from kernel.plugins import hookimpl
 
 @hookimpl
 def mtgk_register(registry: Registry) -> None:
-    registry.extras_loaded = getattr(registry, "extras_loaded", []) + ["planeswalkers"]
+    registry.extras_loaded = [*registry.extras_loaded, "planeswalkers"]

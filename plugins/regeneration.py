@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from kernel import events as ev
+from kernel.cards import Effect
 from kernel.events import Event, event
 from kernel.replacement import Proposal, Replacement, register_effect_replacement
 from kernel.state import State, register_projector
@@ -90,3 +91,8 @@ def regenerate(c: Ctx, oid: int | None) -> None:
     o = c.state.objects.get(oid)
     if o is not None and o.zone == "battlefield":
         c.until_end_of_turn(KIND, [oid])
+
+
+def regenerate_target(to: int = 0) -> Effect:
+    """"Regenerate target [permanent]" (target number ``to``)."""
+    return lambda c: regenerate(c, c.target(to))

@@ -80,8 +80,7 @@ class RevealOrPay(AdditionalCost):
                 if o != card and self.f(v, o, player, card)]
 
     def _can_pay_n(self, game: Game, player: int) -> bool:
-        return plan_payment(ManaCost.parse(f"{{{self.n}}}"), game.state.players[player].mana,
-                            game.mana_sources(player)) is not None
+        return plan_payment(ManaCost.parse(f"{{{self.n}}}"), *game.payment(player)) is not None
 
     def mana(self, game: Game, player: int, card: int) -> int:
         return 0 if self.revealable(game, player, card) else self.n
@@ -100,7 +99,7 @@ class RevealOrPay(AdditionalCost):
         else:
             options: list[Any] = list(cands)
             plan = plan_payment(ManaCost.parse(f"{{{self.n}}}"),
-                                game.state.players[player].mana, game.mana_sources(player))
+                                *game.payment(player, ("spell", spell)))
             if plan is not None:
                 options.append(PAY)
             choice = game.choose(player, "choose", options, prompt)

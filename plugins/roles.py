@@ -24,16 +24,16 @@ them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kernel import events as ev
 from kernel.cards import Registry
+from kernel.effects import Ctx
 from kernel.layers import printed
 from kernel.plugins import hookimpl
 from kernel.state import Obj
 
 if TYPE_CHECKING:
-    from kernel.effects import Ctx
     from kernel.engine import Game
 
 SUPERSEDED = "role_superseded"
@@ -93,9 +93,13 @@ def create_role(c: Ctx | Game, role: str, host: int | None, controller: int | No
                 ) -> int | None:
     """"Create a ``role`` token attached to ``host``" (no target: hexproof and ward don't
     matter).  Returns the token, or ``None`` if it could not be created."""
-    game = c if not hasattr(c, "game") else c.game  # type: ignore[union-attr]
-    who = controller if controller is not None else c.controller  # type: ignore[union-attr]
-    made = create_roles(game, who, [(role, host)])  # type: ignore[arg-type]
+    if isinstance(c, Ctx):  # the controller of its spell or ability, by default
+        game, who = c.game, c.controller if controller is None else controller
+    elif controller is None:
+        raise TypeError("create_role with a Game needs the controller")
+    else:
+        game, who = c, controller
+    made = create_roles(game, who, [(role, host)])
     return made[0] if made else None
 
 
@@ -121,14 +125,6 @@ def role_sba(game: Game) -> list[tuple[str, int, str]]:
                                          s.objects[r].timestamp, r))
         out.extend(("graveyard", r, "role") for r in roles if r != keep)
     return out
-
-
-def host_of(view: Any, src: int) -> list[int]:
-    """The permanent an Aura is attached to, as a list (empty if none)."""
-    o = view.state.objects.get(src)
-    if o is None or not o.attached_to or o.attached_to not in view.state.objects:
-        return []
-    return [o.attached_to]
 
 
 def register(registry: Registry) -> None:

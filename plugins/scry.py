@@ -35,6 +35,18 @@ def _ordered(s: State, e: LibraryOrdered) -> None:
 register_projector(LibraryOrdered, _ordered)
 
 
+def put_in_any_order(game: Game, player: int, cards: list[int], prompt: str) -> list[int]:
+    """``player`` puts ``cards`` in any order: while more than one is left, a ``choose``
+    decision (``prompt``) for the next one.  The order chosen, first first."""
+    keep = list(cards)
+    ordered: list[int] = []
+    while len(keep) > 1:
+        nxt = game.choose(player, "choose", keep, prompt)
+        ordered.append(nxt)
+        keep.remove(nxt)
+    return ordered + keep
+
+
 def scry(game: Game, player: int, n: int) -> None:
     """``player`` scries ``n``."""
     lib = list(game.state.players[player].library)
@@ -44,13 +56,8 @@ def scry(game: Game, player: int, n: int) -> None:
     bottom = game.choose(player, "choose", top, f"scry {n}: choose cards to put on the bottom",
                          count=len(top), up_to=True)
     bottom = [o for o in bottom]
-    keep = [o for o in top if o not in bottom]
-    ordered: list[int] = []
-    while len(keep) > 1:
-        nxt = game.choose(player, "choose", keep, "scry: the next card from the top")
-        ordered.append(nxt)
-        keep.remove(nxt)
-    ordered.extend(keep)
+    ordered = put_in_any_order(game, player, [o for o in top if o not in bottom],
+                               "scry: the next card from the top")
     new = ordered + lib[n:] + bottom
     if new != lib:
         game.emit(LibraryOrdered(player=player, order=tuple(new)))

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kernel import events as ev
+from kernel.cards import Effect
 from kernel.filters import Filter, creature, matching
 from kernel.layers import creature_types
 
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from kernel.effects import Ctx
     from kernel.engine import Game
 
-Effect = Callable[["Ctx"], None]
 
 
 class for_each:  # noqa: N801 - reads like the card text

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kernel import events as ev
 from kernel.cards import Triggered
+from kernel.state import stack_controller
 
 if TYPE_CHECKING:
     from kernel.effects import Ctx
@@ -33,13 +34,6 @@ def _item_and_targets(v: View | None, e: Any) -> tuple[int, tuple[int, ...]]:
     return 0, ()
 
 
-def _controller(state: Any, item: int) -> int | None:
-    for it in state.stack:
-        if it.id == item:
-            return int(it.controller)
-    return None
-
-
 def ward(cost: str) -> Triggered:
     """Ward [cost]: counter a spell or ability an opponent controls that targets this
     permanent unless its controller pays ``cost``."""
@@ -47,12 +41,12 @@ def ward(cost: str) -> Triggered:
         item, targets = _item_and_targets(v, e)
         if src not in targets:
             return False
-        who = _controller(v.state, item)
+        who = stack_controller(v.state, item)
         return who is not None and who != v.chars(src).controller
 
     def effect(c: Ctx) -> None:
         item, _t = _item_and_targets(None, c.event)
-        who = _controller(c.state, item)
+        who = stack_controller(c.state, item)
         if who is None:
             return  # it already left the stack
         if not c.pay(who, cost, f"ward: pay {cost} or {c.game.name(item)} is countered"):

@@ -23,6 +23,7 @@ from kernel.dsl import (
 )
 from kernel.effects import Ctx
 from kernel.filters import artifact, creature, creature_or_player, enchantment, kind, land
+from kernel.layers import View
 from plugins.champion import champion
 
 S = CardSet("core", "0.1.0", __file__, extra_facts=("tokens.json",))
@@ -41,9 +42,9 @@ S.card("Goblin Chieftain", lord(kind("Goblin").creature.other().you_control(), 1
 S.card("Treasure", mana_ability("WUBRG", "{T}, Sacrifice ~"))
 
 
-def _life_total(view: object, oid: int) -> tuple[int, int]:
+def _life_total(view: View, oid: int) -> tuple[int, int]:
     """This creature's power and toughness are each equal to your life total."""
-    life = view.state.players[view.chars(oid).controller].life  # type: ignore[attr-defined]
+    life = view.state.players[view.chars(oid).controller].life
     return life, life
 
 

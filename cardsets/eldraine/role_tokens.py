@@ -3,7 +3,8 @@
 Each is a colorless Enchantment — Aura Role token with enchant creature.  What a
 Role gives "enchanted creature" is a static ability of the Role; abilities a Role
 grants ("has 'Whenever this creature attacks, scry 1'") are triggered abilities
-listed on the Role and granted to the creature in layer 6 (``granted``).
+listed on the Role and granted to the creature in layer 6
+(:func:`plugins.grants.granted`).
 """
 
 from __future__ import annotations
@@ -11,36 +12,25 @@ from __future__ import annotations
 from typing import Any
 
 from kernel import events as ev
-from kernel.cards import Static, Triggered
-from kernel.dsl import attacks, static, target, triggered
+from kernel.cards import Triggered
+from kernel.dsl import (
+    attacks,
+    each_opponent_loses_life,
+    enchanted,
+    host_of,
+    self_put_into_graveyard,
+    static,
+    target,
+    triggered,
+)
 from kernel.effects import Ctx
 from kernel.filters import creature, enchantment, matching
 from kernel.layers import View
-from plugins.roles import host_of
+from plugins.grants import granted
 from plugins.scry import scry
 from plugins.ward import ward
 
 from .cards import ROLE_FACTS, S
-
-
-def granted(owner: str, t: Triggered) -> Triggered:
-    """A triggered ability ``owner`` grants to another object (not its own)."""
-    when = t.when
-    return Triggered(t.on, lambda v, src, e: v.obj(src).card != owner and when(v, src, e),
-                     t.effect, t.targets, t.zones, t.look_back, t.intervening_if, t.text)
-
-
-def enchanted(power: int = 0, toughness: int = 0, grant: tuple[str, ...] = ()) -> Static:
-    """"Enchanted creature gets +P/+T and has [abilities]"."""
-    def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
-        host = host_of(v, src)
-        out: list[tuple[str, str, list[int], Any]] = []
-        if power or toughness:
-            out.append(("7c", "pt", host, [power, toughness]))
-        if grant:
-            out.append(("6", "grant", host, list(grant)))
-        return out
-    return static(effects, f"enchanted creature gets +{power}/+{toughness} {list(grant)}")
 
 
 def _role(name: str, *abilities: Any) -> None:
@@ -70,17 +60,9 @@ _role("Sorcerer Role", enchanted(1, 1, ("Sorcerer Role#1",)),
 
 
 # Wicked Role: +1/+1. When this token is put into a graveyard, each opponent loses 1 life.
-def _to_graveyard(v: View, src: int, e: Any) -> bool:
-    return bool(e.obj == src and e.to_zone == "graveyard")
-
-
-def _drain(c: Ctx) -> None:
-    for p in c.opponents():
-        c.lose_life(p, 1)
-
-
 _role("Wicked Role", enchanted(1, 1),
-      triggered(ev.ZoneChanged, _to_graveyard, _drain, look_back=True,
+      triggered(ev.ZoneChanged, self_put_into_graveyard, each_opponent_loses_life(1),
+                look_back=True,
                 text="when this token is put into a graveyard"))
 
 

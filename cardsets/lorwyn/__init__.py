@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kernel.cards import CardSetInfo, Registry
 from kernel.plugins import hookimpl
-from plugins import reveal_cost
+from plugins import play_exiled, reveal_cost
 
 # each module defines its cards into S when imported
 from . import (  # noqa: F401
@@ -34,5 +34,5 @@ def mtgk_cardsets() -> list[CardSetInfo]:
 @hookimpl
 def mtgk_register(registry: Registry) -> None:
     """Mechanics the Lorwyn cards need in the registry (each registration is idempotent)."""
-    for plugin in (reveal_cost,):
+    for plugin in (reveal_cost, play_exiled):
         plugin.register(registry)

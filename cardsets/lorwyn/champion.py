@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from kernel import events as ev
-from kernel.cards import CardFacts
 from kernel.dsl import activated, create, has, lord, target, triggered
 from kernel.effects import Ctx
 from kernel.filters import creature, kind, land, player
@@ -18,14 +17,6 @@ from kernel.layers import View
 from plugins.champion import champion, championed
 
 from .cards import S
-
-
-def token(name: str, color: str, subtypes: tuple[str, ...], power: int, toughness: int) -> None:
-    """A creature token (its facts are not in the set's card data)."""
-    if name not in S.defs:
-        S.card(name, facts=CardFacts(
-            name=name, colors=(color,), type_line=f"Token Creature — {' '.join(subtypes)}",
-            types=("Creature",), subtypes=subtypes, power=str(power), toughness=str(toughness)))
 
 
 def deals_combat_damage_to_a_player(who: Any) -> Any:
@@ -77,7 +68,7 @@ S.card("Wanderwine Prophets",
 
 # ------------------------------------------------------------------ black
 
-token("Goblin Rogue", "B", ("Goblin", "Rogue"), 1, 1)
+S.token("Goblin Rogue", "B", ("Goblin", "Rogue"), 1, 1)
 
 
 def _goblin_you_control(v: View, src: int, e: Any) -> bool:
@@ -106,7 +97,7 @@ S.card("Nova Chaser", *champion(kind("Elemental"), "an Elemental"))  # trample
 
 S.card("Changeling Titan", *champion(creature, "a creature"))  # changeling
 
-token("Wolf", "G", ("Wolf",), 2, 2)
+S.token("Wolf", "G", ("Wolf",), 2, 2)
 S.card("Wren's Run Packmaster",
        *champion(kind("Elf"), "an Elf"),
        activated("{2}{G}", create("Wolf")),

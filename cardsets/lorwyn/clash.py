@@ -6,16 +6,13 @@ opponent" and returns whether you won.
 
 from __future__ import annotations
 
-from typing import Any
-
 from kernel import events as ev
-from kernel.cards import CardFacts
-from kernel.dsl import attacks, dies, etb, has, spell, target, triggered
+from kernel.dsl import attacks, dies, etb, has, me, spell, target, triggered, your_step
 from kernel.effects import Ctx
 from kernel.filters import card_in_graveyard, creature, enchantment, permanent
 from kernel.filters import spell as a_spell
-from kernel.layers import View
 from kernel.mana import ManaCost
+from kernel.state import stack_controller, stack_item
 from plugins.clash import clash, clash_with, whenever_you_clash, won
 from plugins.delayed import MAIN_PHASES, at_your_next, delayed
 from plugins.prevention import prevent_all_combat_damage
@@ -25,25 +22,15 @@ from .cards import S
 # ------------------------------------------------------------------ helpers
 
 
-def me(c: Ctx) -> int | None:
-    """The source permanent ("~"), or None if it has left the battlefield."""
-    o = c.state.objects.get(c.source)
-    return c.source if o is not None and o.zone == "battlefield" else None
-
-
 def clash_for_a_counter(c: Ctx) -> None:
     """"Clash with an opponent. If you win, put a +1/+1 counter on ~."""
     if clash(c):
         c.put_counters(me(c), "+1/+1")
 
 
-def spell_controller(c: Ctx, item: int | None) -> int | None:
-    return next((it.controller for it in c.state.stack if it.id == item), None)
-
-
 def spell_mana_value(c: Ctx, item: int | None) -> int:
     """A spell's mana value on the stack, X included."""
-    it = next((it for it in c.state.stack if it.id == item), None)
+    it = stack_item(c.state, item)
     if it is None:
         return 0
     cost = ManaCost.parse(c.game.reg[it.source_card].facts.mana_cost)
@@ -54,13 +41,6 @@ def doesnt_untap(c: Ctx, objs: list[int], player: int | None) -> None:
     """"... don't untap during [player]'s next untap step"."""
     if objs and player is not None:
         c.forever("skip_untap", objs, player)
-
-
-def your_step(step: str) -> Any:
-    """"At the beginning of [step] on your turn"."""
-    def when(v: View, src: int, e: Any) -> bool:
-        return bool(e.step == step and v.state.active == v.chars(src).controller)
-    return when
 
 
 # ------------------------------------------------------------------ white
@@ -110,8 +90,11 @@ S.card("Sentry Oak", triggered(ev.StepBegan, your_step("beginning_of_combat"), _
 def _springjack_knight(c: Ctx) -> None:
     """Clash with an opponent. If you win, target creature gains double strike until end
     of turn."""
-    if clash(c) and c.target(0) is not None:
-        c.until_end_of_turn("grant", [c.target(0)], ["double strike"])
+    if not clash(c):
+        return
+    t = c.target(0)
+    if t is not None:
+        c.until_end_of_turn("grant", [t], ["double strike"])
 
 
 S.card("Springjack Knight", attacks(_springjack_knight, target(creature)))
@@ -123,7 +106,7 @@ def _broken_ambitions(c: Ctx) -> None:
     """Counter target spell unless its controller pays {X}. Clash with an opponent. If
     you win, that spell's controller mills four cards."""
     t = c.target(0)
-    who = spell_controller(c, t)
+    who = stack_controller(c.state, t)
     if t is not None and who is not None and not c.pay(who, f"{{{c.x}}}"):
         c.counter(t)
     if clash(c) and who is not None:
@@ -245,9 +228,7 @@ def _lash_out(c: Ctx) -> None:
 S.card("Lash Out", spell(_lash_out, target(creature)))
 
 REBELLION_TOKEN = "Elemental Shaman (Rebellion)"
-S.card(REBELLION_TOKEN, facts=CardFacts(
-    name=REBELLION_TOKEN, colors=("R",), type_line="Token Creature — Elemental Shaman",
-    types=("Creature",), subtypes=("Elemental", "Shaman"), power="3", toughness="1"))
+S.token(REBELLION_TOKEN, "R", ("Elemental", "Shaman"), 3, 1)
 
 
 def _rebellion(c: Ctx) -> None:

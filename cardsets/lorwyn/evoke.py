@@ -9,7 +9,7 @@ be targeted that way under the Lorwyn rules).
 
 from __future__ import annotations
 
-from kernel.dsl import destroy, draw, etb, has, pump, target
+from kernel.dsl import destroy, draw, etb, has, pump, return_to_hand, target
 from kernel.effects import Ctx
 from kernel.filters import (
     artifact,
@@ -36,7 +36,7 @@ S.card("Wispmare", etb(destroy(), target(enchantment)), evoke("{W}"))  # flying
 
 # ------------------------------------------------------------------ blue
 
-S.card("Aethersnipe", etb(lambda c: c.bounce(c.target(0)), target(nonland_permanent)),
+S.card("Aethersnipe", etb(return_to_hand(), target(nonland_permanent)),
        evoke("{1}{U}{U}"))
 
 S.card("Mulldrifter", etb(draw(2)), evoke("{2}{U}"))  # flying

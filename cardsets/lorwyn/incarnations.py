@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kernel import events as ev
-from kernel.dsl import spell, target, triggered
+from kernel.dsl import controller, spell, target, triggered
 from kernel.effects import Ctx
 from kernel.filters import player
 from kernel.replacement import Proposal, Replacement
@@ -25,10 +25,6 @@ from .cards import S
 if TYPE_CHECKING:
     from kernel.engine import Game
     from kernel.layers import View
-
-
-def _you(game: Game, source: int) -> int:
-    return game.chars(source).controller
 
 
 def _shuffle_in(name: str) -> Any:
@@ -68,12 +64,12 @@ class _ExileInstead(Replacement):
     key = "guile"
 
     def applies(self, game: Game, p: Proposal, source: int) -> bool:
-        return bool(p["kind"] == "spell" and p["by"] == _you(game, source))
+        return bool(p["kind"] == "spell" and p["by"] == controller(game, source))
 
     def apply(self, game: Game, p: Proposal, source: int) -> Proposal | None:
         card = game.move(p["item"], "exile", reason="guile")
         if card is not None:
-            game.play_during_resolution(_you(game, source), card, optional=True,
+            game.play_during_resolution(controller(game, source), card, optional=True,
                                         prompt="play the exiled card without paying its "
                                                "mana cost?")
         return None  # the spell isn't countered
@@ -89,7 +85,7 @@ S.card("Guile",
 
 def _your_spell_to_opponent(game: Game, p: Proposal, source: int) -> bool:
     """If a spell you control would deal damage to an opponent ..."""
-    you = _you(game, source)
+    you = controller(game, source)
     who = ev.ref_player(p["target"])
     return who is not None and who != you and any(
         it.id == p["source"] and it.kind == "spell" and it.controller == you
@@ -100,7 +96,7 @@ def _elemental_shamans(game: Game, p: Proposal, source: int, n: int) -> None:
     """Create a 3/1 red Elemental Shaman creature token with haste for each 1 damage
     prevented this way."""
     for _ in range(n):
-        game.create_token("Elemental Shaman", _you(game, source))
+        game.create_token("Elemental Shaman", controller(game, source))
 
 
 S.card("Hostility",
@@ -112,12 +108,12 @@ S.card("Hostility",
 
 def _noncombat_to_you(game: Game, p: Proposal, source: int) -> bool:
     """If noncombat damage would be dealt to you ..."""
-    return bool(not p["combat"] and p["target"] == ev.player_ref(_you(game, source)))
+    return bool(not p["combat"] and p["target"] == ev.player_ref(controller(game, source)))
 
 
 def _gain_prevented(game: Game, p: Proposal, source: int, n: int) -> None:
     """You gain life equal to the damage prevented this way."""
-    game.emit(ev.LifeGained(player=_you(game, source), n=n))
+    game.emit(ev.LifeGained(player=controller(game, source), n=n))
 
 
 S.card("Purity",
@@ -132,7 +128,8 @@ def _to_another_creature_of_yours(game: Game, p: Proposal, source: int) -> bool:
     t = p["target"]
     o = game.state.objects.get(t) if t > 0 else None
     return bool(o is not None and t != source and o.zone == "battlefield"
-                and game.chars(t).is_creature and game.chars(t).controller == _you(game, source))
+                and game.chars(t).is_creature
+                and game.chars(t).controller == controller(game, source))
 
 
 def _plus_counters(game: Game, p: Proposal, source: int, n: int) -> None:

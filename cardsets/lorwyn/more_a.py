@@ -8,7 +8,9 @@ with other cards live in plugins: additional costs to cast a spell
 (:mod:`plugins.costs`), Equipment (:mod:`plugins.equipment`), damage prevention
 (:mod:`plugins.prevention`), what happened this turn or while costs were paid
 (:mod:`plugins.history`), choices made as a permanent enters and permanents entering
-tapped (:mod:`plugins.enters`), additional mana from tapping a land (:mod:`plugins.extra_mana`).
+tapped (:mod:`plugins.enters`), additional mana from tapping a land (:mod:`plugins.extra_mana`),
+playing cards exiled with a permanent and "one spell each turn" (:mod:`plugins.play_exiled`:
+Colfenor's Plans; "Skip your draw step" is the kernel's ``SKIP_DRAW``).
 Rules the engine reads by name: "can't attack", Doran's "assigns combat damage by
 toughness" (``kernel.dsl.RULES_ABILITIES``).
 
@@ -53,6 +55,7 @@ from plugins.equipment import equip, equipped
 from plugins.extra_mana import enchanted_land_adds
 from plugins.history import no_more_than, resolutions_this_turn, sacrificed_for_cost
 from plugins.incarnations import Prevent
+from plugins.play_exiled import ONE_SPELL, PLAY_EXILED, SKIP_DRAW, exile_top_face_down
 from plugins.prevention import prevent_all_from
 from plugins.reveal_cost import return_a, reveal_or_pay, sacrifice_a
 
@@ -70,12 +73,7 @@ from .simple import (
 
 _EARLIER = set(S.defs)
 
-SKIPPED: dict[str, str] = {
-    "Colfenor's Plans": "playing lands and casting spells from among face-down exiled cards "
-                        "(whose characteristics only their owner knows), skipping the draw "
-                        "step and counting the spells a player cast this turn are not "
-                        "supported",
-}
+SKIPPED: dict[str, str] = {}
 
 token("Merfolk Wizard", "U", ("Merfolk", "Wizard"), 1, 1)
 token("Kithkin Soldier", "W", ("Kithkin", "Soldier"), 1, 1)
@@ -290,6 +288,12 @@ S.card("Colfenor's Urn",
                  intervening_if=_urn_full,
                  text="at the beginning of the end step, if three or more cards have been "
                       "exiled with ~"))
+
+# When ~ enters the battlefield, exile the top seven cards of your library face down. You
+# may look at the cards exiled with ~, and you may play lands and cast spells from among
+# those cards. Skip your draw step. You can't cast more than one spell each turn.
+S.card("Colfenor's Plans", etb(exile_top_face_down(7)), has(PLAY_EXILED), has(SKIP_DRAW),
+       has(ONE_SPELL))
 
 
 # ======================================================================== D

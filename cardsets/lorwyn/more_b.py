@@ -22,16 +22,22 @@ from kernel.dsl import (
     activated,
     attacks,
     cant_be_cast,
+    controller,
     create,
     draw,
+    enchanted,
     etb,
     gain_life,
     has,
     lord,
+    may,
+    me,
     pump,
+    self_pump,
     spell,
     target,
     triggered,
+    your_step,
 )
 from kernel.effects import Ctx
 from kernel.filters import (
@@ -53,19 +59,18 @@ from plugins.grants import GRANT_WHILE_COUNTER, becomes_target, granted
 from plugins.hideaway import events_this_turn
 from plugins.library import look_and_reorder
 from plugins.prevention import prevent_next
-from plugins.regeneration import regenerate
+from plugins.regeneration import regenerate, regenerate_target
 
 from .cards import S
 from .clash import REBELLION_TOKEN
-from .simple import controller, enchanted, may, me, self_pump, token
 
 _EARLIER = set(S.defs)
 
-token("Goblin Rogue", "B", ("Goblin", "Rogue"), 1, 1)
-token("Kithkin Soldier", "W", ("Kithkin", "Soldier"), 1, 1)
+S.token("Goblin Rogue", "B", ("Goblin", "Rogue"), 1, 1)
+S.token("Kithkin Soldier", "W", ("Kithkin", "Soldier"), 1, 1)
 ELEMENTAL_SHAMAN = REBELLION_TOKEN  # a 3/1 red Elemental Shaman (no haste)
 FLYING_ELEMENTAL = "Elemental (Hoofprints)"
-token(FLYING_ELEMENTAL, "W", ("Elemental",), 4, 4, ("Flying",))
+S.token(FLYING_ELEMENTAL, "W", ("Elemental",), 4, 4, ("Flying",))
 
 
 # ======================================================================== helpers
@@ -265,10 +270,6 @@ S.card(MANNEQUIN, spell(_mannequin, target(creature_card.in_your("graveyard"))),
 BLIGHT = "Nettlevine Blight"
 
 
-def _your_end_step(v: View, src: int, e: Any) -> bool:
-    return bool(e.step == "end" and v.state.active == controller(v, src))
-
-
 def _nettlevine(c: Ctx) -> None:
     """Sacrifice this permanent and attach Nettlevine Blight to a creature or land you
     control."""
@@ -288,7 +289,7 @@ def _nettlevine(c: Ctx) -> None:
 
 S.card(BLIGHT,
        enchanted(grant=[f"{BLIGHT}#1"]),
-       granted(BLIGHT, triggered(ev.StepBegan, _your_end_step, _nettlevine,
+       granted(BLIGHT, triggered(ev.StepBegan, your_step("end"), _nettlevine,
                                  text="at the beginning of your end step")),
        enchant=target(creature | land), grantable=True)
 
@@ -482,7 +483,7 @@ S.card("Horde of Notions",  # vigilance, trample, haste
 # ======================================================================== artifacts
 
 S.card("Herbal Poultice",
-       activated("{3}, Sacrifice ~", lambda c: regenerate(c, c.target(0)), target(creature)))
+       activated("{3}, Sacrifice ~", regenerate_target(), target(creature)))
 
 S.card("Runed Stalactite",
        equipped(1, 1, (), ("4", "add_all_creature_types", None)),

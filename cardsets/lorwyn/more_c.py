@@ -12,7 +12,10 @@ Mechanisms these cards use, beyond the kernel's basic vocabulary:
   battlefield (:meth:`kernel.effects.Ctx.while_on_battlefield`);
 * Wild Ricochet copies a spell and chooses new targets (:mod:`plugins.copy_spell`);
 * Thousand-Year Elixir lets abilities be activated "as though those creatures had
-  haste" (:func:`kernel.dsl.activate_as_though_haste`).
+  haste" (:func:`kernel.dsl.activate_as_though_haste`);
+* Smokebraider's mana may be spent only on Elementals: a mana ability adding two mana
+  with the spending restriction ``"Elemental"`` (:func:`kernel.mana.register_spend_restriction`;
+  the engine pays with restricted mana only where it may be spent).
 
 "Target creature or player" (the 2007 wording of Tar Pitcher) doesn't include
 planeswalkers.  Cards of the group that are not defined are in :data:`SKIPPED`.
@@ -25,12 +28,14 @@ from kernel.cards import Activated, Cost
 from kernel.dsl import (
     activate_as_though_haste,
     activated,
+    controller,
     cost_change,
     create,
     damage,
     etb,
     mana_ability,
     pump,
+    self_pump,
     spell,
     target,
 )
@@ -39,6 +44,7 @@ from kernel.engine import Game
 from kernel.filters import creature, creature_or_player, kind, land, permanent
 from kernel.filters import spell as a_spell
 from kernel.layers import View
+from kernel.mana import register_spend_restriction
 from plugins.copy_spell import choose_new_targets, copy_spell
 from plugins.costs import (
     DURING_YOUR_TURN,
@@ -53,17 +59,11 @@ from plugins.history import resolutions_this_turn
 from plugins.prevention import KIND as PREVENT_DAMAGE
 
 from .cards import S
-from .simple import becomes_tapped, controller, self_pump, token
+from .simple import becomes_tapped
 
 _EARLIER = set(S.defs)
 
-SKIPPED = {
-    "Smokebraider": "mana with spending restrictions ('spend this mana only to cast Elemental "
-                    "spells or activate abilities of Elementals') is not supported",
-    "Shapesharer": "copy effects (layer 1: a permanent becoming a copy of another, with the "
-                   "copied card's abilities) and the duration 'until your next turn' are not "
-                   "supported",
-}
+SKIPPED: dict[str, str] = {}
 
 COLORS = ("white", "blue", "black", "red", "green")
 BASIC_LAND_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")
@@ -223,9 +223,20 @@ S.card("Stinkdrinker Daredevil",
        cost_change(_your_giant_spell, -2, "Giant spells you cast cost {2} less to cast."))
 
 
+def _elemental_only(v: View, what: str, obj: int) -> bool:
+    """"Spend this mana only to cast Elemental spells or activate abilities of Elementals"
+    (a changeling is an Elemental)."""
+    return v.chars(obj).has_subtype("Elemental")
+
+
+register_spend_restriction("Elemental", _elemental_only)
+S.card("Smokebraider",  # {T}: Add two mana in any combination of colors. Spend this mana ...
+       mana_ability("WUBRG", amount=2, spend="Elemental"))
+
+
 # ======================================================================== tribal
 
-token("Merfolk Wizard", "U", ("Merfolk", "Wizard"), 1, 1)
+S.token("Merfolk Wizard", "U", ("Merfolk", "Wizard"), 1, 1)
 
 
 def _return_from_graveyard(c: Ctx) -> None:

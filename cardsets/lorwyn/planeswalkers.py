@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from kernel.dsl import create, gain_life, loyalty, target
+from kernel.dsl import create, discard_a_card, gain_life, loyalty, target
 from kernel.effects import Ctx
 from kernel.filters import creature, land, player
 
@@ -126,12 +126,7 @@ _walker("Jace Beleren",
 
 def _discard(c: Ctx) -> None:
     """Target player discards a card (of their choice)."""
-    p = c.controller_of(c.target(0))
-    if p is None:
-        return
-    hand = list(c.state.players[p].hand)
-    if hand:
-        c.discard(p, c.choose(hand, kind="discard", player=p, prompt="discard a card"))
+    discard_a_card(c, c.controller_of(c.target(0)))
 
 
 def _tutor(c: Ctx) -> None:

@@ -16,24 +16,33 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kernel import events as ev
-from kernel.cards import CardFacts, Effect, Static, Target, Triggered
+from kernel.cards import Effect, Static, Target, Triggered
 from kernel.dsl import (
     activated,
     at_upkeep,
     attacks,
+    controller,
     create,
     damage,
     destroy,
     dies,
+    discard_a_card,
     draw,
+    enchanted,
     etb,
     gain_life,
+    gets_and_has,
     leaves,
     lord,
     mana_ability,
+    may,
+    me,
     modal,
     mode,
     pump,
+    return_exiled,
+    return_to_hand,
+    self_pump,
     sequence,
     spell,
     static,
@@ -56,6 +65,7 @@ from kernel.filters import (
 from kernel.filters import spell as a_spell
 from kernel.layers import View
 from kernel.mana import ManaCost
+from kernel.state import stack_item
 
 from .cards import S
 
@@ -71,15 +81,12 @@ with_flying = creature.with_ability("flying")
 without_flying = creature.without_ability("flying")
 creature_card_in_your_graveyard = card_in_graveyard.with_type("Creature").you_own()
 forest = permanent.with_subtype("Forest")
+forest_card = Filter(lambda v, r, y, s: v.chars(r).has_subtype("Forest"), "forest_card")
 
 
 def count(v: View, f: Filter, you: int, source: int) -> int:
     """How many permanents ``f`` accepts (from the point of view of ``you``)."""
     return len(matching(v, f, you, source))
-
-
-def controller(v: View, src: int) -> int:
-    return v.chars(src).controller
 
 
 def you_control(f: Filter) -> Callable[[View, int], bool]:
@@ -91,30 +98,17 @@ def you_control(f: Filter) -> Callable[[View, int], bool]:
 def stack_mana_value(v: View, r: int) -> int:
     """A spell's mana value on the stack, X included (CR 202.3b)."""
     o = v.obj(r)
-    x = next((it.x for it in v.state.stack if it.id == r), 0)
+    it = stack_item(v.state, r)
+    x = it.x if it is not None else 0
     cost = ManaCost.parse(v.reg[o.card].facts.mana_cost)
     return v.chars(r).mana_value + x * cost.x
 
 
 # ======================================================================== effects
 
-def me(c: Ctx) -> int | None:
-    """The source permanent ("~"), or ``None`` if it is no longer on the battlefield."""
-    o = c.state.objects.get(c.source)
-    return c.source if o is not None and o.zone == "battlefield" else None
-
-
 def counter_on_me(n: int | Callable[[Ctx], int] = 1) -> Effect:
     """"Put N +1/+1 counters on ~"."""
     return lambda c: c.put_counters(me(c), "+1/+1", n(c) if callable(n) else n)
-
-
-def may(effect: Effect, prompt: str = "") -> Effect:
-    """"You may [effect]"."""
-    def eff(c: Ctx) -> None:
-        if c.may(prompt or c.item.source_card):
-            effect(c)
-    return eff
 
 
 def tap(to: int = 0) -> Effect:
@@ -132,19 +126,6 @@ def tap_or_untap(to: int = 0) -> Effect:
             c.tap(t)
         elif choice == "untap":
             c.untap(t)
-    return eff
-
-
-def self_pump(power: int, toughness: int, grant: Sequence[str] = ()) -> Effect:
-    """"~ gets +P/+T (and gains [abilities]) until end of turn"."""
-    def eff(c: Ctx) -> None:
-        src = me(c)
-        if src is None:
-            return
-        if power or toughness:
-            c.until_end_of_turn("pt", [src], [power, toughness])
-        if grant:
-            c.until_end_of_turn("grant", [src], list(grant))
     return eff
 
 
@@ -205,47 +186,13 @@ def lose_life(n: int, to: int = 0) -> Effect:
     return eff
 
 
-def discard_a_card(c: Ctx) -> None:
-    """You discard a card (of your choice)."""
-    hand = c.state.players[c.you].hand
-    if hand:
-        c.discard(c.you, c.choose(list(hand), kind="discard", prompt="discard a card"))
-
-
-def return_to_hand(to: int = 0) -> Effect:
-    """Return target card (in a graveyard) or permanent to its owner's hand."""
-    return lambda c: c.bounce(c.target(to))
-
-
 # ======================================================================== abilities
-
-def enchanted(power: int = 0, toughness: int = 0, grant: Sequence[str] = ()) -> Static:
-    """An Aura's "Enchanted creature gets +P/+T and has [abilities]"."""
-    def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
-        host = v.obj(src).attached_to
-        if not host:
-            return []
-        out: list[tuple[str, str, list[int], Any]] = []
-        if power or toughness:
-            out.append(("7c", "pt", [host], [power, toughness]))
-        if grant:
-            out.append(("6", "grant", [host], list(grant)))
-        return out
-    return static(effects, f"enchanted creature gets +{power}/+{toughness} {list(grant)}")
-
 
 def as_long_as(cond: Callable[[View, int], bool], power: int = 0, toughness: int = 0,
                grant: Sequence[str] = ()) -> Static:
     """"As long as [cond], ~ gets +P/+T and has [abilities]"."""
     def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
-        if not cond(v, src):
-            return []
-        out: list[tuple[str, str, list[int], Any]] = []
-        if power or toughness:
-            out.append(("7c", "pt", [src], [power, toughness]))
-        if grant:
-            out.append(("6", "grant", [src], list(grant)))
-        return out
+        return gets_and_has([src], power, toughness, grant) if cond(v, src) else []
     return static(effects, "as long as ...")
 
 
@@ -294,15 +241,8 @@ def put_into_graveyard_from_battlefield(cond: Callable[[View, int, Any], bool], 
                      text="put into a graveyard from the battlefield")
 
 
-def token(name: str, color: str, subtypes: Sequence[str], power: int, toughness: int,
-          keywords: Sequence[str] = ()) -> None:
-    """Define a creature token (its facts are not in the set's card data)."""
-    if name in S.defs:  # another Lorwyn module already defined it
-        return
-    S.card(name, facts=CardFacts(
-        name=name, colors=(color,), type_line=f"Token Creature — {' '.join(subtypes)}",
-        types=("Creature",), subtypes=tuple(subtypes), power=str(power),
-        toughness=str(toughness), keywords=tuple(keywords)))
+token = S.token
+"""Define a creature token of the set (:meth:`kernel.dsl.CardSet.token`)."""
 
 
 # ======================================================================== tokens
@@ -337,14 +277,6 @@ def _exile_target(c: Ctx) -> None:
     c.exile(c.target(), linked=True)
 
 
-def _return_exiled(c: Ctx) -> None:
-    """Return the card exiled with this permanent to the battlefield under its owner's
-    control."""
-    for oid in list(c.state.exile):
-        if c.state.objects[oid].flags.get("exiled_with") == c.source:
-            c.put_onto_battlefield(oid)
-
-
 def _untap_enchanted(c: Ctx) -> None:
     o = c.state.objects.get(c.source)
     if o is not None and o.zone == "battlefield" and o.attached_to:
@@ -370,7 +302,7 @@ S.card("Judge of Currents", becomes_tapped(kind("Merfolk"), may(gain_life(1))))
 S.card("Neck Snap", spell(destroy(), target(attacking_or_blocking)))
 S.card("Oblivion Ring",
        etb(_exile_target, target(nonland_permanent.other())),
-       leaves(_return_exiled))
+       leaves(return_exiled))
 S.card("Veteran of the Depths",
        becomes_tapped(None, may(counter_on_me())))
 S.card("Wizened Cenn", lord(kind("Kithkin").creature.other().you_control(), 1, 1))
@@ -465,7 +397,7 @@ def _warren_pilferers(c: Ctx) -> None:
 S.card("Dreamspoiler Witches",  # flying
        casts(a_spell, may(pump(-1, -1)), target(creature),
              opponents_turn=True))
-S.card("Exiled Boggart", dies(discard_a_card))
+S.card("Exiled Boggart", dies(lambda c: discard_a_card(c, c.you)))  # you discard a card
 S.card("Final Revels", modal(1, mode("All creatures get +2/+0", each_creature(creature, 2, 0)),
                              mode("All creatures get -0/-2", each_creature(creature, 0, -2))))
 S.card("Hornet Harasser", dies(pump(-2, -2), target(creature)))
@@ -578,8 +510,7 @@ def _seedguide_ash(c: Ctx) -> None:
     battlefield tapped, then shuffle."""
     if not c.may("search your library for Forests?"):
         return
-    for oid in search_library(c, Filter(lambda v, r, y, s: v.chars(r).has_subtype("Forest"),
-                                        "forest_card"), up_to=3):
+    for oid in search_library(c, forest_card, up_to=3):
         c.put_onto_battlefield(oid, tapped=True)
     c.shuffle()
 
@@ -627,8 +558,7 @@ S.card("Seedguide Ash", dies(_seedguide_ash))
 S.card("Timber Protector",
        lord(kind("Treefolk").creature.other().you_control(), 1, 1),
        lord((kind("Treefolk") | forest).other().you_control(), 0, 0, grant=["indestructible"]))
-S.card("Treefolk Harbinger", etb(harbinger(kind("Treefolk").card | Filter(
-    lambda v, r, y, s: v.chars(r).has_subtype("Forest"), "forest_card"))))
+S.card("Treefolk Harbinger", etb(harbinger(kind("Treefolk").card | forest_card)))
 
 
 # ======================================================================== multicolour

@@ -19,23 +19,31 @@ does not have yet) are listed in ``SKIPPED`` with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from kernel import events as ev
-from kernel.cards import CardFacts
+from kernel.cards import Effect
 from kernel.dsl import (
     activated,
+    controller,
+    create,
     damage,
     destroy,
+    draw,
+    each_opponent_loses_life,
     lord,
     mana_ability,
+    may,
+    me,
     modal,
     mode,
+    return_to_hand,
+    self_pump,
     spell,
     static,
     target,
     triggered,
+    your_step,
 )
 from kernel.effects import Ctx
 from kernel.filters import (
@@ -50,9 +58,8 @@ from kernel.filters import (
 )
 from kernel.filters import spell as a_spell
 from kernel.layers import View
-from plugins.regeneration import regenerate
+from plugins.regeneration import regenerate, regenerate_target
 from plugins.tribal import (
-    Effect,
     creatures_of,
     for_each,
     if_you_control,
@@ -62,59 +69,17 @@ from plugins.tribal import (
 
 from .cards import S
 
-SKIPPED = {
-    "Shapesharer": "copy effects (layer 1) and 'until your next turn' are not supported",
-}
+SKIPPED: dict[str, str] = {}
 # Hoofprints of the Stag, Militia's Pride (more_b.py) and Summon the School (more_c.py) are
 # defined with the other remaining Lorwyn cards.
 # Rebellion of the Flamekin (Tribal Enchantment -- Elemental, "whenever you clash") is
 # defined with the other clash cards, in clash.py.
 
 
-# ============================================================ small effect helpers
-
-def _me(c: Ctx) -> int | None:
-    """The source permanent ("~"), or ``None`` if it has left the battlefield."""
-    o = c.state.objects.get(c.source)
-    return c.source if o is not None and o.zone == "battlefield" else None
-
-
-def _may(effect: Callable[[Ctx], Any]) -> Effect:
-    """"You may [effect]" (the default answer is no)."""
-    def eff(c: Ctx) -> None:
-        if c.may(c.item.source_card):
-            effect(c)
-    return eff
-
-
-def _self_pump(power: int, toughness: int) -> Effect:
-    """"~ gets +P/+T until end of turn"."""
-    return lambda c: until_eot(c, [_me(c)], ("pt", [power, toughness]))
-
-
-def _draw(c: Ctx) -> None:
-    c.draw(c.controller, 1)
-
-
-def _controller(v: View, src: int) -> int:
-    return v.chars(src).controller
-
-
 # ============================================================ tokens
 
-def _token(name: str, color: str, subtypes: tuple[str, ...], power: int, toughness: int,
-           keywords: tuple[str, ...] = ()) -> None:
-    """A creature token the set's cards create (its facts are not in the card data)."""
-    if name in S.defs:
-        return
-    S.card(name, facts=CardFacts(
-        name=name, colors=(color,) if color else (),
-        type_line=f"Token Creature — {' '.join(subtypes)}", types=("Creature",),
-        subtypes=subtypes, power=str(power), toughness=str(toughness), keywords=keywords))
-
-
-_token("Elf Warrior", "G", ("Elf", "Warrior"), 1, 1)
-_token("Elemental", "G", ("Elemental",), 4, 4)  # Eyes of the Wisent's
+S.token("Elf Warrior", "G", ("Elf", "Warrior"), 1, 1)
+S.token("Elemental", "G", ("Elemental",), 4, 4)  # Eyes of the Wisent's
 
 
 # ============================================================ changelings
@@ -143,9 +108,19 @@ S.card("Amoeboid Changeling",
        activated("{T}", _types_for("lose_all_creature_types"), target(creature)))
 
 S.card("Turtleshell Changeling",
-       activated("{1}{U}", lambda c: until_eot(c, [_me(c)], ("switch_pt", None))))
+       activated("{1}{U}", lambda c: until_eot(c, [me(c)], ("switch_pt", None))))
 
-S.card("Ghostly Changeling", activated("{1}{B}", _self_pump(1, 1)))
+S.card("Ghostly Changeling", activated("{1}{B}", self_pump(1, 1)))
+
+
+def _shapesharer(c: Ctx) -> None:
+    """Target Shapeshifter becomes a copy of target creature until your next turn (a copy
+    effect, layer 1: it copies the creature's copiable values as the ability resolves)."""
+    c.become_copy(c.target(0), c.target(1), duration="next_turn")
+
+
+S.card("Shapesharer",  # changeling
+       activated("{2}{U}", _shapesharer, target(kind("Shapeshifter")), target(creature)))
 
 _GRAVEYARD_KEYWORDS = ("flying", "fear", "first strike", "double strike", "deathtouch", "haste",
                        "lifelink", "reach", "trample", "shroud", "vigilance")
@@ -220,7 +195,7 @@ S.card("Shields of Velis Vel", spell(_shields, target(player)))
 def _surge(c: Ctx) -> None:
     """Creatures you control get +1/+1 until end of turn. If you control a Kithkin, draw."""
     until_eot(c, c.objects(creature.you_control()), ("pt", [1, 1]))
-    if_you_control(kind("Kithkin"), _draw)(c)
+    if_you_control(kind("Kithkin"), draw(1))(c)
 
 
 S.card("Surge of Thoughtweft", spell(_surge))
@@ -235,7 +210,7 @@ def _aquitects_will(c: Ctx) -> None:
     if t is not None:
         c.put_counters(t, "flood", 1)
         c.forever("add_subtypes", [t], {"types": ["Island"], "while_counter": "flood"})
-    if_you_control(kind("Merfolk"), _draw)(c)
+    if_you_control(kind("Merfolk"), draw(1))(c)
 
 
 S.card("Aquitect's Will", spell(_aquitects_will, target(land)))
@@ -263,17 +238,13 @@ def _faerie_trickery(c: Ctx) -> None:
 S.card("Faerie Trickery", spell(_faerie_trickery, target(a_spell.without_subtype("Faerie"))))
 
 
-def _your_end_step(v: View, src: int, e: Any) -> bool:
-    return bool(e.step == "end" and v.state.active == _controller(v, src))
-
-
 def _untap_merfolk(c: Ctx) -> None:
     """Untap all Merfolk you control."""
     for oid in c.objects(kind("Merfolk").you_control()):
         c.untap(oid)
 
 
-S.card("Merrow Commerce", triggered(ev.StepBegan, _your_end_step, _untap_merfolk,
+S.card("Merrow Commerce", triggered(ev.StepBegan, your_step("end"), _untap_merfolk,
                                     text="at the beginning of your end step"))
 
 
@@ -289,24 +260,19 @@ S.card("Wings of Velis Vel", spell(_wings, target(creature)))
 
 # ============================================================ black
 
-S.card("Boggart Birth Rite", spell(lambda c: c.bounce(c.target(0)),
+S.card("Boggart Birth Rite", spell(return_to_hand(),
                                    target(kind("Goblin").card.in_your("graveyard"))))
 
 S.card("Eyeblight's Ending", spell(destroy(), target(creature.without_subtype("Elf"))))
 
 
 def _cast_on_opponents_turn(v: View, src: int, e: Any) -> bool:
-    me = _controller(v, src)
-    return bool(e.controller == me and v.state.active != me)
-
-
-def _opponents_lose_one(c: Ctx) -> None:
-    for p in c.opponents():
-        c.lose_life(p, 1)
+    you = controller(v, src)
+    return bool(e.controller == you and v.state.active != you)
 
 
 S.card("Faerie Tauntings", triggered(ev.SpellCast, _cast_on_opponents_turn,
-                                     _may(_opponents_lose_one),
+                                     may(each_opponent_loses_life(1)),
                                      text="whenever you cast a spell during an opponent's turn"))
 
 
@@ -321,7 +287,7 @@ S.card("Nameless Inversion", spell(_nameless_inversion, target(creature)))
 def _peppersmoke(c: Ctx) -> None:
     """Target creature gets -1/-1 until end of turn. If you control a Faerie, draw a card."""
     until_eot(c, [c.target(0)], ("pt", [-1, -1]))
-    if_you_control(kind("Faerie"), _draw)(c)
+    if_you_control(kind("Faerie"), draw(1))(c)
 
 
 S.card("Peppersmoke", spell(_peppersmoke, target(creature)))
@@ -338,25 +304,25 @@ def _dies_from_battlefield(pred: Any) -> Any:
 def _prowess_of_the_fair(v: View, src: int, e: Any) -> bool:
     """Another nontoken Elf (a permanent: tribal Elves too) put into your graveyard."""
     o = v.obj(e.obj)
-    return bool(not o.token and o.owner == _controller(v, src)
+    return bool(not o.token and o.owner == controller(v, src)
                 and v.chars(e.obj).has_subtype("Elf"))
 
 
 S.card("Prowess of the Fair",
        triggered(ev.ZoneChanged, _dies_from_battlefield(_prowess_of_the_fair),
-                 _may(lambda c: c.create_token("Elf Warrior")), look_back=True,
+                 may(create("Elf Warrior")), look_back=True,
                  text="whenever another nontoken Elf is put into your graveyard"))
 
 
-S.card("Skeletal Changeling", activated("{1}{B}", lambda c: regenerate(c, _me(c))))
+S.card("Skeletal Changeling", activated("{1}{B}", lambda c: regenerate(c, me(c))))
 
 # Cards that regenerate a permanent of a creature type (a tribal permanent or a changeling
 # is one too).
 S.card("Mad Auntie",
        lord(kind("Goblin").creature.other().you_control(), 1, 1),
-       activated("{T}", lambda c: regenerate(c, c.target(0)), target(kind("Goblin").other())))
+       activated("{T}", regenerate_target(), target(kind("Goblin").other())))
 S.card("Black Poplar Shaman",
-       activated("{2}{B}", lambda c: regenerate(c, c.target(0)), target(kind("Treefolk"))))
+       activated("{2}{B}", regenerate_target(), target(kind("Treefolk"))))
 
 
 # ============================================================ red
@@ -372,12 +338,12 @@ S.card("Blades of Velis Vel", spell(_blades, target(creature, count=2, up_to=Tru
 
 def _another_goblin_you_control(v: View, src: int, e: Any) -> bool:
     c = v.chars(e.obj)
-    return bool(c.controller == _controller(v, src) and c.has_subtype("Goblin"))
+    return bool(c.controller == controller(v, src) and c.has_subtype("Goblin"))
 
 
 S.card("Boggart Shenanigans",
        triggered(ev.ZoneChanged, _dies_from_battlefield(_another_goblin_you_control),
-                 _may(damage(1)), target(player), look_back=True,
+                 may(damage(1)), target(player), look_back=True,
                  text="whenever another Goblin you control is put into a graveyard"))
 
 S.card("Consuming Bonfire", modal(
@@ -405,7 +371,7 @@ S.card("Crush Underfoot", spell(_crush_underfoot, target(creature)))
 def _giants_ire(c: Ctx) -> None:
     """~ deals 4 damage to target player. If you control a Giant, draw a card."""
     c.damage(c.target(0), 4)
-    if_you_control(kind("Giant"), _draw)(c)
+    if_you_control(kind("Giant"), draw(1))(c)
 
 
 S.card("Giant's Ire", spell(_giants_ire, target(player)))
@@ -438,14 +404,14 @@ S.card("Elvish Branchbender", activated("{T}", _branchbender,
 
 
 def _blue_spell_on_your_turn(v: View, src: int, e: Any) -> bool:
-    me = _controller(v, src)
-    return bool(e.controller != me and v.state.active == me
+    you = controller(v, src)
+    return bool(e.controller != you and v.state.active == you
                 and "U" in v.chars(e.new_obj).colors)
 
 
 S.card("Eyes of the Wisent",
        triggered(ev.SpellCast, _blue_spell_on_your_turn,
-                 _may(lambda c: c.create_token("Elemental")),
+                 may(create("Elemental")),
                  text="whenever an opponent casts a blue spell during your turn"))
 
 
@@ -467,7 +433,7 @@ S.card("Lignify", static(_lignify, "enchanted creature is a 0/4 Treefolk with no
 def _rootgrapple(c: Ctx) -> None:
     """Destroy target noncreature permanent. If you control a Treefolk, draw a card."""
     c.destroy(c.target(0))
-    if_you_control(kind("Treefolk"), _draw)(c)
+    if_you_control(kind("Treefolk"), draw(1))(c)
 
 
 S.card("Rootgrapple", spell(_rootgrapple, target(noncreature_permanent)))

@@ -578,7 +578,7 @@ class _Loader(yaml.SafeLoader):
 
 
 def _construct_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
-    value = loader.construct_yaml_int(node)  # type: ignore[arg-type]
+    value = loader.construct_yaml_int(node)
     text = str(node.value).strip()
     if text.startswith("+"):
         return _PlusInt(value)
@@ -590,7 +590,7 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.Node) -> dict[Any, An
     loader.flatten_mapping(node)
     out: dict[Any, Any] = {}
     for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+        key = loader.construct_object(key_node, deep=True)
         try:
             hash(key)
         except TypeError:
@@ -607,7 +607,7 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.Node) -> dict[Any, An
                 f"found duplicate key {key!r}",
                 key_node.start_mark,
             )
-        out[key] = loader.construct_object(value_node, deep=True)  # type: ignore[no-untyped-call]
+        out[key] = loader.construct_object(value_node, deep=True)
     return out
 
 
