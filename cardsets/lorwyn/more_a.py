@@ -253,8 +253,10 @@ def _urn_dies(v: View, src: int, e: Any) -> bool:
 
 def _urn_exile(c: Ctx) -> None:
     """... you may exile it."""
-    card = c.event.new_obj if c.event is not None else None
-    o = c.state.objects.get(card) if card is not None else None
+    card: int | None = getattr(c.event, "new_obj", None)
+    if card is None:
+        return
+    o = c.state.objects.get(card)
     if o is not None and o.zone == "graveyard" and c.may(f"exile {c.game.name(card)}?"):
         c.game.exile(card, exiled_with=c.source, reason="Colfenor's Urn")
 
@@ -340,9 +342,15 @@ S.card("Dolmen Gate",
 
 S.card("Doran, the Siege Tower", has("assigns combat damage by toughness"))
 
+def _target_player_mills_a_card(c: Ctx) -> None:
+    who = c.controller_of(c.target(0))
+    if who is not None:
+        c.mill(who, 1)
+
+
 S.card("Drowner of Secrets",
        ability(cost("", tap_untapped(kind("Merfolk"), 1, "an untapped Merfolk")),
-               lambda c: c.mill(c.controller_of(c.target(0)), 1), target(player)))
+               _target_player_mills_a_card, target(player)))
 
 
 # ======================================================================== E - F

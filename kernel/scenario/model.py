@@ -578,6 +578,7 @@ class _Loader(yaml.SafeLoader):
 
 
 def _construct_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
+    assert isinstance(node, yaml.ScalarNode)
     value = loader.construct_yaml_int(node)
     text = str(node.value).strip()
     if text.startswith("+"):
