@@ -147,6 +147,7 @@ class Game:
         self._cause: list[int] = [-1]
         self._chars: dict[int, Chars] | None = None
         self._setting_up = False  # inside setting_up(): events trigger nothing
+        self._hooks: dict[str, Any] = {}  # static_hooks() cache, keyed by _version
         self._version = 0  # counts events that may change characteristics or SBAs
         self._settled = -1  # _version when state-based actions last found nothing
         self._chars_at = -1
@@ -262,6 +263,26 @@ class Game:
         if self._chars is None:
             self._chars = compute(self.state, self.reg)
         return View(self.state, self.reg, self._chars)
+
+    def static_hooks(self, attr: str) -> list[tuple[int, Any]]:
+        """``(source, hook)`` for each static ability of a permanent on the battlefield
+        that has the hook ``attr`` (``cost_change``, ``forbids_cast``, ``extra_mana``,
+        ``enters_tapped``, ``as_though_haste`` ...) and that its source has now; cached
+        until the next event that can change characteristics."""
+        cache = self._hooks
+        if cache.get("") != self._version:
+            cache.clear()
+            cache[""] = self._version
+        out: list[tuple[int, Any]] | None = cache.get(attr)
+        if out is None:
+            out = []
+            for src in self.state.battlefield:
+                for key, st in self.definition(src).statics:
+                    fn = getattr(st, attr, None)
+                    if fn is not None and key in self.chars(src).abilities:
+                        out.append((src, fn))
+            cache[attr] = out
+        return out
 
     def card(self, oid: int) -> CardDef:
         """The definition of ``oid``'s card (the physical card: what is cast, its faces and
@@ -967,13 +988,10 @@ class Game:
         why = ac.unpayable(self, player, oid) if ac is not None else ""
         if why:
             return str(why)
-        for src in self.state.battlefield:
-            for key, st in self.definition(src).statics:
-                fn = getattr(st, "forbids_cast", None)
-                if fn is not None and key in self.chars(src).abilities:
-                    why = fn(self.view(), src, oid, player, alt)
-                    if why:
-                        return str(why)
+        for src, fn in self.static_hooks("forbids_cast"):
+            why = fn(self.view(), src, oid, player, alt)
+            if why:
+                return str(why)
         for rule in self.reg.cast_restrictions:  # rules of plugins (with the game's history)
             why = rule(self, player, oid, alt)
             if why:
@@ -984,11 +1002,8 @@ class Game:
         """How much generic mana more (or, negative, less) casting ``oid`` costs: the
         static abilities of permanents with a ``cost_change(view, source, card)``."""
         total = 0
-        for src in self.state.battlefield:
-            for key, st in self.definition(src).statics:
-                fn = getattr(st, "cost_change", None)
-                if fn is not None and key in self.chars(src).abilities:
-                    total += fn(self.view(), src, oid)
+        for src, fn in self.static_hooks("cost_change"):
+            total += fn(self.view(), src, oid)
         return total
 
     def _check_cast(self, player: int, oid: int, targets: list[int], modes: list[int], x: int,
@@ -1093,12 +1108,9 @@ class Game:
         c = self.chars(oid)
         if not (c.is_creature and o.sick) or c.has("haste"):
             return False
-        for src in self.state.battlefield:
-            for key, st in self.definition(src).statics:
-                fn = getattr(st, "as_though_haste", None)
-                if fn is not None and key in self.chars(src).abilities and \
-                        fn(self.view(), src, oid):
-                    return False
+        for src, fn in self.static_hooks("as_though_haste"):
+            if fn(self.view(), src, oid):
+                return False
         return True
 
     def sacrifice_options(self, player: int, oid: int, ab: Activated) -> list[int]:
@@ -1385,8 +1397,11 @@ class Game:
         """Whether ``player`` has mana, or an untapped source of mana, with a restriction."""
         if any(restriction(m) for m in self.state.players[player].mana):
             return True
-        if not self.reg.__dict__.setdefault("_restricted_mana", any(
-                ab.spend for d in self.reg.cards.values() for _k, ab in d.activated)):
+        cache = self.reg.__dict__
+        if "_restricted_mana" not in cache:
+            cache["_restricted_mana"] = any(ab.spend for d in self.reg.cards.values()
+                                            for _k, ab in d.activated)
+        if not cache["_restricted_mana"]:
             return False  # no card makes any
         return any(made[2] for oid in self.state.battlefield
                    if not self.state.objects[oid].tapped
@@ -1442,13 +1457,7 @@ class Game:
         return out
 
     def _extra_mana_statics(self) -> list[tuple[int, Any]]:
-        out = []
-        for src in self.state.battlefield:
-            for key, st in self.definition(src).statics:
-                fn = getattr(st, "extra_mana", None)
-                if fn is not None and key in self.chars(src).abilities:
-                    out.append((src, fn))
-        return out
+        return self.static_hooks("extra_mana")
 
     def extra_mana(self, oid: int, statics: list[tuple[int, Any]] | None = None
                    ) -> list[str]:
@@ -1620,6 +1629,7 @@ class Game:
         """Trigger the abilities that ``e`` triggers (``before``: look-back triggers)."""
         s = self.state
         by_card, granted, zones = self.reg.trigger_plan(e.TAG)
+        copies = bool(s.effects) and has_copy_effects(s)  # else an object behaves as its card
         for zone in zones:
             if zone == "battlefield":
                 ids = s.battlefield
@@ -1633,8 +1643,8 @@ class Game:
                 o = s.objects.get(oid)
                 if o is None or o.face_down:
                     continue
-                mine = by_card.get(o.card if zone != "battlefield" else
-                                   self.definition(oid).name, ())
+                mine = by_card.get(self.definition(oid).name if copies and zone == "battlefield"
+                                   else o.card, ())
                 if granted and zone == "battlefield":
                     c0 = self.chars(oid)
                     mine = list(mine) + [(k, t) for k, t in granted if k in c0.abilities
@@ -1884,13 +1894,7 @@ class Game:
     def _enters_tapped_by_statics(self, new: int) -> bool:
         """Whether a static ability of a permanent (with an ``enters_tapped(view, source,
         obj)``: "Each creature without ... enters tapped") makes ``new`` enter tapped."""
-        for src in self.state.battlefield:
-            for key, st in self.definition(src).statics:
-                fn = getattr(st, "enters_tapped", None)
-                if fn is not None and key in self.chars(src).abilities and \
-                        fn(self.view(), src, new):
-                    return True
-        return False
+        return any(fn(self.view(), src, new) for src, fn in self.static_hooks("enters_tapped"))
 
     def exile(self, oid: int, face_down: bool = False, exiled_with: int = 0,
               reason: str = "") -> int | None:
