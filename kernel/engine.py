@@ -1403,7 +1403,14 @@ class Game:
                                             for _k, ab in d.activated)
         if not cache["_restricted_mana"]:
             return False  # no card makes any
-        return any(made[2] for oid in self.state.battlefield
+        makers = self._hooks.get("_restricted_makers") if self._hooks.get("") == \
+            self._version else None
+        if makers is None:  # permanents with an ability that makes restricted mana
+            self.static_hooks("")  # (re)keys the cache to this version
+            makers = [oid for oid in self.state.battlefield
+                      if any(ab.spend for _k, ab in self.definition(oid).activated)]
+            self._hooks["_restricted_makers"] = makers
+        return any(made[2] for oid in makers
                    if not self.state.objects[oid].tapped
                    and self.chars(oid).controller == player
                    for made in [self._tap_mana(oid, sick_ok=True)] if made is not None)
