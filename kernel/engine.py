@@ -65,9 +65,12 @@ KNOWN_TO_CONTROLLERS_OF = "known_to_controllers_of"
 (hideaway: "any player who has controlled [this land]"); see :meth:`Game.settle`."""
 NEUTRAL_EVENTS: frozenset[type] = frozenset({
     ev.DecisionMade, ev.ManaAdded, ev.ManaSpent, ev.ManaEmptied, ev.Revealed,
-    ev.LibraryShuffled, ev.StepBegan})
+    ev.LibraryShuffled, ev.StepBegan, ev.Tapped, ev.Untapped})
 """Event types that never change any object's characteristics nor call for a state-based
-action (the layer cache and the last SBA check survive them)."""
+action (the layer cache and the last SBA check survive them).  Tapping is among them:
+no static ability or characteristic-defining ability may read tapped status (none in
+the shipped sets does; a filter in a *static* ability that did would need Tapped and
+Untapped taken out of this set)."""
 
 
 class RulesError(Exception):
