@@ -182,6 +182,18 @@ def _ability_label(ab: Any, index: int) -> str:
     return text or f"ability {index}"
 
 
+SBA_REASONS = {
+    "sba:role": "newer Role from the same player",
+    "sba:lethal-damage": "state-based action: lethal damage",
+    "sba:toughness": "state-based action: 0 toughness",
+    "sba:loyalty": "state-based action: 0 loyalty",
+    "sba:planeswalker-uniqueness": "planeswalker uniqueness rule",
+    "sba:legend-rule": "legend rule",
+    "sba:aura": "state-based action: Aura not legally attached",
+}
+"""How state-based moves to the graveyard read in the log."""
+
+
 class Renderer:
     """Renders envelopes one after the other (see the module docs).
 
@@ -447,8 +459,10 @@ class Renderer:
         dest = f"{who}'s {e.to_zone}"
         if where:
             dest = f"the {where} {dest}"
-        why = f" ({e.reason})" if e.reason else ""
+        why = f" ({SBA_REASONS.get(e.reason, e.reason)})" if e.reason else ""
         if e.from_zone == "battlefield" and e.to_zone == "graveyard":
+            if e.reason.startswith("sba:"):
+                return f"{name} put into {dest}{why}"
             return f"{name} is put into {dest} from the battlefield{why}"
         return f"{name} moves from {e.from_zone} to {dest}{why}"
 
@@ -465,6 +479,11 @@ class Renderer:
         return text + (f" ({e.reason})" if e.reason else "")
 
     def _TokenCreated(self, e: ev.TokenCreated) -> str:
+        if e.attached_to and e.card.endswith(" Role"):
+            # "Splashy Spellcaster: Sorcerer Role created attached to Grizzly Bears"
+            top = self.state.stack[-1].source_card if self.state.stack else ""
+            by = f"{top}: " if top else f"{self.player(e.controller)}: "
+            return f"{by}{e.card} created attached to {self.obj(e.attached_to)}"
         text = f"{self.player(e.controller)} creates a {e.card} token"
         if e.tapped:
             text += " (tapped)"

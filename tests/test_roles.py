@@ -69,3 +69,29 @@ def test_same_batch_different_players_is_no_choice() -> None:
     g.settle()
     assert g.chars(bears).power == 2 and g.chars(bears).toughness == 2
     assert not agent.asked
+
+
+def test_role_events_render_readably(registry) -> None:  # type: ignore[no-untyped-def]
+    """Issue 6: "Splashy Spellcaster: Sorcerer Role created attached to Grizzly Bears";
+    "Monster Role put into graveyard (newer Role from the same player)"."""
+    from kernel.render import render_log
+    from kernel.scenario.model import loads_scenarios
+    from kernel.scenario.runner import run_scenario
+
+    [sc] = loads_scenarios("""
+name: roles-render
+players:
+  alice:
+    battlefield: [Splashy Spellcaster, {card: Grizzly Bears, as: bears},
+      {card: Monster Role, token: true, attached_to: bears}, Mountain]
+    hand: [Shock]
+  bob: {}
+actions:
+  - {player: alice, cast: Shock, targets: [bob], answers: [{target: bears}]}
+  - {resolve: all}
+""")
+    r = run_scenario(sc, registry)
+    assert r.passed, r.reason
+    text = "\n".join(render_log(r.log, registry))
+    assert "Splashy Spellcaster: Sorcerer Role created attached to Grizzly Bears" in text
+    assert "Monster Role put into alice's graveyard (newer Role from the same player)" in text
