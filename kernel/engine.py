@@ -658,14 +658,20 @@ class Game:
             out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources,
                                           alts))
         for oid in s.battlefield:
-            c = self.chars(oid)
             d = self.definition(oid)
+            if not d.activated:
+                continue
+            c = self.chars(oid)
             for idx, (key, ab) in enumerate(d.activated, start=1):
                 if key not in c.abilities or ab.mana or (c.controller != player
                                                          and not ab.any_player):
                     continue
                 out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
-        for oid in pl.graveyard:  # abilities that work from a graveyard (``Activated.zones``)
+        graveyard_abilities = self.reg.__dict__.get("_graveyard_abilities")
+        if graveyard_abilities is None:  # does any card have one? (cached on the registry)
+            graveyard_abilities = self.reg.__dict__["_graveyard_abilities"] = any(
+                "graveyard" in ab.zones for d in self.reg.cards.values() for _k, ab in d.activated)
+        for oid in (pl.graveyard if graveyard_abilities else ()):  # ``Activated.zones``
             for idx, (_key, ab) in enumerate(self.definition(oid).activated, start=1):
                 if "graveyard" in ab.zones and not ab.mana:
                     out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
