@@ -75,7 +75,7 @@ from kernel.logfile import (
     LogWriter,
     NewerVersionError,
     TruncatedLogError,
-    UnknownEvent,
+    event_tag,
     load_log,
     newer_kernel,
     problem_summary,
@@ -265,6 +265,44 @@ def _json_line(obj: Any) -> str:
     return msgspec.json.encode(obj).decode()
 
 
+def _add_game_args(p: argparse.ArgumentParser, decks_help: str) -> None:
+    """The options ``mtgk play`` and ``mtgk sim`` share: --decks, --agents, --players
+    and --max-turns (checked, and the decks loaded, by :func:`_game_decks`)."""
+    p.add_argument("--decks", nargs="+", metavar="DECK", help=decks_help)
+    p.add_argument("--agents", nargs="+", metavar="KIND", choices=sorted(AGENTS),
+                   help="who plays: one or two of %(choices)s (default: heuristic)")
+    p.add_argument("--players", nargs=2, metavar=("NAME0", "NAME1"), default=["Alice", "Bob"],
+                   help="player names (default: Alice Bob)")
+    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
+                   help="declare a draw after N turns (default: %(default)s)")
+
+
+def _game_decks(args: argparse.Namespace) -> tuple[Registry, list[str], list[list[str]]]:
+    """Check the options of :func:`_add_game_args` and load the registry and the two
+    decks: ``(registry, deck names, deck card lists)``. Without --decks the first two
+    built-in decks are used; one deck is used by both players."""
+    if args.max_turns < 1:
+        raise UserError("--max-turns must be at least 1")
+    if args.decks and len(args.decks) > 2:
+        raise UserError("--decks takes one or two decks")
+    if args.agents and len(args.agents) > 2:
+        raise UserError("--agents takes one or two agent kinds")
+    reg = _registry(args)
+    names = list(args.decks or [])
+    if not names:
+        names = [k for k in builtin_decks(reg) if "/" not in k][:2]
+        if not names:
+            raise UserError("no built-in decks are installed: pass deck files with "
+                            "--decks FILE [FILE]")
+    if len(names) == 1:
+        names = names * 2
+    try:
+        decks = [load_deck(n, reg) for n in names]
+    except DeckError as exc:
+        raise UserError(str(exc)) from None
+    return reg, names, decks
+
+
 # --------------------------------------------------------------------------
 # mtgk play
 
@@ -278,38 +316,12 @@ def _play(p: argparse.ArgumentParser) -> Runner:
                    help="game seed (default: a random one, printed in the summary)")
     p.add_argument("--out", "-o", default="game.mtgk", metavar="FILE",
                    help="where to write the log (default: %(default)s)")
-    p.add_argument("--decks", nargs="+", metavar="DECK",
-                   help="one or two decks: built-in deck names or deck files "
-                        "(one deck: both players use it)")
-    p.add_argument("--agents", nargs="+", metavar="KIND", choices=sorted(AGENTS),
-                   help="who plays: one or two of %(choices)s (default: heuristic)")
-    p.add_argument("--players", nargs=2, metavar=("NAME0", "NAME1"), default=["Alice", "Bob"],
-                   help="player names (default: Alice Bob)")
-    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
-                   help="declare a draw after N turns (default: %(default)s)")
+    _add_game_args(p, decks_help="one or two decks: built-in deck names or deck files "
+                                 "(one deck: both players use it)")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
 
     def run(args: argparse.Namespace) -> int:
-        if args.max_turns < 1:
-            raise UserError("--max-turns must be at least 1")
-        if args.decks and len(args.decks) > 2:
-            raise UserError("--decks takes one or two decks")
-        if args.agents and len(args.agents) > 2:
-            raise UserError("--agents takes one or two agent kinds")
-        reg = _registry(args)
-        names = list(args.decks or [])
-        if not names:
-            builtin = [k for k in builtin_decks(reg) if "/" not in k]
-            if len(builtin) < 1:
-                raise UserError("no built-in decks are installed: pass deck files with "
-                                "--decks FILE [FILE]")
-            names = builtin[:2]
-        if len(names) == 1:
-            names = names * 2
-        try:
-            decks = [load_deck(n, reg) for n in names]
-        except DeckError as exc:
-            raise UserError(str(exc)) from None
+        reg, names, decks = _game_decks(args)
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
         kinds = list(args.agents or ["heuristic"])
         if len(kinds) == 1:
@@ -429,7 +441,7 @@ def _log(p: argparse.ArgumentParser) -> Runner:
             print(_json_line({"header": _visible_header(lf.header, viewer)}), file=out)
         for env in envs:
             seq = env.seq
-            if not (start <= seq <= stop and (types is None or _tag(env.event) in types)
+            if not (start <= seq <= stop and (types is None or event_tag(env.event) in types)
                     and (when is None or when[seq])):
                 r.advance(env)
                 continue
@@ -454,10 +466,6 @@ def _log(p: argparse.ArgumentParser) -> Runner:
         return 1 if lf.torn else 0
 
     return run
-
-
-def _tag(e: Any) -> str:
-    return str(getattr(e, "tag", "")) if isinstance(e, UnknownEvent) else str(e.TAG)
 
 
 def _moment_filter(envs: Sequence[Envelope], turn: int | None, step: str | None

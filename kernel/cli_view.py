@@ -25,31 +25,25 @@ import os
 import secrets
 import sys
 from pathlib import Path
-from typing import Any
-
-import msgspec
 
 from kernel.cli import (
-    AGENTS,
     Runner,
     UserError,
+    _add_game_args,
     _event_types,
+    _game_decks,
+    _json_line,
     _out,
     _player,
     _read,
     _registry,
     command,
 )
-from kernel.decks import DeckError, builtin_decks, load_deck
+from kernel.decks import builtin_decks
 from kernel.logfile import LogError, decode_log, write_jsonl
-from kernel.replay import DEFAULT_MAX_TURNS
 from kernel.store import DEFAULT_DB, GameRecord, SqliteStore, StoreError, Summary, open_store
 
 __all__: list[str] = []
-
-
-def _json(obj: Any) -> str:
-    return msgspec.json.encode(obj).decode()
 
 
 # --------------------------------------------------------------------------
@@ -119,15 +113,8 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
                    help="worker processes (default: one per CPU; 1 plays in this process)")
     p.add_argument("--seed", type=int, default=None,
                    help="the run's seed (default: a random one, printed)")
-    p.add_argument("--decks", nargs="+", metavar="DECK",
-                   help="one or two decks: built-in deck names or deck files (default: the "
-                        "first two built-in decks)")
-    p.add_argument("--agents", nargs="+", metavar="KIND", choices=sorted(AGENTS),
-                   help="who plays: one or two of %(choices)s (default: heuristic)")
-    p.add_argument("--players", nargs=2, metavar=("NAME0", "NAME1"), default=["Alice", "Bob"],
-                   help="player names (default: Alice Bob)")
-    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
-                   help="declare a draw after N turns (default: %(default)s)")
+    _add_game_args(p, decks_help="one or two decks: built-in deck names or deck files "
+                                 "(default: the first two built-in decks)")
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
                    help="the game library to add the games to (default: %(default)s)")
     p.add_argument("--progress", action="store_true",
@@ -142,25 +129,7 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
             raise UserError("--games must be at least 1")
         if args.workers is not None and args.workers < 1:
             raise UserError("--workers must be at least 1")
-        if args.max_turns < 1:
-            raise UserError("--max-turns must be at least 1")
-        if args.decks and len(args.decks) > 2:
-            raise UserError("--decks takes one or two decks")
-        if args.agents and len(args.agents) > 2:
-            raise UserError("--agents takes one or two agent kinds")
-        reg = _registry(args)
-        names = list(args.decks or [])
-        if not names:
-            names = [k for k in builtin_decks(reg) if "/" not in k][:2]
-            if not names:
-                raise UserError("no built-in decks are installed: pass deck files with "
-                                "--decks FILE [FILE]")
-        if len(names) == 1:
-            names = names * 2
-        try:
-            decks = [load_deck(n, reg) for n in names]
-        except DeckError as exc:
-            raise UserError(str(exc)) from None
+        reg, names, decks = _game_decks(args)
         builtin = builtin_decks(reg)
         # deck files are named by their file name without folder and suffix
         names = [n if n in builtin and not os.path.isfile(n) else Path(n).stem for n in names]
@@ -181,9 +150,9 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
             store.close()
         out = _out()
         if args.json:
-            print(_json({"seed": seed, "games": args.games, "workers": workers,
-                         "db": args.db, "decks": names, "players": args.players,
-                         **result.to_json()}), file=out)
+            print(_json_line({"seed": seed, "games": args.games, "workers": workers,
+                              "db": args.db, "decks": names, "players": args.players,
+                              **result.to_json()}), file=out)
         elif not args.quiet:
             secs = result.seconds
             rate = args.games / secs if secs > 0 else 0.0
@@ -315,7 +284,7 @@ def _print_records(records: list[GameRecord], args: argparse.Namespace) -> None:
     out = _out()
     if args.json:
         for r in records:
-            print(_json(r.to_json()), file=out)
+            print(_json_line(r.to_json()), file=out)
     elif records:
         print(_records_table(records), file=out)
     else:
@@ -343,7 +312,7 @@ def _db_summary(args: argparse.Namespace) -> int:
         s = store.summary()
     out = _out()
     if args.json:
-        print(_json(s.to_json()), file=out)
+        print(_json_line(s.to_json()), file=out)
     else:
         print(_summary_text(s, args.db), file=out)
     return 0
@@ -360,7 +329,7 @@ def _db_show(args: argparse.Namespace) -> int:
     r = g.record
     out = _out()
     if args.json:
-        print(_json({**r.to_json(), "event_types": types, "died": died}), file=out)
+        print(_json_line({**r.to_json(), "event_types": types, "died": died}), file=out)
         return 0
     print(_records_table([r]), file=out)
     if r.sim_seed is not None:

@@ -42,8 +42,8 @@ from kernel.agents import ReplayAgent
 from kernel.cards import Registry
 from kernel.engine import Agent, Decision, Game, RulesError
 from kernel.events import Envelope, ref_player
-from kernel.logfile import LogHeader, UnknownEvent
-from kernel.render import Renderer
+from kernel.logfile import LogHeader, UnknownEvent, event_tag
+from kernel.render import Renderer, _step_name
 from kernel.state import Obj, State
 
 __all__ = [
@@ -512,14 +512,6 @@ def _children(envelopes: Sequence[Envelope]) -> dict[int, list[int]]:
     return kids
 
 
-def _tag(e: ev.Event) -> str:
-    return e.tag if isinstance(e, UnknownEvent) else e.TAG
-
-
-def _step_words(step: str) -> str:
-    return step.replace("_", " ")
-
-
 def explain(envelopes: Sequence[Envelope], n: int, registry: Registry | None = None,
             viewer: int | None = None, depth: int = 1, limit: int = 100) -> Explanation:
     """Explain event ``n``: its chain of causes back to the decision or rule that
@@ -574,7 +566,7 @@ def explain(envelopes: Sequence[Envelope], n: int, registry: Registry | None = N
 
     def link(s: int, d: int = 0) -> Link:
         env = envelopes[s]
-        return Link(s, _tag(env.event), texts[s], env.cause, d)
+        return Link(s, event_tag(env.event), texts[s], env.cause, d)
 
     all_links = [link(s) for s in chain_seqs]
     origin: Link | None = None
@@ -620,7 +612,7 @@ def _rule_origin(envelopes: Sequence[Envelope], root: Link, n: int) -> str:
         seq = envelopes[seq].cause
     if isinstance(e, ev.StepBegan):
         turn = moments(envelopes[: root.seq + 1])[-1].turn
-        return f"{rule}, in turn {turn}'s {_step_words(e.step)} step (event {root.seq})"
+        return f"{rule}, in turn {turn}'s {_step_name(e.step)} step (event {root.seq})"
     if isinstance(e, ev.TurnBegan):
         return f"{rule}, at the start of turn {e.turn} (event {root.seq})"
     return f"{rule}: {root.text} (event {root.seq})"
@@ -911,14 +903,14 @@ def _same(a: Envelope, b: Envelope) -> str:
     from kernel.replay import same_event
 
     if not same_event(a.event, b.event):
-        if _tag(a.event) != _tag(b.event):
-            return f"different events: {_tag(a.event)} vs {_tag(b.event)}"
+        if event_tag(a.event) != event_tag(b.event):
+            return f"different events: {event_tag(a.event)} vs {event_tag(b.event)}"
         fa = _fields(a.event)
         fb = _fields(b.event)
         diff = [k for k in fa if fa.get(k) != fb.get(k)]
-        return f"{_tag(a.event)} differs in {', '.join(diff) or 'its fields'}"
+        return f"{event_tag(a.event)} differs in {', '.join(diff) or 'its fields'}"
     if a.cause != b.cause:
-        return f"same {_tag(a.event)} event, but cause {a.cause} vs {b.cause}"
+        return f"same {event_tag(a.event)} event, but cause {a.cause} vs {b.cause}"
     return ""
 
 
@@ -1072,7 +1064,7 @@ def branch(registry: Registry, header: LogHeader, envelopes: Sequence[Envelope],
         before = [s for s in near if s < at][-1:]
         after = [s for s in near if s > at][:1]
         hint = ", ".join(f"event {s}" for s in before + after)
-        raise BranchError(f"event {at} is {_tag(rec)}, not a player's decision (DecisionMade)"
+        raise BranchError(f"event {at} is {event_tag(rec)}, not a player's decision (DecisionMade)"
                           + (f"; the nearest decisions are {hint}" if hint else ""))
     if rec.player < 0:
         raise BranchError(f"event {at} is the game's own {rec.kind} choice (made at random "

@@ -52,10 +52,11 @@ if TYPE_CHECKING:
 __all__ = [
     "CardSet", "spell", "modal", "mode", "target", "activated", "mana_ability", "loyalty",
     "triggered", "triggered_on", "ENTERS", "etb", "dies", "leaves", "at_upkeep", "attacks", "static", "lord",
-    "damage", "draw", "gain_life", "destroy", "return_to_hand", "create", "pump", "sequence",
+    "damage", "draw", "gain_life", "destroy", "counter", "return_to_hand", "create", "pump",
+    "sequence",
     "parse_cost", "token_facts",
     # the source ("~"), its controller, trigger conditions
-    "controller", "me", "self_entered", "self_put_into_graveyard", "your_step",
+    "controller", "me", "self_entered", "self_put_into_graveyard", "your_step", "each_step",
     # statics and effects shared by many cards
     "gets_and_has", "host_of", "enchanted", "may", "self_pump", "discard_a_card",
     "each_opponent_loses_life", "exiled_with", "return_exiled",
@@ -218,6 +219,14 @@ def your_step(step: str) -> Callable[[View, int, Any], bool]:
     step, ..."."""
     def when(v: View, src: int, e: Any) -> bool:
         return bool(e.step == step and v.state.active == v.chars(src).controller)
+    return when
+
+
+def each_step(step: str) -> Callable[[View, int, Any], bool]:
+    """Trigger condition: "At the beginning of the [step]" of every turn, whoever's it is
+    (on ``StepBegan``): ``triggered(ev.StepBegan, each_step("end"), effect)``."""
+    def when(v: View, src: int, e: Any) -> bool:
+        return bool(e.step == step)
     return when
 
 
@@ -499,6 +508,11 @@ def gain_life(n: int) -> Effect:
 
 def destroy(to: int = 0) -> Effect:
     return lambda c: c.destroy(c.target(to))
+
+
+def counter(to: int = 0) -> Effect:
+    """Counter target spell (target number ``to``)."""
+    return lambda c: c.counter(c.target(to))
 
 
 def return_to_hand(to: int = 0) -> Effect:

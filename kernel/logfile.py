@@ -141,6 +141,7 @@ __all__ = [
     "UnknownEvent",
     "decode_log",
     "encode_log",
+    "event_tag",
     "load_log",
     "newer_kernel",
     "problem_summary",
@@ -223,6 +224,16 @@ class UnknownEvent(Event, frozen=True):
     tag: str
     version: int
     raw: bytes
+
+
+def event_tag(e: Event) -> str:
+    """The tag ``e`` is logged under: its type's ``TAG``, or for an
+    :class:`UnknownEvent` the original tag it was stored with.
+
+    >>> event_tag(UnknownEvent("FutureEvent", 3, b""))
+    'FutureEvent'
+    """
+    return e.tag if isinstance(e, UnknownEvent) else e.TAG
 
 
 @dataclass(frozen=True, slots=True)

@@ -814,18 +814,22 @@ def _type_line(c: Chars) -> str:
     return f"{left} — {right}" if right else left
 
 
-def _characteristics(state: State, registry: Registry | None) -> tuple[dict[int, Chars], str]:
+def _characteristics(state: State, registry: Registry | None,
+                     not_shown: str = "characteristics not shown"
+                     ) -> tuple[dict[int, Chars], str]:
+    """Every object's characteristics (layers applied) and ``""``, or ``{}`` and a
+    note (starting with ``not_shown``) saying why they cannot be computed."""
     if registry is None:
-        return {}, "characteristics not shown: no card registry"
+        return {}, f"{not_shown}: no card registry"
     from kernel.cards import UnknownCardError
     from kernel.layers import compute
 
     try:
         return compute(state, registry), ""
     except UnknownCardError as exc:
-        return {}, f"characteristics not shown: {exc}"
+        return {}, f"{not_shown}: {exc}"
     except Exception as exc:  # noqa: BLE001 - e.g. a state folded past unknown events
-        return {}, f"characteristics not shown: {type(exc).__name__}: {exc}"
+        return {}, f"{not_shown}: {type(exc).__name__}: {exc}"
 
 
 def render_state(state: State, game_or_registry: Any = None, as_player: int | None = None,

@@ -41,7 +41,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from kernel import events as ev
 from kernel.events import Envelope
-from kernel.logfile import LogHeader, UnknownEvent, decode_log, encode_log
+from kernel.logfile import LogHeader, decode_log, encode_log, event_tag
 from kernel.state import apply, new_state
 
 __all__ = [
@@ -105,10 +105,6 @@ class GameFacts:
         return self.winner is not None
 
 
-def _tag(e: ev.Event) -> str:
-    return e.tag if isinstance(e, UnknownEvent) else e.TAG
-
-
 def _seat_list(value: Any, n: int, key: str | None = None) -> list[Any]:
     out: list[Any] = [None] * n
     if isinstance(value, list):
@@ -131,7 +127,7 @@ def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
     winner: int | None = None
     for env in envelopes:
         e = env.event
-        tag = _tag(e)
+        tag = event_tag(e)
         types[tag] = types.get(tag, 0) + 1
         if isinstance(e, ev.ZoneChanged) and e.from_zone == "battlefield" \
                 and e.to_zone == "graveyard":

@@ -57,10 +57,10 @@ from typing import Any
 import msgspec
 
 from kernel import events as ev
-from kernel.cards import KEYWORDS, Registry, UnknownCardError
+from kernel.cards import KEYWORDS, Registry
 from kernel.events import Envelope
-from kernel.logfile import LogHeader, UnknownEvent
-from kernel.render import Renderer, can_see
+from kernel.logfile import LogHeader, event_tag
+from kernel.render import Renderer, _characteristics, can_see
 from kernel.state import Obj, StackItem, State
 
 __all__ = ["DEFAULT_EVERY", "build_viewer", "viewer_data", "write_viewer"]
@@ -278,14 +278,7 @@ def _refs(e: ev.Event) -> list[int]:
 def _chars(s: State, reg: Registry | None) -> tuple[dict[int, Any], str]:
     if reg is None:
         return {}, "no card registry: power and toughness not shown"
-    from kernel.layers import compute
-
-    try:
-        return compute(s, reg), ""
-    except UnknownCardError as exc:
-        return {}, f"power and toughness not shown: {exc}"
-    except Exception as exc:  # noqa: BLE001 - a viewer should still show the rest
-        return {}, f"power and toughness not shown: {type(exc).__name__}: {exc}"
+    return _characteristics(s, reg, "power and toughness not shown")
 
 
 def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry | None,
@@ -319,7 +312,7 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
     before: set[int] = set()
     for n, env in enumerate(envelopes):
         e = env.event
-        tag = e.tag if isinstance(e, UnknownEvent) else e.TAG
+        tag = event_tag(e)
         tag_of.append(tags.setdefault(tag, len(tags)))
         causes.append(env.cause)
         for v in views:

@@ -19,7 +19,7 @@ Decisions: the card to discard is a ``discard`` decision (a scenario answers
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kernel import events as ev
 from kernel.cards import Activated, Cost, Effect, Target
@@ -30,31 +30,48 @@ if TYPE_CHECKING:
     from kernel.filters import Filter
 
 
-class Discard:
-    """"Discard a [filter] card" (``f`` None: any card) from the activating player's hand."""
+class _CardFromZone:
+    """A cost that takes one [filter] card (``f`` None: any card) from a zone of the
+    activating player's (``zone``): the player chooses which (a ``decision`` decision)
+    and :meth:`take` does the rest."""
+
+    zone: ClassVar[str]
+    decision: ClassVar[str]
 
     def __init__(self, f: Filter | None = None, text: str = "a card") -> None:
         self.f = f
         self.text = text
 
-    def __repr__(self) -> str:
-        return f"discard {self.text}"
-
     def options(self, game: Game, player: int) -> list[int]:
-        hand = list(game.state.players[player].hand)
+        cards = list(getattr(game.state.players[player], self.zone))
         if self.f is None:
-            return hand
+            return cards
         v = game.view()
-        return [o for o in hand if self.f(v, o, player, 0)]
+        return [o for o in cards if self.f(v, o, player, 0)]
 
     def can_pay(self, game: Game, player: int, source: int) -> bool:
         return bool(self.options(game, player))
 
     def pay(self, game: Game, player: int, source: int) -> None:
-        pick = game.choose(player, "discard", self.options(game, player),
-                           f"discard {self.text} (cost)")
+        pick = game.choose(player, self.decision, self.options(game, player), f"{self!r} (cost)")
         if pick is not None:
-            game.move(pick, "graveyard", reason="discard")
+            self.take(game, pick)
+
+    def take(self, game: Game, card: int) -> None:
+        raise NotImplementedError
+
+
+class Discard(_CardFromZone):
+    """"Discard a [filter] card" (``f`` None: any card) from the activating player's hand."""
+
+    zone = "hand"
+    decision = "discard"
+
+    def __repr__(self) -> str:
+        return f"discard {self.text}"
+
+    def take(self, game: Game, card: int) -> None:
+        game.move(card, "graveyard", reason="discard")
 
 
 class RemoveCounters:
@@ -145,29 +162,21 @@ class TapUntapped:
             game.emit(ev.Tapped(obj=o))
 
 
-class ExileFromGraveyard:
+class ExileFromGraveyard(_CardFromZone):
     """"Exile a [filter] card from your graveyard" (Scarred Vinebreeder): the player
     chooses which (a ``choose`` decision)."""
 
+    zone = "graveyard"
+    decision = "choose"
+
     def __init__(self, f: Filter, text: str = "a card") -> None:
-        self.f = f
-        self.text = text
+        super().__init__(f, text)
 
     def __repr__(self) -> str:
         return f"exile {self.text} from your graveyard"
 
-    def options(self, game: Game, player: int) -> list[int]:
-        v = game.view()
-        return [o for o in game.state.players[player].graveyard if self.f(v, o, player, 0)]
-
-    def can_pay(self, game: Game, player: int, source: int) -> bool:
-        return bool(self.options(game, player))
-
-    def pay(self, game: Game, player: int, source: int) -> None:
-        pick = game.choose(player, "choose", self.options(game, player),
-                           f"exile {self.text} from your graveyard (cost)")
-        if pick is not None:
-            game.exile(pick, reason="cost")
+    def take(self, game: Game, card: int) -> None:
+        game.exile(card, reason="cost")
 
 
 def tap_untapped(f: Filter, n: int = 1, text: str = "", besides_source: bool = False

@@ -4,6 +4,8 @@
 * ``rules_registry`` -- the same plus ``testpack``, a test-only card set of
   small cards that isolate one rule each (keyword creatures, an X spell, an
   Aura, a legend, triggers with APNAP and intervening-if conditions ...);
+* ``reset_structlog`` -- structlog back to its defaults after a test that ran ``mtgk``
+  (with :func:`run_mtgk`, which runs it in-process);
 * ``scenario`` -- run a scenario written inline as YAML (the format of
   ``shared/spec/scenario-format.md``) through :mod:`kernel.scenario.runner`
   and check that it passed (or failed, when asked).
@@ -14,13 +16,17 @@ registered with ``load_registry(extra=[("testpack", TestPack())])``.
 
 from __future__ import annotations
 
+import io
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
 
 import pytest
+import structlog
 
 from kernel.cards import CardFacts, CardSetInfo, Registry
+from kernel.cli import main
 from kernel.dsl import (
     CardSet,
     activated,
@@ -36,7 +42,7 @@ from kernel.dsl import (
     triggered,
 )
 from kernel.effects import Ctx
-from kernel.events import StepBegan, ZoneChanged
+from kernel.events import Event, StepBegan, ZoneChanged
 from kernel.filters import creature, creature_or_player
 from kernel.layers import View
 from kernel.plugins import hookimpl, load_registry
@@ -243,6 +249,31 @@ def rules_registry() -> Registry:
     reg = load_registry(extra=[("testpack", TestPack())])
     assert "testpack" in reg.sets, reg.failures
     return reg
+
+
+Scenario = Callable[..., ScenarioResult]
+"""The type of the ``scenario`` fixture."""
+
+
+def events_of(res: ScenarioResult, kind: type[Event]) -> list[Any]:
+    """The events of type ``kind`` in a scenario's log."""
+    return [e.event for e in res.log if isinstance(e.event, kind)]
+
+
+def run_mtgk(*argv: object) -> tuple[int, str, str]:
+    """Run ``mtgk`` in-process: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([str(a) for a in argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def reset_structlog() -> Iterator[None]:
+    """Put structlog back to its defaults after the test (``mtgk`` configures it to log
+    to the stream it was given, which a test redirects)."""
+    yield
+    structlog.reset_defaults()
 
 
 def play_scenario(text: str, reg: Registry) -> ScenarioResult:

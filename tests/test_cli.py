@@ -9,8 +9,6 @@ import os
 import re
 import sys
 import types
-from collections.abc import Iterator
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import msgspec
@@ -20,29 +18,18 @@ import structlog
 import kernel.diag
 import kernel.render
 from kernel import events as ev
-from kernel.cli import main
 from kernel.events import Envelope
 from kernel.logfile import LogHeader, UnknownEvent, read_log, write_jsonl, write_log
 from kernel.plugins import load_registry
 from kernel.render import Renderer, render_event, render_state
 from kernel.state import State, encode_state, fold
+from tests.conftest import run_mtgk as run
 
 RED = "17 Mountain\n19 Gray Ogre\n4 Shock\n"
 REG = load_registry()
 
 
-def run(*argv: object) -> tuple[int, str, str]:
-    """Run ``mtgk`` in-process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture(autouse=True)
-def _reset_structlog() -> Iterator[None]:
-    yield
-    structlog.reset_defaults()
+pytestmark = pytest.mark.usefixtures("reset_structlog")
 
 
 class Played:

@@ -9,21 +9,16 @@ the engine (``mtgk play``), or scenario runs.
 from __future__ import annotations
 
 import doctest
-import io
 import json
 import re
-from collections.abc import Iterator
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import msgspec
 import pytest
-import structlog
 
 import kernel.debug
 from kernel import events as ev
 from kernel.agents import RandomAgent
-from kernel.cli import main
 from kernel.debug import (
     CardIndex,
     branch,
@@ -40,6 +35,7 @@ from kernel.logfile import LogFile, LogHeader, UnknownEvent, read_log, write_log
 from kernel.plugins import load_registry
 from kernel.replay import Seeker, verify
 from kernel.state import State, apply, copy_state, fold, new_state
+from tests.conftest import run_mtgk as run
 
 REG = load_registry()
 RG = """# red-green with planeswalkers
@@ -67,18 +63,7 @@ WU = """# white-blue with planeswalkers
 """
 
 
-def run(*argv: object) -> tuple[int, str, str]:
-    """Run ``mtgk`` in-process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture(autouse=True)
-def _reset_structlog() -> Iterator[None]:
-    yield
-    structlog.reset_defaults()
+pytestmark = pytest.mark.usefixtures("reset_structlog")
 
 
 class Game:

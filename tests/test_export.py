@@ -5,19 +5,14 @@ runner, and proved by re-running the game from it with the recorded decisions.""
 from __future__ import annotations
 
 import doctest
-import io
 import re
-from collections.abc import Iterator
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-import structlog
 
 import kernel.export
 from kernel import events as ev
 from kernel.agents import HeuristicAgent
-from kernel.cli import main
 from kernel.decks import parse_deck
 from kernel.events import Envelope
 from kernel.export import Export, ExportError, check_export, export_scenario, exportable
@@ -27,6 +22,7 @@ from kernel.replay import new_header, run_from_header
 from kernel.scenario.model import loads_scenarios
 from kernel.scenario.runner import run_scenario, write_scenario_log
 from kernel.state import fold
+from tests.conftest import run_mtgk as run
 
 REG = load_registry()
 RG = ("9 Mountain\n8 Forest\n2 Garruk Wildspeaker\n2 Chandra Nalaar\n4 Shock\n"
@@ -35,17 +31,7 @@ WU = ("9 Plains\n8 Island\n2 Ajani Goldmane\n2 Jace Beleren\n3 Liliana Vess\n"
       "4 Knight of Meadowgrain\n4 Kinsbaile Skirmisher\n4 Wizened Cenn\n4 Plover Knights\n")
 
 
-def run(*argv: object) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture(autouse=True)
-def _reset_structlog() -> Iterator[None]:
-    yield
-    structlog.reset_defaults()
+pytestmark = pytest.mark.usefixtures("reset_structlog")
 
 
 class Played:

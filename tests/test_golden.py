@@ -21,18 +21,16 @@ documented event, with the reason).
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import sys
 from collections.abc import Iterator
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any, ClassVar
 
 import msgspec
 import pytest
-import structlog
 
 from kernel import events as ev
 from kernel.cli import main
@@ -49,23 +47,14 @@ from kernel.logfile import (
 from kernel.plugins import load_registry
 from kernel.replay import verify
 from kernel.state import encode_state, fold
+from tests.conftest import run_mtgk as run
 
 GOLDEN = Path(__file__).parent / "golden"
 REG = load_registry()
 LOGS = ["game_walkers", "golden-walkers-and-hideaway"]
 
 
-def run(*argv: object) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture(autouse=True)
-def _reset_structlog() -> Iterator[None]:
-    yield
-    structlog.reset_defaults()
+pytestmark = pytest.mark.usefixtures("reset_structlog")
 
 
 # ------------------------------------------------------------------ the golden logs

@@ -4,19 +4,10 @@ keyword (see ``conftest.py``).  Basic combat with core cards is in
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 
 from kernel import events as ev
-from kernel.scenario.runner import ScenarioResult
-
-Scenario = Callable[..., ScenarioResult]
-
-
-def events_of(res: ScenarioResult, kind: type[ev.Event]) -> list[Any]:
-    return [e.event for e in res.log if isinstance(e.event, kind)]
+from tests.conftest import Scenario, events_of
 
 
 def fight(attacker: str, blockers: list[str], *, expect: str, assign: str = "",

@@ -4,11 +4,10 @@ mechanism (CR 614, 616) through ``registry.replacements`` with test-only effects
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import TestPack
+from conftest import Scenario, TestPack, events_of, play_scenario
 
 from kernel import events as ev
 from kernel.cards import Registry
@@ -16,14 +15,7 @@ from kernel.engine import Decision, Game
 from kernel.plugins import hookimpl, load_registry
 from kernel.replacement import Replacement
 from kernel.scenario.model import loads_scenarios
-from kernel.scenario.runner import ScenarioResult, ScenarioRun, run_scenario
-
-Scenario = Callable[..., ScenarioResult]
-
-
-def events_of(res: ScenarioResult, kind: type[ev.Event]) -> list[Any]:
-    return [e.event for e in res.log if isinstance(e.event, kind)]
-
+from kernel.scenario.runner import ScenarioResult, ScenarioRun
 
 # ---------------------------------------------------------------- layers
 
@@ -360,8 +352,6 @@ actions:
 
 
 def run(reg: Registry, text: str) -> ScenarioResult:
-    import textwrap
-    sc = loads_scenarios(textwrap.dedent(text), "inline.yaml", lambda n: n in reg)[0]
-    res = run_scenario(sc, reg)
+    res = play_scenario(text, reg)
     assert res.passed, res.reason
     return res

@@ -10,8 +10,6 @@ activated once per turn at sorcery speed.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 
@@ -19,15 +17,11 @@ from kernel import events as ev
 from kernel.cards import Registry
 from kernel.engine import Game
 from kernel.scenario.model import loads_scenarios
-from kernel.scenario.runner import ScenarioResult, ScenarioRun
+from kernel.scenario.runner import ScenarioRun
+from tests.conftest import Scenario, events_of
 
-Scenario = Callable[..., ScenarioResult]
 LORWYN_WALKERS = ("Ajani Goldmane", "Chandra Nalaar", "Garruk Wildspeaker", "Jace Beleren",
                   "Liliana Vess")
-
-
-def events_of(res: ScenarioResult, kind: type[ev.Event]) -> list[Any]:
-    return [e.event for e in res.log if isinstance(e.event, kind)]
 
 
 @pytest.mark.parametrize("name", LORWYN_WALKERS)

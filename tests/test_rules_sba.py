@@ -3,17 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from kernel import events as ev
 from kernel.scenario.runner import ScenarioResult
-
-Scenario = Callable[..., ScenarioResult]
-
-
-def events_of(res: ScenarioResult, kind: type[ev.Event]) -> list[Any]:
-    return [e.event for e in res.log if isinstance(e.event, kind)]
+from tests.conftest import Scenario, events_of
 
 
 def moved(res: ScenarioResult, reason: str) -> list[Any]:

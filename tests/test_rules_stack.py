@@ -7,7 +7,6 @@ look at the log.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,13 +14,7 @@ import pytest
 from kernel import events as ev
 from kernel.cards import Registry
 from kernel.engine import Decision, Game, RulesError
-from kernel.scenario.runner import ScenarioResult
-
-Scenario = Callable[..., ScenarioResult]
-
-
-def events_of(res: ScenarioResult, kind: type[ev.Event]) -> list[Any]:
-    return [e.event for e in res.log if isinstance(e.event, kind)]
+from tests.conftest import Scenario, events_of
 
 
 class Script:

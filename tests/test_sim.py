@@ -13,7 +13,6 @@ import json
 import sqlite3
 import statistics
 from collections import Counter
-from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,25 +22,18 @@ import kernel.sim
 import kernel.store
 from kernel import events as ev
 from kernel.cards import Registry
-from kernel.cli import main
 from kernel.decks import parse_deck
 from kernel.events import Envelope
 from kernel.logfile import LogHeader, decode_log, load_log
 from kernel.replay import verify
 from kernel.sim import Progress, game_seed, plan, play_header, simulate
 from kernel.store import GameStore, SqliteStore, StoreError, game_facts, open_store
+from tests.conftest import run_mtgk as run
 
 JACE = "9 Island\n9 Mountain\n4 Jace Beleren\n8 Shock\n10 Gray Ogre\n"
 RED = "17 Mountain\n19 Gray Ogre\n4 Shock\n"
 GAMES = 6
 SEED = 3
-
-
-def run(*argv: object) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 @dataclass

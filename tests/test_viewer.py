@@ -13,14 +13,12 @@ missing.  With ``MTGK_SCREENSHOT`` set, it saves a screenshot to
 from __future__ import annotations
 
 import doctest
-import io
 import json
 import os
 import re
 import shutil
 import tempfile
 from collections.abc import Iterator
-from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +28,6 @@ import pytest
 import kernel.viewer
 from kernel import events as ev
 from kernel.cards import Registry
-from kernel.cli import main
 from kernel.decks import parse_deck
 from kernel.events import Envelope
 from kernel.layers import compute
@@ -40,6 +37,7 @@ from kernel.replay import Seeker
 from kernel.sim import plan, play_header
 from kernel.state import State, apply, new_state
 from kernel.viewer import build_viewer, viewer_data
+from tests.conftest import run_mtgk as run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,13 +46,6 @@ ROOT = Path(__file__).resolve().parents[1]
 JACE = ("9 Island\n9 Plains\n4 Jace Beleren\n4 Wizened Cenn\n4 Knight of Meadowgrain\n"
         "4 Kinsbaile Skirmisher\n6 Goldmeadow Harrier\n")
 RED = "17 Mountain\n19 Gray Ogre\n4 Shock\n"
-
-
-def run(*argv: object) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kernel.cards import X_COUNT
-from kernel.dsl import damage, destroy, draw, modal, mode, return_to_hand, target
+from kernel.dsl import counter, damage, destroy, draw, modal, mode, return_to_hand, target
 from kernel.effects import Ctx
 from kernel.filters import (
     Filter,
@@ -64,7 +64,7 @@ def _tap_opponents_creatures(c: Ctx) -> None:
 
 S.card("Cryptic Command", modal(
     2,
-    mode("Counter target spell.", lambda c: c.counter(c.target(0)), target(spell)),
+    mode("Counter target spell.", counter(), target(spell)),
     mode("Return target permanent to its owner's hand.", return_to_hand(),
          target(permanent)),
     mode("Tap all creatures your opponents control.", _tap_opponents_creatures),

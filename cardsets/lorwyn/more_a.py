@@ -28,11 +28,17 @@ from typing import Any
 from kernel import events as ev
 from kernel.dsl import (
     activated,
+    controller,
+    counter,
     create,
     destroy,
     draw,
+    each_step,
     etb,
+    exiled_with,
     has,
+    me,
+    self_pump,
     spell,
     static,
     target,
@@ -64,9 +70,6 @@ from .simple import (
     as_long_as,
     attacking_or_blocking,
     casts,
-    controller,
-    me,
-    self_pump,
     token,
     you_control,
 )
@@ -103,7 +106,7 @@ def _fodder_launch(c: Ctx) -> None:
 S.card("Fodder Launch", spell(_fodder_launch, target(creature)),
        additional_cost=sacrifice_a(kind("Goblin"), "a Goblin"))
 
-S.card("Familiar's Ruse", spell(lambda c: c.counter(c.target(0)), target(a_spell)),
+S.card("Familiar's Ruse", spell(counter(), target(a_spell)),
        additional_cost=return_a(creature, "a creature you control"))
 
 
@@ -261,13 +264,8 @@ def _urn_exile(c: Ctx) -> None:
         c.game.exile(card, exiled_with=c.source, reason="Colfenor's Urn")
 
 
-def _exiled_with(v: View | Ctx, src: int) -> list[int]:
-    s = v.state
-    return [o for o in s.exile if s.objects[o].flags.get("exiled_with") == src]
-
-
 def _urn_full(v: View, src: int, e: Any) -> bool:
-    return len(_exiled_with(v, src)) >= 3
+    return len(exiled_with(v, src)) >= 3
 
 
 def _urn_returns(c: Ctx) -> None:
@@ -275,7 +273,7 @@ def _urn_returns(c: Ctx) -> None:
     control."""
     if me(c) is None:
         return
-    cards = _exiled_with(c, c.source)
+    cards = exiled_with(c, c.source)
     c.sacrifice(c.source)
     if c.state.objects.get(c.source) is not None:
         return  # it wasn't sacrificed
@@ -286,7 +284,7 @@ def _urn_returns(c: Ctx) -> None:
 S.card("Colfenor's Urn",
        triggered(ev.ZoneChanged, _urn_dies, _urn_exile, look_back=True,
                  text="a creature with toughness 4 or greater is put into your graveyard"),
-       triggered(ev.StepBegan, lambda v, src, e: e.step == "end", _urn_returns,
+       triggered(ev.StepBegan, each_step("end"), _urn_returns,
                  intervening_if=_urn_full,
                  text="at the beginning of the end step, if three or more cards have been "
                       "exiled with ~"))

@@ -25,6 +25,7 @@ from kernel.dsl import (
     controller,
     create,
     draw,
+    each_step,
     enchanted,
     etb,
     gain_life,
@@ -350,8 +351,8 @@ def _exile_me(c: Ctx) -> None:
 
 
 S.card(HEAT_SHIMMER, spell(_heat_shimmer, target(creature)),
-       granted(HEAT_SHIMMER, triggered(ev.StepBegan, lambda v, src, e: e.step == "end",
-                                       _exile_me, text="at the beginning of the end step")),
+       granted(HEAT_SHIMMER, triggered(ev.StepBegan, each_step("end"), _exile_me,
+                                       text="at the beginning of the end step")),
        grantable=True)
 
 

@@ -22,6 +22,7 @@ from kernel.dsl import (
     at_upkeep,
     attacks,
     controller,
+    counter,
     create,
     damage,
     destroy,
@@ -354,7 +355,7 @@ S.card("Scion of Oona",  # flash, flying
 S.card("Silvergill Douser",
        activated("{T}", lambda c: pump(-_merfolk_and_faeries(c), 0)(c), target(creature)))
 S.card("Spellstutter Sprite",  # flash, flying
-       etb(lambda c: c.counter(c.target()), target(spell_mv_at_most_faeries)))
+       etb(counter(), target(spell_mv_at_most_faeries)))
 S.card("Stonybrook Angler", activated("{1}{U}, {T}", tap_or_untap(), target(creature)))
 S.card("Zephyr Net", enchanted(grant=["defender", "flying"]), enchant=target(creature))
 
