@@ -507,7 +507,7 @@ class Game:
                     self._untap_step(active)
                     continue
                 if s == "draw":
-                    if not (n == 1 and self._is_first_turn()):
+                    if n != 1:  # 103.8a: the first player skips the first turn's draw
                         self.draw(active, 1)
                 elif s == "declare_attackers":
                     if not self._declare_attackers(active):
@@ -523,9 +523,6 @@ class Game:
                 self._empty_pools()
                 if s == "end_of_combat" and self.state.combat is not None:
                     self.emit(ev.CombatEnded())
-
-    def _is_first_turn(self) -> bool:
-        return True
 
     def skips_draw_step(self, player: int) -> bool:
         """Whether ``player`` controls a permanent with the ability ``skip your draw step``

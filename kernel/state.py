@@ -345,7 +345,7 @@ def _land_played(s: State, e: ev.LandPlayed) -> None:
 
 
 def _revealed(s: State, e: ev.Revealed) -> None:
-    pass
+    """Revealing changes nothing in the state: the event is the record of who saw what."""
 
 
 def _spell_cast(s: State, e: ev.SpellCast) -> None:
