@@ -246,9 +246,10 @@ def protection_keywords(oracle_text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-TriggerPlan = tuple[dict[str, list[tuple[str, Triggered]]], list[tuple[str, Triggered]],
-                    list[str]]
-"""What :meth:`Registry.trigger_plan` gives for an event tag."""
+TriggerPlan = list[tuple[str, dict[str, list[tuple[str, Triggered]]],
+                         list[tuple[str, Triggered]]]]
+"""What :meth:`Registry.trigger_plan` gives for an event tag: for each zone to scan (in
+order), the triggers that work there by card name, and the grantable ones."""
 
 
 class Registry:
@@ -339,23 +340,31 @@ class Registry:
                 continue  # never let a bare printing shadow a full definition
             self.replace(c)
 
-    def trigger_plan(self, tag: str) -> TriggerPlan:
-        """For event ``tag``: triggers by card name, grantable triggers, and the zones to scan
-        (cached; the engine's per-event index)."""
-        cache: dict[tuple[str, int], TriggerPlan] = self.__dict__.setdefault("_plans", {})
-        plan = cache.get((tag, len(self.grantable)))
+    def trigger_plan(self, tag: str, before: bool) -> TriggerPlan:
+        """For event ``tag`` and look-back (``before``) or ordinary triggers: each zone to
+        scan, with the triggers that work in it by card name and the grantable ones among
+        them (cached; the engine's per-event index)."""
+        cache: dict[tuple[str, bool, int], TriggerPlan] = self.__dict__.setdefault("_plans", {})
+        plan = cache.get((tag, before, len(self.grantable)))
         if plan is None:
-            by_card: dict[str, list[tuple[str, Triggered]]] = {}
-            granted: list[tuple[str, Triggered]] = []
-            zones: list[str] = []
-            for name, key, t in self.trigger_index.get(tag, []):
-                by_card.setdefault(name, []).append((key, t))
-                if key in self.grantable:
-                    granted.append((key, t))
+            entries = self.trigger_index.get(tag, [])
+            zones: list[str] = []  # in the order the event's triggers name them
+            for _name, _key, t in entries:
                 for z in t.zones:
                     if z not in zones:
                         zones.append(z)
-            plan = cache[(tag, len(self.grantable))] = (by_card, granted, zones)
+            plan = []
+            for z in zones:
+                by_card: dict[str, list[tuple[str, Triggered]]] = {}
+                granted: list[tuple[str, Triggered]] = []
+                for name, key, t in entries:
+                    if t.look_back == before and z in t.zones:
+                        by_card.setdefault(name, []).append((key, t))
+                        if key in self.grantable:
+                            granted.append((key, t))
+                if by_card:
+                    plan.append((z, by_card, granted))
+            cache[(tag, before, len(self.grantable))] = plan
         return plan
 
     def triggers_for(self, tag: str) -> list[tuple[str, str, Triggered]]:

@@ -248,9 +248,10 @@ class Game:
     # ------------------------------------------------------------------ reading
     def chars(self, oid: int) -> Chars:
         """Current characteristics of an object (after layers, for permanents)."""
-        if self._chars is None:
-            self._chars = compute(self.state, self.reg)
-        c = self._chars.get(oid)
+        cs = self._chars
+        if cs is None:
+            cs = self._chars = compute(self.state, self.reg)
+        c = cs.get(oid)
         if c is None:
             o = self.state.objects.get(oid)
             if o is None:
@@ -258,8 +259,7 @@ class Game:
                 if lki and lki[1] is not None:
                     return lki[1]
                 raise KeyError(oid)
-            c = printed(self.reg, o)
-            self._chars[oid] = c
+            c = cs[oid] = printed(self.reg, o)
         return c
 
     def view(self) -> View:
@@ -272,10 +272,7 @@ class Game:
         that has the hook ``attr`` (``cost_change``, ``forbids_cast``, ``extra_mana``,
         ``enters_tapped``, ``as_though_haste`` ...) and that its source has now; cached
         until the next event that can change characteristics."""
-        cache = self._hooks
-        if cache.get("") != self._version:
-            cache.clear()
-            cache[""] = self._version
+        cache = self._version_cache()
         out: list[tuple[int, Any]] | None = cache.get(attr)
         if out is None:
             out = []
@@ -287,6 +284,15 @@ class Game:
             cache[attr] = out
         return out
 
+    def _version_cache(self) -> dict[str, Any]:
+        """A cache for facts that only events changing characteristics can change (see
+        ``NEUTRAL_EVENTS``); emptied as :attr:`_version` moves on."""
+        cache = self._hooks
+        if cache.get("") != self._version:
+            cache.clear()
+            cache[""] = self._version
+        return cache
+
     def card(self, oid: int) -> CardDef:
         """The definition of ``oid``'s card (the physical card: what is cast, its faces and
         costs).  What a permanent *does* is :meth:`definition`."""
@@ -297,11 +303,11 @@ class Game:
         permanent that is a copy (layer 1, CR 707.2), the copied card's.  Every lookup of
         behaviour -- activated, triggered, static, replacement and mana abilities -- goes
         through here (an object that has left the battlefield: as it last existed)."""
-        o = self.state.objects.get(oid)
-        if o is None or (o.zone == "battlefield" and self.state.effects
-                         and has_copy_effects(self.state)):
+        s = self.state
+        o = s.objects.get(oid)
+        if o is None or (s.effects and o.zone == "battlefield" and has_copy_effects(s)):
             return self.reg[self.chars(oid).card]
-        return self.reg[o.card]
+        return self.reg.cards.get(o.card) or self.reg[o.card]
 
     def last_known_controller(self, oid: int) -> int | None:
         o = self.state.objects.get(oid)
@@ -654,8 +660,9 @@ class Game:
                 continue
             out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources,
                                           alts))
+        copies = bool(s.effects) and has_copy_effects(s)  # else each behaves as its card
         for oid in s.battlefield:
-            d = self.definition(oid)
+            d = self.definition(oid) if copies else self.reg[s.objects[oid].card]
             if not d.activated:
                 continue
             c = self.chars(oid)
@@ -665,10 +672,13 @@ class Game:
                     continue
                 out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
         graveyard_abilities = self.reg.__dict__.get("_graveyard_abilities")
-        if graveyard_abilities is None:  # does any card have one? (cached on the registry)
-            graveyard_abilities = self.reg.__dict__["_graveyard_abilities"] = any(
-                "graveyard" in ab.zones for d in self.reg.cards.values() for _k, ab in d.activated)
+        if graveyard_abilities is None:  # the cards that have one (cached on the registry)
+            graveyard_abilities = self.reg.__dict__["_graveyard_abilities"] = {
+                name for name, d in self.reg.cards.items()
+                if any("graveyard" in ab.zones for _k, ab in d.activated)}
         for oid in (pl.graveyard if graveyard_abilities else ()):  # ``Activated.zones``
+            if self.reg[s.objects[oid].card].facts.name not in graveyard_abilities:
+                continue
             for idx, (_key, ab) in enumerate(self.definition(oid).activated, start=1):
                 if "graveyard" in ab.zones and not ab.mana:
                     out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
@@ -722,8 +732,14 @@ class Game:
         ids = list(s.exile) + [o for p in s.players for o in p.graveyard] + \
             list(s.players[player].library[:1])
         out = []
-        for oid in ids:
-            alts = self.cast_alts_from(player, oid)
+        for oid in ids:  # none in its owner's hand: :meth:`cast_alts_from`, inlined
+            if oid not in s.objects:
+                continue
+            alts: list[str] = []
+            for fn in self.reg.cast_permissions:
+                for alt in fn(self, player, oid) or ():
+                    if alt not in alts:
+                        alts.append(alt)
             if alts:
                 out.append((oid, alts))
         return out
@@ -1641,10 +1657,10 @@ class Game:
                   before: bool) -> None:
         """Trigger the abilities that ``e`` triggers (``before``: look-back triggers)."""
         s = self.state
-        by_card, granted, zones = self.reg.trigger_plan(e.TAG)
         copies = bool(s.effects) and has_copy_effects(s)  # else an object behaves as its card
-        for zone in zones:
-            if zone == "battlefield":
+        for zone, by_card, granted in self.reg.trigger_plan(e.TAG, before):
+            on_battlefield = zone == "battlefield"
+            if on_battlefield:
                 ids = s.battlefield
             elif zone == "stack":
                 ids = [it.id for it in s.stack]
@@ -1656,15 +1672,14 @@ class Game:
                 o = s.objects.get(oid)
                 if o is None or o.face_down:
                     continue
-                mine = by_card.get(self.definition(oid).name if copies and zone == "battlefield"
+                mine = by_card.get(self.definition(oid).name if copies and on_battlefield
                                    else o.card, ())
-                if granted and zone == "battlefield":
+                if granted and on_battlefield:
                     c0 = self.chars(oid)
-                    mine = list(mine) + [(k, t) for k, t in granted if k in c0.abilities
-                                         and (k, t) not in mine]
+                    extra = [(k, t) for k, t in granted if k in c0.abilities and (k, t) not in mine]
+                    if extra:
+                        mine = list(mine) + extra
                 for key, t in mine:
-                    if t.look_back != before or zone not in t.zones:
-                        continue
                     c = self.chars(oid)
                     if key not in c.abilities:
                         continue
@@ -1789,14 +1804,11 @@ class Game:
                         if oid not in seen:
                             seen.add(oid)
                             acts.append(("graveyard", oid, "planeswalker-uniqueness"))
+        objs = s.objects
         for p in s.players:
-            for zone in ("hand", "library", "graveyard"):
-                for oid in getattr(p, zone):
-                    if s.objects[oid].token:
-                        acts.append(("cease", oid, "token"))
-        for oid in s.exile:
-            if s.objects[oid].token:
-                acts.append(("cease", oid, "token"))
+            for ids in (p.hand, p.library, p.graveyard):
+                acts.extend(("cease", oid, "token") for oid in ids if objs[oid].token)
+        acts.extend(("cease", oid, "token") for oid in s.exile if objs[oid].token)
         for check in getattr(self.reg, "sba_checks", []):
             acts.extend(check(self))
         return acts

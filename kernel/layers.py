@@ -237,11 +237,21 @@ class Chars:
         return self.subtypes + self.creature_types()
 
     def copy(self) -> Chars:
-        c = Chars(self.name, list(self.types), list(self.supertypes), list(self.subtypes),
-                  list(self.ctypes), list(self.colors), self.power, self.toughness,
-                  list(self.abilities), self.controller, self.loyalty, self.mana_value,
-                  self.oid)
+        c = Chars.__new__(Chars)  # every slot is set below (the hot path of ``printed``)
+        c.name = self.name
+        c.types = self.types[:]
+        c.supertypes = self.supertypes[:]
+        c.subtypes = self.subtypes[:]
+        c.ctypes = self.ctypes[:]
         c.all_ctypes = self.all_ctypes
+        c.colors = self.colors[:]
+        c.power = self.power
+        c.toughness = self.toughness
+        c.abilities = self.abilities[:]
+        c.controller = self.controller
+        c.loyalty = self.loyalty
+        c.mana_value = self.mana_value
+        c.oid = self.oid
         c.pt_cda = self.pt_cda
         c.card = self.card
         return c
@@ -271,7 +281,9 @@ def printed(reg: Registry, o: Obj) -> Chars:
 
 def _template(reg: Registry, name: str) -> Chars:
     """The printed characteristics of card ``name`` (cached per registry; never mutate)."""
-    cache: dict[str, Chars] = reg.__dict__.setdefault("_printed", {})
+    cache: dict[str, Chars] | None = reg.__dict__.get("_printed")
+    if cache is None:
+        cache = reg.__dict__["_printed"] = {}
     t = cache.get(name)
     if t is None:
         t = cache[name] = _printed_template(reg, name)
@@ -632,6 +644,9 @@ class _Layers:
         return bool(_parts(st.effects(tv, oid), layer) != _parts(a.outs, layer))
 
 
+_subtype_set = cache(subtype_set)  # the subtype lists are fixed data
+
+
 def _correlate_subtypes(c: Chars) -> None:
     """Subtypes whose card type the object no longer has are gone (while it lacks it)."""
     if not c.has_creature_types:
@@ -640,7 +655,7 @@ def _correlate_subtypes(c: Chars) -> None:
     if c.subtypes:
         keep = []
         for t in c.subtypes:
-            owners = SUBTYPE_OWNERS.get(subtype_set(t))
+            owners = SUBTYPE_OWNERS.get(_subtype_set(t))
             if owners is None or any(x in c.types for x in owners):
                 keep.append(t)
         c.subtypes = keep
