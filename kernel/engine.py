@@ -293,6 +293,20 @@ class Game:
             cache[""] = self._version
         return cache
 
+    def _grants_possible(self) -> bool:
+        """Whether a permanent may have been granted another card's triggered ability:
+        only through a continuous effect from a resolved spell or ability, or a static
+        ability of a card defined ``grantable`` (an Aura, a Role) on the battlefield."""
+        cache = self._version_cache()
+        found = cache.get("_grants")
+        if found is None:
+            s = self.state
+            cards = self.reg.cards
+            found = cache["_grants"] = bool(s.effects) or any(
+                o.card in cards and bool(cards[o.card].extras.get("grantable"))
+                for o in (s.objects[i] for i in s.battlefield))
+        return bool(found)
+
     def card(self, oid: int) -> CardDef:
         """The definition of ``oid``'s card (the physical card: what is cast, its faces and
         costs).  What a permanent *does* is :meth:`definition`."""
@@ -1674,7 +1688,7 @@ class Game:
                     continue
                 mine = by_card.get(self.definition(oid).name if copies and on_battlefield
                                    else o.card, ())
-                if granted and on_battlefield:
+                if granted and on_battlefield and self._grants_possible():
                     c0 = self.chars(oid)
                     extra = [(k, t) for k, t in granted if k in c0.abilities and (k, t) not in mine]
                     if extra:
