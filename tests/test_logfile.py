@@ -5,7 +5,6 @@ from __future__ import annotations
 import doctest
 import io
 import os
-import time
 import zlib
 from pathlib import Path
 from typing import Any, ClassVar
@@ -308,19 +307,13 @@ def test_bytes_per_event_is_small(tmp_path: Path) -> None:
     assert w.stat().st_size - header_size == 10  # length 1 + tag 1 + cause 1 + [42, false] 3 + crc 4
 
 
-def test_decoding_is_fast(tmp_path: Path) -> None:
+def test_a_large_log_round_trips(tmp_path: Path) -> None:
+    """60,000 events decode back exactly (speed is reported by bench/run.py, not
+    asserted here: CI times nothing)."""
     envs = small_mix(60_000)
     path = tmp_path / "big.mtgk"
     write_log(path, make_header(), envs)
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        log = read_log(path)
-        best = min(best, time.perf_counter() - start)
-    assert log.envelopes == envs
-    rate = len(envs) / best
-    print(f"decoded {rate:,.0f} events/s")
-    assert rate > 100_000  # loose: the target is >= 500k/s, don't be flaky on slow CI
+    assert read_log(path).envelopes == envs
 
 
 # --------------------------------------------------------------------------
