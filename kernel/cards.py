@@ -17,7 +17,7 @@ CardDef('Gray Ogre')
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -174,6 +174,9 @@ class Static:
     effects: Callable[[Any, int], list[tuple[str, str, list[int], Any]]]
     text: str = ""
     layers: tuple[str, ...] = ()  # the layers it has effects in, if known (a speed hint)
+    #: the characteristics (groups, see ``kernel.filters.Reads``) that which objects it
+    #: affects and what it does to them depend on; ``None``: unknown, any
+    reads: frozenset[str] | None = None
 
 
 Ability = SpellAbility | Activated | Triggered | Static
@@ -267,6 +270,7 @@ class Registry:
         self.replacements: list[Any] = kernel_replacements()
         self.effect_kinds: dict[str, Callable[..., Any]] = {}
         self.dynamic_pt: dict[str, Callable[..., tuple[int, int]]] = {}
+        self.dynamic_pt_reads: dict[str, frozenset[str] | None] = {}
         self.failures: list[tuple[str, str]] = []
         self.sba_checks: list[Callable[..., list[tuple[str, int, str]]]] = []
         self.kernel_abilities: dict[str, Any] = {}
@@ -276,6 +280,10 @@ class Registry:
         #: ``player`` may cast ``obj`` from a zone other than their hand (e.g. exile); for
         #: a land card, ``""`` lets them play it.
         self.cast_permissions: list[Callable[..., list[str]]] = []
+        #: the zones a cast permission can apply to (see :meth:`allow_casting_from`); a
+        #: permission not listed here is asked about every card in exile, in a graveyard
+        #: and on top of a library.
+        self.cast_permission_zones: dict[Callable[..., list[str]], tuple[str, ...]] = {}
         #: ``fn(game, player, spell)`` as a spell is cast, after its mana is paid
         #: (optional additional costs such as bargain).
         self.cast_hooks: list[Callable[..., None]] = []
@@ -290,6 +298,15 @@ class Registry:
         self.aliases: dict[str, str] = {}
         #: names of rules plugins that announced themselves (e.g. ``"planeswalkers"``).
         self.extras_loaded: list[str] = []
+
+    def allow_casting_from(self, fn: Callable[..., list[str]],
+                           zones: Sequence[str] = ("exile", "graveyard", "library")) -> None:
+        """Add a cast permission ``fn(game, player, obj) -> alt names`` (see
+        :attr:`cast_permissions`) that only ever lets cards in ``zones`` be cast, so that
+        legal-action enumeration asks it about those cards only (once per registry)."""
+        if fn not in self.cast_permissions:
+            self.cast_permissions.append(fn)
+        self.cast_permission_zones[fn] = tuple(zones)
 
     def __getitem__(self, name: str) -> CardDef:
         try:
@@ -310,7 +327,7 @@ class Registry:
         name = card.facts.name
         self.__dict__.pop("_printed", None)  # printed-characteristics cache (kernel.layers)
         self.__dict__.pop("_plans", None)  # trigger plans (trigger_plan)
-        for cache in ("_graveyard_abilities", "_restricted_mana"):  # engine's registry facts
+        for cache in ("_graveyard_abilities", "_restricted_mana", "_instant_speed"):
             self.__dict__.pop(cache, None)
         self.__dict__.pop("_restricted_mana", None)  # any mana with a spending restriction?
         self.cards[name] = card
@@ -321,6 +338,8 @@ class Registry:
                     (f"{name}#{i}", ab))
         if callable(card.extras.get("pt")):
             self.dynamic_pt[name] = card.extras["pt"]
+            reads = card.extras.get("pt_reads")  # what the CDA looks at (``Static.reads``)
+            self.dynamic_pt_reads[name] = None if reads is None else frozenset(reads)
         for key, t in card.triggered:
             for tag in t.on:
                 self.trigger_index.setdefault(tag, []).append((name, key, t))

@@ -322,10 +322,14 @@ def attacks(effect: Effect, *targets: Target) -> Triggered:
 
 
 def static(effects: Callable[[View, int], list[tuple[str, str, list[int], Any]]],
-           text: str = "", layers: Sequence[str] = ()) -> Static:
+           text: str = "", layers: Sequence[str] = (),
+           reads: frozenset[str] | None = None) -> Static:
     """A static ability; ``effects(view, source)`` gives ``(layer, kind, objs, params)``
-    tuples.  ``layers`` (optional) names the layers it can have effects in."""
-    return Static(effects, text, tuple(layers))
+    tuples.  ``layers`` (optional) names the layers it can have effects in; ``reads``
+    (optional) the characteristics it looks at (a filter's ``reads``, see
+    ``kernel.filters.Reads``).  Both only spare the layer system work: leave them out
+    if unsure."""
+    return Static(effects, text, tuple(layers), reads)
 
 
 RULES_ABILITIES = ("can't block", "can block any number", "all able block it",
@@ -344,7 +348,8 @@ Parametrized ones: ``min_blockers:N`` ("can't be blocked except by N or more cre
 def has(ability: str) -> Static:
     """A static ability the engine knows by name (a keyword or one of
     :data:`RULES_ABILITIES`): ``has("can't block")`` is "~ can't block"."""
-    return Static(lambda v, src: [("6", "grant", [src], [ability])], ability)
+    return Static(lambda v, src: [("6", "grant", [src], [ability])], ability, ("6",),
+                  frozenset())
 
 
 @dataclass(frozen=True)
@@ -403,6 +408,12 @@ def gets_and_has(objs: list[int], power: int, toughness: int, grant: Sequence[st
     return out
 
 
+def pt_and_grant_layers(power: int, toughness: int, grant: Sequence[str] = ()
+                        ) -> tuple[str, ...]:
+    """The layers :func:`gets_and_has` effects are in (a static ability's ``layers``)."""
+    return (("6",) if grant else ()) + (("7c",) if power or toughness else ())
+
+
 def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> Static:
     """"[Filter] get +P/+T (and have [abilities])": e.g. Goblin Chieftain."""
     from kernel.layers import APPLIERS  # noqa: F401  (layers own the effect kinds)
@@ -410,8 +421,9 @@ def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> St
     def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
         return gets_and_has(matching(v, f, v.chars(src).controller, src), power, toughness,
                             grant)
-    layers = (("6",) if grant else ()) + (("7c",) if power or toughness else ())
-    return Static(effects, f"lord({f!r}, {power}, {toughness})", layers)
+    return Static(effects, f"lord({f!r}, {power}, {toughness})",
+                  pt_and_grant_layers(power, toughness, grant),
+                  None if f.reads is None else f.reads | {"controller"})
 
 
 def host_of(view: View, src: int) -> list[int]:
@@ -427,7 +439,8 @@ def enchanted(power: int = 0, toughness: int = 0, grant: Sequence[str] = ()) -> 
     def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
         host = host_of(v, src)
         return gets_and_has(host, power, toughness, grant) if host else []
-    return static(effects, f"enchanted creature gets +{power}/+{toughness} {list(grant)}")
+    return static(effects, f"enchanted creature gets +{power}/+{toughness} {list(grant)}",
+                  pt_and_grant_layers(power, toughness, grant), frozenset())
 
 
 # ---------------------------------------------------------------- effects

@@ -29,7 +29,17 @@ from kernel import events as ev
 from kernel.cards import X_COUNT, Activated, CardDef, Registry, Target, Triggered
 from kernel.effects import Ctx
 from kernel.events import Envelope, Event, player_ref, ref_player
-from kernel.layers import Chars, View, compute, has_copy_effects, is_creature_type, printed
+from kernel.layers import (
+    Chars,
+    View,
+    chars_key,
+    compute,
+    compute_with_reads,
+    has_copy_effects,
+    is_creature_type,
+    printed,
+    printed_template,
+)
 from kernel.mana import (
     SPEND_RESTRICTIONS,
     ManaCost,
@@ -40,7 +50,7 @@ from kernel.mana import (
     restriction,
 )
 from kernel.replacement import replace
-from kernel.state import StackItem, State, apply, new_state
+from kernel.state import Obj, StackItem, State, apply, new_state
 
 log = structlog.get_logger("mtgk.engine")
 
@@ -71,6 +81,11 @@ action (the layer cache and the last SBA check survive them).  Tapping is among 
 no static ability or characteristic-defining ability may read tapped status (none in
 the shipped sets does; a filter in a *static* ability that did would need Tapped and
 Untapped taken out of this set)."""
+
+
+class StaleCharacteristics(AssertionError):
+    """The engine's kept characteristics differ from a fresh computation (see
+    :meth:`Game.check_cached_characteristics`): a card's declarations are wrong."""
 
 
 class RulesError(Exception):
@@ -149,6 +164,7 @@ class Game:
         self.seed = seed
         self._cause: list[int] = [-1]
         self._chars: dict[int, Chars] | None = None
+        self._chars_reads: frozenset[str] | None = None  # what ``_chars`` depends on
         self._setting_up = False  # inside setting_up(): events trigger nothing
         self._hooks: dict[str, Any] = {}  # static_hooks() cache, keyed by _version
         self._version = 0  # counts events that may change characteristics or SBAs
@@ -189,8 +205,11 @@ class Game:
         self.log.append(env)
         apply(self.state, e)
         if type(e) not in NEUTRAL_EVENTS:
-            self._chars = None
             self._version += 1
+            if self._chars is not None:
+                self._chars_after(e, False)
+        elif self._chars is not None:
+            self._chars_after(e, True)
         for fn in self.listeners:  # before any event this one triggers: in log order
             fn(env)
         if self.state.effects and isinstance(e, ev.ZoneChanged | ev.RemovedFromGame) \
@@ -201,6 +220,21 @@ class Game:
         if self.state.effects and not self._setting_up:
             self._delayed_triggers(e, seq)
         return seq
+
+    def _chars_after(self, e: Event, neutral: bool) -> None:
+        """Forget the characteristics computed before ``e`` if ``e`` may have changed them:
+        it changes permanents (``Event.changes()`` is ``None``), or a part of the state
+        that a static ability on the battlefield reads (``Static.reads``; one that didn't
+        say reads every part but those of :data:`NEUTRAL_EVENTS`)."""
+        ch = e.changes()
+        reads = self._chars_reads
+        if ch is None or (reads is None and not neutral) or (reads and not reads.isdisjoint(ch)):
+            self._chars = None
+            if neutral:
+                self._version += 1  # the caches of facts that depend on characteristics
+        elif ch and self._chars is not None and isinstance(
+                e, ev.ZoneChanged | ev.RemovedFromGame | ev.SpellCast):
+            self._chars.pop(e.obj, None)  # (printed characteristics of a card that moved)
 
     def setting_up(self) -> _SetupScope:
         """``with game.setting_up():`` -- events emitted inside set up a position (a
@@ -250,7 +284,8 @@ class Game:
         """Current characteristics of an object (after layers, for permanents)."""
         cs = self._chars
         if cs is None:
-            cs = self._chars = compute(self.state, self.reg)
+            cs, self._chars_reads = compute_with_reads(self.state, self.reg)
+            self._chars = cs
         c = cs.get(oid)
         if c is None:
             o = self.state.objects.get(oid)
@@ -262,10 +297,37 @@ class Game:
             c = cs[oid] = printed(self.reg, o)
         return c
 
+    def check_cached_characteristics(self) -> None:
+        """Validated mode (scenarios and tests run it after every event): the
+        characteristics the engine kept across the last event must equal a fresh
+        computation.  If not, a static ability on the battlefield reads a part of the
+        state it didn't declare in ``Static.reads`` (or a CDA in ``pt_reads``), or an
+        event type's ``CHANGES`` is too narrow; :class:`StaleCharacteristics` names them."""
+        cs = self._chars
+        if cs is None:
+            return
+        fresh = compute(self.state, self.reg)
+        for oid in self.state.battlefield:
+            old, new = cs.get(oid), fresh.get(oid)
+            if old is None or new is None or chars_key(old) != chars_key(new):
+                last = self.log[-1].event if self.log else None
+                diff = [f"{slot} {getattr(old, slot, None)!r} -> {getattr(new, slot, None)!r}"
+                        for slot in Chars.__slots__
+                        if getattr(old, slot, None) != getattr(new, slot, None)]
+                raise StaleCharacteristics(
+                    f"after event {len(self.log) - 1} ({type(last).__name__}, which changes "
+                    f"{sorted(last.changes() or ()) if last else '?'}), the characteristics "
+                    f"kept for #{oid} {self.state.objects[oid].card} are stale "
+                    f"({'; '.join(diff)}): a static ability or characteristic-defining "
+                    f"ability on the battlefield reads a part of the state it doesn't "
+                    f"declare (Static.reads, pt_reads)")
+
     def view(self) -> View:
-        if self._chars is None:
-            self._chars = compute(self.state, self.reg)
-        return View(self.state, self.reg, self._chars)
+        cs = self._chars
+        if cs is None:
+            cs, self._chars_reads = compute_with_reads(self.state, self.reg)
+            self._chars = cs
+        return View(self.state, self.reg, cs)
 
     def static_hooks(self, attr: str) -> list[tuple[int, Any]]:
         """``(source, hook)`` for each static ability of a permanent on the battlefield
@@ -658,20 +720,31 @@ class Game:
         sorcery_ok = s.active == player and not s.stack and s.step in ("precombat_main",
                                                                           "postcombat_main")
         pl = s.players[player]
-        # with mana whose spending is restricted, what may pay is found for each action
-        sources = None if self._restricted_mana(player) else self.mana_sources(player)
+        # with mana whose spending is restricted, what may pay is found for each action;
+        # the sources are listed once something may be cast or activated
+        sources: list[Source] | None = None
+        listed = False
+        objs = s.objects
         for oid in pl.hand:
+            if not sorcery_ok and not self._instant_speed(objs[oid]):
+                continue  # neither a land nor a spell can be played now
             c = self.chars(oid)
             if "Land" in c.types:
                 if sorcery_ok and pl.lands_played < 1:
                     out.append(["play", oid])
                 continue
+            if not listed:
+                sources = None if self._restricted_mana(player) else self.mana_sources(player)
+                listed = True
             out.extend(self._cast_options(player, oid, c, sorcery_ok, sources))
         for oid, alts in self._castable_elsewhere(player):
             if "Land" in self.card(oid).facts.types:  # a permission to play it (CR 305.1)
                 if sorcery_ok and pl.lands_played < 1 and "" in alts:
                     out.append(["play", oid])
                 continue
+            if not listed:
+                sources = None if self._restricted_mana(player) else self.mana_sources(player)
+                listed = True
             out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources,
                                           alts))
         copies = bool(s.effects) and has_copy_effects(s)  # else each behaves as its card
@@ -684,6 +757,10 @@ class Game:
                 if key not in c.abilities or ab.mana or (c.controller != player
                                                          and not ab.any_player):
                     continue
+                if not listed:
+                    sources = None if self._restricted_mana(player) \
+                        else self.mana_sources(player)
+                    listed = True
                 out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
         graveyard_abilities = self.reg.__dict__.get("_graveyard_abilities")
         if graveyard_abilities is None:  # the cards that have one (cached on the registry)
@@ -695,8 +772,33 @@ class Game:
                 continue
             for idx, (_key, ab) in enumerate(self.definition(oid).activated, start=1):
                 if "graveyard" in ab.zones and not ab.mana:
+                    if not listed:
+                        sources = None if self._restricted_mana(player) \
+                            else self.mana_sources(player)
+                        listed = True
                     out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
         return out
+
+    def _instant_speed(self, o: Obj) -> bool:
+        """Whether card ``o`` (in a hand) could ever be cast when only instants can: an
+        instant, a card with flash, or one with a face or an alternative cost that is or
+        grants that (cards in hand have their printed characteristics; cached per card)."""
+        name = o.flags.get("face") or o.card if o.flags else o.card
+        cache: dict[str, bool] | None = self.reg.__dict__.get("_instant_speed")
+        if cache is None:
+            cache = self.reg.__dict__["_instant_speed"] = {}
+        fast = cache.get(name)
+        if fast is None:
+            d = self.reg[o.card]
+            fast = False
+            for alt in [""] + sorted(d.alt_costs):
+                face = d.extras.get("faces", {}).get(alt) if alt else name
+                t = printed_template(self.reg, face or name)
+                if alt in d.extras.get("flash_alts", ()) or "Instant" in t.types \
+                        or "flash" in t.abilities:
+                    fast = True
+            cache[name] = fast
+        return fast
 
     def _timing_ok(self, player: int, c: Chars, sorcery_ok: bool) -> bool:
         return sorcery_ok or "Instant" in c.types or c.has("flash")
@@ -740,22 +842,29 @@ class Game:
         return out
 
     def _castable_elsewhere(self, player: int) -> list[tuple[int, list[str]]]:
-        if not self.reg.cast_permissions:
+        perms = self.reg.cast_permissions
+        if not perms:
             return []
         s = self.state
-        ids = list(s.exile) + [o for p in s.players for o in p.graveyard] + \
-            list(s.players[player].library[:1])
+        zones = self.reg.cast_permission_zones
+        everywhere = ("exile", "graveyard", "library")
         out = []
-        for oid in ids:  # none in its owner's hand: :meth:`cast_alts_from`, inlined
-            if oid not in s.objects:
+        for zone in everywhere:
+            asked = [fn for fn in perms if zone in zones.get(fn, everywhere)]
+            if not asked:
                 continue
-            alts: list[str] = []
-            for fn in self.reg.cast_permissions:
-                for alt in fn(self, player, oid) or ():
-                    if alt not in alts:
-                        alts.append(alt)
-            if alts:
-                out.append((oid, alts))
+            ids = s.exile if zone == "exile" else s.players[player].library[:1] \
+                if zone == "library" else [o for p in s.players for o in p.graveyard]
+            for oid in ids:  # none in its owner's hand: :meth:`cast_alts_from`, inlined
+                if oid not in s.objects:
+                    continue
+                alts: list[str] = []
+                for fn in asked:
+                    for alt in fn(self, player, oid) or ():
+                        if alt not in alts:
+                            alts.append(alt)
+                if alts:
+                    out.append((oid, alts))
         return out
 
     def _auto_alt(self, player: int, oid: int, alt: str, sorcery_ok: bool) -> str:

@@ -52,6 +52,28 @@ class Event(msgspec.Struct, frozen=True, array_like=True, gc=False):
     VERSION: ClassVar[int] = 1
     #: Fields whose values only some players may see (see :func:`visible_fields`).
     PRIVATE: ClassVar[tuple[str, ...]] = ()
+    #: What events of this kind change, when it is not the permanents on the battlefield
+    #: (see :data:`STATE_PARTS`); ``None`` (the default): they may change permanents.
+    #: The engine keeps the characteristics it computed across an event that changes
+    #: only parts no static ability on the battlefield reads (``Static.reads``).
+    CHANGES: ClassVar[frozenset[str] | None] = None
+
+    def changes(self) -> frozenset[str] | None:
+        """What this event changes (:attr:`CHANGES`; events that move an object between
+        zones name the zones)."""
+        return self.CHANGES
+
+
+STATE_PARTS = ("hand", "library", "graveyard", "exile", "stack", "turn", "step", "combat",
+               "damage", "life", "tapped", "mana", "players")
+"""Parts of a game state outside the permanents on the battlefield, as events
+(``Event.CHANGES``) and static abilities (``Static.reads``) name them: a zone's
+contents, the turn (number, active player, summoning sickness), the step, combat,
+damage marked, life totals, tapped status, mana pools, players' standing."""
+
+
+def _moved(*zones: str) -> frozenset[str] | None:
+    return None if "battlefield" in zones else frozenset(zones)
 
 
 class Envelope(msgspec.Struct, frozen=True, gc=False):
@@ -112,12 +134,16 @@ class ObjectCreated(Event, frozen=True):
     sick: bool = False
     face_down: bool = False
 
+    def changes(self) -> frozenset[str] | None:
+        return _moved(self.zone)
+
 
 @event
 class LibraryShuffled(Event, frozen=True):
     """A library was shuffled; ``order`` is the resulting order, top first."""
 
     TAG: ClassVar[str] = "LibraryShuffled"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"library"})
     PRIVATE: ClassVar[tuple[str, ...]] = ("order",)
     player: int
     order: tuple[int, ...]
@@ -126,6 +152,7 @@ class LibraryShuffled(Event, frozen=True):
 @event
 class TurnBegan(Event, frozen=True):
     TAG: ClassVar[str] = "TurnBegan"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"turn"})
     turn: int
     active: int
 
@@ -133,6 +160,7 @@ class TurnBegan(Event, frozen=True):
 @event
 class StepBegan(Event, frozen=True):
     TAG: ClassVar[str] = "StepBegan"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"step"})
     step: str
 
 
@@ -146,6 +174,7 @@ class DecisionMade(Event, frozen=True):
     """
 
     TAG: ClassVar[str] = "DecisionMade"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset()
     player: int
     kind: str
     choice: Any
@@ -172,6 +201,9 @@ class ZoneChanged(Event, frozen=True):
     position: int = -1
     controller: int = -1
 
+    def changes(self) -> frozenset[str] | None:
+        return _moved(self.from_zone, self.to_zone)
+
 
 @event
 class RemovedFromGame(Event, frozen=True):
@@ -184,6 +216,9 @@ class RemovedFromGame(Event, frozen=True):
     face_down: bool = False
     exiled_with: int = 0
     reason: str = ""
+
+    def changes(self) -> frozenset[str] | None:
+        return _moved(self.from_zone, "exile")
 
 
 @event
@@ -203,6 +238,7 @@ class Tapped(Event, frozen=True):
     not "become tapped", CR 110.5 / 603.2)."""
 
     TAG: ClassVar[str] = "Tapped"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"tapped"})
     obj: int
     entering: bool = False
 
@@ -210,6 +246,7 @@ class Tapped(Event, frozen=True):
 @event
 class Untapped(Event, frozen=True):
     TAG: ClassVar[str] = "Untapped"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"tapped"})
     obj: int
 
 
@@ -268,6 +305,7 @@ class Revealed(Event, frozen=True):
     """Cards shown to players (all players unless ``to`` names some)."""
 
     TAG: ClassVar[str] = "Revealed"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset()
     player: int
     objs: tuple[int, ...]
     to: tuple[int, ...] = ()
@@ -291,12 +329,16 @@ class SpellCast(Event, frozen=True):
     alt: str = ""
     face: str = ""  # the card face cast (an Adventure), "" for the card's normal face
 
+    def changes(self) -> frozenset[str] | None:
+        return _moved(self.from_zone, "stack")
+
 
 @event
 class AbilityActivated(Event, frozen=True):
     """An activated ability of ``source`` went on the stack as ``item``."""
 
     TAG: ClassVar[str] = "AbilityActivated"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"stack"})
     item: int
     source: int
     ability: str
@@ -311,6 +353,7 @@ class AbilityTriggered(Event, frozen=True):
     """A triggered ability of ``source`` triggered and waits to go on the stack."""
 
     TAG: ClassVar[str] = "AbilityTriggered"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"stack"})
     item: int
     source: int
     ability: str
@@ -321,6 +364,7 @@ class AbilityTriggered(Event, frozen=True):
 @event
 class TriggerPutOnStack(Event, frozen=True):
     TAG: ClassVar[str] = "TriggerPutOnStack"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"stack"})
     item: int
     targets: tuple[int, ...] = ()
     modes: tuple[int, ...] = ()
@@ -331,6 +375,7 @@ class StackItemResolved(Event, frozen=True):
     """The top stack item resolved (or was removed as it tried to: ``fizzled``)."""
 
     TAG: ClassVar[str] = "StackItemResolved"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"stack"})
     item: int
     fizzled: bool = False
 
@@ -338,6 +383,7 @@ class StackItemResolved(Event, frozen=True):
 @event
 class StackItemCountered(Event, frozen=True):
     TAG: ClassVar[str] = "StackItemCountered"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"stack"})
     item: int
 
 
@@ -351,6 +397,7 @@ class ManaAdded(Event, frozen=True):
     :data:`kernel.mana.SPEND_RESTRICTIONS`), ``""`` for none."""
 
     TAG: ClassVar[str] = "ManaAdded"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"mana"})
     player: int
     mana: str
     spend: str = ""
@@ -361,6 +408,7 @@ class ManaSpent(Event, frozen=True):
     """Mana spent from ``player``'s pool (of the restriction ``spend``, as added)."""
 
     TAG: ClassVar[str] = "ManaSpent"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"mana"})
     player: int
     mana: str
     spend: str = ""
@@ -369,12 +417,14 @@ class ManaSpent(Event, frozen=True):
 @event
 class ManaEmptied(Event, frozen=True):
     TAG: ClassVar[str] = "ManaEmptied"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"mana"})
     player: int
 
 
 @event
 class LifeGained(Event, frozen=True):
     TAG: ClassVar[str] = "LifeGained"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"life"})
     player: int
     n: int
 
@@ -382,6 +432,7 @@ class LifeGained(Event, frozen=True):
 @event
 class LifeLost(Event, frozen=True):
     TAG: ClassVar[str] = "LifeLost"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"life"})
     player: int
     n: int
 
@@ -391,6 +442,7 @@ class DamageDealt(Event, frozen=True):
     """``source`` dealt ``amount`` damage to ``target`` (a :data:`Ref`)."""
 
     TAG: ClassVar[str] = "DamageDealt"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"damage", "life"})
     source: int
     target: int
     amount: int
@@ -403,6 +455,7 @@ class DamageRedirected(Event, frozen=True):
     """Damage ``source`` would deal to ``from_player`` goes to planeswalker ``to`` instead."""
 
     TAG: ClassVar[str] = "DamageRedirected"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset()
     source: int
     from_player: int
     to: int
@@ -414,6 +467,7 @@ class DamageRemoved(Event, frozen=True):
     """Damage wears off all permanents (cleanup)."""
 
     TAG: ClassVar[str] = "DamageRemoved"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"damage"})
 
 
 # --------------------------------------------------------------------------
@@ -424,6 +478,7 @@ class AttackersDeclared(Event, frozen=True):
     """Each pair is (attacker, attacked Ref: a player or a planeswalker)."""
 
     TAG: ClassVar[str] = "AttackersDeclared"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"combat"})
     attacks: tuple[tuple[int, int], ...]
 
 
@@ -432,18 +487,21 @@ class BlockersDeclared(Event, frozen=True):
     """Each pair is (blocker, attacker)."""
 
     TAG: ClassVar[str] = "BlockersDeclared"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"combat"})
     blocks: tuple[tuple[int, int], ...]
 
 
 @event
 class RemovedFromCombat(Event, frozen=True):
     TAG: ClassVar[str] = "RemovedFromCombat"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"combat"})
     obj: int
 
 
 @event
 class CombatEnded(Event, frozen=True):
     TAG: ClassVar[str] = "CombatEnded"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"combat"})
 
 
 # --------------------------------------------------------------------------
@@ -482,6 +540,7 @@ class EffectsEnded(Event, frozen=True):
 @event
 class PlayerLost(Event, frozen=True):
     TAG: ClassVar[str] = "PlayerLost"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"players"})
     player: int
     reason: str
 
@@ -491,6 +550,7 @@ class GameEnded(Event, frozen=True):
     """The game is over; ``winner`` is a player index or -1 for a draw."""
 
     TAG: ClassVar[str] = "GameEnded"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"players"})
     winner: int
 
 
@@ -504,6 +564,7 @@ class DrewFromEmptyLibrary(Event, frozen=True):
     """A player was told to draw with an empty library (loses at the next SBA check)."""
 
     TAG: ClassVar[str] = "DrewFromEmptyLibrary"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"players"})
     player: int
 
 

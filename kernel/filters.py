@@ -39,10 +39,24 @@ from kernel.events import ref_player
 Pred = Callable[[Any, int, int, int], bool]
 
 
+Reads = frozenset[str] | None
+"""Which groups of characteristics a filter looks at -- ``"controller"``, ``"types"``
+(card types, supertypes, subtypes), ``"colors"``, ``"abilities"``, ``"pt"``,
+``"mana_value"`` -- or ``None``: unknown (it may look at anything).  The layer system
+uses it to skip dependency trials (CR 613.8a) that cannot find one."""
+
+NOTHING: frozenset[str] = frozenset()
+
+
+def _union(a: Reads, b: Reads) -> Reads:
+    return None if a is None or b is None else a | b
+
+
 class Filter:
-    def __init__(self, pred: Pred, desc: str) -> None:
+    def __init__(self, pred: Pred, desc: str, reads: Reads = None) -> None:
         self.pred = pred
         self.desc = desc
+        self.reads = reads
 
     def __call__(self, view: Any, ref: int, you: int, source: int = 0) -> bool:
         return self.pred(view, ref, you, source)
@@ -52,27 +66,31 @@ class Filter:
 
     def __and__(self, other: Filter) -> Filter:
         a, b = self.pred, other.pred
-        return Filter(lambda v, r, y, s: a(v, r, y, s) and b(v, r, y, s), f"({self} & {other})")
+        return Filter(lambda v, r, y, s: a(v, r, y, s) and b(v, r, y, s), f"({self} & {other})",
+                      _union(self.reads, other.reads))
 
     def __or__(self, other: Filter) -> Filter:
         a, b = self.pred, other.pred
-        return Filter(lambda v, r, y, s: a(v, r, y, s) or b(v, r, y, s), f"{self} | {other}")
+        return Filter(lambda v, r, y, s: a(v, r, y, s) or b(v, r, y, s), f"{self} | {other}",
+                      _union(self.reads, other.reads))
 
     def __invert__(self) -> Filter:
         a = self.pred
-        return Filter(lambda v, r, y, s: not a(v, r, y, s), f"~{self}")
+        return Filter(lambda v, r, y, s: not a(v, r, y, s), f"~{self}", self.reads)
 
-    def _and(self, pred: Pred, suffix: str) -> Filter:
+    def _and(self, pred: Pred, suffix: str, reads: Reads = NOTHING) -> Filter:
         a = self.pred
-        return Filter(lambda v, r, y, s: a(v, r, y, s) and pred(v, r, y, s), f"{self}{suffix}")
+        return Filter(lambda v, r, y, s: a(v, r, y, s) and pred(v, r, y, s), f"{self}{suffix}",
+                      _union(self.reads, reads))
 
     # modifiers -----------------------------------------------------------
     def you_control(self) -> Filter:
-        return self._and(lambda v, r, y, s: r > 0 and v.chars(r).controller == y, ".you_control()")
+        return self._and(lambda v, r, y, s: r > 0 and v.chars(r).controller == y, ".you_control()",
+                         CONTROLLER)
 
     def opponent_controls(self) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and v.chars(r).controller != y,
-                         ".opponent_controls()")
+                         ".opponent_controls()", CONTROLLER)
 
     def you_own(self) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and v.obj(r).owner == y, ".you_own()")
@@ -82,24 +100,24 @@ class Filter:
 
     def with_ability(self, ability: str) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and v.chars(r).has(ability),
-                         f".with_ability({ability!r})")
+                         f".with_ability({ability!r})", ABILITIES)
 
     def without_ability(self, ability: str) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and not v.chars(r).has(ability),
-                         f".without_ability({ability!r})")
+                         f".without_ability({ability!r})", ABILITIES)
 
     def with_type(self, card_type: str) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and v.chars(r).is_(card_type),
-                         f".with_type({card_type!r})")
+                         f".with_type({card_type!r})", TYPES)
 
     def with_subtype(self, subtype: str) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and v.chars(r).has_subtype(subtype),
-                         f".with_subtype({subtype!r})")
+                         f".with_subtype({subtype!r})", TYPES)
 
     def without_subtype(self, subtype: str) -> Filter:
         """"non-[type]": ``creature.without_subtype("Elf")`` is a non-Elf creature."""
         return self._and(lambda v, r, y, s: r > 0 and not v.chars(r).has_subtype(subtype),
-                         f".without_subtype({subtype!r})")
+                         f".without_subtype({subtype!r})", TYPES)
 
     def in_your(self, zone: str) -> Filter:
         """"... in/from your graveyard (hand, library)": in ``zone`` and owned by you."""
@@ -111,15 +129,15 @@ class Filter:
         """"permanent card": a card with a permanent type (not an instant or sorcery)."""
         return self._and(lambda v, r, y, s: r > 0 and any(t in PERMANENT_TYPES
                                                           for t in v.chars(r).types),
-                         ".permanent_card()")
+                         ".permanent_card()", TYPES)
 
     def of_color(self, color: str) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and color in v.chars(r).colors,
-                         f".of_color({color!r})")
+                         f".of_color({color!r})", COLORS)
 
     def not_color(self, color: str) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and color not in v.chars(r).colors,
-                         f".not_color({color!r})")
+                         f".not_color({color!r})", COLORS)
 
     def nontoken(self) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and not v.obj(r).token, ".nontoken()")
@@ -138,24 +156,33 @@ class Filter:
 
     def power_at_most(self, n: int) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and (v.chars(r).power or 0) <= n,
-                         f".power_at_most({n})")
+                         f".power_at_most({n})", PT)
 
     def power_at_least(self, n: int) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and (v.chars(r).power or 0) >= n,
-                         f".power_at_least({n})")
+                         f".power_at_least({n})", PT)
 
     def mana_value_at_most(self, n: int) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and v.chars(r).mana_value <= n,
-                         f".mana_value_at_most({n})")
+                         f".mana_value_at_most({n})",
+                         MANA_VALUE)
 
     def in_zone(self, zone: str) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and v.obj(r).zone == zone,
                          f".in_zone({zone!r})")
 
-    def where(self, pred: Pred, desc: str = "where(...)") -> Filter:
-        return self._and(pred, f".{desc}")
+    def where(self, pred: Pred, desc: str = "where(...)", reads: Reads = None) -> Filter:
+        """Also ``pred(view, ref, you, source)``; ``reads``: the characteristics it looks
+        at (see :data:`Reads`; by default, any)."""
+        return self._and(pred, f".{desc}", reads)
 
 
+CONTROLLER = frozenset({"controller"})
+TYPES = frozenset({"types"})
+COLORS = frozenset({"colors"})
+ABILITIES = frozenset({"abilities"})
+PT = frozenset({"pt"})
+MANA_VALUE = frozenset({"mana_value"})
 PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")
 
 
@@ -171,20 +198,20 @@ def _typed(card_type: str) -> Pred:
     return lambda v, r, y, s: _on_bf(v, r, y, s) and card_type in v.chars(r).types
 
 
-player = Filter(lambda v, r, y, s: r < 0 and not v.state.players[ref_player(r)].lost, "player")
-opponent = Filter(lambda v, r, y, s: r < 0 and ref_player(r) != y, "opponent")
-you = Filter(lambda v, r, y, s: r < 0 and ref_player(r) == y, "you")
-permanent = Filter(_on_bf, "permanent")
-creature = Filter(_typed("Creature"), "creature")
-land = Filter(_typed("Land"), "land")
-artifact = Filter(_typed("Artifact"), "artifact")
-enchantment = Filter(_typed("Enchantment"), "enchantment")
-planeswalker = Filter(_typed("Planeswalker"), "planeswalker")
+player = Filter(lambda v, r, y, s: r < 0 and not v.state.players[ref_player(r)].lost, "player", NOTHING)
+opponent = Filter(lambda v, r, y, s: r < 0 and ref_player(r) != y, "opponent", NOTHING)
+you = Filter(lambda v, r, y, s: r < 0 and ref_player(r) == y, "you", NOTHING)
+permanent = Filter(_on_bf, "permanent", NOTHING)
+creature = Filter(_typed("Creature"), "creature", TYPES)
+land = Filter(_typed("Land"), "land", TYPES)
+artifact = Filter(_typed("Artifact"), "artifact", TYPES)
+enchantment = Filter(_typed("Enchantment"), "enchantment", TYPES)
+planeswalker = Filter(_typed("Planeswalker"), "planeswalker", TYPES)
 nonland_permanent = Filter(lambda v, r, y, s: _on_bf(v, r, y, s) and "Land" not in v.chars(r).types,
-                           "nonland_permanent")
+                           "nonland_permanent", TYPES)
 noncreature_permanent = Filter(
     lambda v, r, y, s: _on_bf(v, r, y, s) and "Creature" not in v.chars(r).types,
-    "noncreature_permanent")
+    "noncreature_permanent", TYPES)
 creature_or_player = creature | player
 """The 2007 "target creature or player": planeswalkers are not included."""
 any_target = creature | player | planeswalker
@@ -194,7 +221,7 @@ def _is_spell(v: Any, r: int, y: int, s: int) -> bool:
     return r > 0 and any(it.id == r and it.kind == "spell" for it in v.state.stack)
 
 
-spell = Filter(_is_spell, "spell")
+spell = Filter(_is_spell, "spell", NOTHING)
 CARD_ZONES = ("library", "hand", "graveyard", "exile")
 
 
@@ -203,10 +230,10 @@ def _is_card(v: Any, r: int, y: int, s: int) -> bool:
     return o is not None and o.zone in CARD_ZONES and not o.token
 
 
-card = Filter(_is_card, "card")
+card = Filter(_is_card, "card", NOTHING)
 """A card not on the battlefield or the stack (a token is never a card)."""
-card_in_graveyard = Filter(_zone("graveyard"), "card_in_graveyard")
-card_in_hand = Filter(_zone("hand"), "card_in_hand")
+card_in_graveyard = Filter(_zone("graveyard"), "card_in_graveyard", NOTHING)
+card_in_hand = Filter(_zone("hand"), "card_in_hand", NOTHING)
 creature_card = card.with_type("Creature")
 creature_spell = spell.with_type("Creature")
 noncreature_spell = spell & ~spell.with_type("Creature")
@@ -232,25 +259,26 @@ class Kind(Filter):
                 return any(c.has_subtype(t) for t in subtypes)
         self._has = has
         self._name = "kind(" + ", ".join(repr(t) for t in subtypes) + ")"
-        super().__init__(lambda v, r, y, s: _on_bf(v, r, y, s) and has(v, r, y, s), self._name)
+        super().__init__(lambda v, r, y, s: _on_bf(v, r, y, s) and has(v, r, y, s), self._name,
+                         TYPES)
 
     @property
     def creature(self) -> Filter:
         h = self._has
         return Filter(lambda v, r, y, s: creature(v, r, y, s) and h(v, r, y, s),
-                      f"{self._name}.creature")
+                      f"{self._name}.creature", TYPES)
 
     @property
     def card(self) -> Filter:
         h = self._has
         return Filter(lambda v, r, y, s: card(v, r, y, s) and h(v, r, y, s),
-                      f"{self._name}.card")
+                      f"{self._name}.card", TYPES)
 
     @property
     def spell(self) -> Filter:
         h = self._has
         return Filter(lambda v, r, y, s: _is_spell(v, r, y, s) and h(v, r, y, s),
-                      f"{self._name}.spell")
+                      f"{self._name}.spell", TYPES)
 
 
 def kind(*subtypes: str) -> Kind:

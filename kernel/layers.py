@@ -257,6 +257,14 @@ class Chars:
         return c
 
 
+def chars_key(c: Chars) -> tuple[Any, ...]:
+    """Every characteristic of ``c`` as a comparable tuple (lists of types and abilities
+    compared as sets)."""
+    return (c.name, sorted(c.types), sorted(c.supertypes), sorted(c.subtypes),
+            sorted(c.ctypes), c.all_ctypes, sorted(c.colors), c.power, c.toughness,
+            sorted(c.abilities), c.controller, c.loyalty, c.mana_value, c.pt_cda, c.card)
+
+
 def _num(v: str | None) -> int | None:
     if v is None:
         return None
@@ -273,13 +281,13 @@ def printed(reg: Registry, o: Obj) -> Chars:
         c.card = o.card
         return c
     name = o.flags.get("face") or o.card  # a spell cast as another face (an Adventure)
-    c = _template(reg, name).copy()
+    c = printed_template(reg, name).copy()
     c.controller = o.controller
     c.oid = o.id
     return c
 
 
-def _template(reg: Registry, name: str) -> Chars:
+def printed_template(reg: Registry, name: str) -> Chars:
     """The printed characteristics of card ``name`` (cached per registry; never mutate)."""
     cache: dict[str, Chars] | None = reg.__dict__.get("_printed")
     if cache is None:
@@ -314,7 +322,7 @@ def _copy(c: Chars, p: Any, v: Any) -> None:
     """Layer 1 (CR 707.2): the object's copiable values become those of card ``p`` (a card
     name: the copied object's copiable values, fixed as the effect began).  Its controller
     stays; counters, damage and tapped status are not characteristics and stay too."""
-    t = _template(v.reg, str(p))
+    t = printed_template(v.reg, str(p))
     for slot in Chars.__slots__:
         if slot not in ("controller", "oid"):
             val = getattr(t, slot)
@@ -450,6 +458,19 @@ def register_effect_kind(kind: str, layer: str,
     APPLIERS[kind] = (layer, fn)
 
 
+LAYER_CHANGES: dict[str, frozenset[str]] = {
+    "2": frozenset({"controller"}),
+    "3": frozenset({"text"}),
+    "4": frozenset({"types"}),
+    "5": frozenset({"colors"}),
+    "6": frozenset({"abilities"}),
+}
+"""What the effects of each layer (from 2 on) change, in the groups of
+``kernel.filters.Reads``; an effect kind a plugin adds to a layer must keep to it."""
+ALL_CHANGES = frozenset({"controller", "text", "types", "colors", "abilities", "pt",
+                         "mana_value"})
+
+
 class View:
     """Read access to a state and its characteristics, used by filters and statics."""
 
@@ -529,6 +550,8 @@ class _Layers:
                     _Entry(e.timestamp, e.kind, e.objs, e.params))
         self.statics: list[tuple[int, int, str, Any]] = []
         self.locked: dict[int, list[Out]] = {}  # static index -> its effects (CR 613.6)
+        self.reads: set[str] = set()  # what the statics and CDAs look at (declared)
+        self.reads_unknown = False  # some static or CDA didn't say
 
     def _gather_statics(self) -> None:
         """The static abilities of the permanents, from the definitions they have after
@@ -541,6 +564,10 @@ class _Layers:
                 continue
             for key, st in d.statics:
                 self.statics.append((o.timestamp, oid, key, st))
+                if st.reads is None:
+                    self.reads_unknown = True
+                else:
+                    self.reads |= st.reads
 
     def _has(self, chars: dict[int, Chars], i: int) -> bool:
         _ts, oid, key, _st = self.statics[i]
@@ -568,6 +595,12 @@ class _Layers:
                 for oid, c in list(chars.items()):  # CDAs first (CR 613.3); they may look
                     # at other zones, whose objects the view then adds to ``chars``
                     fn = self.reg.dynamic_pt.get(c.card)
+                    if fn is not None:
+                        cda_reads = self.reg.dynamic_pt_reads.get(c.card)
+                        if cda_reads is None:
+                            self.reads_unknown = True
+                        else:
+                            self.reads |= cda_reads
                     if fn is not None and c.power is not None and c.pt_cda:
                         c.power, c.toughness = fn(self.view, oid)
             self._layer(layer, batch)
@@ -627,10 +660,18 @@ class _Layers:
 
     def _depends(self, layer: str, a: _Entry, b: _Entry) -> bool:
         """Would applying ``b`` first change whether ``a`` exists, what it applies to or what
-        it does (CR 613.8a)?  Tried on copies of the objects ``b`` touches."""
+        it does (CR 613.8a)?  Tried on copies of the objects ``b`` touches -- unless ``a``
+        declares that it reads none of what this layer changes (``Static.reads``) and
+        ``b`` only adds abilities or doesn't touch ``a``'s source."""
         parts_b = [(b.kind, list(b.objs), b.params)] if b.static < 0 else _parts(b.outs, layer)
         touched = {o for _k, objs, _p in parts_b for o in objs if o in self.chars}
         if not touched:
+            return False
+        _ts, src, _key, st = self.statics[a.static]
+        reads = st.reads
+        if reads is not None and not reads & LAYER_CHANGES.get(layer, ALL_CHANGES) and (
+                src not in touched or layer != "6"
+                or all(k == "grant" for k, _o, _p in parts_b)):
             return False
         trial = dict(self.chars)
         for o in touched:
@@ -679,3 +720,14 @@ def compute(state: State, reg: Registry) -> dict[int, Chars]:
     :class:`View`); continuous effects only touch permanents here.
     """
     return _Layers(state, reg).run()
+
+
+def compute_with_reads(state: State, reg: Registry
+                       ) -> tuple[dict[int, Chars], frozenset[str] | None]:
+    """:func:`compute`, and the parts of the state outside the permanents that the result
+    depends on (``kernel.events.STATE_PARTS`` the static abilities and characteristic-
+    defining abilities on the battlefield declare they read), ``None`` if some static
+    ability didn't declare it (it may look at anything)."""
+    layers = _Layers(state, reg)
+    chars = layers.run()
+    return chars, None if layers.reads_unknown else frozenset(layers.reads)

@@ -71,8 +71,7 @@ def _may_cast_from_exile(game: Game, player: int, oid: int) -> list[str]:
 
 
 def register(registry: Registry) -> None:
-    if _may_cast_from_exile not in registry.cast_permissions:
-        registry.cast_permissions.append(_may_cast_from_exile)
+    registry.allow_casting_from(_may_cast_from_exile, zones=("exile",))
     for full, main in ALIASES.items():
         if main in registry.cards:
             registry.aliases.setdefault(full, main)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kernel import events as ev
 from kernel.cards import Activated, Static
-from kernel.dsl import activated, gets_and_has, static, target
+from kernel.dsl import activated, gets_and_has, pt_and_grant_layers, static, target
 from kernel.filters import creature
 
 if TYPE_CHECKING:
@@ -61,4 +61,6 @@ def equipped(power: int = 0, toughness: int = 0, grant: Sequence[str] = (),
             return []
         out: list[tuple[str, str, list[int], Any]] = [(lay, k, host, p) for lay, k, p in more]
         return out + gets_and_has(host, power, toughness, grant)
-    return static(effects, f"equipped creature gets +{power}/+{toughness} {list(grant)}")
+    return static(effects, f"equipped creature gets +{power}/+{toughness} {list(grant)}",
+                  tuple(lay for lay, _k, _p in more) + pt_and_grant_layers(power, toughness, grant),
+                  frozenset())

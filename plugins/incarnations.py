@@ -81,4 +81,5 @@ def cant_be_blocked_except_by(n: int) -> Static:
     """"~ can't be blocked except by N or more creatures." """
     def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
         return [("6", "grant", [src], [f"min_blockers:{n}"])]
-    return static(effects, f"can't be blocked except by {n} or more creatures")
+    return static(effects, f"can't be blocked except by {n} or more creatures", ("6",),
+                  frozenset())

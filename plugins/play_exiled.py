@@ -75,7 +75,6 @@ def _one_spell_each_turn(game: Game, player: int, card: int, alt: str) -> str:
 
 
 def register(registry: Registry) -> None:
-    if _may_play_exiled not in registry.cast_permissions:
-        registry.cast_permissions.append(_may_play_exiled)
+    registry.allow_casting_from(_may_play_exiled, zones=("exile",))
     if _one_spell_each_turn not in registry.cast_restrictions:
         registry.cast_restrictions.append(_one_spell_each_turn)

@@ -171,7 +171,7 @@ S.card("Benthicore",
 
 # ~ can't attack or block unless you control another Giant.
 S.card("Blind-Spot Giant",
-       as_long_as(lambda v, src: not you_control(kind("Giant").other())(v, src),
+       as_long_as(~you_control(kind("Giant").other()),
                   grant=["can't attack", "can't block"]))
 
 

@@ -40,6 +40,7 @@ from kernel.dsl import (
     me,
     modal,
     mode,
+    pt_and_grant_layers,
     pump,
     return_exiled,
     return_to_hand,
@@ -52,6 +53,7 @@ from kernel.dsl import (
 )
 from kernel.effects import Ctx
 from kernel.filters import (
+    TYPES,
     Filter,
     card_in_graveyard,
     creature,
@@ -82,7 +84,8 @@ with_flying = creature.with_ability("flying")
 without_flying = creature.without_ability("flying")
 creature_card_in_your_graveyard = card_in_graveyard.with_type("Creature").you_own()
 forest = permanent.with_subtype("Forest")
-forest_card = Filter(lambda v, r, y, s: v.chars(r).has_subtype("Forest"), "forest_card")
+forest_card = Filter(lambda v, r, y, s: v.chars(r).has_subtype("Forest"), "forest_card",
+                     TYPES)
 
 
 def count(v: View, f: Filter, you: int, source: int) -> int:
@@ -90,10 +93,33 @@ def count(v: View, f: Filter, you: int, source: int) -> int:
     return len(matching(v, f, you, source))
 
 
-def you_control(f: Filter) -> Callable[[View, int], bool]:
+class Condition:
+    """A condition on a static ability's source (``cond(view, source)``) that knows the
+    characteristics it looks at (``reads``, see ``kernel.filters.Reads``); ``~cond`` is
+    its negation."""
+
+    def __init__(self, test: Callable[[View, int], bool], reads: frozenset[str] | None,
+                 desc: str = "condition") -> None:
+        self.test = test
+        self.reads = reads
+        self.desc = desc
+
+    def __call__(self, v: View, src: int) -> bool:
+        return self.test(v, src)
+
+    def __invert__(self) -> Condition:
+        t = self.test
+        return Condition(lambda v, src: not t(v, src), self.reads, f"~{self.desc}")
+
+    def __repr__(self) -> str:
+        return self.desc
+
+
+def you_control(f: Filter) -> Condition:
     """"As long as you control a [f]": a condition on the source."""
     g = f.you_control()
-    return lambda v, src: count(v, g, controller(v, src), src) > 0
+    return Condition(lambda v, src: count(v, g, controller(v, src), src) > 0, g.reads,
+                     f"you_control({f!r})")
 
 
 def stack_mana_value(v: View, r: int) -> int:
@@ -194,7 +220,9 @@ def as_long_as(cond: Callable[[View, int], bool], power: int = 0, toughness: int
     """"As long as [cond], ~ gets +P/+T and has [abilities]"."""
     def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
         return gets_and_has([src], power, toughness, grant) if cond(v, src) else []
-    return static(effects, "as long as ...")
+    return static(effects, f"as long as {cond!r}" if isinstance(cond, Condition)
+                  else "as long as ...", pt_and_grant_layers(power, toughness, grant),
+                  getattr(cond, "reads", None))
 
 
 def becomes_tapped(f: Filter | None, effect: Effect, *targets: Target) -> Triggered:
@@ -525,7 +553,7 @@ S.card("Battlewand Oak",
        casts(kind("Treefolk").spell, self_pump(2, 2)))
 S.card("Dauntless Dourbark",
        as_long_as(you_control(kind("Treefolk").other()), grant=["trample"]),
-       pt=_forests_and_treefolk)
+       pt=_forests_and_treefolk, pt_reads=())
 S.card("Elvish Eulogist",
        activated("Sacrifice ~", lambda c: c.gain_life(c.you, _elf_cards_in_your_graveyard(c))))
 S.card("Elvish Handservant",
@@ -542,7 +570,7 @@ S.card("Imperious Perfect",
 S.card("Incremental Growth", spell(_incremental_growth, target(creature, count=3)))
 S.card("Jagged-Scar Archers",
        activated("{T}", damage(lambda c: c.power(c.source)), target(with_flying)),
-       pt=_elves_you_control)
+       pt=_elves_you_control, pt_reads=())
 S.card("Kithkin Daggerdare",
        activated("{G}, {T}", pump(2, 2), target(creature.attacking())))
 S.card("Kithkin Mourncaller",
