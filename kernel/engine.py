@@ -165,6 +165,13 @@ class Game:
         self._cause: list[int] = [-1]
         self._chars: dict[int, Chars] | None = None
         self._chars_reads: frozenset[str] | None = None  # what ``_chars`` depends on
+        self._tokens = False  # whether a token has existed (state-based actions look)
+        self._taps = 0  # counts Tapped and Untapped events
+        self._names: set[str] = set()  # the cards of the objects in this game, so far
+        self._grantors: set[str] | None = None  # those of them defined ``grantable``
+        #: (event tag, look-back) -> the registry's trigger plan for the cards in this game
+        self._plans: dict[tuple[str, bool], list[Any]] = {}
+        self._legal: dict[int, tuple[Any, list[Any]]] = {}  # legal_actions(), by player
         self._setting_up = False  # inside setting_up(): events trigger nothing
         self._hooks: dict[str, Any] = {}  # static_hooks() cache, keyed by _version
         self._version = 0  # counts events that may change characteristics or SBAs
@@ -203,13 +210,19 @@ class Game:
             if o is not None:
                 self._lki[e.obj] = (o.controller, self.chars(e.obj))
         self.log.append(env)
+        first_new = self.state.next_id
         apply(self.state, e)
+        if self.state.next_id != first_new:
+            self._new_objects(first_new)
         if type(e) not in NEUTRAL_EVENTS:
             self._version += 1
             if self._chars is not None:
                 self._chars_after(e, False)
-        elif self._chars is not None:
-            self._chars_after(e, True)
+        else:
+            if isinstance(e, ev.Tapped | ev.Untapped):
+                self._taps += 1
+            if self._chars is not None:
+                self._chars_after(e, True)
         for fn in self.listeners:  # before any event this one triggers: in log order
             fn(env)
         if self.state.effects and isinstance(e, ev.ZoneChanged | ev.RemovedFromGame) \
@@ -220,6 +233,21 @@ class Game:
         if self.state.effects and not self._setting_up:
             self._delayed_triggers(e, seq)
         return seq
+
+    def _new_objects(self, first: int) -> None:
+        """Note the objects an event created (ids from ``first`` on): whether a token has
+        existed, and cards new to this game (whose triggers are then looked for)."""
+        objs = self.state.objects
+        for i in range(first, self.state.next_id):
+            o = objs.get(i)
+            if o is None:
+                continue
+            if o.token:
+                self._tokens = True
+            if o.card not in self._names:
+                self._names.add(o.card)
+                self._plans.clear()
+                self._grantors = None
 
     def _chars_after(self, e: Event, neutral: bool) -> None:
         """Forget the characteristics computed before ``e`` if ``e`` may have changed them:
@@ -346,6 +374,21 @@ class Game:
             cache[attr] = out
         return out
 
+    def cached(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, remembered until the next event that may change characteristics
+        or call for a state-based action (anything but :data:`NEUTRAL_EVENTS`): for
+        plugins' facts about the permanents (``key`` should name the plugin).
+
+        >>> g = Game(Registry(), ["A", "B"], seed=1)
+        >>> g.cached("demo:answer", lambda: 42), g.cached("demo:answer", lambda: 0)
+        (42, 42)
+        """
+        cache = self._version_cache()
+        if key in cache:
+            return cache[key]
+        out = cache[key] = compute()
+        return out
+
     def _version_cache(self) -> dict[str, Any]:
         """A cache for facts that only events changing characteristics can change (see
         ``NEUTRAL_EVENTS``); emptied as :attr:`_version` moves on."""
@@ -359,14 +402,21 @@ class Game:
         """Whether a permanent may have been granted another card's triggered ability:
         only through a continuous effect from a resolved spell or ability, or a static
         ability of a card defined ``grantable`` (an Aura, a Role) on the battlefield."""
+        s = self.state
+        if s.effects:
+            return True
+        if self._grantors is None:  # the grantable cards in this game (so far)
+            cards = self.reg.cards
+            self._grantors = {n for n in self._names
+                              if n in cards and cards[n].extras.get("grantable")}
+        if not self._grantors:
+            return False
         cache = self._version_cache()
         found = cache.get("_grants")
         if found is None:
-            s = self.state
-            cards = self.reg.cards
-            found = cache["_grants"] = bool(s.effects) or any(
-                o.card in cards and bool(cards[o.card].extras.get("grantable"))
-                for o in (s.objects[i] for i in s.battlefield))
+            grantors = self._grantors
+            found = cache["_grants"] = any(s.objects[i].card in grantors
+                                           for i in s.battlefield)
         return bool(found)
 
     def card(self, oid: int) -> CardDef:
@@ -712,13 +762,29 @@ class Game:
 
     # ------------------------------------------------------------------ actions
     def legal_actions(self, player: int) -> list[Any]:
-        """Every legal priority action (pass first); targets enumerated, capped per ability."""
-        out: list[Any] = [PASS]
+        """Every legal priority action (pass first); targets enumerated, capped per ability.
+
+        Remembered while nothing they depend on changes: the characteristics and
+        everything but the events of :data:`NEUTRAL_EVENTS` (``_version``), tapped
+        status, the player's mana pool, whether they could cast a sorcery, and the top
+        cards of the libraries."""
         s = self.state
         if s.over:
-            return out
+            return [PASS]
         sorcery_ok = s.active == player and not s.stack and s.step in ("precombat_main",
                                                                           "postcombat_main")
+        key = (player, self._version, self._taps, tuple(s.players[player].mana), sorcery_ok,
+               tuple(p.library[0] for p in s.players if p.library))
+        cached = self._legal.get(player)
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
+        out = self._legal_actions(player, sorcery_ok)
+        self._legal[player] = (key, out)
+        return list(out)
+
+    def _legal_actions(self, player: int, sorcery_ok: bool) -> list[Any]:
+        out: list[Any] = [PASS]
+        s = self.state
         pl = s.players[player]
         # with mana whose spending is restricted, what may pay is found for each action;
         # the sources are listed once something may be cast or activated
@@ -1780,8 +1846,17 @@ class Game:
                   before: bool) -> None:
         """Trigger the abilities that ``e`` triggers (``before``: look-back triggers)."""
         s = self.state
+        objs = s.objects
+        plan = self._plans.get((e.TAG, before))
+        if plan is None:  # the registry's plan, for the cards in this game
+            names = self._names
+            plan = [(z, b, g) for z, by_card, g in self.reg.trigger_plan(e.TAG, before)
+                    for b in [{n: t for n, t in by_card.items() if n in names}] if b or g]
+            self._plans[(e.TAG, before)] = plan
+        if not plan:
+            return
         copies = bool(s.effects) and has_copy_effects(s)  # else an object behaves as its card
-        for zone, by_card, granted in self.reg.trigger_plan(e.TAG, before):
+        for zone, by_card, granted in plan:
             on_battlefield = zone == "battlefield"
             if on_battlefield:
                 ids = s.battlefield
@@ -1791,13 +1866,16 @@ class Game:
                 ids = s.exile
             else:
                 ids = [i for p in s.players for i in getattr(p, zone)]
+            grants = bool(granted) and on_battlefield and self._grants_possible()
+            if not by_card and not grants:
+                continue
             for oid in list(ids):
-                o = s.objects.get(oid)
+                o = objs.get(oid)
                 if o is None or o.face_down:
                     continue
                 mine = by_card.get(self.definition(oid).name if copies and on_battlefield
                                    else o.card, ())
-                if granted and on_battlefield and self._grants_possible():
+                if grants:
                     c0 = self.chars(oid)
                     extra = [(k, t) for k, t in granted if k in c0.abilities and (k, t) not in mine]
                     if extra:
@@ -1928,10 +2006,11 @@ class Game:
                             seen.add(oid)
                             acts.append(("graveyard", oid, "planeswalker-uniqueness"))
         objs = s.objects
-        for p in s.players:
-            for ids in (p.hand, p.library, p.graveyard):
-                acts.extend(("cease", oid, "token") for oid in ids if objs[oid].token)
-        acts.extend(("cease", oid, "token") for oid in s.exile if objs[oid].token)
+        if self._tokens:  # (only once a token has existed in this game)
+            for p in s.players:
+                for ids in (p.hand, p.library, p.graveyard):
+                    acts.extend(("cease", oid, "token") for oid in ids if objs[oid].token)
+            acts.extend(("cease", oid, "token") for oid in s.exile if objs[oid].token)
         for check in getattr(self.reg, "sba_checks", []):
             acts.extend(check(self))
         return acts

@@ -32,6 +32,7 @@ from typing import Any
 
 COLORS = "WUBRG"
 _SYM = re.compile(r"\{([^}]+)\}")
+_PARSED: dict[str, ManaCost] = {}
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,16 @@ class ManaCost:
 
     @staticmethod
     def parse(text: str | None) -> ManaCost:
+        """The cost written ``text`` (``"{2}{R}"``); parsed once per text (a cost is
+        never changed: :meth:`with_x` and :meth:`plus` make new ones)."""
         text = text or ""
+        cost = _PARSED.get(text)
+        if cost is None:
+            cost = _PARSED[text] = ManaCost._parse(text)
+        return cost
+
+    @staticmethod
+    def _parse(text: str) -> ManaCost:
         generic, x = 0, 0
         colored: list[str] = []
         hybrid: list[tuple[str, ...]] = []
@@ -121,6 +131,8 @@ def plan_payment(cost: ManaCost, pool: list[str],
     constrained requirement first.  Pool mana is given as it is in a pool (a colour
     letter, then any restriction: every mana given may be spent).
     """
+    if cost.generic + len(cost.colored) + len(cost.hybrid) > len(pool) + len(sources):
+        return None  # each mana symbol needs at least one mana
     pool_left = list(pool)
     from_pool: list[str] = []
     need_colored: list[tuple[str, ...]] = [(c,) for c in cost.colored] + list(cost.hybrid)

@@ -64,9 +64,13 @@ def _may_play_exiled(game: Game, player: int, oid: int) -> list[str]:
     return [""] + sorted(game.card(oid).alt_costs)
 
 
+def _one_spell_controllers(game: Game) -> list[int]:
+    return sorted({game.chars(o).controller for o in game.state.battlefield
+                   if game.chars(o).has(ONE_SPELL)})
+
+
 def _one_spell_each_turn(game: Game, player: int, card: int, alt: str) -> str:
-    if not any(game.chars(o).has(ONE_SPELL) and game.chars(o).controller == player
-               for o in game.state.battlefield):
+    if player not in game.cached("play_exiled:one_spell", lambda: _one_spell_controllers(game)):
         return ""
     if any(isinstance(e, ev.SpellCast) and e.controller == player
            for e in events_this_turn(game)):

@@ -51,7 +51,7 @@ def saga_card(S: CardSet, name: str, *chapters: Triggered, others: Sequence[Any]
 
 
 def _is_saga(game: Game, oid: int) -> bool:
-    return game.chars(oid).has_subtype("Saga")
+    return "Saga" in game.chars(oid).subtypes  # an enchantment subtype
 
 
 def _lore_step(game: Game, step: str, active: int) -> None:
