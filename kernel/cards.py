@@ -273,6 +273,11 @@ class Registry:
         self.dynamic_pt_reads: dict[str, frozenset[str] | None] = {}
         self.failures: list[tuple[str, str]] = []
         self.sba_checks: list[Callable[..., list[tuple[str, int, str]]]] = []
+        #: what a state-based check looks at beyond the permanents (see
+        #: :meth:`add_sba_check`); a check not listed here is run after every event but
+        #: those of ``kernel.engine.NEUTRAL_EVENTS``.
+        self.sba_check_reads: dict[Callable[..., list[tuple[str, int, str]]],
+                                   frozenset[str]] = {}
         self.kernel_abilities: dict[str, Any] = {}
         # proposal kind -> card name -> [(ability key, Replacement)] (static replacement abilities)
         self.replacement_cards: dict[str, dict[str, list[tuple[str, Any]]]] = {}
@@ -298,6 +303,18 @@ class Registry:
         self.aliases: dict[str, str] = {}
         #: names of rules plugins that announced themselves (e.g. ``"planeswalkers"``).
         self.extras_loaded: list[str] = []
+
+    def add_sba_check(self, fn: Callable[..., list[tuple[str, int, str]]],
+                      reads: Sequence[str] | None = None) -> None:
+        """Add a state-based check ``fn(game) -> [(action, object, reason)]`` (see
+        :attr:`sba_checks`).  ``reads``: the parts of the state it looks at beyond the
+        permanents on the battlefield (``kernel.events.STATE_PARTS``), so that the engine
+        runs it only after events that change one of them or a permanent (by default,
+        after every event that may matter to any check)."""
+        if fn not in self.sba_checks:
+            self.sba_checks.append(fn)
+        if reads is not None:
+            self.sba_check_reads[fn] = frozenset(reads)
 
     def allow_casting_from(self, fn: Callable[..., list[str]],
                            zones: Sequence[str] = ("exile", "graveyard", "library")) -> None:

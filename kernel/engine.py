@@ -83,9 +83,16 @@ the shipped sets does; a filter in a *static* ability that did would need Tapped
 Untapped taken out of this set)."""
 
 
-class StaleCharacteristics(AssertionError):
+class StaleCache(AssertionError):
+    """In validated mode (``Game.validate_caches``), something the engine kept across
+    events differs from a fresh computation: a card's or plugin's declarations of what
+    it reads (``Static.reads``, ``pt_reads``, ``Registry.add_sba_check``) or an event
+    type's ``CHANGES`` are wrong."""
+
+
+class StaleCharacteristics(StaleCache):
     """The engine's kept characteristics differ from a fresh computation (see
-    :meth:`Game.check_cached_characteristics`): a card's declarations are wrong."""
+    :meth:`Game.check_cached_characteristics`)."""
 
 
 class RulesError(Exception):
@@ -166,6 +173,10 @@ class Game:
         self._chars: dict[int, Chars] | None = None
         self._chars_reads: frozenset[str] | None = None  # what ``_chars`` depends on
         self._tokens = False  # whether a token has existed (state-based actions look)
+        #: validated mode: check what the engine keeps across events against a fresh
+        #: computation after every event (characteristics, state-based actions, legal
+        #: actions) and raise :class:`StaleCache` on a difference.  Scenarios run so.
+        self.validate_caches = False
         self._taps = 0  # counts Tapped and Untapped events
         self._names: set[str] = set()  # the cards of the objects in this game, so far
         self._grantors: set[str] | None = None  # those of them defined ``grantable``
@@ -175,7 +186,11 @@ class Game:
         self._setting_up = False  # inside setting_up(): events trigger nothing
         self._hooks: dict[str, Any] = {}  # static_hooks() cache, keyed by _version
         self._version = 0  # counts events that may change characteristics or SBAs
-        self._settled = -1  # _version when state-based actions last found nothing
+        self._settled = -1  # _sba_version when state-based actions last found nothing
+        #: counts events that may call for a state-based action: that change permanents
+        #: or a part of the state the checks look at (:meth:`_sba_reads`)
+        self._sba_version = 0
+        self._sba_parts: frozenset[str] | None = None
         self._chars_at = -1
         self._lki: dict[int, tuple[int, Chars | None]] = {}
         self.listeners: list[Callable[[Envelope], None]] = []
@@ -216,6 +231,9 @@ class Game:
             self._new_objects(first_new)
         if type(e) not in NEUTRAL_EVENTS:
             self._version += 1
+            ch = e.changes()
+            if ch is None or not ch.isdisjoint(self._sba_reads()):
+                self._sba_version += 1
             if self._chars is not None:
                 self._chars_after(e, False)
         else:
@@ -223,6 +241,8 @@ class Game:
                 self._taps += 1
             if self._chars is not None:
                 self._chars_after(e, True)
+        if self.validate_caches:
+            self.check_cached_characteristics()
         for fn in self.listeners:  # before any event this one triggers: in log order
             fn(env)
         if self.state.effects and isinstance(e, ev.ZoneChanged | ev.RemovedFromGame) \
@@ -234,6 +254,21 @@ class Game:
             self._delayed_triggers(e, seq)
         return seq
 
+    def _sba_reads(self) -> frozenset[str]:
+        """The parts of the state (beyond the permanents) that state-based actions look
+        at: life, damage, players' standing; the zones once a token has existed (it
+        ceases to exist there); what the registry's checks declare (all, if one doesn't)."""
+        reads = self._sba_parts
+        if reads is None:
+            parts = {"life", "damage", "players"}
+            if self._tokens:
+                parts |= {"stack", "hand", "library", "graveyard", "exile"}
+            for check in self.reg.sba_checks:
+                declared = self.reg.sba_check_reads.get(check)
+                parts |= set(ev.STATE_PARTS) if declared is None else declared
+            reads = self._sba_parts = frozenset(parts)
+        return reads
+
     def _new_objects(self, first: int) -> None:
         """Note the objects an event created (ids from ``first`` on): whether a token has
         existed, and cards new to this game (whose triggers are then looked for)."""
@@ -242,8 +277,9 @@ class Game:
             o = objs.get(i)
             if o is None:
                 continue
-            if o.token:
+            if o.token and not self._tokens:
                 self._tokens = True
+                self._sba_parts = None
             if o.card not in self._names:
                 self._names.add(o.card)
                 self._plans.clear()
@@ -258,6 +294,7 @@ class Game:
         reads = self._chars_reads
         if ch is None or (reads is None and not neutral) or (reads and not reads.isdisjoint(ch)):
             self._chars = None
+            self._sba_version += 1
             if neutral:
                 self._version += 1  # the caches of facts that depend on characteristics
         elif ch and self._chars is not None and isinstance(
@@ -734,7 +771,12 @@ class Game:
 
     def settle(self) -> None:
         """State-based actions, then triggered abilities to the stack, until stable (CR 117.5)."""
-        if self._settled == self._version and not self.state.pending:
+        if self._settled == self._sba_version and not self.state.pending:
+            if self.validate_caches and (self._sba_actions() or self._legend_rule()):
+                raise StaleCache(f"after event {len(self.log) - 1}, state-based actions "
+                                 "are due though no event since the last check changed "
+                                 "what they look at (Registry.add_sba_check reads, "
+                                 "Event.CHANGES)")
             return  # nothing but decisions and mana since the last check: nothing to do
         while True:
             self._linked_knowledge()
@@ -742,7 +784,7 @@ class Game:
             while self._sba():
                 pass
             if not self.state.pending:
-                self._settled = self._version
+                self._settled = self._sba_version
                 return
             self._put_triggers_on_stack()
 
@@ -777,6 +819,9 @@ class Game:
                tuple(p.library[0] for p in s.players if p.library))
         cached = self._legal.get(player)
         if cached is not None and cached[0] == key:
+            if self.validate_caches and cached[1] != self._legal_actions(player, sorcery_ok):
+                raise StaleCache(f"after event {len(self.log) - 1}, the legal actions kept "
+                                 f"for player {player} differ from a fresh enumeration")
             return list(cached[1])
         out = self._legal_actions(player, sorcery_ok)
         self._legal[player] = (key, out)
@@ -952,10 +997,8 @@ class Game:
         for alt in [""] + sorted(d0.alt_costs):
             if alts is not None and alt not in alts:
                 continue
-            if not self._cast_timing_ok(player, oid, alt, sorcery_ok) or \
-                    self.cast_forbidden(player, oid, alt):
+            if not self._cast_timing_ok(player, oid, alt, sorcery_ok):
                 continue
-            d = self.cast_def(oid, alt)
             cost = self.spell_cost(oid, alt)
             pool, srcs = self.payment(player, ("spell", oid)) if sources is None else \
                 (self.state.players[player].mana, sources)
@@ -964,6 +1007,9 @@ class Game:
                 xs = list(range(0, max_payable_x(cost, pool, srcs) + 1))
             elif plan_payment(cost, pool, srcs) is None:
                 continue
+            if self.cast_forbidden(player, oid, alt):
+                continue
+            d = self.cast_def(oid, alt)
             for modes in self._mode_choices(d):
                 slots = self._spell_target_slots(d, modes)
                 payable = [x for x in xs if not cost.x or

@@ -130,8 +130,7 @@ def role_sba(game: Game) -> list[tuple[str, int, str]]:
 def register(registry: Registry) -> None:
     """Add the Role state-based action and make granted abilities of cards marked
     ``grantable`` work (idempotent)."""
-    if role_sba not in registry.sba_checks:
-        registry.sba_checks.append(role_sba)
+    registry.add_sba_check(role_sba, reads=())
     for d in list(registry.cards.values()):
         if d.extras.get("grantable"):
             registry.grantable.update(k for k, _t in d.triggered)

@@ -81,8 +81,7 @@ def _saga_sba(game: Game) -> list[tuple[str, int, str]]:
 def register(registry: Registry) -> None:
     if _lore_step not in registry.step_hooks:
         registry.step_hooks.append(_lore_step)
-    if _saga_sba not in registry.sba_checks:
-        registry.sba_checks.append(_saga_sba)
+    registry.add_sba_check(_saga_sba, reads=("stack",))  # (its chapter abilities)
 
 
 @hookimpl

@@ -117,7 +117,7 @@ class ScenarioRun:
         self.names = list(sc.players)
         self.game = Game(reg, self.names, seed=0, agents=[self, self])
         # validated mode: a card whose static ability reads more than it declares fails
-        self.game.listeners.append(lambda env: self.game.check_cached_characteristics())
+        self.game.validate_caches = True
         self.aliases: dict[str, int] = {}  # alias -> card_id
         self.i = 0  # current action
         self.used_by: dict[int, set[int]] = {}  # action index -> indexes of its used answers
