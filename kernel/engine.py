@@ -184,7 +184,8 @@ class Game:
         self._plans: dict[tuple[str, bool], list[Any]] = {}
         self._legal: dict[int, tuple[Any, list[Any]]] = {}  # legal_actions(), by player
         self._setting_up = False  # inside setting_up(): events trigger nothing
-        self._hooks: dict[str, Any] = {}  # static_hooks() cache, keyed by _version
+        self._hooks: dict[str, Any] = {}  # static_hooks() cache, keyed by _chars_version
+        self._chars_version = 0  # counts the times the characteristics were forgotten
         self._version = 0  # counts events that may change characteristics or SBAs
         self._settled = -1  # _sba_version when state-based actions last found nothing
         #: counts events that may call for a state-based action: that change permanents
@@ -294,6 +295,7 @@ class Game:
         reads = self._chars_reads
         if ch is None or (reads is None and not neutral) or (reads and not reads.isdisjoint(ch)):
             self._chars = None
+            self._chars_version += 1
             self._sba_version += 1
             if neutral:
                 self._version += 1  # the caches of facts that depend on characteristics
@@ -412,9 +414,10 @@ class Game:
         return out
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
-        """``compute()``, remembered until the next event that may change characteristics
-        or call for a state-based action (anything but :data:`NEUTRAL_EVENTS`): for
-        plugins' facts about the permanents (``key`` should name the plugin).
+        """``compute()``, remembered while the permanents and their characteristics stay
+        as they are (until an event changes a permanent, or a part of the state that a
+        static ability on the battlefield reads): for plugins' facts about the
+        permanents (``key`` should name the plugin).
 
         >>> g = Game(Registry(), ["A", "B"], seed=1)
         >>> g.cached("demo:answer", lambda: 42), g.cached("demo:answer", lambda: 0)
@@ -427,12 +430,15 @@ class Game:
         return out
 
     def _version_cache(self) -> dict[str, Any]:
-        """A cache for facts that only events changing characteristics can change (see
-        ``NEUTRAL_EVENTS``); emptied as :attr:`_version` moves on."""
+        """A cache for facts about the permanents and their characteristics, emptied as
+        the characteristics are forgotten (:meth:`_chars_after`).  The characteristics
+        are computed first, so that every event that could change such a fact is seen."""
+        if self._chars is None:
+            self.view()
         cache = self._hooks
-        if cache.get("") != self._version:
+        if cache.get("") != self._chars_version:
             cache.clear()
-            cache[""] = self._version
+            cache[""] = self._chars_version
         return cache
 
     def _grants_possible(self) -> bool:
@@ -1660,13 +1666,12 @@ class Game:
                                             for _k, ab in d.activated)
         if not cache["_restricted_mana"]:
             return False  # no card makes any
-        makers = self._hooks.get("_restricted_makers") if self._hooks.get("") == \
-            self._version else None
+        hooks = self._version_cache()
+        makers = hooks.get("_restricted_makers")
         if makers is None:  # permanents with an ability that makes restricted mana
-            self.static_hooks("")  # (re)keys the cache to this version
-            makers = [oid for oid in self.state.battlefield
-                      if any(ab.spend for _k, ab in self.definition(oid).activated)]
-            self._hooks["_restricted_makers"] = makers
+            makers = hooks["_restricted_makers"] = [
+                oid for oid in self.state.battlefield
+                if any(ab.spend for _k, ab in self.definition(oid).activated)]
         return any(made[2] for oid in makers
                    if not self.state.objects[oid].tapped
                    and self.chars(oid).controller == player
@@ -2093,7 +2098,8 @@ class Game:
         self._check_game_over()
         return True
 
-    def _legend_rule(self) -> list[int]:
+    def _legend_groups(self) -> list[tuple[int, list[int]]]:
+        """Legendary permanents one player controls that share a name (CR 704.5j)."""
         s = self.state
         by: dict[tuple[int, str], list[int]] = {}
         for oid in s.battlefield:
@@ -2102,11 +2108,17 @@ class Game:
                 if s.profile == "lorwyn-2007" and "Planeswalker" in c.types:
                     continue  # 2007: planeswalkers use the uniqueness rule instead
                 by.setdefault((c.controller, c.name), []).append(oid)
+        return [(ctrl, ids) for (ctrl, _name), ids in by.items() if len(ids) > 1]
+
+    def _legend_rule(self) -> list[int]:
+        cache = self._version_cache()
+        groups = cache.get("_legends")
+        if groups is None:
+            groups = cache["_legends"] = self._legend_groups()
         out: list[int] = []
-        for (ctrl, _name), ids in by.items():
-            if len(ids) > 1:
-                keep = self.choose(ctrl, "legend", ids, "legend rule: choose one to keep")
-                out.extend(i for i in ids if i != keep)
+        for ctrl, ids in groups:
+            keep = self.choose(ctrl, "legend", ids, "legend rule: choose one to keep")
+            out.extend(i for i in ids if i != keep)
         return out
 
     def _check_game_over(self) -> None:
