@@ -380,7 +380,7 @@ class Game:
                 last = self.log[-1].event if self.log else None
                 diff = [f"{slot} {getattr(old, slot, None)!r} -> {getattr(new, slot, None)!r}"
                         for slot in Chars.__slots__
-                        if getattr(old, slot, None) != getattr(new, slot, None)]
+                        if slot != "shared" and getattr(old, slot, None) != getattr(new, slot, None)]
                 raise StaleCharacteristics(
                     f"after event {len(self.log) - 1} ({type(last).__name__}, which changes "
                     f"{sorted(last.changes() or ()) if last else '?'}), the characteristics "
@@ -865,7 +865,14 @@ class Game:
             out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources,
                                           alts))
         copies = bool(s.effects) and has_copy_effects(s)  # else each behaves as its card
+        activators = self.reg.__dict__.get("_activators")
+        if activators is None:  # the cards with an activated ability (not a mana ability)
+            activators = self.reg.__dict__["_activators"] = {
+                name for name, d in self.reg.cards.items()
+                if any(not ab.mana for _k, ab in d.activated)}
         for oid in s.battlefield:
+            if not copies and s.objects[oid].card not in activators:
+                continue
             d = self.definition(oid) if copies else self.reg[s.objects[oid].card]
             if not d.activated:
                 continue

@@ -178,7 +178,7 @@ class Chars:
 
     __slots__ = ("name", "types", "supertypes", "subtypes", "ctypes", "all_ctypes", "colors",
                  "power", "toughness", "abilities", "controller", "loyalty", "mana_value",
-                 "oid", "pt_cda", "card")
+                 "oid", "pt_cda", "card", "shared")
 
     def __init__(self, name: str, types: list[str], supertypes: list[str], subtypes: list[str],
                  ctypes: list[str], colors: list[str], power: int | None,
@@ -200,6 +200,7 @@ class Chars:
         self.oid = oid
         self.pt_cda = True  # its P/T-defining ability (if any) still exists
         self.card = name  # the card definition it behaves as (layer 1 may change it)
+        self.shared = False  # its lists are a printed template's (copied before a change)
 
     def __repr__(self) -> str:
         pt = f" {self.power}/{self.toughness}" if self.power is not None else ""
@@ -254,7 +255,41 @@ class Chars:
         c.oid = self.oid
         c.pt_cda = self.pt_cda
         c.card = self.card
+        c.shared = False
         return c
+
+    def shared_copy(self) -> Chars:
+        """A copy that shares this one's lists until :meth:`unshare` (the hot path of
+        ``printed``: most objects' characteristics are never changed by an effect)."""
+        c = Chars.__new__(Chars)
+        c.name = self.name
+        c.types = self.types
+        c.supertypes = self.supertypes
+        c.subtypes = self.subtypes
+        c.ctypes = self.ctypes
+        c.all_ctypes = self.all_ctypes
+        c.colors = self.colors
+        c.power = self.power
+        c.toughness = self.toughness
+        c.abilities = self.abilities
+        c.controller = self.controller
+        c.loyalty = self.loyalty
+        c.mana_value = self.mana_value
+        c.oid = self.oid
+        c.pt_cda = self.pt_cda
+        c.card = self.card
+        c.shared = True
+        return c
+
+    def unshare(self) -> None:
+        """Give this object lists of its own (before an effect changes one in place)."""
+        self.types = self.types[:]
+        self.supertypes = self.supertypes[:]
+        self.subtypes = self.subtypes[:]
+        self.ctypes = self.ctypes[:]
+        self.colors = self.colors[:]
+        self.abilities = self.abilities[:]
+        self.shared = False
 
 
 def chars_key(c: Chars) -> tuple[Any, ...]:
@@ -281,7 +316,7 @@ def printed(reg: Registry, o: Obj) -> Chars:
         c.card = o.card
         return c
     name = o.flags.get("face") or o.card  # a spell cast as another face (an Adventure)
-    c = printed_template(reg, name).copy()
+    c = printed_template(reg, name).shared_copy()
     c.controller = o.controller
     c.oid = o.id
     return c
@@ -324,7 +359,7 @@ def _copy(c: Chars, p: Any, v: Any) -> None:
     stays; counters, damage and tapped status are not characteristics and stay too."""
     t = printed_template(v.reg, str(p))
     for slot in Chars.__slots__:
-        if slot not in ("controller", "oid"):
+        if slot not in ("controller", "oid", "shared"):
             val = getattr(t, slot)
             setattr(c, slot, list(val) if isinstance(val, list) else val)
 
@@ -526,6 +561,8 @@ def _apply(kind: str, objs: Any, params: Any, chars: dict[int, Chars], view: Vie
             continue
         if cond and not view.state.objects[oid].counters.get(cond):
             continue
+        if c.shared:  # (an applier may change its lists in place)
+            c.unshare()
         fn(c, params, view)
 
 
@@ -606,7 +643,8 @@ class _Layers:
             self._layer(layer, batch)
             if layer == "4":
                 for c in chars.values():
-                    _correlate_subtypes(c)
+                    if not c.shared:  # (printed characteristics are consistent already)
+                        _correlate_subtypes(c)
             elif layer == "7c":
                 for oid, c in chars.items():
                     cnt = objs[oid].counters

@@ -489,3 +489,31 @@ def test_scenario_with_an_unknown_creature_type_fails(reg: Registry) -> None:
     sc = loads_scenarios(text, "inline.yaml", lambda n: n in reg)[0]
     res = run_scenario(sc, reg)
     assert not res.passed and "Swamp" in res.reason
+
+
+def test_printed_characteristics_need_no_subtype_correlation(registry: Registry) -> None:
+    """Layer 4 drops subtypes whose card type an object lost; the layer system skips that
+    for objects no effect touched, which is right only if every card's printed
+    characteristics are consistent already."""
+    from kernel.layers import _correlate_subtypes, chars_key, printed_template
+    for name in registry.cards:
+        t = printed_template(registry, name)
+        c = t.copy()
+        _correlate_subtypes(c)
+        assert chars_key(c) == chars_key(t), name
+
+
+def test_printed_characteristics_share_lists_until_an_effect_changes_them(
+        registry: Registry) -> None:
+    from kernel.layers import APPLIERS, _apply, printed_template
+    g = Game(registry, ["A", "B"], seed=1)
+    with g.setting_up():
+        g.emit(ev.ObjectCreated(obj=g.new_id(), card="Grizzly Bears", owner=0,
+                                zone="battlefield"))
+    oid = g.state.battlefield[0]
+    c = g.chars(oid)
+    t = printed_template(registry, "Grizzly Bears")
+    assert c.shared and c.abilities is t.abilities
+    _apply("grant", [oid], ["flying"], {oid: c}, g.view())
+    assert "flying" in c.abilities and "flying" not in t.abilities and not c.shared
+    assert APPLIERS["grant"][0] == "6"
