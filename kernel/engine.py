@@ -73,6 +73,10 @@ SKIP_DRAW = "skip your draw step"
 KNOWN_TO_CONTROLLERS_OF = "known_to_controllers_of"
 """Flag of a face-down exiled card: the permanent whose controllers may look at it
 (hideaway: "any player who has controlled [this land]"); see :meth:`Game.settle`."""
+LOOP_WINDOW = 2000
+"""Events without a player's choice after which the engine looks for a loop of mandatory
+actions (CR 104.4b, :meth:`Game._mandatory_loop`)."""
+
 NEUTRAL_EVENTS: frozenset[type] = frozenset({
     ev.DecisionMade, ev.ManaAdded, ev.ManaSpent, ev.ManaEmptied, ev.Revealed,
     ev.LibraryShuffled, ev.StepBegan, ev.Tapped, ev.Untapped})
@@ -178,13 +182,17 @@ class Game:
         #: actions) and raise :class:`StaleCache` on a difference.  Scenarios run so.
         self.validate_caches = False
         self._taps = 0  # counts Tapped and Untapped events
+        self._choice_at = 0  # the log's length at the last choice a player made
+        self._loop_from = -1  # the choice since which situations are remembered
+        self._loop_seen: set[tuple[Any, ...]] = set()
+        self._checks: list[Callable[[Any], Any]] = []  # check_action for each player
         self._names: set[str] = set()  # the cards of the objects in this game, so far
         self._grantors: set[str] | None = None  # those of them defined ``grantable``
         #: (event tag, look-back) -> the registry's trigger plan for the cards in this game
         self._plans: dict[tuple[str, bool], list[Any]] = {}
         self._legal: dict[int, tuple[Any, list[Any]]] = {}  # legal_actions(), by player
         self._setting_up = False  # inside setting_up(): events trigger nothing
-        self._hooks: dict[str, Any] = {}  # static_hooks() cache, keyed by _chars_version
+        self._hooks: dict[Any, Any] = {}  # static_hooks() cache, keyed by _chars_version
         self._chars_version = 0  # counts the times the characteristics were forgotten
         self._version = 0  # counts events that may change characteristics or SBAs
         self._settled = -1  # _sba_version when state-based actions last found nothing
@@ -429,7 +437,7 @@ class Game:
         out = cache[key] = compute()
         return out
 
-    def _version_cache(self) -> dict[str, Any]:
+    def _version_cache(self) -> dict[Any, Any]:
         """A cache for facts about the permanents and their characteristics, emptied as
         the characteristics are forgotten (:meth:`_chars_after`).  The characteristics
         are computed first, so that every event that could change such a fact is seen."""
@@ -530,6 +538,7 @@ class Game:
                 refused(self, d, err)
                 continue
             if not (d.options is not None and len(d.options) == 1 and choice == d.options[0]):
+                self._choice_at = len(self.log)
                 self.emit(ev.DecisionMade(player=d.player, kind=d.kind, choice=choice))
             return choice
         raise RulesError("101", f"agent for player {d.player} gave no legal answer")
@@ -638,7 +647,7 @@ class Game:
                 self.emit(ev.TurnBegan(turn=n, active=active))
             self.turn_from(step, n, active)
             if n >= max_turns:
-                self.emit(ev.GameEnded(winner=-1))
+                self.emit(ev.GameEnded(winner=-1, reason="turn-limit"))
                 raise GameOver()
             n += 1
             active = 1 - active
@@ -757,10 +766,14 @@ class Game:
         s = self.state
         p = s.active
         passes = 0
+        if len(self._checks) != len(s.players):
+            self._checks = [partial(self.check_action, i) for i in range(len(s.players))]
         while True:
             self.settle()
+            if len(self.log) - self._choice_at > LOOP_WINDOW:
+                self._mandatory_loop()
             action = self.ask(Decision("priority", p, self.legal_actions(p),
-                                       check=partial(self.check_action, p)))
+                                       check=self._checks[p]))
             if action[0] == "pass":
                 passes += 1
                 if passes >= len(s.players):
@@ -774,6 +787,50 @@ class Game:
                 continue
             self.perform(p, action)
             passes = 0
+
+    def _mandatory_loop(self) -> None:
+        """CR 104.4b: a game in a loop of mandatory actions, repeating with no way to stop,
+        is a draw.  Called at each priority once :data:`LOOP_WINDOW` events have passed
+        without a player's choice: if the game is back in a situation (:meth:`situation`)
+        it was in since that choice, nobody can change what happens next."""
+        if self._loop_from != self._choice_at:
+            self._loop_from = self._choice_at
+            self._loop_seen = set()
+        here = self.situation()
+        if here in self._loop_seen:
+            self.diag().info("mandatory loop: a draw", event_no=len(self.log),
+                             since_choice=self._choice_at)
+            self.emit(ev.GameEnded(winner=-1, reason="loop"))
+            raise GameOver()
+        self._loop_seen.add(here)
+
+    def situation(self) -> tuple[Any, ...]:
+        """The game's state with object ids left out (they change with every zone change)
+        but everything the rules look at kept: turn, step, players, each zone's cards in
+        order, permanents with their status, the stack, effects (by kind and params).
+        Two equal situations, with no choice made in between, play out the same."""
+        s = self.state
+        objs = s.objects
+
+        def card(i: int) -> Any:
+            o = objs.get(i)
+            return (o.card, o.face_down) if o is not None else ("?", i)
+
+        def permanent(i: int) -> Any:
+            o = objs[i]
+            return (o.card, o.controller, o.tapped, o.sick, o.face_down, o.token,
+                    tuple(sorted(o.counters.items())), o.damage,
+                    card(o.attached_to) if o.attached_to else None)
+
+        return (s.turn, s.step, s.active,
+                tuple((p.life, p.lost, tuple(map(card, p.hand)), tuple(map(card, p.library)),
+                       tuple(map(card, p.graveyard)), tuple(p.mana), p.lands_played)
+                      for p in s.players),
+                tuple(map(permanent, s.battlefield)), tuple(map(card, s.exile)),
+                tuple((it.kind, it.ability, it.controller, it.source_card, it.x,
+                       tuple(map(card, (t for t in it.targets if t > 0))))
+                      for it in [*s.stack, *s.pending]),
+                tuple((x.kind, x.controller, repr(x.params), x.duration) for x in s.effects))
 
     def settle(self) -> None:
         """State-based actions, then triggered abilities to the stack, until stable (CR 117.5)."""
@@ -970,13 +1027,16 @@ class Game:
         if not perms:
             return []
         s = self.state
+        plan = self.reg.__dict__.get("_permission_plan")
         zones = self.reg.cast_permission_zones
-        everywhere = ("exile", "graveyard", "library")
+        if plan is None or plan[0] != (len(perms), len(zones)):  # what to ask, by zone
+            everywhere = ("exile", "graveyard", "library")
+            plan = self.reg.__dict__["_permission_plan"] = ((len(perms), len(zones)), [
+                (zone, asked) for zone in everywhere
+                for asked in [[fn for fn in perms if zone in zones.get(fn, everywhere)]]
+                if asked])
         out = []
-        for zone in everywhere:
-            asked = [fn for fn in perms if zone in zones.get(fn, everywhere)]
-            if not asked:
-                continue
+        for zone, asked in plan[1]:
             ids = s.exile if zone == "exile" else s.players[player].library[:1] \
                 if zone == "library" else [o for p in s.players for o in p.graveyard]
             for oid in ids:  # none in its owner's hand: :meth:`cast_alts_from`, inlined
@@ -1007,7 +1067,7 @@ class Game:
                       ) -> list[Any]:
         d0 = self.card(oid)
         out: list[Any] = []
-        for alt in [""] + sorted(d0.alt_costs):
+        for alt in [""] + sorted(d0.alt_costs) if d0.alt_costs else ("",):
             if alts is not None and alt not in alts:
                 continue
             if not self._cast_timing_ok(player, oid, alt, sorcery_ok):
@@ -1711,7 +1771,17 @@ class Game:
         """Untapped permanents ``player`` can tap for one mana, with the colours they make.
         A permanent that makes more mana as it is tapped for mana (:meth:`extra_mana`, or a
         mana ability that adds several) is listed once more per additional mana; one whose
-        mana has a spending restriction only if it may pay for ``spend``."""
+        mana has a spending restriction only if it may pay for ``spend``.  (Remembered
+        while the characteristics, tapped status and turn stay as they are.)"""
+        s = self.state
+        cache = self._version_cache()
+        key = ("\0sources", player, exclude, spend, self._taps, s.turn)
+        known = cache.get(key)
+        if known is None:
+            known = cache[key] = self._mana_sources(player, exclude, spend)
+        return list(known)
+
+    def _mana_sources(self, player: int, exclude: int, spend: Spend | None) -> list[Source]:
         out: list[Source] = []
         s = self.state
         extra = self._extra_mana_statics()

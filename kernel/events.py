@@ -547,11 +547,15 @@ class PlayerLost(Event, frozen=True):
 
 @event
 class GameEnded(Event, frozen=True):
-    """The game is over; ``winner`` is a player index or -1 for a draw."""
+    """The game is over; ``winner`` is a player index or -1 for a draw.  ``reason`` says
+    why a game ended in a draw: ``"turn-limit"`` (the game's turn limit), ``"loop"`` (a
+    loop of mandatory actions, CR 104.4b), ``""`` (no player left, or a win).  (Added
+    at the end: a record written before it reads with ``""``.)"""
 
     TAG: ClassVar[str] = "GameEnded"
     CHANGES: ClassVar[frozenset[str] | None] = frozenset({"players"})
     winner: int
+    reason: str = ""
 
 
 def visible_fields(ev: Event) -> tuple[str, ...]:

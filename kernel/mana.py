@@ -122,6 +122,9 @@ def restriction(entry: str) -> str:
     return entry[2:] if len(entry) > 2 and entry[1] == ":" else ""
 
 
+_PLANS: dict[Any, tuple[list[tuple[int, str]], list[str]] | None] = {}
+
+
 def plan_payment(cost: ManaCost, pool: list[str],
                  sources: list[Source]) -> tuple[list[tuple[int, str]], list[str]] | None:
     """How to pay ``cost`` (X already fixed): which sources to tap for which mana,
@@ -129,10 +132,24 @@ def plan_payment(cost: ManaCost, pool: list[str],
 
     Deterministic: pool mana first, then sources in the order given, the most
     constrained requirement first.  Pool mana is given as it is in a pool (a colour
-    letter, then any restriction: every mana given may be spent).
+    letter, then any restriction: every mana given may be spent).  (A pure function:
+    its answers are remembered, a few thousand at a time.)
     """
     if cost.generic + len(cost.colored) + len(cost.hybrid) > len(pool) + len(sources):
         return None  # each mana symbol needs at least one mana
+    key = (cost.generic, tuple(cost.colored), tuple(cost.hybrid), tuple(pool), tuple(sources))
+    if key in _PLANS:
+        plan = _PLANS[key]
+        return None if plan is None else (list(plan[0]), list(plan[1]))
+    if len(_PLANS) >= 4096:
+        _PLANS.clear()
+    plan = _plan_payment(cost, pool, sources)
+    _PLANS[key] = None if plan is None else (list(plan[0]), list(plan[1]))
+    return plan
+
+
+def _plan_payment(cost: ManaCost, pool: list[str],
+                  sources: list[Source]) -> tuple[list[tuple[int, str]], list[str]] | None:
     pool_left = list(pool)
     from_pool: list[str] = []
     need_colored: list[tuple[str, ...]] = [(c,) for c in cost.colored] + list(cost.hybrid)

@@ -677,7 +677,9 @@ class Renderer:
 
     def _GameEnded(self, e: ev.GameEnded) -> str:
         if e.winner < 0:
-            return "Game over: a draw"
+            why = {"turn-limit": "the turn limit", "loop": "a loop of mandatory actions "
+                   "(rule 104.4b)"}.get(e.reason, e.reason)
+            return f"Game over: a draw ({why})" if why else "Game over: a draw"
         return f"Game over: {self.player(e.winner)} wins"
 
     def _DrewFromEmptyLibrary(self, e: ev.DrewFromEmptyLibrary) -> str:
