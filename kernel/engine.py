@@ -922,12 +922,8 @@ class Game:
             out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources,
                                           alts))
         copies = bool(s.effects) and has_copy_effects(s)  # else each behaves as its card
-        activators = self.reg.__dict__.get("_activators")
-        if activators is None:  # the cards with an activated ability (not a mana ability)
-            activators = self.reg.__dict__["_activators"] = {
-                name for name, d in self.reg.cards.items()
-                if any(not ab.mana for _k, ab in d.activated)}
-        for oid in s.battlefield:
+        activators, graveyard_abilities = self._ability_cards()
+        for oid in s.battlefield if copies or activators else ():
             if not copies and s.objects[oid].card not in activators:
                 continue
             d = self.definition(oid) if copies else self.reg[s.objects[oid].card]
@@ -943,13 +939,8 @@ class Game:
                         else self.mana_sources(player)
                     listed = True
                 out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
-        graveyard_abilities = self.reg.__dict__.get("_graveyard_abilities")
-        if graveyard_abilities is None:  # the cards that have one (cached on the registry)
-            graveyard_abilities = self.reg.__dict__["_graveyard_abilities"] = {
-                name for name, d in self.reg.cards.items()
-                if any("graveyard" in ab.zones for _k, ab in d.activated)}
         for oid in (pl.graveyard if graveyard_abilities else ()):  # ``Activated.zones``
-            if self.reg[s.objects[oid].card].facts.name not in graveyard_abilities:
+            if s.objects[oid].card not in graveyard_abilities:
                 continue
             for idx, (_key, ab) in enumerate(self.definition(oid).activated, start=1):
                 if "graveyard" in ab.zones and not ab.mana:
@@ -958,6 +949,21 @@ class Game:
                             else self.mana_sources(player)
                         listed = True
                     out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
+        return out
+
+    def _ability_cards(self) -> tuple[set[str], set[str]]:
+        """The cards in this game (by the names objects have) with an activated ability
+        that isn't a mana ability, and those with one that works from a graveyard."""
+        found = self._plans.get(("\0abilities", False))
+        if found is None:
+            reg = self.reg
+            cards = {n: reg.cards.get(reg.canonical(n)) for n in self._names}
+            found = self._plans[("\0abilities", False)] = [(
+                {n for n, d in cards.items()
+                 if d is not None and any(not ab.mana for _k, ab in d.activated)},
+                {n for n, d in cards.items()
+                 if d is not None and any("graveyard" in ab.zones for _k, ab in d.activated)})]
+        out: tuple[set[str], set[str]] = found[0]
         return out
 
     def _instant_speed(self, o: Obj) -> bool:
