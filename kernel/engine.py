@@ -397,6 +397,15 @@ class Game:
                     f"ability on the battlefield reads a part of the state it doesn't "
                     f"declare (Static.reads, pt_reads)")
 
+    def _all_chars(self) -> dict[int, Chars]:
+        """The characteristics of every permanent (computed if need be): for loops over
+        the battlefield, where each permanent is sure to be there."""
+        cs = self._chars
+        if cs is None:
+            cs, self._chars_reads = compute_with_reads(self.state, self.reg)
+            self._chars = cs
+        return cs
+
     def view(self) -> View:
         cs = self._chars
         if cs is None:
@@ -412,13 +421,14 @@ class Game:
         cache = self._version_cache()
         out: list[tuple[int, Any]] | None = cache.get(attr)
         if out is None:
-            out = []
-            for src in self.state.battlefield:
-                for key, st in self.definition(src).statics:
-                    fn = getattr(st, attr, None)
-                    if fn is not None and key in self.chars(src).abilities:
-                        out.append((src, fn))
-            cache[attr] = out
+            live = cache.get("\0statics")
+            if live is None:  # each static ability a permanent has now, with its source
+                cs = self._all_chars()
+                live = cache["\0statics"] = [
+                    (src, st) for src in self.state.battlefield
+                    for key, st in self.definition(src).statics if key in cs[src].abilities]
+            out = cache[attr] = [(src, fn) for src, st in live
+                                 for fn in [getattr(st, attr, None)] if fn is not None]
         return out
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
@@ -1073,9 +1083,16 @@ class Game:
                       ) -> list[Any]:
         d0 = self.card(oid)
         out: list[Any] = []
+        # the mana there is, against what the printed cost asks (nothing changes costs)
+        avail = -1 if sources is None or "additional_cost" in d0.extras \
+            or self.static_hooks("cost_change") \
+            else len(self.state.players[player].mana) + len(sources)
         for alt in [""] + sorted(d0.alt_costs) if d0.alt_costs else ("",):
             if alts is not None and alt not in alts:
                 continue
+            if avail >= 0 and ManaCost.parse(d0.alt_costs[alt] if alt else d0.facts.mana_cost
+                                             ).least_mana > avail:
+                continue  # (what plan_payment would find, sooner)
             if not self._cast_timing_ok(player, oid, alt, sorcery_ok):
                 continue
             cost = self.spell_cost(oid, alt)
@@ -1791,11 +1808,12 @@ class Game:
         out: list[Source] = []
         s = self.state
         extra = self._extra_mana_statics()
+        cs = self._all_chars()
         for oid in s.battlefield:
             o = s.objects[oid]
             if o.tapped or oid == exclude:
                 continue
-            if self.chars(oid).controller != player:
+            if cs[oid].controller != player:
                 continue
             made = self._tap_mana(oid)
             if made is None:
@@ -2003,12 +2021,20 @@ class Game:
             grants = bool(granted) and on_battlefield and self._grants_possible()
             if not by_card and not grants:
                 continue
-            for oid in list(ids):
-                o = objs.get(oid)
-                if o is None or o.face_down:
-                    continue
-                mine = by_card.get(self.definition(oid).name if copies and on_battlefield
-                                   else o.card, ())
+            if on_battlefield and not copies and not grants:
+                # the permanents whose cards have these triggers, while nothing changes
+                cache = self._version_cache()
+                hits = cache.get((zone, e.TAG, before))
+                if hits is None:
+                    hits = cache[(zone, e.TAG, before)] = [
+                        (oid, by_card[o.card]) for oid in s.battlefield
+                        for o in [objs[oid]] if not o.face_down and o.card in by_card]
+            else:
+                hits = [(oid, mine) for oid in list(ids) for o in [objs.get(oid)]
+                        if o is not None and not o.face_down
+                        for mine in [by_card.get(self.definition(oid).name
+                                                 if copies and on_battlefield else o.card, ())]]
+            for oid, mine in hits:
                 if grants:
                     c0 = self.chars(oid)
                     extra = [(k, t) for k, t in granted if k in c0.abilities and (k, t) not in mine]
@@ -2100,9 +2126,10 @@ class Game:
             elif p.drew_from_empty:
                 acts.append(("lose", i, "empty-library"))
         walkers: dict[str, list[int]] = {}
+        cs = self._all_chars()
         for oid in s.battlefield:
             o = s.objects[oid]
-            c = self.chars(oid)
+            c = cs[oid]
             if c.is_creature and c.toughness is not None:
                 if c.toughness <= 0:
                     acts.append(("graveyard", oid, "toughness"))
@@ -2185,8 +2212,9 @@ class Game:
         """Legendary permanents one player controls that share a name (CR 704.5j)."""
         s = self.state
         by: dict[tuple[int, str], list[int]] = {}
+        cs = self._all_chars()
         for oid in s.battlefield:
-            c = self.chars(oid)
+            c = cs[oid]
             if "Legendary" in c.supertypes:
                 if s.profile == "lorwyn-2007" and "Planeswalker" in c.types:
                     continue  # 2007: planeswalkers use the uniqueness rule instead

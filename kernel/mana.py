@@ -81,6 +81,11 @@ class ManaCost:
         return f"ManaCost.parse({self.text!r})"
 
     @property
+    def least_mana(self) -> int:
+        """The fewest mana that can pay this cost (X as 0): one per symbol."""
+        return self.generic + len(self.colored) + len(self.hybrid)
+
+    @property
     def mana_value(self) -> int:
         return self.generic + len(self.colored) + len(self.hybrid)
 
@@ -135,7 +140,7 @@ def plan_payment(cost: ManaCost, pool: list[str],
     letter, then any restriction: every mana given may be spent).  (A pure function:
     its answers are remembered, a few thousand at a time.)
     """
-    if cost.generic + len(cost.colored) + len(cost.hybrid) > len(pool) + len(sources):
+    if cost.least_mana > len(pool) + len(sources):
         return None  # each mana symbol needs at least one mana
     key = (cost.generic, tuple(cost.colored), tuple(cost.hybrid), tuple(pool), tuple(sources))
     if key in _PLANS:
