@@ -431,6 +431,33 @@ class Game:
                                  for fn in [getattr(st, attr, None)] if fn is not None]
         return out
 
+    def permanents_with(self, ability: str) -> list[int]:
+        """The permanents that have ``ability`` now, in battlefield order (remembered
+        while the characteristics hold).
+
+        >>> g = Game(Registry(), ["A", "B"], seed=1)
+        >>> g.permanents_with("flying")
+        []
+        """
+        cache = self._version_cache()
+        found: list[int] | None = cache.get(("\0with", ability))
+        if found is None:
+            cs = self._all_chars()
+            found = cache[("\0with", ability)] = [oid for oid in self.state.battlefield
+                                                   if ability in cs[oid].abilities]
+        return found
+
+    def permanents_of_type(self, card_type: str) -> list[int]:
+        """The permanents of ``card_type`` now, in battlefield order (remembered while the
+        characteristics hold)."""
+        cache = self._version_cache()
+        found: list[int] | None = cache.get(("\0type", card_type))
+        if found is None:
+            cs = self._all_chars()
+            found = cache[("\0type", card_type)] = [oid for oid in self.state.battlefield
+                                                     if card_type in cs[oid].types]
+        return found
+
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
         """``compute()``, remembered while the permanents and their characteristics stay
         as they are (until an event changes a permanent, or a part of the state that a
@@ -721,8 +748,7 @@ class Game:
     def skips_draw_step(self, player: int) -> bool:
         """Whether ``player`` controls a permanent with the ability ``skip your draw step``
         (Colfenor's Plans: "Skip your draw step.")."""
-        return any(self.chars(o).has(SKIP_DRAW) and self.chars(o).controller == player
-                   for o in self.state.battlefield)
+        return any(self.chars(o).controller == player for o in self.permanents_with(SKIP_DRAW))
 
     def _turn_begins(self, active: int) -> None:
         """Effects that last "until your next turn" (duration ``next_turn``) end as their
@@ -2383,9 +2409,8 @@ class Game:
 
     def attack_targets(self, player: int) -> list[int]:
         d = 1 - player
-        return [player_ref(d)] + [oid for oid in self.state.battlefield
-                                  if "Planeswalker" in self.chars(oid).types
-                                  and self.chars(oid).controller == d]
+        return [player_ref(d)] + [oid for oid in self.permanents_of_type("Planeswalker")
+                                  if self.chars(oid).controller == d]
 
     def _declare_attackers(self, active: int) -> bool:
         cands = [oid for oid in self.state.battlefield if self.can_attack(oid, active)]
@@ -2637,8 +2662,7 @@ class Game:
         """The combat damage creature ``oid`` assigns: its power, or its toughness while a
         permanent has ``assigns combat damage by toughness`` (Doran, the Siege Tower)."""
         c = self.chars(oid)
-        if any(self.chars(p).has("assigns combat damage by toughness")
-               for p in self.state.battlefield):
+        if self.permanents_with("assigns combat damage by toughness"):
             return c.toughness or 0
         return c.power or 0
 

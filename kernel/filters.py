@@ -52,11 +52,33 @@ def _union(a: Reads, b: Reads) -> Reads:
     return None if a is None or b is None else a | b
 
 
+def _all_of(parts: tuple[Pred, ...]) -> Pred:
+    """One predicate for "all of ``parts``" (a flat chain: each part called once at most)."""
+    if len(parts) == 1:
+        return parts[0]
+    if len(parts) == 2:
+        a, b = parts
+        return lambda v, r, y, s: a(v, r, y, s) and b(v, r, y, s)
+    if len(parts) == 3:
+        a, b, c = parts
+        return lambda v, r, y, s: a(v, r, y, s) and b(v, r, y, s) and c(v, r, y, s)
+
+    def pred(v: Any, r: int, y: int, s: int) -> bool:
+        for p in parts:
+            if not p(v, r, y, s):
+                return False
+        return True
+    return pred
+
+
 class Filter:
-    def __init__(self, pred: Pred, desc: str, reads: Reads = None) -> None:
+    def __init__(self, pred: Pred, desc: str, reads: Reads = None,
+                 parts: tuple[Pred, ...] | None = None) -> None:
         self.pred = pred
         self.desc = desc
         self.reads = reads
+        #: the conditions ``pred`` is all of (``&`` and the modifiers extend the list)
+        self.parts: tuple[Pred, ...] = (pred,) if parts is None else parts
 
     def __call__(self, view: Any, ref: int, you: int, source: int = 0) -> bool:
         return self.pred(view, ref, you, source)
@@ -65,9 +87,8 @@ class Filter:
         return self.desc
 
     def __and__(self, other: Filter) -> Filter:
-        a, b = self.pred, other.pred
-        return Filter(lambda v, r, y, s: a(v, r, y, s) and b(v, r, y, s), f"({self} & {other})",
-                      _union(self.reads, other.reads))
+        return Filter(_all_of(self.parts + other.parts), f"({self} & {other})",
+                      _union(self.reads, other.reads), self.parts + other.parts)
 
     def __or__(self, other: Filter) -> Filter:
         a, b = self.pred, other.pred
@@ -79,9 +100,8 @@ class Filter:
         return Filter(lambda v, r, y, s: not a(v, r, y, s), f"~{self}", self.reads)
 
     def _and(self, pred: Pred, suffix: str, reads: Reads = NOTHING) -> Filter:
-        a = self.pred
-        return Filter(lambda v, r, y, s: a(v, r, y, s) and pred(v, r, y, s), f"{self}{suffix}",
-                      _union(self.reads, reads))
+        parts = self.parts + (pred,)
+        return Filter(_all_of(parts), f"{self}{suffix}", _union(self.reads, reads), parts)
 
     # modifiers -----------------------------------------------------------
     def you_control(self) -> Filter:
@@ -260,25 +280,22 @@ class Kind(Filter):
         self._has = has
         self._name = "kind(" + ", ".join(repr(t) for t in subtypes) + ")"
         super().__init__(lambda v, r, y, s: _on_bf(v, r, y, s) and has(v, r, y, s), self._name,
-                         TYPES)
+                         TYPES, (_on_bf, has))
 
     @property
     def creature(self) -> Filter:
-        h = self._has
-        return Filter(lambda v, r, y, s: creature(v, r, y, s) and h(v, r, y, s),
-                      f"{self._name}.creature", TYPES)
+        parts = creature.parts + (self._has,)
+        return Filter(_all_of(parts), f"{self._name}.creature", TYPES, parts)
 
     @property
     def card(self) -> Filter:
-        h = self._has
-        return Filter(lambda v, r, y, s: card(v, r, y, s) and h(v, r, y, s),
-                      f"{self._name}.card", TYPES)
+        parts = card.parts + (self._has,)
+        return Filter(_all_of(parts), f"{self._name}.card", TYPES, parts)
 
     @property
     def spell(self) -> Filter:
-        h = self._has
-        return Filter(lambda v, r, y, s: _is_spell(v, r, y, s) and h(v, r, y, s),
-                      f"{self._name}.spell", TYPES)
+        parts = (_is_spell, self._has)
+        return Filter(_all_of(parts), f"{self._name}.spell", TYPES, parts)
 
 
 def kind(*subtypes: str) -> Kind:
@@ -300,4 +317,5 @@ def matching(view: Any, f: Filter, you: int, source: int = 0,
         ids = s.exile
     else:
         ids = [i for p in s.players for i in getattr(p, zone)]
-    return [i for i in ids if f(view, i, you, source)]
+    pred = f.pred
+    return [i for i in ids if pred(view, i, you, source)]

@@ -65,8 +65,7 @@ def _may_play_exiled(game: Game, player: int, oid: int) -> list[str]:
 
 
 def _one_spell_controllers(game: Game) -> list[int]:
-    return sorted({game.chars(o).controller for o in game.state.battlefield
-                   if game.chars(o).has(ONE_SPELL)})
+    return sorted({game.chars(o).controller for o in game.permanents_with(ONE_SPELL)})
 
 
 def _one_spell_each_turn(game: Game, player: int, card: int, alt: str) -> str:

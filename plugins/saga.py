@@ -65,8 +65,9 @@ def _lore_step(game: Game, step: str, active: int) -> None:
 def _saga_sba(game: Game) -> list[tuple[str, int, str]]:
     s = game.state
     out: list[tuple[str, int, str]] = []
-    sagas = game.cached("saga:sagas", lambda: [o for o in s.battlefield if _is_saga(game, o)])
-    for oid in sagas:
+    for oid in game.permanents_of_type("Enchantment"):
+        if not _is_saga(game, oid):
+            continue
         d = game.reg.cards.get(s.objects[oid].card)
         last = d.extras.get("chapters", 0) if d is not None else 0
         if not last or s.objects[oid].counters.get(LORE, 0) < last:
