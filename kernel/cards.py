@@ -344,10 +344,8 @@ class Registry:
         name = card.facts.name
         self.__dict__.pop("_printed", None)  # printed-characteristics cache (kernel.layers)
         self.__dict__.pop("_plans", None)  # trigger plans (trigger_plan)
-        for cache in ("_graveyard_abilities", "_restricted_mana", "_instant_speed",
-                      "_activators"):
+        for cache in ("_instant_speed", "_permission_plan"):  # the engine's registry facts
             self.__dict__.pop(cache, None)
-        self.__dict__.pop("_restricted_mana", None)  # any mana with a spending restriction?
         self.cards[name] = card
         for i, ab in enumerate(card.abilities):
             kind = getattr(ab, "event", None)

@@ -958,7 +958,7 @@ class Game:
             out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources,
                                           alts))
         copies = bool(s.effects) and has_copy_effects(s)  # else each behaves as its card
-        activators, graveyard_abilities = self._ability_cards()
+        activators, graveyard_abilities, _makers = self._ability_cards()
         for oid in s.battlefield if copies or activators else ():
             if not copies and s.objects[oid].card not in activators:
                 continue
@@ -987,9 +987,10 @@ class Game:
                     out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
         return out
 
-    def _ability_cards(self) -> tuple[set[str], set[str]]:
+    def _ability_cards(self) -> tuple[set[str], set[str], set[str]]:
         """The cards in this game (by the names objects have) with an activated ability
-        that isn't a mana ability, and those with one that works from a graveyard."""
+        that isn't a mana ability, those with one that works from a graveyard, and those
+        with a mana ability whose mana has a spending restriction."""
         found = self._plans.get(("\0abilities", False))
         if found is None:
             reg = self.reg
@@ -998,8 +999,10 @@ class Game:
                 {n for n, d in cards.items()
                  if d is not None and any(not ab.mana for _k, ab in d.activated)},
                 {n for n, d in cards.items()
-                 if d is not None and any("graveyard" in ab.zones for _k, ab in d.activated)})]
-        out: tuple[set[str], set[str]] = found[0]
+                 if d is not None and any("graveyard" in ab.zones for _k, ab in d.activated)},
+                {n for n, d in cards.items()
+                 if d is not None and any(ab.spend for _k, ab in d.activated)})]
+        out: tuple[set[str], set[str], set[str]] = found[0]
         return out
 
     def _instant_speed(self, o: Obj) -> bool:
@@ -1776,18 +1779,12 @@ class Game:
         """Whether ``player`` has mana, or an untapped source of mana, with a restriction."""
         if any(restriction(m) for m in self.state.players[player].mana):
             return True
-        cache = self.reg.__dict__
-        if "_restricted_mana" not in cache:
-            cache["_restricted_mana"] = any(ab.spend for d in self.reg.cards.values()
-                                            for _k, ab in d.activated)
-        if not cache["_restricted_mana"]:
-            return False  # no card makes any
-        hooks = self._version_cache()
-        makers = hooks.get("_restricted_makers")
-        if makers is None:  # permanents with an ability that makes restricted mana
-            makers = hooks["_restricted_makers"] = [
-                oid for oid in self.state.battlefield
-                if any(ab.spend for _k, ab in self.definition(oid).activated)]
+        if not self._ability_cards()[2] and not (self.state.effects
+                                                 and has_copy_effects(self.state)):
+            return False  # no card in this game makes any
+        makers = self.cached("\0restricted_makers", lambda: [
+            oid for oid in self.state.battlefield  # with an ability making restricted mana
+            if any(ab.spend for _k, ab in self.definition(oid).activated)])
         return any(made[2] for oid in makers
                    if not self.state.objects[oid].tapped
                    and self.chars(oid).controller == player

@@ -81,6 +81,22 @@ def affected_player(game: Game, kind: str, p: Proposal) -> int:
     return game.state.active
 
 
+def _of_permanents(game: Game, idx: dict[str, list[tuple[str, Any]]]
+                   ) -> list[tuple[str, Replacement, int]]:
+    """The static replacement abilities of the permanents (``idx``: by card name)."""
+    out: list[tuple[str, Replacement, int]] = []
+    for oid in game.state.battlefield:
+        o = game.state.objects[oid]
+        keys = idx.get(game.definition(oid).name)  # a copy's are the copied card's
+        if not keys or o.face_down:
+            continue
+        c = game.chars(oid)
+        for key, rep in keys:
+            if key in c.abilities:
+                out.append((f"{key}@{oid}", rep, oid))
+    return out
+
+
 def candidates(game: Game, kind: str) -> list[tuple[str, Replacement, int]]:
     """Replacement effects that exist now for ``kind``: (key, effect, source)."""
     out: list[tuple[str, Replacement, int]] = []
@@ -89,15 +105,7 @@ def candidates(game: Game, kind: str) -> list[tuple[str, Replacement, int]]:
             out.append((rep.key, rep, 0))
     idx = game.reg.replacement_cards.get(kind)
     if idx:
-        for oid in game.state.battlefield:
-            o = game.state.objects[oid]
-            keys = idx.get(game.definition(oid).name)  # a copy's are the copied card's
-            if not keys or o.face_down:
-                continue
-            c = game.chars(oid)
-            for key, rep in keys:
-                if key in c.abilities:
-                    out.append((f"{key}@{oid}", rep, oid))
+        out.extend(game.cached(f"replacement:{kind}", lambda: _of_permanents(game, idx)))
     for e in game.state.effects:  # from resolved spells and abilities: source = effect id
         rep = EFFECT_REPLACEMENTS.get(e.kind)
         if rep is not None and rep.event == kind:
