@@ -188,9 +188,11 @@ class Game:
         self._checks: list[Callable[[Any], Any]] = []  # check_action for each player
         self._names: set[str] = set()  # the cards of the objects in this game, so far
         self._grantors: set[str] | None = None  # those of them defined ``grantable``
-        #: (event tag, look-back) -> the registry's trigger plan for the cards in this game
-        self._plans: dict[tuple[str, bool], list[Any]] = {}
-        self._legal: dict[int, tuple[Any, list[Any]]] = {}  # legal_actions(), by player
+        self._game_facts: dict[tuple[str, bool], list[Any]] = {}  # about its cards (so far)
+        #: event tag -> (look-back plan, ordinary plan) for the cards in this game
+        self._tag_plans: dict[str, tuple[list[Any], list[Any]]] = {}
+        #: legal_actions(), by player and whether they could cast a sorcery
+        self._legal: dict[tuple[int, bool], tuple[Any, list[Any]]] = {}
         self._setting_up = False  # inside setting_up(): events trigger nothing
         self._hooks: dict[Any, Any] = {}  # static_hooks() cache, keyed by _chars_version
         self._chars_version = 0  # counts the times the characteristics were forgotten
@@ -222,11 +224,13 @@ class Game:
         """Append ``e`` to the log, fold it into the state, and collect triggers."""
         why = self._cause[-1] if cause is None else cause
         tag = e.TAG
-        trig = None if self._setting_up else self.reg.trigger_index.get(tag)
-        if trig:
+        plans = None if self._setting_up else self._tag_plans.get(tag)
+        if plans is None and not self._setting_up:
+            plans = self._trigger_plans(tag)
+        if plans and plans[0]:
             # look-back triggers (leaves-the-battlefield) are seen before the event and
             # recorded just before it, with the same cause; the event's seq comes after
-            self._triggers(trig, e, why, before=True)
+            self._triggers(plans[0], e, why, before=True)
         seq = len(self.log)
         env = Envelope(seq=seq, cause=why, event=e)
         if isinstance(e, ev.ZoneChanged | ev.RemovedFromGame) and e.from_zone == "battlefield":
@@ -257,8 +261,8 @@ class Game:
         if self.state.effects and isinstance(e, ev.ZoneChanged | ev.RemovedFromGame) \
                 and e.from_zone == "battlefield":
             self._source_left(e.obj, seq)
-        if trig:
-            self._triggers(trig, e, seq, before=False)
+        if plans and plans[1]:
+            self._triggers(plans[1], e, seq, before=False)
         if self.state.effects and not self._setting_up:
             self._delayed_triggers(e, seq)
         return seq
@@ -291,7 +295,8 @@ class Game:
                 self._sba_parts = None
             if o.card not in self._names:
                 self._names.add(o.card)
-                self._plans.clear()
+                self._game_facts.clear()
+                self._tag_plans.clear()
                 self._grantors = None
 
     def _chars_after(self, e: Event, neutral: bool) -> None:
@@ -916,14 +921,14 @@ class Game:
                                                                           "postcombat_main")
         key = (player, self._version, self._taps, tuple(s.players[player].mana), sorcery_ok,
                tuple(p.library[0] for p in s.players if p.library))
-        cached = self._legal.get(player)
+        cached = self._legal.get((player, sorcery_ok))
         if cached is not None and cached[0] == key:
             if self.validate_caches and cached[1] != self._legal_actions(player, sorcery_ok):
                 raise StaleCache(f"after event {len(self.log) - 1}, the legal actions kept "
                                  f"for player {player} differ from a fresh enumeration")
             return list(cached[1])
         out = self._legal_actions(player, sorcery_ok)
-        self._legal[player] = (key, out)
+        self._legal[(player, sorcery_ok)] = (key, out)
         return list(out)
 
     def _legal_actions(self, player: int, sorcery_ok: bool) -> list[Any]:
@@ -991,11 +996,11 @@ class Game:
         """The cards in this game (by the names objects have) with an activated ability
         that isn't a mana ability, those with one that works from a graveyard, and those
         with a mana ability whose mana has a spending restriction."""
-        found = self._plans.get(("\0abilities", False))
+        found = self._game_facts.get(("\0abilities", False))
         if found is None:
             reg = self.reg
             cards = {n: reg.cards.get(reg.canonical(n)) for n in self._names}
-            found = self._plans[("\0abilities", False)] = [(
+            found = self._game_facts[("\0abilities", False)] = [(
                 {n for n, d in cards.items()
                  if d is not None and any(not ab.mana for _k, ab in d.activated)},
                 {n for n, d in cards.items()
@@ -2017,19 +2022,22 @@ class Game:
                 return
 
     # ------------------------------------------------------------------ triggers
-    def _triggers(self, trig: list[tuple[str, str, Triggered]], e: Event, seq: int,
-                  before: bool) -> None:
-        """Trigger the abilities that ``e`` triggers (``before``: look-back triggers)."""
+    def _trigger_plans(self, tag: str) -> tuple[list[Any], list[Any]]:
+        """The registry's trigger plans for event ``tag`` (look-back, ordinary), narrowed
+        to the cards in this game; kept until a card new to the game appears."""
+        names = self._names
+        look_back, ordinary = (
+            [(z, b, g) for z, by_card, g in self.reg.trigger_plan(tag, before)
+             for b in [{n: t for n, t in by_card.items() if n in names}] if b or g]
+            for before in (True, False))
+        pair = self._tag_plans[tag] = (look_back, ordinary)
+        return pair
+
+    def _triggers(self, plan: list[Any], e: Event, seq: int, before: bool) -> None:
+        """Trigger the abilities that ``e`` triggers (``before``: look-back triggers),
+        following ``plan`` (see :meth:`_trigger_plans`)."""
         s = self.state
         objs = s.objects
-        plan = self._plans.get((e.TAG, before))
-        if plan is None:  # the registry's plan, for the cards in this game
-            names = self._names
-            plan = [(z, b, g) for z, by_card, g in self.reg.trigger_plan(e.TAG, before)
-                    for b in [{n: t for n, t in by_card.items() if n in names}] if b or g]
-            self._plans[(e.TAG, before)] = plan
-        if not plan:
-            return
         copies = bool(s.effects) and has_copy_effects(s)  # else an object behaves as its card
         for zone, by_card, granted in plan:
             on_battlefield = zone == "battlefield"
