@@ -568,9 +568,17 @@ class Game:
             raise RulesError("101", f"no legal choice for {d.kind}")
         agent = self.agents[d.player]
         for _attempt in range(1000):
-            choice = _plain(agent.decide(self, d))
+            answer = agent.decide(self, d)
             try:
-                choice = self.validate(d, choice)
+                if d.kind == "priority" and d.options is not None \
+                        and any(answer is o for o in d.options):
+                    # one of the actions the engine listed (legal_actions): legal as it is
+                    choice = answer
+                    if self.validate_caches and self.validate(d, _plain(answer)) != answer:
+                        raise StaleCache(f"the listed action {answer!r} is not what "
+                                         "check_action makes of it")
+                else:
+                    choice = self.validate(d, _plain(answer))
             except RulesError as err:
                 self.diag().debug("answer refused", decision=d.kind, player=d.player,
                                 rule=err.rule, reason=err.message, event_no=len(self.log))

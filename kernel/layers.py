@@ -614,13 +614,21 @@ class _Layers:
     def run(self) -> dict[int, Chars]:
         objs = self.state.objects
         chars = self.chars
+        by_layer: dict[str, list[int]] = {}  # the statics that may apply in each layer
         for layer in LAYER_ORDER:
             batch = list(self.resolved.get(layer, ()))
             if layer == "1":  # copy effects: resolved spells and abilities only
                 self._layer(layer, batch)
                 self._gather_statics()
+                for i, (_ts, _oid, _key, st) in enumerate(self.statics):
+                    for lay in st.layers or LAYER_ORDER[1:]:
+                        by_layer.setdefault(lay, []).append(i)
                 continue
-            for i, (ts, oid, _key, st) in enumerate(self.statics):
+            here = by_layer.get(layer, [])
+            if self.locked:  # (a static that began to apply goes on to its later layers)
+                here = sorted(set(here).union(self.locked))
+            for i in here:
+                ts, oid, _key, st = self.statics[i]
                 outs = self.locked.get(i)
                 if outs is not None:
                     batch.extend(_Entry(ts, k, o, p) for k, o, p in _parts(outs, layer))
