@@ -154,6 +154,14 @@ class _Pass:
 PASS: list[Any] = ["pass"]
 
 
+def _listed(answer: Any, options: list[Any]) -> bool:
+    """Whether ``answer`` is one of ``options`` itself (not an equal copy)."""
+    for o in options:
+        if o is answer:
+            return True
+    return False
+
+
 def _plain(x: Any) -> Any:
     if isinstance(x, tuple | list):
         return [_plain(i) for i in x]
@@ -571,7 +579,7 @@ class Game:
             answer = agent.decide(self, d)
             try:
                 if d.kind == "priority" and d.options is not None \
-                        and any(answer is o for o in d.options):
+                        and _listed(answer, d.options):
                     # one of the actions the engine listed (legal_actions): legal as it is
                     choice = answer
                     if self.validate_caches and self.validate(d, _plain(answer)) != answer:
@@ -928,7 +936,7 @@ class Game:
         sorcery_ok = s.active == player and not s.stack and s.step in ("precombat_main",
                                                                           "postcombat_main")
         key = (player, self._version, self._taps, tuple(s.players[player].mana), sorcery_ok,
-               tuple(p.library[0] for p in s.players if p.library))
+               tuple([p.library[0] for p in s.players if p.library]))
         cached = self._legal.get((player, sorcery_ok))
         if cached is not None and cached[0] == key:
             if self.validate_caches and cached[1] != self._legal_actions(player, sorcery_ok):
@@ -2169,7 +2177,7 @@ class Game:
         for oid in s.battlefield:
             o = s.objects[oid]
             c = cs[oid]
-            if c.is_creature and c.toughness is not None:
+            if c.toughness is not None and "Creature" in c.types:
                 if c.toughness <= 0:
                     acts.append(("graveyard", oid, "toughness"))
                     continue

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 COLORS = "WUBRG"
@@ -80,7 +81,7 @@ class ManaCost:
     def __repr__(self) -> str:
         return f"ManaCost.parse({self.text!r})"
 
-    @property
+    @cached_property
     def least_mana(self) -> int:
         """The fewest mana that can pay this cost (X as 0): one per symbol."""
         return self.generic + len(self.colored) + len(self.hybrid)
