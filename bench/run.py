@@ -1,11 +1,14 @@
 """Print this machine's figures for mtgk (reported, not gated; CI does not run this).
 
-    python bench/run.py [--games 100]
+    python bench/run.py [--games 100]      (about two minutes)
 
-Figures: card sets' load time; random-playout games/s and decisions/s (the ogre
-deck and the built-in Lorwyn decks); events/s replayed from saved logs
-(decode + fold); log bytes per event; the time to seek to the middle of a
-100,000-event log (with snapshots, cold and warm).
+Figures: this machine's speed at the moment (a plain Python loop: shared
+machines vary by half from minute to minute, so compare figures taken at the
+same loop time); card sets' load time; random-playout games/s and
+decisions/s (the ogre deck and the built-in Lorwyn decks, each the median and
+best of three runs); events/s replayed from saved logs (decode + fold); log
+bytes per event; the time to seek to the middle of a 100,000-event log (with
+snapshots, cold and warm).
 """
 
 from __future__ import annotations
@@ -44,17 +47,20 @@ def main() -> None:
     print(f"load card sets: {first:.0f} ms first (imports included), "
           f"{statistics.median(warm):.0f} ms warm; {len(reg.cards)} cards in {len(reg.sets)} sets")
 
+    print(f"machine: a plain Python loop of 1,000,000 additions takes {_loop_ms():.0f} ms now")
     ogres = parse_deck((HERE / "decks" / "ogres.txt").read_text(), reg)
-    r = playouts(reg, ogres, args.games, seed=1)
-    print(f"playouts, ogres deck: {r.games / r.seconds:.1f} games/s, "
-          f"{r.decisions / r.seconds:,.0f} decisions/s, {r.events / r.games:.0f} events/game")
-    print(f"  {r.line()}")
-    decks = list(reg.sets["lorwyn"].decks.values())
-    for i, text in enumerate(decks[:2]):
-        d = parse_deck(text, reg)
-        r2 = playouts(reg, d, max(10, args.games // 4), seed=2 + i)
-        print(f"playouts, built-in deck {i + 1}: {r2.games / r2.seconds:.1f} games/s, "
-              f"{r2.decisions / r2.seconds:,.0f} decisions/s, {r2.events / r2.games:.0f} events/game")
+    decks = [("ogres deck (bench/decks/ogres.txt)", ogres)] + [
+        (f"built-in deck {name!r}", parse_deck(text, reg))
+        for name, text in sorted(reg.sets["lorwyn"].decks.items())]
+    for what, deck in decks:
+        for seed in (1, 2):
+            runs = sorted((playouts(reg, deck, args.games, seed=seed) for _ in range(3)),
+                          key=lambda r: r.seconds)
+            r = runs[1]
+            print(f"playouts, {what}, seed {seed}: {r.games / r.seconds:.1f} games/s median, "
+                  f"{r.games / runs[0].seconds:.1f} best; {r.decisions / r.seconds:,.0f} "
+                  f"decisions/s, {r.events / r.games:.0f} events/game")
+            print(f"  {r.line()}")
 
     logs = []
     for s in range(40):
@@ -97,6 +103,18 @@ def main() -> None:
     warm_ms = (time.perf_counter() - t) * 1000 / 20
     print(f"seek to the middle of a {len(log):,}-event log: {cold:.0f} ms cold "
           f"(building snapshots), {warm_ms:.1f} ms with snapshots every {seeker.every}")
+
+
+def _loop_ms() -> float:
+    """Milliseconds for a plain Python loop (the best of five): how fast the machine is."""
+    best = float("inf")
+    for _ in range(5):
+        t = time.perf_counter()
+        x = 0
+        for i in range(1_000_000):
+            x += i & 7
+        best = min(best, time.perf_counter() - t)
+    return best * 1000
 
 
 def _header_bytes(header: LogHeader) -> bytes:

@@ -192,7 +192,7 @@ class Game:
         self._taps = 0  # counts Tapped and Untapped events
         self._choice_at = 0  # the log's length at the last choice a player made
         self._loop_from = -1  # the choice since which situations are remembered
-        self._loop_seen: set[tuple[Any, ...]] = set()
+        self._loop_seen: set[tuple[int, int, tuple[Any, ...]]] = set()
         self._checks: list[Callable[[Any], Any]] = []  # check_action for each player
         self._names: set[str] = set()  # the cards of the objects in this game, so far
         self._grantors: set[str] | None = None  # those of them defined ``grantable``
@@ -828,7 +828,7 @@ class Game:
         while True:
             self.settle()
             if len(self.log) - self._choice_at > LOOP_WINDOW:
-                self._mandatory_loop()
+                self._mandatory_loop(p, passes)
             action = self.ask(Decision("priority", p, self.legal_actions(p),
                                        check=self._checks[p]))
             if action[0] == "pass":
@@ -845,15 +845,18 @@ class Game:
             self.perform(p, action)
             passes = 0
 
-    def _mandatory_loop(self) -> None:
+    def _mandatory_loop(self, player: int, passes: int) -> None:
         """CR 104.4b: a game in a loop of mandatory actions, repeating with no way to stop,
-        is a draw.  Called at each priority once :data:`LOOP_WINDOW` events have passed
-        without a player's choice: if the game is back in a situation (:meth:`situation`)
-        it was in since that choice, nobody can change what happens next."""
+        is a draw.  Called as ``player`` gets priority (after ``passes`` passes in a row)
+        once :data:`LOOP_WINDOW` events have passed without a player's choice: if the
+        game is back in a situation (:meth:`situation`) it was in at that point of a round
+        of priority since that choice, nobody can change what happens next.  (A game that
+        only moves on -- steps, turns, draws -- never is: the turn and step are part of
+        the situation.)"""
         if self._loop_from != self._choice_at:
             self._loop_from = self._choice_at
             self._loop_seen = set()
-        here = self.situation()
+        here = (player, passes, self.situation())
         if here in self._loop_seen:
             self.diag().info("mandatory loop: a draw", event_no=len(self.log),
                              since_choice=self._choice_at)

@@ -3,6 +3,8 @@ draw (``GameEnded(winner=-1, reason="loop")``)."""
 
 from __future__ import annotations
 
+import pytest
+
 from kernel import events as ev
 from kernel.agents import RandomAgent
 from kernel.cards import Registry
@@ -47,3 +49,17 @@ def test_a_draw_by_the_turn_limit_says_so(registry: Registry) -> None:
     g.play([["Island"] * 40, ["Island"] * 40], mulligans=False, max_turns=4)
     end = g.log[-1].event
     assert isinstance(end, ev.GameEnded) and end.winner == -1 and end.reason == "turn-limit"
+
+
+def test_a_game_that_only_moves_on_is_no_loop(registry: Registry,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nobody can do anything but draw and discard: the game goes on (steps, turns,
+    draws) until a library runs out, however soon the engine starts looking for loops --
+    both players passing in the same step is not the game repeating itself."""
+    import kernel.engine
+    monkeypatch.setattr(kernel.engine, "LOOP_WINDOW", 5)
+    g = Game(registry, ["A", "B"], seed=5, agents=[RandomAgent(1), RandomAgent(2)])
+    winner = g.play([["Gray Ogre"] * 30, ["Gray Ogre"] * 30], mulligans=False)
+    end = g.log[-1].event
+    assert isinstance(end, ev.GameEnded) and end.reason == "" and winner in (0, 1)
+    assert g.state.turn > 40
