@@ -73,6 +73,9 @@ SKIP_DRAW = "skip your draw step"
 KNOWN_TO_CONTROLLERS_OF = "known_to_controllers_of"
 """Flag of a face-down exiled card: the permanent whose controllers may look at it
 (hideaway: "any player who has controlled [this land]"); see :meth:`Game.settle`."""
+_MOVES: frozenset[type] = frozenset({ev.ZoneChanged, ev.RemovedFromGame, ev.SpellCast})
+"""Events that move object ``obj`` from ``from_zone`` (it becomes a new object)."""
+
 LOOP_WINDOW = 2000
 """Events without a player's choice after which the engine looks for a loop of mandatory
 actions (CR 104.4b, :meth:`Game._mandatory_loop`)."""
@@ -231,47 +234,50 @@ class Game:
     def emit(self, e: Event, cause: int | None = None) -> int:
         """Append ``e`` to the log, fold it into the state, and collect triggers."""
         why = self._cause[-1] if cause is None else cause
-        tag = e.TAG
-        plans = None if self._setting_up else self._tag_plans.get(tag)
-        if plans is None and not self._setting_up:
-            plans = self._trigger_plans(tag)
-        if plans and plans[0]:
-            # look-back triggers (leaves-the-battlefield) are seen before the event and
-            # recorded just before it, with the same cause; the event's seq comes after
-            self._triggers(plans[0], e, why, before=True)
+        kind = type(e)
+        plans = None
+        if not self._setting_up:
+            plans = self._tag_plans.get(e.TAG)
+            if plans is None:
+                plans = self._trigger_plans(e.TAG)
+            if plans[0]:
+                # look-back triggers (leaves-the-battlefield) are seen before the event and
+                # recorded just before it, with the same cause; the event's seq comes after
+                self._triggers(plans[0], e, why, before=True)
+        s = self.state
         seq = len(self.log)
         env = Envelope(seq=seq, cause=why, event=e)
-        if isinstance(e, ev.ZoneChanged | ev.RemovedFromGame) and e.from_zone == "battlefield":
-            o = self.state.objects.get(e.obj)
+        left = kind in _MOVES and e.from_zone == "battlefield"  # type: ignore[attr-defined]
+        if left:
+            o = s.objects.get(e.obj)  # type: ignore[attr-defined]
             if o is not None:
-                self._lki[e.obj] = (o.controller, self.chars(e.obj))
+                self._lki[o.id] = (o.controller, self.chars(o.id))
         self.log.append(env)
-        first_new = self.state.next_id
-        apply(self.state, e)
-        if self.state.next_id != first_new:
+        first_new = s.next_id
+        apply(s, e)
+        if s.next_id != first_new:
             self._new_objects(first_new)
-        if type(e) not in NEUTRAL_EVENTS:
+        if kind not in NEUTRAL_EVENTS:
             self._version += 1
             ch = e.changes()
-            if ch is None or not ch.isdisjoint(self._sba_reads()):
+            if ch is None or not ch.isdisjoint(self._sba_parts or self._sba_reads()):
                 self._sba_version += 1
             if self._chars is not None:
-                self._chars_after(e, False)
+                self._chars_after(e, ch, False)
         else:
-            if isinstance(e, ev.Tapped | ev.Untapped):
+            if kind is ev.Tapped or kind is ev.Untapped:
                 self._taps += 1
             if self._chars is not None:
-                self._chars_after(e, True)
+                self._chars_after(e, e.changes(), True)
         if self.validate_caches:
             self.check_cached_characteristics()
         for fn in self.listeners:  # before any event this one triggers: in log order
             fn(env)
-        if self.state.effects and isinstance(e, ev.ZoneChanged | ev.RemovedFromGame) \
-                and e.from_zone == "battlefield":
-            self._source_left(e.obj, seq)
+        if left and s.effects:
+            self._source_left(e.obj, seq)  # type: ignore[attr-defined]
         if plans and plans[1]:
             self._triggers(plans[1], e, seq, before=False)
-        if self.state.effects and not self._setting_up:
+        if s.effects and not self._setting_up:
             self._delayed_triggers(e, seq)
         return seq
 
@@ -307,12 +313,11 @@ class Game:
                 self._tag_plans.clear()
                 self._grantors = None
 
-    def _chars_after(self, e: Event, neutral: bool) -> None:
+    def _chars_after(self, e: Event, ch: frozenset[str] | None, neutral: bool) -> None:
         """Forget the characteristics computed before ``e`` if ``e`` may have changed them:
-        it changes permanents (``Event.changes()`` is ``None``), or a part of the state
-        that a static ability on the battlefield reads (``Static.reads``; one that didn't
-        say reads every part but those of :data:`NEUTRAL_EVENTS`)."""
-        ch = e.changes()
+        it changes permanents (``ch``, its ``Event.changes()``, is ``None``), or a part of
+        the state that a static ability on the battlefield reads (``Static.reads``; one
+        that didn't say reads every part but those of :data:`NEUTRAL_EVENTS`)."""
         reads = self._chars_reads
         if ch is None or (reads is None and not neutral) or (reads and not reads.isdisjoint(ch)):
             self._chars = None
@@ -320,9 +325,8 @@ class Game:
             self._sba_version += 1
             if neutral:
                 self._version += 1  # the caches of facts that depend on characteristics
-        elif ch and self._chars is not None and isinstance(
-                e, ev.ZoneChanged | ev.RemovedFromGame | ev.SpellCast):
-            self._chars.pop(e.obj, None)  # (printed characteristics of a card that moved)
+        elif ch and self._chars is not None and type(e) in _MOVES:
+            self._chars.pop(e.obj, None)  # type: ignore[attr-defined]  # (a card that moved)
 
     def setting_up(self) -> _SetupScope:
         """``with game.setting_up():`` -- events emitted inside set up a position (a

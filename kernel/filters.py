@@ -62,6 +62,10 @@ def _all_of(parts: tuple[Pred, ...]) -> Pred:
     if len(parts) == 3:
         a, b, c = parts
         return lambda v, r, y, s: a(v, r, y, s) and b(v, r, y, s) and c(v, r, y, s)
+    if len(parts) == 4:
+        a, b, c, d = parts
+        return lambda v, r, y, s: (a(v, r, y, s) and b(v, r, y, s) and c(v, r, y, s)
+                                   and d(v, r, y, s))
 
     def pred(v: Any, r: int, y: int, s: int) -> bool:
         for p in parts:

@@ -618,7 +618,8 @@ class _Layers:
         for layer in LAYER_ORDER:
             batch = list(self.resolved.get(layer, ()))
             if layer == "1":  # copy effects: resolved spells and abilities only
-                self._layer(layer, batch)
+                if batch:
+                    self._layer(layer, batch)
                 self._gather_statics()
                 for i, (_ts, _oid, _key, st) in enumerate(self.statics):
                     for lay in st.layers or LAYER_ORDER[1:]:
@@ -648,7 +649,8 @@ class _Layers:
                             self.reads |= cda_reads
                     if fn is not None and c.power is not None and c.pt_cda:
                         c.power, c.toughness = fn(self.view, oid)
-            self._layer(layer, batch)
+            if batch:
+                self._layer(layer, batch)
             if layer == "4":
                 for c in chars.values():
                     if not c.shared:  # (printed characteristics are consistent already)
