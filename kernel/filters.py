@@ -222,15 +222,25 @@ def _typed(card_type: str) -> Pred:
     return lambda v, r, y, s: _on_bf(v, r, y, s) and card_type in v.chars(r).types
 
 
+def _of_type(card_type: str) -> Pred:
+    return lambda v, r, y, s: card_type in v.chars(r).types
+
+
+def _typed_filter(card_type: str, desc: str) -> Filter:
+    """A permanent of ``card_type``: on the battlefield, then of the type (two parts, so
+    that :func:`matching` over the battlefield can leave the first out)."""
+    return Filter(_typed(card_type), desc, TYPES, (_on_bf, _of_type(card_type)))
+
+
 player = Filter(lambda v, r, y, s: r < 0 and not v.state.players[ref_player(r)].lost, "player", NOTHING)
 opponent = Filter(lambda v, r, y, s: r < 0 and ref_player(r) != y, "opponent", NOTHING)
 you = Filter(lambda v, r, y, s: r < 0 and ref_player(r) == y, "you", NOTHING)
 permanent = Filter(_on_bf, "permanent", NOTHING)
-creature = Filter(_typed("Creature"), "creature", TYPES)
-land = Filter(_typed("Land"), "land", TYPES)
-artifact = Filter(_typed("Artifact"), "artifact", TYPES)
-enchantment = Filter(_typed("Enchantment"), "enchantment", TYPES)
-planeswalker = Filter(_typed("Planeswalker"), "planeswalker", TYPES)
+creature = _typed_filter("Creature", "creature")
+land = _typed_filter("Land", "land")
+artifact = _typed_filter("Artifact", "artifact")
+enchantment = _typed_filter("Enchantment", "enchantment")
+planeswalker = _typed_filter("Planeswalker", "planeswalker")
 nonland_permanent = Filter(lambda v, r, y, s: _on_bf(v, r, y, s) and "Land" not in v.chars(r).types,
                            "nonland_permanent", TYPES)
 noncreature_permanent = Filter(
@@ -322,4 +332,11 @@ def matching(view: Any, f: Filter, you: int, source: int = 0,
     else:
         ids = [i for p in s.players for i in getattr(p, zone)]
     pred = f.pred
+    if zone == "battlefield" and f.parts[0] is _on_bf:  # (each id here is on it)
+        pred = f.__dict__.get("_on_battlefield") or f.__dict__.setdefault(
+            "_on_battlefield", _all_of(f.parts[1:]) if len(f.parts) > 1 else _anything)
     return [i for i in ids if pred(view, i, you, source)]
+
+
+def _anything(v: Any, r: int, y: int, s: int) -> bool:
+    return True
