@@ -30,12 +30,12 @@ from kernel.cards import X_COUNT, Activated, CardDef, Registry, Target, Triggere
 from kernel.effects import Ctx
 from kernel.events import Envelope, Event, player_ref, ref_player
 from kernel.layers import (
+    APPLIERS,
     Chars,
     View,
     chars_key,
     compute,
     compute_with_reads,
-    has_copy_effects,
     is_creature_type,
     printed,
     printed_template,
@@ -188,6 +188,7 @@ class Game:
         self._chars: dict[int, Chars] | None = None
         self._chars_reads: frozenset[str] | None = None  # what ``_chars`` depends on
         self._tokens = False  # whether a token has existed (state-based actions look)
+        self._effects_seen: tuple[int, bool, bool] = (-1, False, False)  # _effects_facts
         #: validated mode: check what the engine keeps across events against a fresh
         #: computation after every event (characteristics, state-based actions, legal
         #: actions) and raise :class:`StaleCache` on a difference.  Scenarios run so.
@@ -508,7 +509,7 @@ class Game:
         only through a continuous effect from a resolved spell or ability, or a static
         ability of a card defined ``grantable`` (an Aura, a Role) on the battlefield."""
         s = self.state
-        if s.effects:
+        if s.effects and self._effects_facts()[1]:
             return True
         if self._grantors is None:  # the grantable cards in this game (so far)
             cards = self.reg.cards
@@ -527,7 +528,22 @@ class Game:
     def card(self, oid: int) -> CardDef:
         """The definition of ``oid``'s card (the physical card: what is cast, its faces and
         costs).  What a permanent *does* is :meth:`definition`."""
-        return self.reg[self.state.objects[oid].card]
+        name = self.state.objects[oid].card
+        return self.reg.cards.get(name) or self.reg[name]
+
+    def _effects_facts(self) -> tuple[bool, bool]:
+        """Whether a copy effect exists (layer 1), and whether an effect may grant
+        abilities (layer 6, other than taking them away); kept until the next event
+        that may change the effects."""
+        found = self._effects_seen
+        if found[0] != self._version:
+            copies = grants = False
+            for x in self.state.effects:
+                layer = APPLIERS.get(x.kind, ("",))[0]
+                copies = copies or layer == "1"
+                grants = grants or (layer == "6" and x.kind not in ("lose", "lose_all_abilities"))
+            found = self._effects_seen = (self._version, copies, grants)
+        return found[1], found[2]
 
     def definition(self, oid: int) -> CardDef:
         """The card definition whose abilities ``oid`` has now: its own card's, or, for a
@@ -536,7 +552,7 @@ class Game:
         through here (an object that has left the battlefield: as it last existed)."""
         s = self.state
         o = s.objects.get(oid)
-        if o is None or (s.effects and o.zone == "battlefield" and has_copy_effects(s)):
+        if o is None or (s.effects and o.zone == "battlefield" and self._effects_facts()[0]):
             return self.reg[self.chars(oid).card]
         return self.reg.cards.get(o.card) or self.reg[o.card]
 
@@ -985,7 +1001,7 @@ class Game:
                 listed = True
             out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources,
                                           alts))
-        copies = bool(s.effects) and has_copy_effects(s)  # else each behaves as its card
+        copies = bool(s.effects) and self._effects_facts()[0]  # else each behaves as its card
         activators, graveyard_abilities, _makers = self._ability_cards()
         for oid in s.battlefield if copies or activators else ():
             if not copies and s.objects[oid].card not in activators:
@@ -1808,7 +1824,7 @@ class Game:
         if any(restriction(m) for m in self.state.players[player].mana):
             return True
         if not self._ability_cards()[2] and not (self.state.effects
-                                                 and has_copy_effects(self.state)):
+                                                 and self._effects_facts()[0]):
             return False  # no card in this game makes any
         makers = self.cached("\0restricted_makers", lambda: [
             oid for oid in self.state.battlefield  # with an ability making restricted mana
@@ -2061,7 +2077,7 @@ class Game:
         following ``plan`` (see :meth:`_trigger_plans`)."""
         s = self.state
         objs = s.objects
-        copies = bool(s.effects) and has_copy_effects(s)  # else an object behaves as its card
+        copies = bool(s.effects) and self._effects_facts()[0]  # else it behaves as its card
         for zone, by_card, granted in plan:
             on_battlefield = zone == "battlefield"
             if on_battlefield:
