@@ -1869,6 +1869,11 @@ class Game:
         known = cache.get(key)
         if known is None:
             known = cache[key] = self._mana_sources(player, exclude, spend)
+        elif self.validate_caches:
+            cache.pop(("\0makes", s.turn), None)
+            if known != self._mana_sources(player, exclude, spend):
+                raise StaleCache(f"after event {len(self.log) - 1}, the mana sources kept "
+                                 f"for player {player} differ from a fresh look")
         return list(known)
 
     def _mana_sources(self, player: int, exclude: int, spend: Spend | None) -> list[Source]:
@@ -1876,13 +1881,18 @@ class Game:
         s = self.state
         extra = self._extra_mana_statics()
         cs = self._all_chars()
+        # what each permanent makes, while the characteristics hold, this turn
+        makes = self._version_cache().setdefault(("\0makes", s.turn), {})
         for oid in s.battlefield:
             o = s.objects[oid]
             if o.tapped or oid == exclude:
                 continue
             if cs[oid].controller != player:
                 continue
-            made = self._tap_mana(oid)
+            if oid in makes:
+                made = makes[oid]
+            else:
+                made = makes[oid] = self._tap_mana(oid)
             if made is None:
                 continue
             colors, amount, key = made
