@@ -320,7 +320,9 @@ class Registry:
                            zones: Sequence[str] = ("exile", "graveyard", "library")) -> None:
         """Add a cast permission ``fn(game, player, obj) -> alt names`` (see
         :attr:`cast_permissions`) that only ever lets cards in ``zones`` be cast, so that
-        legal-action enumeration asks it about those cards only (once per registry)."""
+        legal-action enumeration asks it about those cards only.  What a permission for
+        exiled cards answers is kept while the exiled cards, the characteristics of the
+        permanents and the turn stay as they are (scenarios check it: validated mode)."""
         if fn not in self.cast_permissions:
             self.cast_permissions.append(fn)
         self.cast_permission_zones[fn] = tuple(zones)

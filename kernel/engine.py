@@ -1124,20 +1124,40 @@ class Game:
                 (zone, asked) for zone in everywhere
                 for asked in [[fn for fn in perms if zone in zones.get(fn, everywhere)]]
                 if asked])
-        out = []
+        out: list[tuple[int, list[str]]] = []
         for zone, asked in plan[1]:
-            ids = s.exile if zone == "exile" else s.players[player].library[:1] \
-                if zone == "library" else [o for p in s.players for o in p.graveyard]
-            for oid in ids:  # none in its owner's hand: :meth:`cast_alts_from`, inlined
-                if oid not in s.objects:
-                    continue
-                alts: list[str] = []
-                for fn in asked:
-                    for alt in fn(self, player, oid) or ():
-                        if alt not in alts:
-                            alts.append(alt)
-                if alts:
-                    out.append((oid, alts))
+            if zone == "exile" and s.exile:
+                # kept while the exiled cards, the characteristics and the turn stay
+                key = ("\0exiled", player, s.turn, tuple(s.exile))
+                cache = self._version_cache()
+                found = cache.get(key)
+                if found is None:
+                    found = cache[key] = self._castable_in(player, s.exile, asked)
+                elif self.validate_caches and found != self._castable_in(player, s.exile, asked):
+                    raise StaleCache(f"after event {len(self.log) - 1}, what player {player} "
+                                     "may cast from exile differs from a fresh look")
+                out.extend(found)
+                continue
+            ids = s.players[player].library[:1] if zone == "library" \
+                else [o for p in s.players for o in p.graveyard] if zone == "graveyard" else []
+            out.extend(self._castable_in(player, ids, asked))
+        return out
+
+    def _castable_in(self, player: int, ids: list[int], asked: list[Callable[..., Any]]
+                     ) -> list[tuple[int, list[str]]]:
+        """The cards among ``ids`` that permissions ``asked`` let ``player`` cast."""
+        objs = self.state.objects
+        out: list[tuple[int, list[str]]] = []
+        for oid in ids:  # none in its owner's hand: :meth:`cast_alts_from`, inlined
+            if oid not in objs:
+                continue
+            alts: list[str] = []
+            for fn in asked:
+                for alt in fn(self, player, oid) or ():
+                    if alt not in alts:
+                        alts.append(alt)
+            if alts:
+                out.append((oid, alts))
         return out
 
     def _auto_alt(self, player: int, oid: int, alt: str, sorcery_ok: bool) -> str:
