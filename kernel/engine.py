@@ -76,7 +76,7 @@ KNOWN_TO_CONTROLLERS_OF = "known_to_controllers_of"
 _MOVES: frozenset[type] = frozenset({ev.ZoneChanged, ev.RemovedFromGame, ev.SpellCast})
 """Events that move object ``obj`` from ``from_zone`` (it becomes a new object)."""
 
-LOOP_WINDOW = 2000
+LOOP_WINDOW = 500
 """Events without a player's choice after which the engine looks for a loop of mandatory
 actions (CR 104.4b, :meth:`Game._mandatory_loop`)."""
 
