@@ -83,11 +83,11 @@ actions (CR 104.4b, :meth:`Game._mandatory_loop`)."""
 NEUTRAL_EVENTS: frozenset[type] = frozenset({
     ev.DecisionMade, ev.ManaAdded, ev.ManaSpent, ev.ManaEmptied, ev.Revealed,
     ev.LibraryShuffled, ev.StepBegan, ev.Tapped, ev.Untapped})
-"""Event types that never change any object's characteristics nor call for a state-based
-action (the layer cache and the last SBA check survive them).  Tapping is among them:
-no static ability or characteristic-defining ability may read tapped status (none in
-the shipped sets does; a filter in a *static* ability that did would need Tapped and
-Untapped taken out of this set)."""
+"""Event types that never call for a state-based action and that change characteristics
+only through a static ability that *declares* it reads what they change
+(``Static.reads``: ``"tapped"``, ``"mana"``, ``"step"`` ...; a static that declares
+nothing is taken not to look at these).  Legal actions kept across them are keyed on
+tapped status and mana pools (:meth:`Game.legal_actions`)."""
 
 
 class StaleCache(AssertionError):

@@ -40,10 +40,13 @@ Pred = Callable[[Any, int, int, int], bool]
 
 
 Reads = frozenset[str] | None
-"""Which groups of characteristics a filter looks at -- ``"controller"``, ``"types"``
+"""What a filter looks at: groups of characteristics -- ``"controller"``, ``"types"``
 (card types, supertypes, subtypes), ``"colors"``, ``"abilities"``, ``"pt"``,
-``"mana_value"`` -- or ``None``: unknown (it may look at anything).  The layer system
-uses it to skip dependency trials (CR 613.8a) that cannot find one."""
+``"mana_value"`` -- and parts of the state beyond the permanents
+(``kernel.events.STATE_PARTS``: ``"tapped"``, ``"combat"``, a zone ...); ``None``:
+unknown (it may look at anything).  The layer system uses it to skip dependency
+trials (CR 613.8a) that cannot find one, and the engine to keep characteristics
+across events that change nothing a static ability reads."""
 
 NOTHING: frozenset[str] = frozenset()
 
@@ -147,7 +150,7 @@ class Filter:
         """"... in/from your graveyard (hand, library)": in ``zone`` and owned by you."""
         return self._and(lambda v, r, y, s: r > 0 and r in v.state.objects
                          and v.state.objects[r].zone == zone and v.state.objects[r].owner == y,
-                         f".in_your({zone!r})")
+                         f".in_your({zone!r})", frozenset({zone}))
 
     def permanent_card(self) -> Filter:
         """"permanent card": a card with a permanent type (not an instant or sorcery)."""
@@ -167,16 +170,17 @@ class Filter:
         return self._and(lambda v, r, y, s: r > 0 and not v.obj(r).token, ".nontoken()")
 
     def tapped(self) -> Filter:
-        return self._and(lambda v, r, y, s: r > 0 and v.obj(r).tapped, ".tapped()")
+        return self._and(lambda v, r, y, s: r > 0 and v.obj(r).tapped, ".tapped()", TAPPED)
 
     def untapped(self) -> Filter:
-        return self._and(lambda v, r, y, s: r > 0 and not v.obj(r).tapped, ".untapped()")
+        return self._and(lambda v, r, y, s: r > 0 and not v.obj(r).tapped, ".untapped()",
+                         TAPPED)
 
     def attacking(self) -> Filter:
         def pred(v: Any, r: int, y: int, s: int) -> bool:
             c = v.state.combat
             return c is not None and r in c.attackers
-        return self._and(pred, ".attacking()")
+        return self._and(pred, ".attacking()", frozenset({"combat"}))
 
     def power_at_most(self, n: int) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and (v.chars(r).power or 0) <= n,
@@ -193,7 +197,7 @@ class Filter:
 
     def in_zone(self, zone: str) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and v.obj(r).zone == zone,
-                         f".in_zone({zone!r})")
+                         f".in_zone({zone!r})", frozenset({zone}))
 
     def where(self, pred: Pred, desc: str = "where(...)", reads: Reads = None) -> Filter:
         """Also ``pred(view, ref, you, source)``; ``reads``: the characteristics it looks
@@ -207,6 +211,7 @@ COLORS = frozenset({"colors"})
 ABILITIES = frozenset({"abilities"})
 PT = frozenset({"pt"})
 MANA_VALUE = frozenset({"mana_value"})
+TAPPED = frozenset({"tapped"})
 PERMANENT_TYPES = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Battle")
 
 
@@ -232,7 +237,8 @@ def _typed_filter(card_type: str, desc: str) -> Filter:
     return Filter(_typed(card_type), desc, TYPES, (_on_bf, _of_type(card_type)))
 
 
-player = Filter(lambda v, r, y, s: r < 0 and not v.state.players[ref_player(r)].lost, "player", NOTHING)
+player = Filter(lambda v, r, y, s: r < 0 and not v.state.players[ref_player(r)].lost, "player",
+                frozenset({"players"}))
 opponent = Filter(lambda v, r, y, s: r < 0 and ref_player(r) != y, "opponent", NOTHING)
 you = Filter(lambda v, r, y, s: r < 0 and ref_player(r) == y, "you", NOTHING)
 permanent = Filter(_on_bf, "permanent", NOTHING)
@@ -255,7 +261,7 @@ def _is_spell(v: Any, r: int, y: int, s: int) -> bool:
     return r > 0 and any(it.id == r and it.kind == "spell" for it in v.state.stack)
 
 
-spell = Filter(_is_spell, "spell", NOTHING)
+spell = Filter(_is_spell, "spell", frozenset({"stack"}))
 CARD_ZONES = ("library", "hand", "graveyard", "exile")
 
 
@@ -264,10 +270,10 @@ def _is_card(v: Any, r: int, y: int, s: int) -> bool:
     return o is not None and o.zone in CARD_ZONES and not o.token
 
 
-card = Filter(_is_card, "card", NOTHING)
+card = Filter(_is_card, "card", frozenset(CARD_ZONES))
 """A card not on the battlefield or the stack (a token is never a card)."""
-card_in_graveyard = Filter(_zone("graveyard"), "card_in_graveyard", NOTHING)
-card_in_hand = Filter(_zone("hand"), "card_in_hand", NOTHING)
+card_in_graveyard = Filter(_zone("graveyard"), "card_in_graveyard", frozenset({"graveyard"}))
+card_in_hand = Filter(_zone("hand"), "card_in_hand", frozenset({"hand"}))
 creature_card = card.with_type("Creature")
 creature_spell = spell.with_type("Creature")
 noncreature_spell = spell & ~spell.with_type("Creature")
@@ -304,12 +310,12 @@ class Kind(Filter):
     @property
     def card(self) -> Filter:
         parts = card.parts + (self._has,)
-        return Filter(_all_of(parts), f"{self._name}.card", TYPES, parts)
+        return Filter(_all_of(parts), f"{self._name}.card", _union(card.reads, TYPES), parts)
 
     @property
     def spell(self) -> Filter:
         parts = (_is_spell, self._has)
-        return Filter(_all_of(parts), f"{self._name}.spell", TYPES, parts)
+        return Filter(_all_of(parts), f"{self._name}.spell", _union(spell.reads, TYPES), parts)
 
 
 def kind(*subtypes: str) -> Kind:

@@ -15,7 +15,7 @@ import pytest
 
 from kernel import events as ev
 from kernel.cards import CardFacts, CardSetInfo, Registry
-from kernel.dsl import CardSet, spell, static
+from kernel.dsl import CardSet, lord, spell, static
 from kernel.effects import Ctx
 from kernel.engine import Decision, Game
 from kernel.filters import card, creature, kind, matching
@@ -76,6 +76,22 @@ L.card("Test Tribal Rally", spell(_chosen_type_pump),
        facts=_facts("Test Tribal Rally", ("Instant",), cost="{G}",
                     text="Choose a creature type. Creatures of the chosen type get +1/+1 "
                          "until end of turn."))
+
+
+L.card("Test Vigil Banner", lord(creature.untapped().you_control(), 1, 1),
+       facts=_facts("Test Vigil Banner", ("Enchantment",),
+                    text="Untapped creatures you control get +1/+1."))
+
+
+def _graveyard_count(v: View, src: int) -> tuple[int, int]:
+    n = len(v.state.players[v.chars(src).controller].graveyard)
+    return n, n
+
+
+L.card("Test Grave Giant", pt=_graveyard_count, pt_reads=("graveyard",),
+       facts=_facts("Test Grave Giant", ("Creature",), ("Giant",), (0, 0),
+                    text="~'s power and toughness are each equal to the number of cards in "
+                         "your graveyard."))
 
 
 class LayerPack:
@@ -517,3 +533,50 @@ def test_printed_characteristics_share_lists_until_an_effect_changes_them(
     _apply("grant", [oid], ["flying"], {oid: c}, g.view())
     assert "flying" in c.abilities and "flying" not in t.abilities and not c.shared
     assert APPLIERS["grant"][0] == "6"
+
+
+# ---------------------------------------------------------------------------
+# characteristics kept across events that change nothing a static ability reads
+
+def test_a_static_that_reads_tapped_status_sees_a_creature_tap(reg: Registry) -> None:
+    """Tapping changes no characteristic by itself (the engine keeps the layer result
+    across it), but "untapped creatures you control get +1/+1" reads tapped status: its
+    filter says so (``.untapped()`` reads ``"tapped"``) and the creature shrinks."""
+    g = new_game(reg)
+    put(g, "Test Vigil Banner")
+    bear = put(g, "Grizzly Bears")
+    assert (g.chars(bear).power, g.chars(bear).toughness) == (3, 3)
+    g.emit(ev.Tapped(obj=bear))
+    assert (g.chars(bear).power, g.chars(bear).toughness) == (2, 2)
+    g.emit(ev.Untapped(obj=bear))
+    assert g.chars(bear).power == 3
+
+
+def test_a_cda_that_reads_the_graveyard_sees_a_card_arrive(reg: Registry) -> None:
+    g = new_game(reg)
+    giant = put(g, "Test Grave Giant")
+    card = put(g, "Grizzly Bears", zone="hand")
+    assert g.chars(giant).power == 0
+    g.move(card, "graveyard", reason="discard")
+    assert g.chars(giant).power == 1
+
+
+def test_a_draw_keeps_the_layer_result_when_nothing_reads_hands(reg: Registry) -> None:
+    g = new_game(reg)
+    put(g, "Test Vigil Banner")
+    put(g, "Grizzly Bears")
+    put(g, "Grizzly Bears", zone="library")
+    kept = g.view()._chars
+    g.draw(0)
+    assert g._chars is kept  # the same computation, not a new one
+    g.validate_caches = True
+    g.check_cached_characteristics()
+
+
+def test_filters_say_what_they_read() -> None:
+    assert kind("Elf").you_control().reads == {"types", "controller"}
+    assert creature.untapped().reads == {"types", "tapped"}
+    assert creature.attacking().reads == {"types", "combat"}
+    assert card.in_your("graveyard").reads is not None
+    assert "graveyard" in card.in_your("graveyard").reads
+    assert creature.where(lambda v, r, y, s: True).reads is None  # unknown: anything
