@@ -457,23 +457,19 @@ class Game:
         >>> g.permanents_with("flying")
         []
         """
-        cache = self._version_cache()
-        found: list[int] | None = cache.get(("\0with", ability))
-        if found is None:
-            cs = self._all_chars()
-            found = cache[("\0with", ability)] = [oid for oid in self.state.battlefield
-                                                   if ability in cs[oid].abilities]
-        return found
+        return self._permanents(("\0with", ability), lambda c: ability in c.abilities)
 
     def permanents_of_type(self, card_type: str) -> list[int]:
         """The permanents of ``card_type`` now, in battlefield order (remembered while the
         characteristics hold)."""
+        return self._permanents(("\0type", card_type), lambda c: card_type in c.types)
+
+    def _permanents(self, key: tuple[str, str], test: Callable[[Chars], bool]) -> list[int]:
         cache = self._version_cache()
-        found: list[int] | None = cache.get(("\0type", card_type))
+        found: list[int] | None = cache.get(key)
         if found is None:
             cs = self._all_chars()
-            found = cache[("\0type", card_type)] = [oid for oid in self.state.battlefield
-                                                     if card_type in cs[oid].types]
+            found = cache[key] = [oid for oid in self.state.battlefield if test(cs[oid])]
         return found
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:

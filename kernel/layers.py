@@ -238,24 +238,9 @@ class Chars:
         return self.subtypes + self.creature_types()
 
     def copy(self) -> Chars:
-        c = Chars.__new__(Chars)  # every slot is set below (the hot path of ``printed``)
-        c.name = self.name
-        c.types = self.types[:]
-        c.supertypes = self.supertypes[:]
-        c.subtypes = self.subtypes[:]
-        c.ctypes = self.ctypes[:]
-        c.all_ctypes = self.all_ctypes
-        c.colors = self.colors[:]
-        c.power = self.power
-        c.toughness = self.toughness
-        c.abilities = self.abilities[:]
-        c.controller = self.controller
-        c.loyalty = self.loyalty
-        c.mana_value = self.mana_value
-        c.oid = self.oid
-        c.pt_cda = self.pt_cda
-        c.card = self.card
-        c.shared = False
+        """A copy with lists of its own."""
+        c = self.shared_copy()
+        c.unshare()
         return c
 
     def shared_copy(self) -> Chars:
