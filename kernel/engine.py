@@ -377,8 +377,7 @@ class Game:
         """Current characteristics of an object (after layers, for permanents)."""
         cs = self._chars
         if cs is None:
-            cs, self._chars_reads = compute_with_reads(self.state, self.reg)
-            self._chars = cs
+            cs = self._all_chars()
         c = cs.get(oid)
         if c is None:
             o = self.state.objects.get(oid)
@@ -425,18 +424,14 @@ class Game:
         return cs
 
     def view(self) -> View:
-        cs = self._chars
-        if cs is None:
-            cs, self._chars_reads = compute_with_reads(self.state, self.reg)
-            self._chars = cs
-        return View(self.state, self.reg, cs)
+        return View(self.state, self.reg, self._all_chars())
 
     def static_hooks(self, attr: str) -> list[tuple[int, Any]]:
         """``(source, hook)`` for each static ability of a permanent on the battlefield
         that has the hook ``attr`` (``cost_change``, ``forbids_cast``, ``extra_mana``,
         ``enters_tapped``, ``as_though_haste`` ...) and that its source has now; cached
         until the next event that can change characteristics."""
-        cache = self._version_cache()
+        cache = self._chars_cache()
         out: list[tuple[int, Any]] | None = cache.get(attr)
         if out is None:
             live = cache.get("\0statics")
@@ -465,7 +460,7 @@ class Game:
         return self._permanents(("\0type", card_type), lambda c: card_type in c.types)
 
     def _permanents(self, key: tuple[str, str], test: Callable[[Chars], bool]) -> list[int]:
-        cache = self._version_cache()
+        cache = self._chars_cache()
         found: list[int] | None = cache.get(key)
         if found is None:
             cs = self._all_chars()
@@ -482,13 +477,13 @@ class Game:
         >>> g.cached("demo:answer", lambda: 42), g.cached("demo:answer", lambda: 0)
         (42, 42)
         """
-        cache = self._version_cache()
+        cache = self._chars_cache()
         if key in cache:
             return cache[key]
         out = cache[key] = compute()
         return out
 
-    def _version_cache(self) -> dict[Any, Any]:
+    def _chars_cache(self) -> dict[Any, Any]:
         """A cache for facts about the permanents and their characteristics, emptied as
         the characteristics are forgotten (:meth:`_chars_after`).  The characteristics
         are computed first, so that every event that could change such a fact is seen."""
@@ -513,7 +508,7 @@ class Game:
                               if n in cards and cards[n].extras.get("grantable")}
         if not self._grantors:
             return False
-        cache = self._version_cache()
+        cache = self._chars_cache()
         found = cache.get("_grants")
         if found is None:
             grantors = self._grantors
@@ -1125,7 +1120,7 @@ class Game:
             if zone == "exile" and s.exile:
                 # kept while the exiled cards, the characteristics and the turn stay
                 key = ("\0exiled", player, s.turn, tuple(s.exile))
-                cache = self._version_cache()
+                cache = self._chars_cache()
                 found = cache.get(key)
                 if found is None:
                     found = cache[key] = self._castable_in(player, s.exile, asked)
@@ -1880,7 +1875,7 @@ class Game:
         mana has a spending restriction only if it may pay for ``spend``.  (Remembered
         while the characteristics, tapped status and turn stay as they are.)"""
         s = self.state
-        cache = self._version_cache()
+        cache = self._chars_cache()
         key = ("\0sources", player, exclude, spend, self._taps, s.turn)
         known = cache.get(key)
         if known is None:
@@ -1898,7 +1893,7 @@ class Game:
         extra = self._extra_mana_statics()
         cs = self._all_chars()
         # what each permanent makes, while the characteristics hold, this turn
-        makes = self._version_cache().setdefault(("\0makes", s.turn), {})
+        makes = self._chars_cache().setdefault(("\0makes", s.turn), {})
         for oid in s.battlefield:
             o = s.objects[oid]
             if o.tapped or oid == exclude:
@@ -2119,7 +2114,7 @@ class Game:
                 continue
             if on_battlefield and not copies and not grants:
                 # the permanents whose cards have these triggers, while nothing changes
-                cache = self._version_cache()
+                cache = self._chars_cache()
                 hits = cache.get((zone, e.TAG, before))
                 if hits is None:
                     hits = cache[(zone, e.TAG, before)] = [
@@ -2318,7 +2313,7 @@ class Game:
         return [(ctrl, ids) for (ctrl, _name), ids in by.items() if len(ids) > 1]
 
     def _legend_rule(self) -> list[int]:
-        cache = self._version_cache()
+        cache = self._chars_cache()
         groups = cache.get("_legends")
         if groups is None:
             groups = cache["_legends"] = self._legend_groups()
