@@ -72,17 +72,10 @@ class StoreError(Exception):
 # What is known about a game
 
 
-@dataclass
-class GameFacts:
-    """Everything the library indexes about one game (computed from its log).
-
-    ``winner`` is the winning seat, ``-1`` for a draw and ``None`` when the
-    log has no result (it stops before the game's end).  ``event_types``
-    counts the events of each type; ``died`` counts, per card name, the
-    permanents put into a graveyard from the battlefield.  ``sim_seed`` and
-    ``sim_game`` say which ``mtgk sim`` run (its seed) and which of its games
-    this is; ``error`` is the engine failure that cut the game short, if any.
-    """
+@dataclass(kw_only=True)
+class GameSummary:
+    """What the library knows of every game: its seats, seed, rules, result and size,
+    and which ``mtgk sim`` run it came from (see :class:`GameFacts`)."""
 
     players: list[str]
     decks: list[str | None]
@@ -93,11 +86,25 @@ class GameFacts:
     winner: int | None
     turns: int
     events: int
-    event_types: dict[str, int] = field(default_factory=dict)
-    died: dict[str, int] = field(default_factory=dict)
     sim_seed: int | None = None
     sim_game: int | None = None
     error: str | None = None
+
+
+@dataclass(kw_only=True)
+class GameFacts(GameSummary):
+    """Everything the library indexes about one game (computed from its log).
+
+    ``winner`` is the winning seat, ``-1`` for a draw and ``None`` when the
+    log has no result (it stops before the game's end).  ``event_types``
+    counts the events of each type; ``died`` counts, per card name, the
+    permanents put into a graveyard from the battlefield.  ``sim_seed`` and
+    ``sim_game`` say which ``mtgk sim`` run (its seed) and which of its games
+    this is; ``error`` is the engine failure that cut the game short, if any.
+    """
+
+    event_types: dict[str, int] = field(default_factory=dict)
+    died: dict[str, int] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -152,25 +159,13 @@ def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
             meta.get("error") if isinstance(meta.get("error"), str) else None))
 
 
-@dataclass
-class GameRecord:
+@dataclass(kw_only=True)
+class GameRecord(GameSummary):
     """One game of the library, as listed (everything but the log itself)."""
 
     id: int
     added: str
-    players: list[str]
-    decks: list[str | None]
-    agents: list[str | None]
-    seed: int
-    profile: str
-    kernel_version: str
-    winner: int | None
-    turns: int
-    events: int
     size: int
-    sim_seed: int | None = None
-    sim_game: int | None = None
-    error: str | None = None
 
     @property
     def result(self) -> str:
@@ -182,10 +177,12 @@ class GameRecord:
         return f"{self.players[self.winner]} won"
 
     def to_json(self) -> dict[str, Any]:
-        """Plain data (for ``--json``)."""
+        """Plain data (for ``--json``), in the order of the library's columns."""
         d = asdict(self)
-        d["result"] = self.result
-        return d
+        out = {k.strip(): d.pop(k.strip()) for k in _COLUMNS.split(",")}
+        out.update(d)
+        out["result"] = self.result
+        return out
 
 
 @dataclass
