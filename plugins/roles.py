@@ -105,7 +105,12 @@ def create_role(c: Ctx | Game, role: str, host: int | None, controller: int | No
 
 def role_sba(game: Game) -> list[tuple[str, int, str]]:
     """CR 704.5y: of the Roles one player controls on one permanent, all but the newest
-    (or the one its controller chose to keep) go to their owners' graveyards."""
+    (or the one its controller chose to keep) go to their owners' graveyards.  (Only the
+    permanents decide it: kept while their characteristics hold, ``Game.cached``.)"""
+    return list(game.cached("roles:sba", lambda: _superfluous_roles(game)))
+
+
+def _superfluous_roles(game: Game) -> list[tuple[str, int, str]]:
     s = game.state
     groups: dict[tuple[int, int], list[int]] = {}
     for oid in s.battlefield:
