@@ -562,7 +562,18 @@ class _Layers:
         self.state = state
         self.reg = reg
         objs = state.objects
-        self.chars: dict[int, Chars] = {oid: printed(reg, objs[oid]) for oid in state.battlefield}
+        templates: dict[str, Chars] = reg.__dict__.get("_printed") or {}
+        chars: dict[int, Chars] = {}
+        for oid in state.battlefield:  # :func:`printed`, inlined for the common case
+            o = objs[oid]
+            t = None if o.face_down or o.flags else templates.get(o.card)
+            if t is None:
+                chars[oid] = printed(reg, o)
+            else:
+                c = chars[oid] = t.shared_copy()
+                c.controller = o.controller
+                c.oid = oid
+        self.chars = chars
         self.view = View(state, reg, self.chars)
         self.resolved: dict[str, list[_Entry]] = {}
         for e in state.effects:
