@@ -94,6 +94,18 @@ L.card("Test Grave Giant", pt=_graveyard_count, pt_reads=("graveyard",),
                          "your graveyard."))
 
 
+def _flies_with_a_graveyard(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
+    """~ has flying as long as a card is in your graveyard."""
+    mine = v.state.players[v.chars(src).controller].graveyard
+    return [("6", "grant", [src], ["flying"])] if mine else []
+
+
+# declares, wrongly, that it reads nothing beyond the battlefield (for the validated mode)
+L.card("Test Careless Drake", static(_flies_with_a_graveyard, "flying with a graveyard",
+                                     ("6",), frozenset()),
+       facts=_facts("Test Careless Drake", ("Creature",), ("Drake",), (2, 2)))
+
+
 class LayerPack:
     __test__ = False
 
@@ -580,3 +592,32 @@ def test_filters_say_what_they_read() -> None:
     assert card.in_your("graveyard").reads is not None
     assert "graveyard" in card.in_your("graveyard").reads
     assert creature.where(lambda v, r, y, s: True).reads is None  # unknown: anything
+
+
+CARELESS = """
+name: careless-drake
+players:
+  alice:
+    battlefield: [Test Careless Drake, Mountain]
+    hand: [Lightning Bolt]
+    library: [Island, Island]
+  bob:
+    library: [Island, Island]
+actions:
+  - {player: alice, cast: Lightning Bolt, targets: [bob]}
+  - {resolve: all}
+expect:
+  - {card: Test Careless Drake, has_ability: flying}
+"""
+
+
+def test_a_wrong_reads_declaration_fails_the_scenario_naming_the_card(reg: Registry) -> None:
+    """Validated mode: the Drake reads its controller's graveyard but declares nothing;
+    the scenario fails as the resolved Bolt goes to the graveyard, naming the card, the
+    event and the difference."""
+    sc = loads_scenarios(CARELESS, "inline.yaml", lambda n: n in reg)[0]
+    res = run_scenario(sc, reg)
+    assert not res.passed
+    assert res.reason.startswith("validated mode: ") and "stale" in res.reason, res.reason
+    assert "Test Careless Drake" in res.reason
+    assert "ZoneChanged" in res.reason and "flying" in res.reason

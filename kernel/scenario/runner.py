@@ -48,7 +48,7 @@ from typing import Any
 
 from kernel import events as ev
 from kernel.cards import Activated, Registry
-from kernel.engine import Decision, Game, GameOver, RulesError
+from kernel.engine import Decision, Game, GameOver, RulesError, StaleCache
 from kernel.events import player_ref
 from kernel.scenario.model import (
     Action,
@@ -834,6 +834,9 @@ def run_scenario(sc: Scenario, reg: Registry) -> ScenarioResult:
         return ScenarioResult(sc.name, sc.file, False, str(err), run.game.log, run.game)
     except RulesError as err:
         return ScenarioResult(sc.name, sc.file, False, f"rules error: {err}", run.game.log,
+                              run.game)
+    except StaleCache as err:  # validated mode: a declaration of what a card reads is wrong
+        return ScenarioResult(sc.name, sc.file, False, f"validated mode: {err}", run.game.log,
                               run.game)
     except Exception as err:  # noqa: BLE001 - a crashing card must not stop the other scenarios
         return ScenarioResult(sc.name, sc.file, False, f"internal error: {type(err).__name__}: "
