@@ -965,10 +965,16 @@ class Game:
         out: list[Any] = [PASS]
         s = self.state
         pl = s.players[player]
-        # with mana whose spending is restricted, what may pay is found for each action;
-        # the sources are listed once something may be cast or activated
-        sources: list[Source] | None = None
-        listed = False
+        listed: list[list[Source] | None] = []
+
+        def sources() -> list[Source] | None:
+            """The mana sources, listed once something may be cast or activated (``None``
+            with mana whose spending is restricted: what may pay is found per action)."""
+            if not listed:
+                listed.append(None if self._restricted_mana(player)
+                              else self.mana_sources(player))
+            return listed[0]
+
         objs = s.objects
         for oid in pl.hand:
             if not sorcery_ok and not self._instant_speed(objs[oid]):
@@ -978,19 +984,13 @@ class Game:
                 if sorcery_ok and pl.lands_played < 1:
                     out.append(["play", oid])
                 continue
-            if not listed:
-                sources = None if self._restricted_mana(player) else self.mana_sources(player)
-                listed = True
-            out.extend(self._cast_options(player, oid, c, sorcery_ok, sources))
+            out.extend(self._cast_options(player, oid, c, sorcery_ok, sources()))
         for oid, alts in self._castable_elsewhere(player):
             if "Land" in self.card(oid).facts.types:  # a permission to play it (CR 305.1)
                 if sorcery_ok and pl.lands_played < 1 and "" in alts:
                     out.append(["play", oid])
                 continue
-            if not listed:
-                sources = None if self._restricted_mana(player) else self.mana_sources(player)
-                listed = True
-            out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources,
+            out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources(),
                                           alts))
         copies = bool(s.effects) and self._effects_facts()[0]  # else each behaves as its card
         activators, graveyard_abilities, _makers = self._ability_cards()
@@ -1005,21 +1005,13 @@ class Game:
                 if key not in c.abilities or ab.mana or (c.controller != player
                                                          and not ab.any_player):
                     continue
-                if not listed:
-                    sources = None if self._restricted_mana(player) \
-                        else self.mana_sources(player)
-                    listed = True
-                out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
+                out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources()))
         for oid in (pl.graveyard if graveyard_abilities else ()):  # ``Activated.zones``
             if s.objects[oid].card not in graveyard_abilities:
                 continue
             for idx, (_key, ab) in enumerate(self.definition(oid).activated, start=1):
                 if "graveyard" in ab.zones and not ab.mana:
-                    if not listed:
-                        sources = None if self._restricted_mana(player) \
-                            else self.mana_sources(player)
-                        listed = True
-                    out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources))
+                    out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources()))
         return out
 
     def _ability_cards(self) -> tuple[set[str], set[str], set[str]]:
