@@ -101,7 +101,9 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
 """Agent kinds ``mtgk play --agents`` knows: name -> class taking a seed."""
 
 _COMMANDS: list[tuple[str, str, Setup, bool]] = []
-_PASSTHROUGH: dict[str, Callable[[list[str]], int]] = {}
+_PASSTHROUGH: dict[str, Callable[[list[str], list[str]], int]] = {}
+"""Commands that parse their own arguments: name -> fn(arguments, global options given
+before the command's name)."""
 
 
 class UserError(Exception):
@@ -237,10 +239,22 @@ def _event_index(n: int, size: int, what: str = "--at") -> int:
     return i
 
 
-def _event_types(wanted: Sequence[str] | None) -> set[str] | None:
+def _known_event_types() -> dict[str, str]:
+    """Every event type the kernel, the installed card sets and the plugins define:
+    tag -> the module that defines it (``UnknownEvent``: events a log holds that no
+    loaded code knows)."""
+    _import_plugins()
+    known = {tag: cls.__module__ for tag, cls in EVENT_TYPES.items()}
+    known["UnknownEvent"] = "kernel.logfile"
+    return dict(sorted(known.items()))
+
+
+def _event_types(wanted: Sequence[str] | None, option: str = "--type") -> set[str] | None:
+    """The event types named in ``wanted`` (names or comma-separated lists, any case),
+    or ``None`` for "all"; an unknown name is a :class:`UserError` naming ``option``."""
     if not wanted:
         return None
-    known = sorted(EVENT_TYPES) + ["UnknownEvent"]
+    known = list(_known_event_types())
     folded = {k.casefold(): k for k in known}
     out: set[str] = set()
     for w in wanted:
@@ -252,7 +266,8 @@ def _event_types(wanted: Sequence[str] | None) -> set[str] | None:
             if tag is None:
                 close = difflib.get_close_matches(part, known, n=3)
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
-                raise UserError(f"--type: unknown event type {part!r}{hint}")
+                raise UserError(f"{option}: unknown event type {part!r}{hint} "
+                                "(`mtgk log --types` lists them)")
             out.add(tag)
     return out
 
@@ -319,6 +334,7 @@ def _play(p: argparse.ArgumentParser) -> Runner:
     _add_game_args(p, decks_help="one or two decks: built-in deck names or deck files "
                                  "(one deck: both players use it)")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     def run(args: argparse.Namespace) -> int:
         reg, names, decks = _game_decks(args)
@@ -359,11 +375,27 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         finally:
             writer.close()
         size = os.path.getsize(args.out)
-        if not args.quiet:
+        if args.json:
+            print(_json_line(_summary_json(game, header, args.out, size)), file=_out())
+        elif not args.quiet:
             _summary(game, header, args.out, size)
         return 0
 
     return run
+
+
+def _summary_json(game: Game, header: LogHeader, path: str, size: int) -> dict[str, Any]:
+    s = game.state
+    ended = next((env.event for env in reversed(game.log)
+                  if env.event.TAG == "GameEnded"), None)
+    won = s.winner is not None and s.winner >= 0
+    return {"players": list(header.players),
+            "agents": [a.get("kind") for a in header.meta.get("agents", [])],
+            "decks": header.meta.get("deck_names", []), "seed": header.seed,
+            "winner": s.players[s.winner].name if won and s.winner is not None else None,
+            "result": "win" if won else ("draw" if ended is not None else "unfinished"),
+            "reason": getattr(ended, "reason", "") if ended is not None else "",
+            "turns": s.turn, "events": len(game.log), "log": path, "bytes": size}
 
 
 def _summary(game: Game, header: LogHeader, path: str, size: int) -> None:
@@ -394,7 +426,10 @@ def _log(p: argparse.ArgumentParser) -> Runner:
                      "event, or as JSON Lines with --json. Filters combine (an event must pass "
                      "all of them). A torn (cut-off) file is reported and its intact prefix "
                      "printed (exit status 1).")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", nargs="?")
+    p.add_argument("--types", dest="list_types", action="store_true",
+                   help="list every event type (the kernel's, the card sets' and the "
+                        "plugins') with the module that defines it, and exit")
     p.add_argument("--json", action="store_true",
                    help="write JSON Lines (a header line, then one line per event)")
     p.add_argument("--as", dest="as_player", metavar="PLAYER",
@@ -418,6 +453,10 @@ def _log(p: argparse.ArgumentParser) -> Runner:
                    help="last event to show (negative: from the end)")
 
     def run(args: argparse.Namespace) -> int:
+        if args.list_types:
+            return _list_event_types(args.json)
+        if args.file is None:
+            raise UserError("mtgk log: a log FILE is required (or --types)")
         types = _event_types(args.types)
         lf = _read(args.file)
         envs = lf.envelopes
@@ -466,6 +505,19 @@ def _log(p: argparse.ArgumentParser) -> Runner:
         return 1 if lf.torn else 0
 
     return run
+
+
+def _list_event_types(as_json: bool) -> int:
+    known = _known_event_types()
+    out = _out()
+    if as_json:
+        for tag, module in known.items():
+            print(_json_line({"type": tag, "module": module}), file=out)
+        return 0
+    width = max(map(len, known))
+    for tag, module in known.items():
+        print(f"{tag:<{width}}  {module}", file=out)
+    return 0
 
 
 def _moment_filter(envs: Sequence[Envelope], turn: int | None, step: str | None
@@ -997,14 +1049,15 @@ def _scenario(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the scenario runner")
 
     def run(args: argparse.Namespace) -> int:
-        return _run_scenario(list(args.args))
+        return _run_scenario(list(args.args), [])
 
     return run
 
 
-def _run_scenario(argv: list[str]) -> int:
+def _run_scenario(argv: list[str], glob: list[str]) -> int:
     if argv[:1] == ["export"]:
-        return _scenario_export(argv[1:])
+        return _scenario_export(glob + argv[1:])
+    argv = glob + argv
     try:
         mod = importlib.import_module("kernel.scenario.runner")
     except ModuleNotFoundError as exc:
@@ -1055,6 +1108,7 @@ def _scenario_export(argv: list[str]) -> int:
         args = p.parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
+    _configure(args)
     lf = _read(args.file)
     envs = lf.envelopes
     at = _moment_arg(args, envs)
@@ -1096,6 +1150,8 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--max-turns", type=int, default=200, help="a game stops as a draw after "
                    "this many turns (default 200)")
     p.add_argument("--progress", action="store_true", help="print progress while playing")
+    p.add_argument("--json", action="store_true",
+                   help="print the figures as one JSON object instead of the two lines")
 
     def run(args: argparse.Namespace) -> int:
         from kernel.bench import playouts
@@ -1111,6 +1167,11 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
             deck = ["Mountain"] * 17 + ["Gray Ogre"] * 23
         r = playouts(reg, deck, args.games, seed=args.seed, max_turns=args.max_turns,
                      progress=args.progress)
+        if args.json:
+            print(_json_line({"games": r.games, "decisions": r.decisions, "events": r.events,
+                              "seconds": round(r.seconds, 3),
+                              "games_per_second": round(r.games / r.seconds, 1)}), file=_out())
+            return 0
         print(f"{r.games / r.seconds:.1f} games/s, {r.decisions / r.seconds:.0f} decisions/s, "
               f"{r.events / r.seconds:.0f} events/s", file=_out())
         print(r.line(), file=_out())
@@ -1126,15 +1187,7 @@ from kernel import cli_view  # noqa: E402, F401 - registers view, sim and db
 
 
 def _add_common(p: argparse.ArgumentParser, suppress: bool) -> None:
-    p.add_argument("-v", "--verbose", action="count",
-                   default=argparse.SUPPRESS if suppress else 0,
-                   help="more diagnostics on stderr (-vv: debug)")
-    p.add_argument("--log-json", action="store_true",
-                   default=argparse.SUPPRESS if suppress else False,
-                   help="write diagnostics as JSON lines")
-    p.add_argument("--strict", action="store_true",
-                   default=argparse.SUPPRESS if suppress else False,
-                   help="a card set or plugin that fails to load is an error")
+    diag.add_common_options(p, suppress)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1142,6 +1195,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mtgk", description="mtgk: an event-sourced rules kernel for Magic: The Gathering")
     _add_common(parser, suppress=False)
+    parser.add_argument("--version", action="store_true",
+                        help="print the kernel's version and the installed card sets and "
+                             "plugins with their versions, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text, setup, common in _COMMANDS:
         sp = sub.add_parser(name, help=help_text, description=help_text,
@@ -1152,7 +1208,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_GLOBAL_FLAGS = ("--log-json", "--strict", "--verbose")
+_GLOBAL_FLAGS = ("--log-json", "--strict", "--verbose", "--version")
 
 
 def _split_global(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -1170,14 +1226,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     glob, rest = _split_global(args_list)
     parser = build_parser()
     try:
-        if rest and rest[0] in _PASSTHROUGH:
+        if rest and rest[0] in _PASSTHROUGH and "--version" not in glob:
             args = parser.parse_args(glob)
             _configure(args)
-            return _guard(lambda: _PASSTHROUGH[rest[0]](rest[1:]), args)
+            # the global options go on to the passed-through command, which takes them too
+            # (so `mtgk --strict scenario X` and `mtgk scenario --strict X` are the same)
+            pass_on = [a for a in glob if a != "--version"]
+            return _guard(lambda: _PASSTHROUGH[rest[0]](rest[1:], pass_on), args)
         args = parser.parse_args(args_list)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
     _configure(args)
+    if getattr(args, "version", False):
+        return _guard(lambda: _print_version(args), args)
     run: Runner | None = getattr(args, "_run", None)
     if run is None:
         parser.print_help(sys.stderr)
@@ -1190,12 +1251,38 @@ def _configure(args: argparse.Namespace) -> None:
                    json=bool(getattr(args, "log_json", False)))
 
 
+def _print_version(args: argparse.Namespace) -> int:
+    """``mtgk --version``: the kernel, then every card set and plugin with its version."""
+    import importlib.metadata as md
+
+    import kernel
+    from kernel.plugins import PLUGIN_GROUP
+
+    out = _out()
+    print(f"mtgk {kernel.__version__} (kernel: pure Python, {sys.implementation.name} "
+          f"{sys.version.split()[0]})", file=out)
+    reg = _registry(args)
+    for name in sorted(reg.sets):
+        info = reg.sets[name]
+        print(f"card set {name} {info.version} ({len(info.cards)} cards)", file=out)
+    for ep in sorted(md.entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+        dist = ep.dist
+        where = f"{dist.name} {dist.version}" if dist is not None else "?"
+        print(f"plugin {ep.name} (from {where})", file=out)
+    for name, error in reg.failures:
+        print(f"failed to load: {name}: {error}", file=out)
+    return 1 if reg.failures else 0
+
+
 def _guard(fn: Callable[[], int], args: argparse.Namespace) -> int:
     try:
         return fn()
     except UserError as exc:
         _err(f"mtgk: error: {exc}")
         return exc.status
+    except PluginError as exc:  # --strict: a card set or plugin failed to load
+        _err(f"mtgk: error: {exc}")
+        return 2
     except BrokenPipeError:  # e.g. `mtgk log game.mtgk | head`
         try:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
@@ -1205,6 +1292,12 @@ def _guard(fn: Callable[[], int], args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         _err("mtgk: interrupted")
         return 130
+    except Exception as exc:  # noqa: BLE001 - no traceback reaches a user unless asked for
+        _err(f"mtgk: error: internal error: {type(exc).__name__}: {exc}" +
+             ("" if getattr(args, "verbose", 0) else " (run with -v to see the traceback)"))
+        if getattr(args, "verbose", 0):
+            traceback.print_exc(file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

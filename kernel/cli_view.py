@@ -294,7 +294,7 @@ def _print_records(records: list[GameRecord], args: argparse.Namespace) -> None:
 def _db_find(args: argparse.Namespace) -> int:
     event = None
     if args.event:
-        known = _event_types([args.event]) if "," not in args.event else None
+        known = _event_types([args.event], "--event") if "," not in args.event else None
         if known is None or len(known) != 1:
             raise UserError("--event takes one event type")
         event = next(iter(known))

@@ -29,6 +29,7 @@ guarded.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import logging
 import sys
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from kernel.engine import Game
     from kernel.events import Envelope
 
-__all__ = ["configure", "game_context", "track"]
+__all__ = ["add_common_options", "configure", "game_context", "track"]
 
 _GAME: ContextVar[int | None] = ContextVar("mtgk_game", default=None)
 _EVENT: ContextVar[int | None] = ContextVar("mtgk_event", default=None)
@@ -106,6 +107,31 @@ def configure(verbosity: int = 0, json: bool = False, stream: TextIO | None = No
         logger_factory=factory,
         cache_logger_on_first_use=False,
     )
+
+
+def add_common_options(p: argparse.ArgumentParser, suppress: bool = False) -> None:
+    """Add the options every ``mtgk`` command takes, with the same meaning everywhere:
+    ``-v``/``--verbose`` (more diagnostics, ``-vv`` debug), ``--log-json`` (diagnostics
+    as JSON lines) and ``--strict`` (a card set or plugin that fails to load is an error).
+
+    ``suppress=True`` gives them no default, so that a subcommand's parser does not
+    overwrite values given before the subcommand's name.
+
+    >>> p = argparse.ArgumentParser()
+    >>> add_common_options(p)
+    >>> a = p.parse_args(["-vv", "--strict"])
+    >>> a.verbose, a.strict, a.log_json
+    (2, True, False)
+    """
+    p.add_argument("-v", "--verbose", action="count",
+                   default=argparse.SUPPRESS if suppress else 0,
+                   help="more diagnostics on stderr (-vv: debug; tracebacks of failures)")
+    p.add_argument("--log-json", action="store_true",
+                   default=argparse.SUPPRESS if suppress else False,
+                   help="write diagnostics as JSON lines")
+    p.add_argument("--strict", action="store_true",
+                   default=argparse.SUPPRESS if suppress else False,
+                   help="a card set or plugin that fails to load is an error")
 
 
 @contextlib.contextmanager

@@ -336,7 +336,8 @@ def test_scenario_is_passed_to_the_scenario_runner(monkeypatch: pytest.MonkeyPat
     fake.cli_main = lambda argv: seen.append(list(argv)) or 3  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "kernel.scenario.runner", fake)
     assert run("-v", "scenario", "a.yaml", "--json", "--help")[0] == 3
-    assert seen == [["a.yaml", "--json", "--help"]]
+    # the global options given before the command's name go on to the runner
+    assert seen == [["-v", "a.yaml", "--json", "--help"]]
     monkeypatch.setitem(sys.modules, "kernel.scenario.runner", None)
     code, _, err = run("scenario", "a.yaml")
     assert code == 2 and "scenario runner" in err and "not installed" in err

@@ -893,22 +893,41 @@ def _kernel_version() -> str:
 
 
 def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> int:
-    """``mtgk scenario PATH... [--json] [--log DIR]`` -- exit 0 all pass, 1 any fail, 2 bad file."""
+    """``mtgk scenario PATH... [--json] [--log DIR]`` -- exit 0 all pass, 1 any fail, 2 bad file.
+
+    Takes the options every ``mtgk`` command takes (``-v``, ``--log-json``,
+    ``--strict``). With ``--json`` every line of standard output is a JSON object: one per
+    scenario, then ``{"passed": N, "failed": N, "summary": "N passed, N failed"}``; the
+    plain closing line then goes to standard error.
+    """
+    from kernel import diag
+
     ap = argparse.ArgumentParser(prog="mtgk scenario",
                                  description="Run rules scenario files (YAML).")
     ap.add_argument("paths", nargs="+", help="scenario files or folders (searched for *.yaml)")
-    ap.add_argument("--json", action="store_true", help="one JSON object per scenario")
+    ap.add_argument("--json", action="store_true",
+                    help="one JSON object per scenario, then one with the totals")
     ap.add_argument("--log", metavar="DIR", help="write each scenario's event log to DIR")
-    ap.add_argument("--strict-plugins", action="store_true",
-                    help="fail if a card set plugin fails to load")
-    args = ap.parse_args(list(argv) if argv is not None else None)
+    diag.add_common_options(ap)
+    ap.add_argument("--strict-plugins", dest="strict", action="store_true",
+                    help=argparse.SUPPRESS)  # the old name of --strict
+    try:
+        args = ap.parse_args(list(argv) if argv is not None else None)
+    except SystemExit as exc:  # --help (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else 2
+    if args.verbose or args.log_json:
+        diag.configure(verbosity=args.verbose, json=args.log_json)
     if reg is None:
-        from kernel.plugins import load_registry
-        reg = load_registry(strict=args.strict_plugins)
+        from kernel.plugins import PluginError, load_registry
+        try:
+            reg = load_registry(strict=args.strict)
+        except PluginError as err:
+            print(f"mtgk: error: {err}", file=sys.stderr)
+            return 2
     try:
         files = iter_scenario_files(args.paths)
     except ScenarioFileError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"mtgk: error: {err}", file=sys.stderr)
         return 2
     passed = failed = 0
     bad_file = False
@@ -916,7 +935,7 @@ def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> 
         try:
             results = run_file(f, reg)
         except ScenarioFileError as err:
-            print(f"error: {err}", file=sys.stderr)
+            print(f"mtgk: error: {err}", file=sys.stderr)
             bad_file = True
             continue
         for r in results:
@@ -932,7 +951,12 @@ def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> 
                 print(f"PASS {r.name}" if r.passed else f"FAIL {r.name}: {r.reason}")
             if args.log:
                 write_scenario_log(r, Path(args.log), reg)
-    print(f"{passed} passed, {failed} failed")
+    closing = f"{passed} passed, {failed} failed"
+    if args.json:
+        print(json.dumps({"passed": passed, "failed": failed, "summary": closing}))
+        print(closing, file=sys.stderr)
+    else:
+        print(closing)
     if bad_file:
         return 2
     return 1 if failed else 0
