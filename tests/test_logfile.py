@@ -435,10 +435,12 @@ def test_repair_log(five: tuple[Path, list[Envelope], list[int]]) -> None:
     assert repair_log(path) is None
     intact = path.read_bytes()
     path.write_bytes(intact[:-3])
-    problem = repair_log(path)
-    assert problem is not None
+    repaired = repair_log(path)
+    assert repaired is not None
+    problem = repaired.problem
     assert (problem.record, problem.offset) == (len(envs) - 1, offsets[-2])
-    assert path.stat().st_size == offsets[-2]
+    assert path.stat().st_size == offsets[-2] == repaired.size
+    assert Path(repaired.backup).read_bytes() == intact[:-3]  # the original, kept
     log = read_log(path, strict=True)
     assert not log.torn and log.envelopes == envs[:-1]
     assert repair_log(path) is None
