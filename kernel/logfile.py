@@ -62,21 +62,63 @@ Reading
 
 * Bad magic: :class:`ForeignFileError`; a version byte newer than this reader:
   :class:`NewerVersionError`.
-* A **torn last record** (the file ends inside it, its crc fails and it ends
-  exactly at the end of the file, or the file ends in zero bytes), which is
-  what a crash during an append leaves behind, is not an error: :func:`read_log`
-  returns the intact prefix with ``torn=True`` and a :class:`LogProblem`
-  (``strict=True`` raises :class:`TruncatedLogError` instead), and
-  :func:`repair_log` cuts it off.
-* Anything else that is wrong (a crc mismatch or an undecodable record
-  followed by more data, a bad tag index or cause) raises
-  :class:`CorruptLogError` naming the byte offset and record number.  A log is
-  never silently half loaded.
+* Records are read in sequence, each crc chained from the one before.  The
+  first record that fails (its length runs past the end of the file, its crc
+  does not hold, or it cannot be decoded) is either a *torn tail* or *damage*.
+* A **torn last record** is what a crash during an append leaves behind: the
+  file ends inside the record (in its length, or before its crc), or its crc
+  fails and it ends exactly at the end of the file, or the file ends in zero
+  bytes -- and no intact record can be found after it (see below).  It is not an
+  error: :func:`read_log` returns the intact prefix with ``torn=True`` and a
+  :class:`LogProblem` (``strict=True`` raises :class:`TruncatedLogError`), and
+  :func:`repair_log` cuts it off, after writing a copy of the file.
+* Anything else is **damage**: :class:`CorruptLogError`, naming the record
+  number, its byte offset and what was expected and found.  A log is never
+  silently half loaded.  With ``salvage=True`` the log is returned instead, its
+  :attr:`LogFile.breaks` holding each place where the damage breaks the
+  sequence and the records that could be read after it (the exception's
+  ``log`` holds the same).  :func:`repair_log` never cuts damage: the records
+  after it stay in the file.
 * A record whose tag is not a known event type, or whose stored schema version
   is newer than the event class (or older, with no :func:`register_upcaster`
   chain up to the current version), is kept as an :class:`UnknownEvent`
   holding its raw bytes, and reported as a :class:`LogProblem`.  Written back
   out, an :class:`UnknownEvent` is stored under its original tag and version.
+
+Finding intact records after damage
+-----------------------------------
+
+After the record that failed (record ``k``, starting at byte ``s``), the
+reader looks for the first offset ``p > s`` where a record starts whose own
+checksum holds.  The crc of record ``j`` is ``crc32(payload_j, crc_{j-1})``,
+and ``crc_{j-1}`` is stored in the 4 bytes just before record ``j``; so a
+record can be checked on its own: at ``p``, read a length, take the payload
+and the crc after it, and check ``crc32(payload, u32(bytes p-4..p)) == crc``.
+A record that holds there is one a writer wrote after the record whose crc
+precedes it (a random match has odds of 2**-32).  From ``p`` on, records are
+read in sequence again, chained as usual; a further failure starts the same
+search again.
+
+* If the length of record ``k`` is intact but its payload is not, the search
+  finds record ``k + 1`` exactly where record ``k`` ends: one record is lost
+  and the records after it keep their numbers.  If only record ``k``'s stored
+  crc is damaged, the next record's crc, chained from the crc computed over
+  record ``k``'s payload, confirms that payload: nothing is lost.  Otherwise
+  the number of records the damaged bytes held is unknown; the records after
+  it are numbered as if it were one (:attr:`LogBreak.exact` is false).
+* The search is one pass over the bytes, linear in the file's size: at each
+  offset a few byte tests -- a length that fits in the file, a tag index inside
+  the event table, a cause delta of at least 1, a msgpack array where the event
+  starts (every record that can be decoded passes them) -- decide whether a
+  crc is computed at all.  Payloads up to 4 KiB are checked as they are met;
+  longer ones (rare: a real log's records are 8 to 200 bytes) are checked
+  afterwards, in order, up to a budget of crc work proportional to the file's
+  size; past it the search gives up, which counts as damage, never as a torn
+  tail.
+* A failure with nothing readable after it is a torn tail only if it looks
+  like one (above); otherwise (e.g. a crc mismatch with bytes after the record
+  that hold no intact record) it is damage too.  So :func:`repair_log` never
+  removes a record whose checksum holds.
 
 JSON Lines format
 =================
@@ -89,7 +131,11 @@ one line per event::
 ``event`` maps field names to values; an event whose type the writer did not
 know (an :class:`UnknownEvent`) is written as a list of field values.  A last
 line that is cut short (no newline, not valid JSON) counts as torn, like a
-torn binary record.
+torn binary record.  A header with a newer ``format`` than this reader's is a
+:class:`NewerVersionError`; integers outside what a binary log can store
+(``-2**63`` to ``2**64-1``) and JSON nested too deep to decode are damage.
+Lines have no checksums: after a bad line, a salvaging read keeps the later
+lines that read as the record their ``seq`` says.
 
 Example
 -------
