@@ -1306,24 +1306,37 @@ def write_jsonl(
         bfp.write(line)
 
 
+_FIELDS: dict[type[Event], tuple[frozenset[str], list[tuple[str, Any, Any]]]] = {}
+"""Per event class: its field names, and (name, default, default factory) for each."""
+
+
+def _fields_of(cls: type[Event]) -> tuple[frozenset[str], list[tuple[str, Any, Any]]]:
+    info = _FIELDS.get(cls)
+    if info is None:
+        info = _FIELDS[cls] = (frozenset(cls.__struct_fields__), [
+            (f.name, f.default, f.default_factory) for f in msgspec.structs.fields(cls)])
+    return info
+
+
 def _values_from_dict(cls: type[Event], obj: dict[str, Any]) -> list[Any]:
     """The field values of ``cls`` named in ``obj``, defaults filled in."""
-    names = cls.__struct_fields__
-    extra = set(obj) - set(names)
-    if extra:
+    names, fields = _fields_of(cls)
+    if not names.issuperset(obj):
+        extra = sorted(set(obj) - names)
         raise ValueError(
-            f"unexpected field(s) {sorted(extra)} for {cls.TAG} (fields: {list(names)})"
+            f"unexpected field(s) {_short(extra)} for {cls.TAG} (fields: "
+            f"{list(cls.__struct_fields__)})"
         )
     values: list[Any] = []
-    for info in msgspec.structs.fields(cls):
-        if info.name in obj:
-            values.append(obj[info.name])
-        elif info.default is not msgspec.NODEFAULT:
-            values.append(info.default)
-        elif info.default_factory is not msgspec.NODEFAULT:
-            values.append(info.default_factory())
+    for name, default, factory in fields:
+        if name in obj:
+            values.append(obj[name])
+        elif default is not msgspec.NODEFAULT:
+            values.append(default)
+        elif factory is not msgspec.NODEFAULT:
+            values.append(factory())
         else:
-            raise ValueError(f"missing required field {info.name!r} of {cls.TAG}")
+            raise ValueError(f"missing required field {name!r} of {cls.TAG}")
     return values
 
 
