@@ -165,6 +165,10 @@ def _after_damage(brk: LogBreak, path: str) -> str:
     if brk.resume is None:
         return "; nothing after it could be read"
     how = "with their own checksums holding" if brk.checked else "line by line"
+    if brk.lost == 0:
+        return (f"; only its stored checksum is damaged: the next record's checksum confirms "
+                f"its contents, and the {n} records from it on read {how} (`mtgk log {path}` "
+                "shows them)")
     return (f"; the log is broken at record {brk.record}: {n} record"
             f"{'' if n == 1 else 's'} after the damage (from byte {brk.resume}) read {how} "
             f"(`mtgk log {path}` shows them)")
@@ -740,9 +744,14 @@ def _verify(p: argparse.ArgumentParser) -> Runner:
         if lf.torn:
             torn = next(pr for pr in lf.problems if pr.kind == "torn")
             print(f"FAILED: {torn}", file=out)
-            print(f"  the {report.events} intact events before it: {report.summary()}",
-                  file=out)
-            print(f"  run `mtgk verify --repair {path}` to cut the torn record off", file=out)
+            if report.ok:
+                print(f"  the {report.events} intact events before it verify; the log stops "
+                      "before the game's end", file=out)
+            else:
+                print(f"  the {report.events} intact events before it: {report.summary()}",
+                      file=out)
+            print(f"  run `mtgk verify --repair {path}` to cut the torn record off (a copy of "
+                  "the file is kept)", file=out)
             return 1
         print(report.summary(), file=out)
         for text in report.problems[1:]:
