@@ -7,6 +7,7 @@ log that can't be re-run); 2: bad usage or not a log.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import msgspec
@@ -147,3 +148,27 @@ expect:
     code, out, _ = run("verify", _write(tmp_path, log.header, log.envelopes[:-3], "cut.mtgk"))
     assert code == 3
     assert f"the header says the scenario ended after {len(envs)} events" in out
+
+
+def test_odd_headers_and_numbers_get_one_line_not_a_traceback(
+        played: tuple[LogHeader, list[Envelope]], tmp_path: Path) -> None:
+    header, envs = played
+    huge = _write(tmp_path, msgspec.structs.replace(header, kernel_version="9" * 10_000), envs)
+    for argv in (["log", huge], ["replay", huge, "--at", 5], ["verify", huge]):
+        code, out, err = run(*argv)
+        assert code == 0 and out, argv
+        assert all(len(line) < 300 for line in (out + err).splitlines() if "9999" in line)
+    jsonl = tmp_path / "g.jsonl"
+    code, out, _ = run("log", _write(tmp_path, header, envs), "--json")
+    lines = out.splitlines()
+    lines[8] = re.sub(r'"obj":\d+', f'"obj":{2**70}', lines[8], count=1)
+    assert str(2**70) in lines[8]
+    jsonl.write_text("\n".join(lines) + "\n")
+    code, out, err = run("replay", jsonl, "--at", 20)
+    assert code == 2 and "holds an integer outside the range a log stores" in err
+    code, out, err = run("verify", jsonl)
+    assert code == 1 and "FAILED" in out and "record 7" in out
+    lines[0] = lines[0].replace('"format":1', '"format":2')
+    jsonl.write_text("\n".join(lines) + "\n")
+    code, out, err = run("verify", jsonl)
+    assert code == 2 and "newer version of mtgk" in err and "format 2" in err
