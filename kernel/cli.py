@@ -422,7 +422,8 @@ def _log(p: argparse.ArgumentParser) -> Runner:
     p.description = ("Print a log file (binary .mtgk or JSON Lines) one readable line per "
                      "event, or as JSON Lines with --json. Filters combine (an event must pass "
                      "all of them). A torn (cut-off) file is reported and its intact prefix "
-                     "printed (exit status 1).")
+                     "printed; a damaged one is printed as far as it reads, then a line marking "
+                     "the damage, then the records read after it (exit status 1).")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true",
                    help="write JSON Lines (a header line, then one line per event)")
