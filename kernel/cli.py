@@ -422,8 +422,7 @@ def _log(p: argparse.ArgumentParser) -> Runner:
     p.description = ("Print a log file (binary .mtgk or JSON Lines) one readable line per "
                      "event, or as JSON Lines with --json. Filters combine (an event must pass "
                      "all of them). A torn (cut-off) file is reported and its intact prefix "
-                     "printed; a damaged one is printed as far as it reads, then a line marking "
-                     "the damage, then the records read after it (exit status 1).")
+                     "printed (exit status 1).")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true",
                    help="write JSON Lines (a header line, then one line per event)")
@@ -501,25 +500,6 @@ def _log(p: argparse.ArgumentParser) -> Runner:
     return run
 
 
-def _show_salvaged(lf: LogFile, r: Renderer, types: set[str] | None, show: bool,
-                   out: IO[str]) -> None:
-    """After the intact events of a damaged log: each break, and (if ``show``: no filter
-    but ``--type``/``--as``) the records read after it, numbered ``~N`` when the number
-    is a guess.  They are folded only to name things; no state is computed from them."""
-    for brk in lf.breaks:
-        n = len(brk.envelopes)
-        print(f"--- damaged: {brk}; the log is broken here; {n} record"
-              f"{'' if n == 1 else 's'} read after it"
-              + (f", numbered as if {brk.record} were the only record lost" if not brk.exact
-                 else "") + (" ---" if show or not n else
-                             " (not shown with these filters) ---"), file=out)
-        for env in brk.envelopes if show else ():
-            if types is None or event_tag(env.event) in types:
-                print(f"{'' if brk.exact else '~'}{r.render(env)}", file=out)
-            else:
-                r.advance(env)
-
-
 def _moment_filter(envs: Sequence[Envelope], turn: int | None, step: str | None
                    ) -> list[bool] | None:
     """For each event, whether it is in turn ``turn`` (and step ``step``)."""
@@ -581,6 +561,25 @@ def _involves_player(r: Renderer, refs: Refs, who: int, e: Any) -> bool:
             if it.id == oid and it.controller == who:
                 return True
     return False
+
+
+def _show_salvaged(lf: LogFile, r: Renderer, types: set[str] | None, show: bool,
+                   out: IO[str]) -> None:
+    """After the intact events of a damaged log: each break, and (if ``show``: no filter
+    but ``--type``/``--as``) the records read after it, numbered ``~N`` when the number
+    is a guess.  They are folded only to name things; no state is computed from them."""
+    for brk in lf.breaks:
+        n = len(brk.envelopes)
+        print(f"--- damaged: {brk}; the log is broken here; {n} record"
+              f"{'' if n == 1 else 's'} read after it"
+              + (f", numbered as if {brk.record} were the only record lost" if not brk.exact
+                 else "") + (" ---" if show or not n else
+                             " (not shown with these filters) ---"), file=out)
+        for env in brk.envelopes if show else ():
+            if types is None or event_tag(env.event) in types:
+                print(f"{'' if brk.exact else '~'}{r.render(env)}", file=out)
+            else:
+                r.advance(env)
 
 
 def _fold_warning(r: Renderer) -> None:
