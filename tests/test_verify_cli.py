@@ -172,3 +172,29 @@ def test_odd_headers_and_numbers_get_one_line_not_a_traceback(
     jsonl.write_text("\n".join(lines) + "\n")
     code, out, err = run("verify", jsonl)
     assert code == 2 and "newer version of mtgk" in err and "format 2" in err
+
+
+def test_scenario_logs_written_before_the_header_said_how_still_verify(tmp_path: Path) -> None:
+    """`mtgk scenario --log` wrote no meta.scenario_setup/scenario_end before: such a log
+    of the current runner re-runs the older way first, diverges, then the current way."""
+    from kernel.scenario.model import loads_scenarios
+    from kernel.scenario.runner import run_scenario, scenario_log_header
+
+    [sc] = loads_scenarios("""
+name: unmarked
+players:
+  alice: {battlefield: [Mountain], hand: [Shock]}
+  bob: {battlefield: [Grizzly Bears]}
+actions:
+  - {player: alice, cast: Shock, targets: [Grizzly Bears]}
+  - {resolve: all}
+expect:
+  - {card: Grizzly Bears, zone: graveyard}
+""")
+    result = run_scenario(sc, REG)
+    header = scenario_log_header(result, REG)
+    old = msgspec.structs.replace(header, meta={"scenario": "unmarked", "file": "x.yaml"})
+    report = verify(old, result.log, REG)
+    assert report.verified, report.summary()
+    assert any("meta.scenario_setup" in note for note in report.notes)
+    assert verify(header, result.log, REG).notes == []
