@@ -112,8 +112,11 @@ search again.
   starts (every record that can be decoded passes them) -- decide whether a
   crc is computed at all.  Payloads up to 4 KiB are checked as they are met;
   longer ones (rare: a real log's records are 8 to 200 bytes) are checked
-  afterwards, in order, up to a budget of crc work proportional to the file's
-  size; past it the search gives up, which counts as damage, never as a torn
+  afterwards, in order (those before the first short record that holds).
+  Each search goes on from where the last one stopped, and all of them
+  together spend at most 64 bytes of crc work per byte of the file (plus
+  16 MiB), so a file damaged in many places is still read in linear time;
+  past that the search gives up, which counts as damage, never as a torn
   tail.
 * A failure with nothing readable after it is a torn tail only if it looks
   like one (above); otherwise (e.g. a crc mismatch with bytes after the record
@@ -817,6 +820,9 @@ class _Reader:
         self.path = path
         self.strict = strict
         self.problems: list[LogProblem] = []
+        #: bytes of crc work the searches for intact records after damage may still do
+        #: (all of them together, so that a file damaged in many places stays linear)
+        self.crc_budget = 64 * len(data) + (16 << 20)
 
     def error(
         self, cls: type[LogError], detail: str, offset: int, record: int | None = None
@@ -1027,15 +1033,15 @@ class _Reader:
 
     def record_holds(self, p: int, prev: int, table_size: int) -> bool:
         """Whether a record starts at ``p`` whose crc holds when chained from ``prev``."""
-        return self.resync(p, p + 1, table_size, prev, budget=len(self.data)) == p
+        return self.resync(p, p + 1, table_size, prev) == p
 
-    def resync(self, lo: int, hi: int, table_size: int, prev: int | None = None,
-               budget: int | None = None) -> int | None:
+    def resync(self, lo: int, hi: int, table_size: int, prev: int | None = None
+               ) -> int | None:
         """The first offset ``p`` in ``lo <= p < hi`` where a record starts whose own
         checksum holds: chained from the 4 bytes before it (the crc stored by the
         record before it), or from ``prev`` if given.  ``None`` if there is none;
-        ``-1`` if the search gave up (it spends at most ``budget`` bytes of crc work
-        on records longer than :data:`_SMALL_RECORD`).
+        ``-1`` if the search gave up (all searches in one file together spend at most
+        :attr:`crc_budget` bytes of crc work, 64 per byte of the file and 16 MiB).
 
         One pass over the bytes: at each offset a few byte tests (a length that fits
         in the file, a tag index inside the event table, a cause delta of at least 1,
@@ -1050,8 +1056,7 @@ class _Reader:
         unpack_u32 = _u32.unpack_from
         markers = _ARRAY_MARKERS
         mv = memoryview(data)
-        if budget is None:
-            budget = 64 * (n - lo) + (16 << 20)
+        budget = self.crc_budget
         long: list[tuple[int, int, int]] = []  # (p, payload start, payload end)
         found: int | None = None
         p = lo
@@ -1104,21 +1109,27 @@ class _Reader:
                 long.append((p, q, end))
                 p += 1
                 continue
+            budget -= length
+            if budget < 0:
+                self.crc_budget = 0
+                return -1
             before = prev if prev is not None else unpack_u32(data, p - 4)[0]
             if crc32(mv[q:end], before) == unpack_u32(data, end)[0]:
                 found = p
                 break
             p += 1
-        work = 0
         for p, q, end in long:
             if found is not None and p > found:
                 break
-            work += end - q
-            if work > budget:
+            budget -= end - q
+            if budget < 0:
+                self.crc_budget = 0
                 return found if found is not None else -1
             before = prev if prev is not None else unpack_u32(data, p - 4)[0]
             if crc32(mv[q:end], before) == unpack_u32(data, end)[0]:
+                self.crc_budget = budget
                 return p
+        self.crc_budget = budget
         return found
 
     def read_damaged(self, header: LogHeader, fail: _Fail, crc: int
