@@ -69,6 +69,7 @@ from kernel.export import ExportError, check_export, export_scenario
 from kernel.logfile import (
     CorruptLogError,
     ForeignFileError,
+    LogBreak,
     LogError,
     LogFile,
     LogHeader,
@@ -151,13 +152,28 @@ def _log_error_message(exc: LogError, path: str) -> str:
     if isinstance(exc, ForeignFileError):
         return f"{path} is not an mtgk log ({where}): {exc.detail}"
     if isinstance(exc, NewerVersionError):
-        return (f"{path} was written by a newer version of mtgk ({where}): {exc.detail}; "
-                "upgrade mtgk to read it")
+        return f"{path} was written by a newer version of mtgk ({where}): {exc.detail}"
     if isinstance(exc, TruncatedLogError):
         return f"{path} is cut short ({where}): {exc.detail}"
     if isinstance(exc, CorruptLogError):
-        return f"{path} is damaged at {where}: {exc.detail}"
+        after = _after_damage(exc.log.breaks[0], path) if exc.log and exc.log.breaks else ""
+        return f"{path} is damaged at {where}: {exc.detail}{after}"
     return f"{path}: cannot read the log ({where}): {exc.detail}"
+
+
+def _after_damage(brk: LogBreak, path: str) -> str:
+    """What reads after a damaged record, as the end of a sentence."""
+    n = len(brk.envelopes)
+    if brk.resume is None:
+        return "; nothing after it could be read"
+    how = "with their own checksums holding" if brk.checked else "line by line"
+    if brk.lost == 0:
+        return (f"; only its stored checksum is damaged: the next record's checksum confirms "
+                f"its contents, and the {n} records from it on read {how} (`mtgk log {path}` "
+                "shows them)")
+    return (f"; the log is broken at record {brk.record}: {n} record"
+            f"{'' if n == 1 else 's'} after the damage (from byte {brk.resume}) read {how} "
+            f"(`mtgk log {path}` shows them)")
 
 
 _plugins_imported = False
@@ -182,13 +198,15 @@ def _import_plugins() -> None:
                 pass
 
 
-def _read(path: str) -> LogFile:
+def _read(path: str, salvage: bool = False) -> LogFile:
     """Load a log; problems are reported on stderr; unreadable logs raise UserError.
 
     Card sets and plugins are imported first, so that their event types are known.
     Problems are summarized: one line per unknown event type (naming the first
     such event, its byte offset and stored version), and a note if the log comes
-    from a newer kernel.
+    from a newer kernel.  A damaged log raises UserError, unless ``salvage``: then
+    it is returned with the damage in ``breaks`` (reported on stderr); its
+    ``envelopes`` are the intact events before the damage.
     """
     if not os.path.exists(path):
         raise UserError(f"{path}: no such file")
@@ -196,7 +214,7 @@ def _read(path: str) -> LogFile:
         raise UserError(f"{path} is a directory, not a log file")
     _import_plugins()
     try:
-        lf = load_log(path)
+        lf = load_log(path, salvage=salvage)
     except LogError as exc:
         raise UserError(_log_error_message(exc, path)) from None
     except OSError as exc:
@@ -210,6 +228,17 @@ def _read(path: str) -> LogFile:
     if any(p.kind != "torn" for p in lf.problems):
         _err(f"mtgk: note: {path}: events this kernel cannot read are shown as unknown events "
              "and left out when states are computed")
+    for brk in lf.breaks:
+        _err(f"mtgk: damaged: {path}: {brk}{_after_damage(brk, path)}")
+    if lf.breaks:
+        first = lf.breaks[0].record
+        _err(f"mtgk: note: {path}: "
+             + (f"only events 0 to {first - 1} are the log in sequence; " if first else
+                "no event before the damage could be read; ")
+             + "records read after damage are shown after a line marking the break"
+             + ("" if all(b.exact for b in lf.breaks) else
+                " (numbers marked ~ are a guess: how many records the damage destroyed is "
+                "unknown)") + ", and no state is computed from them")
     return lf
 
 
@@ -458,7 +487,7 @@ def _log(p: argparse.ArgumentParser) -> Runner:
         if args.file is None:
             raise UserError("mtgk log: a log FILE is required (or --types)")
         types = _event_types(args.types)
-        lf = _read(args.file)
+        lf = _read(args.file, salvage=True)
         envs = lf.envelopes
         viewer = _player(args.as_player, lf.header)
         who = _player(args.player, lf.header)
@@ -473,7 +502,7 @@ def _log(p: argparse.ArgumentParser) -> Runner:
                  and when is None and wanted is None and who is None)
         if args.json and plain:
             write_jsonl(out, lf.header, envs)
-            return 1 if lf.torn else 0
+            return 1 if lf.torn or lf.breaks else 0
         r = Renderer(reg, viewer)
         ix = CardIndex(envs) if wanted is not None else None
         if args.json:
@@ -501,8 +530,11 @@ def _log(p: argparse.ArgumentParser) -> Runner:
                                         and _involves_player(r, refs, who, env.event))
             if hit_card and hit_player:
                 print(text, file=out)
+        if lf.breaks and not args.json:
+            _show_salvaged(lf, r, types, start == 0 and stop == n - 1 and when is None
+                           and wanted is None and who is None, out)
         _fold_warning(r)
-        return 1 if lf.torn else 0
+        return 1 if lf.torn or lf.breaks else 0
 
     return run
 
@@ -583,6 +615,25 @@ def _involves_player(r: Renderer, refs: Refs, who: int, e: Any) -> bool:
     return False
 
 
+def _show_salvaged(lf: LogFile, r: Renderer, types: set[str] | None, show: bool,
+                   out: IO[str]) -> None:
+    """After the intact events of a damaged log: each break, and (if ``show``: no filter
+    but ``--type``/``--as``) the records read after it, numbered ``~N`` when the number
+    is a guess.  They are folded only to name things; no state is computed from them."""
+    for brk in lf.breaks:
+        n = len(brk.envelopes)
+        print(f"--- damaged: {brk}; the log is broken here; {n} record"
+              f"{'' if n == 1 else 's'} read after it"
+              + (f", numbered as if {brk.record} were the only record lost" if not brk.exact
+                 else "") + (" ---" if show or not n else
+                             " (not shown with these filters) ---"), file=out)
+        for env in brk.envelopes if show else ():
+            if types is None or event_tag(env.event) in types:
+                print(f"{'' if brk.exact else '~'}{r.render(env)}", file=out)
+            else:
+                r.advance(env)
+
+
 def _fold_warning(r: Renderer) -> None:
     if r.fold_errors:
         seq, why = r.fold_errors[0]
@@ -626,7 +677,7 @@ def _replay(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--json", action="store_true", help="print the state as JSON")
 
     def run(args: argparse.Namespace) -> int:
-        lf = _read(args.file)
+        lf = _read(args.file, salvage=True)
         envs = lf.envelopes
         at = _moment_arg(args, envs)
         viewer = _player(args.as_player, lf.header)
@@ -641,10 +692,10 @@ def _replay(p: argparse.ArgumentParser) -> Runner:
         out = _out()
         if args.json:
             print(msgspec.json.encode(mask_state(state, viewer)).decode(), file=out)
-            return 1 if lf.torn else 0
+            return 1 if lf.torn or lf.breaks else 0
         print(f"After {at} {line}", file=out)
         print(render_state(state, reg, viewer, after=envs[at + 1:], names=r.names), file=out)
-        return 1 if lf.torn else 0
+        return 1 if lf.torn or lf.breaks else 0
 
     return run
 
@@ -672,34 +723,64 @@ def _verify(p: argparse.ArgumentParser) -> Runner:
     p.description = ("Check a game log: its integrity (checksums, sequence), then re-run the "
                      "engine from its header with the recorded decisions and compare every "
                      "event; then check that folding the log gives the engine's final state. "
-                     "Exit status 1 on any failure.")
+                     "Scenario logs re-run from their recorded setup (their header and setup "
+                     "are checked to be a scenario's).")
+    p.epilog = ("exit status: 0 the log verified from its start to the game's end (or the "
+                "scenario's); 3 every event verified, but the log stops before the end "
+                "(INCOMPLETE: cut off, or repaired after a crash); 1 it did not verify "
+                "(FAILED: damage, a torn last record, a divergence; NOT VERIFIED: a kind of "
+                "log this kernel cannot re-run); 2 bad usage, or not a log at all.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--repair", action="store_true",
-                   help="first cut a torn (crash-interrupted) last record off the file")
+                   help="first cut a torn (crash-interrupted) last record off the file, "
+                        "keeping a copy of the original as FILE.orig (never anything else: "
+                        "a log damaged in the middle is left as it is)")
 
     def run(args: argparse.Namespace) -> int:
         out = _out()
         path = args.file
         if not os.path.exists(path):
             raise UserError(f"{path}: no such file")
+        if os.path.isdir(path):
+            raise UserError(f"{path} is a directory, not a log file")
         _import_plugins()
         if args.repair:
             try:
-                problem = repair_log(path)
+                repaired = repair_log(path)
+            except (ForeignFileError, NewerVersionError) as exc:
+                raise UserError(_log_error_message(exc, path)) from None
             except LogError as exc:
                 print(f"FAILED: cannot repair: {_log_error_message(exc, path)}", file=out)
+                if exc.log is not None and exc.log.breaks:
+                    _repair_advice(exc.log, path, out)
                 return 1
-            if problem is None:
+            except OSError as exc:
+                raise UserError(f"cannot repair {path}: {exc.strerror or exc} (the file is "
+                                "unchanged)") from None
+            if repaired is None:
                 print("repair: nothing to do, the log has no torn tail", file=out)
             else:
-                print(f"repaired: {problem}; the file now ends at byte {problem.offset}",
-                      file=out)
+                print(f"repaired: {repaired.problem}; the file now ends at byte "
+                      f"{repaired.size}; the original is kept in {repaired.backup}", file=out)
         try:
-            lf = load_log(path)
-        except ForeignFileError as exc:
+            lf = load_log(path, salvage=True)
+        except (ForeignFileError, NewerVersionError) as exc:
             raise UserError(_log_error_message(exc, path)) from None
         except LogError as exc:
             print(f"FAILED: {_log_error_message(exc, path)}", file=out)
+            return 1
+        except OSError as exc:
+            raise UserError(f"{path}: {exc.strerror or exc}") from None
+        if lf.breaks:
+            brk = lf.breaks[0]
+            print(f"FAILED: {path} is damaged at byte {brk.offset}, record {brk.record}: "
+                  f"{brk.detail}{_after_damage(brk, path)}; nothing from record {brk.record} "
+                  "on is verified", file=out)
+            if len(lf.breaks) > 1:
+                print(f"  and damaged again at {len(lf.breaks) - 1} more place(s), the next "
+                      f"at byte {lf.breaks[1].offset}", file=out)
+            print(f"  `mtgk verify --repair` does not cut a log damaged in the middle; see "
+                  f"`mtgk log {path}` for what can be read", file=out)
             return 1
         for pr in lf.problems:
             if pr.kind != "torn":
@@ -711,20 +792,40 @@ def _verify(p: argparse.ArgumentParser) -> Runner:
         if report.divergence is not None:
             print(report.summary(), file=out)
             _show_divergence(report.divergence, lf.envelopes, reg, out)
-        elif lf.torn:
+            return 1
+        if lf.torn:
             torn = next(pr for pr in lf.problems if pr.kind == "torn")
             print(f"FAILED: {torn}", file=out)
-            print(f"  the {report.events} intact events before it: {report.summary()}",
-                  file=out)
-            print(f"  run `mtgk verify --repair {path}` to cut the torn record off", file=out)
+            if report.ok:
+                print(f"  the {report.events} intact events before it verify; the log stops "
+                      "before the game's end", file=out)
+            else:
+                print(f"  the {report.events} intact events before it: {report.summary()}",
+                      file=out)
+            print(f"  run `mtgk verify --repair {path}` to cut the torn record off (a copy of "
+                  "the file is kept)", file=out)
             return 1
-        else:
-            print(report.summary(), file=out)
-            for text in report.problems:
-                print(f"  {text}", file=out)
-        return 0 if report.ok else 1
+        print(report.summary(), file=out)
+        for text in report.problems[1:]:
+            print(f"  {text}", file=out)
+        if report.verified:
+            return 0
+        return 3 if report.ok else 1
 
     return run
+
+
+def _repair_advice(lf: LogFile, path: str, out: IO[str]) -> None:
+    """What a user can do with a log damaged in the middle (which repair leaves alone)."""
+    brk = lf.breaks[0]
+    n = lf.salvaged
+    print(f"  repair only cuts a torn last record; this damage is followed by {n} readable "
+          f"record{'' if n == 1 else 's'}, and cutting the file would delete them: {path} is "
+          "left unchanged", file=out)
+    print(f"  you can: restore {path} from a copy; read everything that can be read with "
+          f"`mtgk log {path}`; or keep the {brk.record} intact events before the damage as a "
+          f"log of their own with `mtgk log {path} --json > intact.jsonl` (it verifies as "
+          "far as it goes)", file=out)
 
 
 def _show_divergence(div: Any, envs: list[Envelope], reg: Registry, out: IO[str]) -> None:

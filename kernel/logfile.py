@@ -62,21 +62,66 @@ Reading
 
 * Bad magic: :class:`ForeignFileError`; a version byte newer than this reader:
   :class:`NewerVersionError`.
-* A **torn last record** (the file ends inside it, its crc fails and it ends
-  exactly at the end of the file, or the file ends in zero bytes), which is
-  what a crash during an append leaves behind, is not an error: :func:`read_log`
-  returns the intact prefix with ``torn=True`` and a :class:`LogProblem`
-  (``strict=True`` raises :class:`TruncatedLogError` instead), and
-  :func:`repair_log` cuts it off.
-* Anything else that is wrong (a crc mismatch or an undecodable record
-  followed by more data, a bad tag index or cause) raises
-  :class:`CorruptLogError` naming the byte offset and record number.  A log is
-  never silently half loaded.
+* Records are read in sequence, each crc chained from the one before.  The
+  first record that fails (its length runs past the end of the file, its crc
+  does not hold, or it cannot be decoded) is either a *torn tail* or *damage*.
+* A **torn last record** is what a crash during an append leaves behind: the
+  file ends inside the record (in its length, or before its crc), or its crc
+  fails and it ends exactly at the end of the file, or the file ends in zero
+  bytes -- and no intact record can be found after it (see below).  It is not an
+  error: :func:`read_log` returns the intact prefix with ``torn=True`` and a
+  :class:`LogProblem` (``strict=True`` raises :class:`TruncatedLogError`), and
+  :func:`repair_log` cuts it off, after writing a copy of the file.
+* Anything else is **damage**: :class:`CorruptLogError`, naming the record
+  number, its byte offset and what was expected and found.  A log is never
+  silently half loaded.  With ``salvage=True`` the log is returned instead, its
+  :attr:`LogFile.breaks` holding each place where the damage breaks the
+  sequence and the records that could be read after it (the exception's
+  ``log`` holds the same).  :func:`repair_log` never cuts damage: the records
+  after it stay in the file.
 * A record whose tag is not a known event type, or whose stored schema version
   is newer than the event class (or older, with no :func:`register_upcaster`
   chain up to the current version), is kept as an :class:`UnknownEvent`
   holding its raw bytes, and reported as a :class:`LogProblem`.  Written back
   out, an :class:`UnknownEvent` is stored under its original tag and version.
+
+Finding intact records after damage
+-----------------------------------
+
+After the record that failed (record ``k``, starting at byte ``s``), the
+reader looks for the first offset ``p > s`` where a record starts whose own
+checksum holds.  The crc of record ``j`` is ``crc32(payload_j, crc_{j-1})``,
+and ``crc_{j-1}`` is stored in the 4 bytes just before record ``j``; so a
+record can be checked on its own: at ``p``, read a length, take the payload
+and the crc after it, and check ``crc32(payload, u32(bytes p-4..p)) == crc``.
+A record that holds there is one a writer wrote after the record whose crc
+precedes it (a random match has odds of 2**-32).  From ``p`` on, records are
+read in sequence again, chained as usual; a further failure starts the same
+search again.
+
+* If the length of record ``k`` is intact but its payload is not, the search
+  finds record ``k + 1`` exactly where record ``k`` ends: one record is lost
+  and the records after it keep their numbers.  If only record ``k``'s stored
+  crc is damaged, the next record's crc, chained from the crc computed over
+  record ``k``'s payload, confirms that payload: nothing is lost.  Otherwise
+  the number of records the damaged bytes held is unknown; the records after
+  it are numbered as if it were one (:attr:`LogBreak.exact` is false).
+* The search is one pass over the bytes, linear in the file's size: at each
+  offset a few byte tests -- a length that fits in the file, a tag index inside
+  the event table, a cause delta of at least 1, a msgpack array where the event
+  starts (every record that can be decoded passes them) -- decide whether a
+  crc is computed at all.  Payloads up to 4 KiB are checked as they are met;
+  longer ones (rare: a real log's records are 8 to 200 bytes) are checked
+  afterwards, in order (those before the first short record that holds).
+  Each search goes on from where the last one stopped, and all of them
+  together spend at most 64 bytes of crc work per byte of the file (plus
+  16 MiB), so a file damaged in many places is still read in linear time;
+  past that the search gives up, which counts as damage, never as a torn
+  tail.
+* A failure with nothing readable after it is a torn tail only if it looks
+  like one (above); otherwise (e.g. a crc mismatch with bytes after the record
+  that hold no intact record) it is damage too.  So :func:`repair_log` never
+  removes a record whose checksum holds.
 
 JSON Lines format
 =================
@@ -89,7 +134,11 @@ one line per event::
 ``event`` maps field names to values; an event whose type the writer did not
 know (an :class:`UnknownEvent`) is written as a list of field values.  A last
 line that is cut short (no newline, not valid JSON) counts as torn, like a
-torn binary record.
+torn binary record.  A header with a newer ``format`` than this reader's is a
+:class:`NewerVersionError`; integers outside what a binary log can store
+(``-2**63`` to ``2**64-1``) and JSON nested too deep to decode are damage.
+Lines have no checksums: after a bad line, a salvaging read keeps the later
+lines that read as the record their ``seq`` says.
 
 Example
 -------
@@ -115,6 +164,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import struct
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -134,9 +184,11 @@ __all__ = [
     "LogError",
     "LogFile",
     "LogHeader",
+    "LogBreak",
     "LogProblem",
     "LogWriter",
     "NewerVersionError",
+    "Repair",
     "TruncatedLogError",
     "UnknownEvent",
     "decode_log",
@@ -276,6 +328,7 @@ class LogError(Exception):
         self.offset = offset
         self.record = record
         self.path = path
+        self.log: LogFile | None = None  # what could be read, when reading got that far
         prefix = f"{path}: " if path else ""
         super().__init__(f"{prefix}{_where(offset, record)}: {detail}")
 
@@ -297,6 +350,36 @@ class TruncatedLogError(LogError):
 
 
 @dataclass(slots=True)
+class LogBreak:
+    """Damage in a log: where reading records in sequence stops, and what reads after it.
+
+    ``record`` and ``offset`` name the first record that cannot be read and the
+    byte it starts at; ``detail`` says what was expected and what was found.
+    ``resume`` is the byte where readable records start again (``None``: nothing
+    after the damage could be read); ``lost`` is how many records the damaged
+    bytes held, when that is known (``None``: unknown).  ``envelopes`` are the
+    records read after the damage, each with its own checksum holding; the chain
+    of checksums from the file's start is broken at ``record``, so they are not
+    part of the log in sequence.  Their ``seq`` is exact if ``exact``; otherwise
+    the damaged bytes of this break (and of earlier ones) count as one record.
+    ``checked`` is false in JSON Lines logs, whose lines have no checksums: there
+    a line after the damage is kept if it reads as the record its ``seq`` says.
+    """
+
+    record: int
+    offset: int
+    detail: str
+    resume: int | None
+    lost: int | None
+    envelopes: list[Envelope]
+    exact: bool = True
+    checked: bool = True
+
+    def __str__(self) -> str:
+        return f"{_where(self.offset, self.record)}: {self.detail}"
+
+
+@dataclass(slots=True)
 class LogFile:
     """A loaded log.
 
@@ -304,7 +387,9 @@ class LogFile:
     ``torn`` tells whether a cut-off last record was dropped; ``problems``
     lists everything that was not right; ``intact_size`` is the number of
     bytes holding the header and the intact records (where
-    :func:`repair_log` truncates).
+    :func:`repair_log` truncates).  ``breaks`` is empty unless the log is
+    damaged and was read with ``salvage=True``: then it lists each place where
+    the damage breaks the sequence, with the records read after it.
     """
 
     header: LogHeader
@@ -312,11 +397,23 @@ class LogFile:
     problems: list[LogProblem] = field(default_factory=list)
     torn: bool = False
     intact_size: int = 0
+    breaks: list[LogBreak] = field(default_factory=list)
 
     @property
     def events(self) -> list[Event]:
         """Just the events, in order."""
         return [env.event for env in self.envelopes]
+
+    @property
+    def salvaged(self) -> int:
+        """How many records were read after damage (in :attr:`breaks`)."""
+        return sum(len(b.envelopes) for b in self.breaks)
+
+
+def _exc_text(exc: BaseException, limit: int = 200) -> str:
+    """An exception's message, at most ``limit`` characters."""
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # --------------------------------------------------------------------------
@@ -546,6 +643,7 @@ class LogWriter:
         try:
             data = fp.read()
             log, crc = _scan_log(data, p, strict=True)
+            _checked(log, p, strict=True, salvage=False)
             fp.seek(0, os.SEEK_END)
         except BaseException:
             fp.close()
@@ -681,6 +779,39 @@ def encode_log(header: LogHeader, envelopes: Iterable[Envelope]) -> bytes:
 # Reading
 
 
+_TORN_KINDS: Final = frozenset({"length-eof", "past-eof", "crc"})
+"""Failures a crash during an append can leave in the last record."""
+
+_ARRAY_MARKERS: Final = bytes(i in range(0x90, 0xA0) or i in (0xDC, 0xDD) for i in range(256))
+"""``_ARRAY_MARKERS[b]`` is 1 if ``b`` starts a msgpack array (every event is one)."""
+
+_NONZERO: Final = re.compile(rb"[^\x00]")
+
+_MIN_RECORD: Final = 8
+"""The smallest possible record: 1 length byte, a 3-byte payload, a 4-byte crc."""
+
+_SMALL_RECORD: Final = 4096
+"""Payloads up to this size are checked at once when looking for intact records."""
+
+
+@dataclass(slots=True)
+class _Fail:
+    """Internal: where and why reading records in sequence stopped."""
+
+    start: int  # the record's first byte
+    seq: int  # its record number
+    kind: str  # "length-eof", "long-length", "past-eof", "crc" or "undecodable"
+    detail: str  # what was expected, what was found
+    end: int = -1  # the byte after the record (its crc included), if its length is known
+    computed: int = 0  # kind "crc": the crc computed over its payload
+    claimed_end: int = 0  # kind "past-eof": where its length says it ends
+    body: int = 0  # kinds "crc" and "undecodable": where its payload starts
+
+
+class _Undecodable(Exception):
+    """Internal: a record whose crc holds cannot be decoded (a writer bug)."""
+
+
 class _Reader:
     """Decodes the records of one binary log held in memory."""
 
@@ -689,6 +820,9 @@ class _Reader:
         self.path = path
         self.strict = strict
         self.problems: list[LogProblem] = []
+        #: bytes of crc work the searches for intact records after damage may still do
+        #: (all of them together, so that a file damaged in many places stays linear)
+        self.crc_budget = 64 * len(data) + (16 << 20)
 
     def error(
         self, cls: type[LogError], detail: str, offset: int, record: int | None = None
@@ -743,10 +877,10 @@ class _Reader:
         hbytes = data[_PREAMBLE_SIZE:hend]
         try:
             header = msgspec.msgpack.decode(hbytes, type=LogHeader)
-        except msgspec.DecodeError as exc:
+        except (msgspec.DecodeError, RecursionError) as exc:
             raise self.error(
                 CorruptLogError,
-                f"expected a msgpack LogHeader, decoding failed: {exc}",
+                f"expected a msgpack LogHeader, decoding failed: {_exc_text(exc)}",
                 _PREAMBLE_SIZE,
             ) from None
         if header.format != version:
@@ -765,9 +899,15 @@ class _Reader:
     # -- records
 
     def read_records(
-        self, header: LogHeader, pos: int, crc: int
-    ) -> tuple[list[Envelope], bool, int, int]:
-        """Decode all records: (envelopes, torn, intact prefix size, last good crc)."""
+        self, header: LogHeader, pos: int, crc: int, seq: int, lenient: bool = False
+    ) -> tuple[list[Envelope], int, int, _Fail | None]:
+        """Decode records in sequence from ``pos`` (record number ``seq``, chaining from
+        ``crc``) until the end of the file or the first record that fails.
+
+        Returns (envelopes, where reading stopped, the crc of the last record read,
+        the failure or ``None``).  ``lenient``: the record numbers are a guess (after
+        damage), so a cause further back than the guess allows is read as no cause.
+        """
         data = self.data
         n = len(data)
         mv = memoryview(data)
@@ -783,8 +923,7 @@ class _Reader:
         append = envs.append
         crc32 = zlib.crc32
         unpack_u32 = _u32.unpack_from
-        decode_error = msgspec.DecodeError
-        seq = 0
+        decode_errors = (msgspec.DecodeError, RecursionError)
         while pos < n:
             start = pos
             length = data[pos]
@@ -792,46 +931,26 @@ class _Reader:
             if length >= 0x80:
                 length, pos = _read_varint(data, start, n)
                 if length == -1:
-                    self.tail_problem(start, seq, crc, "the file ends inside the record length")
-                    return envs, True, start, crc
+                    return envs, start, crc, _Fail(
+                        start, seq, "length-eof", "the file ends inside the record length")
                 if length < 0:
-                    raise self.error(
-                        CorruptLogError,
-                        "expected a record length varint of at most 9 bytes, found more",
-                        start,
-                        seq,
-                    )
+                    return envs, start, crc, _Fail(
+                        start, seq, "long-length",
+                        "expected a record length varint of at most 9 bytes, found more")
             end = pos + length
             if end + 4 > n:
-                self.tail_problem(
-                    start,
-                    seq,
-                    crc,
+                return envs, start, crc, _Fail(
+                    start, seq, "past-eof",
                     f"expected {length} payload bytes and a 4-byte crc, the file ends "
-                    f"{n - pos} bytes after the record length",
-                    claimed_end=end + 4,
-                )
-                return envs, True, start, crc
+                    f"{n - pos} bytes after the record length", claimed_end=end + 4)
             new_crc = crc32(mv[pos:end], crc)
             if new_crc != unpack_u32(data, end)[0]:
-                if end + 4 == n or not any(data[start:]):
-                    self.tail_problem(
-                        start,
-                        seq,
-                        crc,
-                        f"crc mismatch in the last record: expected 0x{new_crc:08x} "
-                        f"(computed), found 0x{unpack_u32(data, end)[0]:08x} (stored)",
-                    )
-                    return envs, True, start, crc
-                raise self.error(
-                    CorruptLogError,
+                return envs, start, crc, _Fail(
+                    start, seq, "crc",
                     f"crc mismatch: expected 0x{new_crc:08x} (computed from the "
                     f"{'header and ' if seq == 0 else ''}payload bytes {pos}..{end}), "
                     f"found 0x{unpack_u32(data, end)[0]:08x} (stored at byte {end})",
-                    start,
-                    seq,
-                )
-            crc = new_crc
+                    end + 4, new_crc, body=pos)
             ti = data[pos]
             delta = data[pos + 1]
             body = pos + 2
@@ -846,64 +965,48 @@ class _Reader:
                 if dec is not None:
                     try:
                         ev = dec.decode(mv[body:end])
-                    except decode_error as exc:
-                        raise self.error(
-                            CorruptLogError,
-                            f"expected a {table[ti][0]} event, decoding failed: {exc}",
-                            start,
-                            seq,
-                        ) from None
+                    except decode_errors as exc:
+                        return envs, start, crc, _Fail(
+                            start, seq, "undecodable",
+                            f"expected a {table[ti][0]} event, decoding failed: "
+                            f"{_exc_text(exc)}", end + 4, new_crc, body=pos)
                     append(Envelope(seq, seq - delta, ev))
+                    crc = new_crc
                     seq += 1
                     pos = end + 4
                     continue
-            append(self.slow_record(header, start, pos, end, seq))
+            try:
+                append(self.slow_record(header, start, pos, end, seq, lenient))
+            except _Undecodable as exc:
+                return envs, start, crc, _Fail(start, seq, "undecodable", str(exc), end + 4,
+                                               new_crc, body=pos)
+            crc = new_crc
             seq += 1
             pos = end + 4
-        return envs, False, pos, crc
+        return envs, pos, crc, None
 
-    def slow_record(self, header: LogHeader, start: int, pos: int, end: int, seq: int) -> Envelope:
-        """Decode a record the fast path did not handle (crc already checked)."""
+    def slow_record(self, header: LogHeader, start: int, pos: int, end: int, seq: int,
+                    lenient: bool = False) -> Envelope:
+        """Decode a record the fast path did not handle (crc already checked).
+
+        Raises :class:`_Undecodable` if it cannot be decoded.
+        """
         data = self.data
         table = header.events
         ti, p = _read_varint(data, pos, end)
         if ti < 0:
-            raise self.error(
-                CorruptLogError,
-                "expected a tag index varint, the payload ends inside it",
-                start,
-                seq,
-            )
+            raise _Undecodable("expected a tag index varint, the payload ends inside it")
         if ti >= len(table):
-            raise self.error(
-                CorruptLogError,
+            raise _Undecodable(
                 f"expected a tag index below {len(table)} (the size of the event table), "
-                f"found {ti}",
-                start,
-                seq,
-            )
+                f"found {ti}")
         delta, p = _read_varint(data, p, end)
         if delta < 0:
-            raise self.error(
-                CorruptLogError,
-                "expected a cause delta varint, the payload ends inside it",
-                start,
-                seq,
-            )
-        if not 0 < delta <= seq + 1:
-            raise self.error(
-                CorruptLogError,
-                f"expected a cause delta between 1 and {seq + 1}, found {delta}",
-                start,
-                seq,
-            )
+            raise _Undecodable("expected a cause delta varint, the payload ends inside it")
+        if delta < 1 or (delta > seq + 1 and not lenient):
+            raise _Undecodable(f"expected a cause delta between 1 and {seq + 1}, found {delta}")
         if p >= end:
-            raise self.error(
-                CorruptLogError,
-                "expected a msgpack event after the cause, found nothing",
-                start,
-                seq,
-            )
+            raise _Undecodable("expected a msgpack event after the cause, found nothing")
         tag, version = table[ti]
         raw = data[p:end]
         cls = EVENT_TYPES.get(tag)
@@ -914,94 +1017,250 @@ class _Reader:
             else:
                 values = msgspec.msgpack.decode(raw)
                 if not isinstance(values, list):
-                    raise self.error(
-                        CorruptLogError,
+                    raise _Undecodable(
                         f"expected the fields of {tag!r} as a msgpack array, found "
-                        f"{type(values).__name__}",
-                        start,
-                        seq,
-                    )
+                        f"{type(values).__name__}")
                 ev = _resolve_values(tag, version, values)
         except _Unresolved as exc:
             self.problems.append(LogProblem(start, seq, exc.message, exc.kind))
             ev = UnknownEvent(tag, version, raw)
-        except msgspec.DecodeError as exc:
-            raise self.error(
-                CorruptLogError, f"expected a {tag} event, decoding failed: {exc}", start, seq
-            ) from None
-        return Envelope(seq, seq - delta, ev)
+        except (msgspec.DecodeError, RecursionError) as exc:
+            raise _Undecodable(f"expected a {tag} event, decoding failed: {_exc_text(exc)}"
+                               ) from None
+        return Envelope(seq, max(seq - delta, -1), ev)
 
-    def tail_problem(
-        self, start: int, seq: int, crc: int, detail: str, *, claimed_end: int = 0
-    ) -> None:
-        """Record (or, when strict, raise) a torn last record at ``start``.
+    # -- damage: telling a torn tail from damage, and finding intact records after it
 
-        If the length field claims more bytes than the file has, but a
-        complete record with a valid crc can still be found after ``start``,
-        the length itself is damaged: that is corruption, not a torn tail.
+    def record_holds(self, p: int, prev: int, table_size: int) -> bool:
+        """Whether a record starts at ``p`` whose crc holds when chained from ``prev``."""
+        return self.resync(p, p + 1, table_size, prev) == p
+
+    def resync(self, lo: int, hi: int, table_size: int, prev: int | None = None
+               ) -> int | None:
+        """The first offset ``p`` in ``lo <= p < hi`` where a record starts whose own
+        checksum holds: chained from the 4 bytes before it (the crc stored by the
+        record before it), or from ``prev`` if given.  ``None`` if there is none;
+        ``-1`` if the search gave up (all searches in one file together spend at most
+        :attr:`crc_budget` bytes of crc work, 64 per byte of the file and 16 MiB).
+
+        One pass over the bytes: at each offset a few byte tests (a length that fits
+        in the file, a tag index inside the event table, a cause delta of at least 1,
+        a msgpack array where the event starts: every record that can be decoded
+        passes them) decide whether a crc is computed at all.  Short records are
+        checked as they are met; long ones (few, in real logs) are checked at the
+        end, those before the first short one that holds, in order.
         """
         data = self.data
         n = len(data)
-        if claimed_end > n and any(data[start:]):
-            found = _find_valid_record(data, start, crc)
-            if found is not None:
-                raise self.error(
-                    CorruptLogError,
-                    f"damaged record length: expected the record to end at byte {found} "
-                    f"(where its valid crc is), found a length that makes it end at byte "
-                    f"{claimed_end}, past the end of the file ({n} bytes)",
-                    start,
-                    seq,
-                )
-        if not any(data[start:]):
-            detail = f"the file ends in {n - start} zero bytes instead of a record"
-        message = f"torn last record ({n - start} bytes dropped): {detail}"
-        if self.strict:
-            raise self.error(TruncatedLogError, message, start, seq)
-        self.problems.append(LogProblem(start, seq, message, "torn"))
+        crc32 = zlib.crc32
+        unpack_u32 = _u32.unpack_from
+        markers = _ARRAY_MARKERS
+        mv = memoryview(data)
+        budget = self.crc_budget
+        long: list[tuple[int, int, int]] = []  # (p, payload start, payload end)
+        found: int | None = None
+        p = lo
+        hi = min(hi, n - _MIN_RECORD + 1)
+        while p < hi:
+            b = data[p]
+            if b < 3:  # too short for a record; skip runs of zero bytes at once
+                if b == 0:
+                    m = _NONZERO.search(data, p, hi)
+                    if m is None:
+                        break
+                    p = m.start()
+                else:
+                    p += 1
+                continue
+            if b < 0x80:
+                length, q = b, p + 1
+            else:
+                length, q = _read_varint(data, p, n)
+                if length < 3:
+                    p += 1
+                    continue
+            end = q + length
+            if end + 4 > n:
+                p += 1
+                continue
+            t = data[q]
+            if t < 0x80:
+                r = q + 1
+            else:
+                t, r = _read_varint(data, q, end)
+            if not 0 <= t < table_size or r >= end:
+                p += 1
+                continue
+            d = data[r]
+            if d == 0:
+                p += 1
+                continue
+            if d < 0x80:
+                r += 1
+            else:
+                d, r = _read_varint(data, r, end)
+                if d < 1:
+                    p += 1
+                    continue
+            if r >= end or not markers[data[r]]:
+                p += 1
+                continue
+            if length > _SMALL_RECORD:
+                long.append((p, q, end))
+                p += 1
+                continue
+            budget -= length
+            if budget < 0:
+                self.crc_budget = 0
+                return -1
+            before = prev if prev is not None else unpack_u32(data, p - 4)[0]
+            if crc32(mv[q:end], before) == unpack_u32(data, end)[0]:
+                found = p
+                break
+            p += 1
+        for p, q, end in long:
+            if found is not None and p > found:
+                break
+            budget -= end - q
+            if budget < 0:
+                self.crc_budget = 0
+                return found if found is not None else -1
+            before = prev if prev is not None else unpack_u32(data, p - 4)[0]
+            if crc32(mv[q:end], before) == unpack_u32(data, end)[0]:
+                self.crc_budget = budget
+                return p
+        self.crc_budget = budget
+        return found
+
+    def read_damaged(self, header: LogHeader, fail: _Fail, crc: int
+                     ) -> tuple[list[LogBreak], _Fail | None]:
+        """Read on after the first failure ``fail`` (``crc``: the crc of the record
+        before it), as the module docs describe.
+
+        Returns the breaks (each with the records read after it) and the torn tail
+        (a last failure with nothing readable after it, which a crash can leave), if any.
+        """
+        data = self.data
+        n = len(data)
+        table_size = len(header.events)
+        breaks: list[LogBreak] = []
+        seq = fail.seq
+        exact = True
+        while True:
+            start = fail.start
+            salvaged: list[Envelope] = []
+            resume: int | None = None
+            lost: int | None = None
+            chain = 0
+            gave_up = False
+            if fail.kind == "undecodable":  # its crc holds: the chain goes on after it
+                resume, lost, chain = fail.end, 1, fail.computed
+            elif fail.kind == "crc" and fail.end < n and self.record_holds(
+                    fail.end, fail.computed, table_size):
+                # only its stored crc is damaged: the next record's crc confirms its payload
+                try:
+                    salvaged.append(self.slow_record(header, start, fail.body, fail.end - 4,
+                                                     seq, not exact))
+                    resume, lost = start, 0
+                except _Undecodable:
+                    resume, lost = fail.end, 1
+                chain = fail.computed
+            else:
+                found = self.resync(start + 1, n, table_size)
+                if found is None and (
+                        (fail.kind in _TORN_KINDS and (fail.kind != "crc" or fail.end == n))
+                        or not any(data[start:])):
+                    return breaks, fail  # a torn tail: nothing readable after it
+                gave_up = found == -1
+                if found is not None and found >= 0:
+                    resume, chain = found, _u32.unpack_from(data, found - 4)[0]
+                    lost = 1 if found == fail.end else None
+            exact = exact and lost is not None
+            detail = self.damage_detail(fail, resume, gave_up)
+            breaks.append(LogBreak(seq, start, detail, resume, lost, salvaged, exact))
+            if resume is None:
+                return breaks, None
+            seq += 1 if lost is None else lost
+            seq += len(salvaged)
+            pos = fail.end if lost == 0 else resume
+            envs, _, _, nxt = self.read_records(header, pos, chain, seq, not exact)
+            salvaged.extend(envs)
+            seq += len(envs)
+            if nxt is None:
+                return breaks, None
+            fail = nxt
+
+    def damage_detail(self, fail: _Fail, resume: int | None, gave_up: bool) -> str:
+        """What was expected and found at a break, and where reading resumed."""
+        n = len(self.data)
+        if fail.kind == "past-eof" and resume is not None:
+            detail = (f"damaged record length: expected the record to end at byte {resume} "
+                      "(where the next intact record starts), found a length that makes it "
+                      f"end at byte {fail.claimed_end}, past the end of the file ({n} bytes)")
+        else:
+            detail = fail.detail
+        if gave_up:
+            detail += ("; the search for intact records after it gave up (too much crc work "
+                       "for the size of the file)")
+        return detail
 
 
-def _find_valid_record(data: bytes, start: int, crc: int) -> int | None:
-    """End offset of a record that starts near ``start`` and has a valid crc, if any.
-
-    Tries every payload start a 1..9 byte length varint allows, and every
-    payload length that fits in the file.  Only used on the error path.
-    """
-    n = len(data)
-    crc32 = zlib.crc32
-    unpack_u32 = _u32.unpack_from
-    for s in range(start + 1, min(start + 1 + _MAX_VARINT_BYTES, n)):
-        c = crc
-        for e in range(s, n - 4):
-            c = crc32(data[e : e + 1], c)
-            if e + 1 - s >= 3 and unpack_u32(data, e + 1)[0] == c:
-                return e + 5
-    return None
-
-
-def read_log(path: StrPath, *, strict: bool = False) -> LogFile:
+def read_log(path: StrPath, *, strict: bool = False, salvage: bool = False) -> LogFile:
     """Read a binary log.
 
     A torn last record is dropped and reported (``torn=True`` and a
     :class:`LogProblem`), or raises :class:`TruncatedLogError` if ``strict``.
-    Other damage raises :class:`CorruptLogError`; see the module docs.
+    Damage anywhere else raises :class:`CorruptLogError` (its ``log`` holds what
+    could be read), unless ``salvage``: then the log is returned with the damage
+    in :attr:`LogFile.breaks`.  See the module docs.
     """
     p = os.fspath(path)
     with open(p, "rb") as fp:
         data = fp.read()
-    return _read_log_bytes(data, p, strict)
+    return _read_log_bytes(data, p, strict, salvage)
 
 
 def _scan_log(data: bytes, path: str | None, strict: bool) -> tuple[LogFile, int]:
-    """Decode a binary log: the log and the crc its last intact record ends with."""
+    """Decode a binary log: the log (with any damage in ``breaks``) and the crc its
+    last intact record in sequence ends with."""
     reader = _Reader(data, path, strict)
     header, pos, crc = reader.read_header()
-    envs, torn, size, crc = reader.read_records(header, pos, crc)
-    return LogFile(header, envs, reader.problems, torn, size), crc
+    envs, pos, crc, fail = reader.read_records(header, pos, crc, 0)
+    log = LogFile(header, envs, reader.problems, False, pos)
+    if fail is None:
+        return log, crc
+    log.intact_size = fail.start
+    log.breaks, torn = reader.read_damaged(header, fail, crc)
+    if torn is not None:
+        n = len(data)
+        detail = torn.detail
+        if not any(data[torn.start:]):
+            detail = f"the file ends in {n - torn.start} zero bytes instead of a record"
+        message = f"torn last record ({n - torn.start} bytes dropped): {detail}"
+        log.problems.append(LogProblem(torn.start, torn.seq, message, "torn"))
+        log.torn = True
+    return log, crc
 
 
-def _read_log_bytes(data: bytes, path: str | None, strict: bool) -> LogFile:
-    return _scan_log(data, path, strict)[0]
+def _checked(log: LogFile, path: str | None, strict: bool, salvage: bool) -> LogFile:
+    """``log``, or the error a read without ``salvage`` (or a ``strict`` one) raises."""
+    if log.breaks and (strict or not salvage):
+        first = log.breaks[0]
+        exc = CorruptLogError(first.detail, offset=first.offset, record=first.record, path=path)
+        exc.log = log
+        raise exc
+    if strict and log.torn:
+        torn = next(pr for pr in log.problems if pr.kind == "torn")
+        exc2 = TruncatedLogError(torn.message, offset=torn.offset, record=torn.record,
+                                 path=path)
+        exc2.log = log
+        raise exc2
+    return log
+
+
+def _read_log_bytes(data: bytes, path: str | None, strict: bool, salvage: bool = False
+                    ) -> LogFile:
+    return _checked(_scan_log(data, path, strict)[0], path, strict, salvage)
 
 
 # --------------------------------------------------------------------------
@@ -1058,25 +1317,53 @@ def write_jsonl(
         bfp.write(line)
 
 
+_FIELDS: dict[type[Event], tuple[frozenset[str], list[tuple[str, Any, Any]]]] = {}
+"""Per event class: its field names, and (name, default, default factory) for each."""
+
+
+def _fields_of(cls: type[Event]) -> tuple[frozenset[str], list[tuple[str, Any, Any]]]:
+    info = _FIELDS.get(cls)
+    if info is None:
+        info = _FIELDS[cls] = (frozenset(cls.__struct_fields__), [
+            (f.name, f.default, f.default_factory) for f in msgspec.structs.fields(cls)])
+    return info
+
+
 def _values_from_dict(cls: type[Event], obj: dict[str, Any]) -> list[Any]:
     """The field values of ``cls`` named in ``obj``, defaults filled in."""
-    names = cls.__struct_fields__
-    extra = set(obj) - set(names)
-    if extra:
+    names, fields = _fields_of(cls)
+    if not names.issuperset(obj):
+        extra = sorted(set(obj) - names)
         raise ValueError(
-            f"unexpected field(s) {sorted(extra)} for {cls.TAG} (fields: {list(names)})"
+            f"unexpected field(s) {_short(extra)} for {cls.TAG} (fields: "
+            f"{list(cls.__struct_fields__)})"
         )
     values: list[Any] = []
-    for info in msgspec.structs.fields(cls):
-        if info.name in obj:
-            values.append(obj[info.name])
-        elif info.default is not msgspec.NODEFAULT:
-            values.append(info.default)
-        elif info.default_factory is not msgspec.NODEFAULT:
-            values.append(info.default_factory())
+    for name, default, factory in fields:
+        if name in obj:
+            values.append(obj[name])
+        elif default is not msgspec.NODEFAULT:
+            values.append(default)
+        elif factory is not msgspec.NODEFAULT:
+            values.append(factory())
         else:
-            raise ValueError(f"missing required field {info.name!r} of {cls.TAG}")
+            raise ValueError(f"missing required field {name!r} of {cls.TAG}")
     return values
+
+
+def _storable(env: Envelope) -> None:
+    """Raise ValueError if ``env``'s event could not be written to a binary log (an
+    integer outside msgpack's range, from a hand-edited JSON Lines file)."""
+    ev = env.event
+    try:
+        _check_encoder.encode(ev if not isinstance(ev, UnknownEvent) else ev.raw)
+    except OverflowError:
+        raise ValueError(f"{event_tag(ev)} holds an integer outside the range a log stores "
+                         f"({_INT_RANGE})") from None
+
+
+_check_encoder = msgspec.msgpack.Encoder()
+_INT_RANGE: Final = "-2**63 to 2**64-1"
 
 
 def _jsonl_record(obj: Any, seq: int) -> tuple[Envelope, _Unresolved | None]:
@@ -1088,11 +1375,12 @@ def _jsonl_record(obj: Any, seq: int) -> tuple[Envelope, _Unresolved | None]:
         raise ValueError(f"expected keys seq, cause, type, v and event; missing {missing}")
     rseq, cause, tag, version, body = obj["seq"], obj["cause"], obj["type"], obj["v"], obj["event"]
     if rseq != seq or type(rseq) is not int:
-        raise ValueError(f"expected seq {seq}, found {rseq!r}")
+        raise ValueError(f"expected seq {seq}, found {_short(rseq)}")
     if type(cause) is not int or not -1 <= cause < seq:
-        raise ValueError(f"expected a cause between -1 and {seq - 1}, found {cause!r}")
+        raise ValueError(f"expected a cause between -1 and {seq - 1}, found {_short(cause)}")
     if not isinstance(tag, str) or type(version) is not int:
-        raise ValueError(f"expected a string type and an integer v, found {tag!r} and {version!r}")
+        raise ValueError(f"expected a string type and an integer v, found {_short(tag)} and "
+                         f"{_short(version)}")
     if not isinstance(body, (dict, list)):
         raise ValueError(f"expected the event as an object or list, found {type(body).__name__}")
     cls = EVENT_TYPES.get(tag)
@@ -1103,32 +1391,85 @@ def _jsonl_record(obj: Any, seq: int) -> tuple[Envelope, _Unresolved | None]:
             values = _values_from_dict(cls, body)
         else:  # an older or unknown shape: the field order as written
             values = list(body.values())
-        ev = _resolve_values(tag, version, values)
+        env = Envelope(seq, cause, _resolve_values(tag, version, values))
+        unresolved = None
     except _Unresolved as exc:
         values = body if isinstance(body, list) else list(body.values())
-        return Envelope(seq, cause, UnknownEvent(tag, version, msgspec.msgpack.encode(values))), exc
-    return Envelope(seq, cause, ev), None
+        try:
+            raw = msgspec.msgpack.encode(values)
+        except OverflowError:
+            raise ValueError(f"{tag} holds an integer outside the range a log stores "
+                             f"({_INT_RANGE})") from None
+        env, unresolved = Envelope(seq, cause, UnknownEvent(tag, version, raw)), exc
+    _storable(env)
+    return env, unresolved
 
 
-def read_jsonl(path: StrPath, *, strict: bool = False) -> LogFile:
+def _short(value: Any, limit: int = 40) -> str:
+    """``repr(value)``, cut to ``limit`` characters (values from outside files can be huge)."""
+    if isinstance(value, int) and not isinstance(value, bool) and (
+            value > 10**30 or value < -(10**30)):
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def read_jsonl(path: StrPath, *, strict: bool = False, salvage: bool = False) -> LogFile:
     """Read a JSON Lines log written by :func:`write_jsonl`.
 
     Errors are reported like :func:`read_log`'s: offsets are byte offsets of
-    lines, a cut-off last line (no newline, not valid JSON) is a torn record.
-    Blank lines are skipped.
+    lines, a cut-off last line (no newline, not valid JSON) is a torn record,
+    and with ``salvage`` the lines that read after a bad one are kept in
+    :attr:`LogFile.breaks`.  Blank lines are skipped.
     """
     p = os.fspath(path)
     with open(p, "rb") as fp:
         data = fp.read()
-    return _read_jsonl_bytes(data, p, strict)
+    return _read_jsonl_bytes(data, p, strict, salvage)
 
 
-def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool) -> LogFile:
+def _jsonl_header(obj: Any, pos: int, path: str | None) -> LogHeader:
+    """The header of a JSON Lines log from its first line's JSON value."""
+    if not isinstance(obj, dict) or set(obj) != {"header"}:
+        raise ForeignFileError(
+            'not an mtgk log: expected a first line {"header": {...}}', offset=pos, path=path)
+    try:
+        header = msgspec.convert(obj["header"], LogHeader)
+    except msgspec.ValidationError as exc:
+        raise CorruptLogError(
+            f"expected a log header, found an invalid one: {_exc_text(exc)}", offset=pos,
+            path=path) from None
+    if header.format > FORMAT_VERSION:
+        raise NewerVersionError(
+            f"the header says format {header.format}, newer than this reader (which reads "
+            f"versions up to {FORMAT_VERSION}); upgrade mtgk", offset=pos, path=path)
+    if header.format < 1:
+        raise CorruptLogError(f"expected a header format >= 1, found {header.format}",
+                              offset=pos, path=path)
+    tags = [tag for tag, _ in header.events]
+    if len(set(tags)) != len(tags):
+        raise CorruptLogError("the header's event table names a tag twice", offset=pos,
+                              path=path)
+    try:
+        _check_encoder.encode(header)
+    except OverflowError:
+        raise CorruptLogError(f"the header holds an integer outside the range a log stores "
+                              f"({_INT_RANGE})", offset=pos, path=path) from None
+    return header
+
+
+def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool, salvage: bool = False
+                      ) -> LogFile:
     n = len(data)
     decode = msgspec.json.decode
+    decode_errors = (msgspec.DecodeError, RecursionError)
     problems: list[LogProblem] = []
     envs: list[Envelope] = []
     header: LogHeader | None = None
+    log: LogFile | None = None
+    into = envs  # where records read go: the intact prefix, then after each break
+    seq = 0  # the record number the next line must have
+    broken: LogBreak | None = None  # after a bad line: the break, until a line reads again
     pos = 0
     while pos < n:
         nl = data.find(b"\n", pos)
@@ -1138,106 +1479,184 @@ def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool) -> LogFile:
         if not line.strip():
             pos = nxt
             continue
-        record = None if header is None else len(envs)
+        record = None if header is None else seq
         try:
             obj = decode(line)
-        except msgspec.DecodeError as exc:
+        except decode_errors as exc:
             if nl < 0:  # the last line, cut off
-                message = f"torn last line ({n - pos} bytes dropped): invalid JSON: {exc}"
-                if strict or header is None:
-                    raise TruncatedLogError(message, offset=pos, record=record, path=path) from None
+                message = (f"torn last line ({n - pos} bytes dropped): invalid JSON: "
+                           f"{_exc_text(exc)}")
+                if header is None:
+                    raise TruncatedLogError(message, offset=pos, record=record,
+                                            path=path) from None
+                assert log is not None
                 problems.append(LogProblem(pos, record, message, "torn"))
-                return LogFile(header, envs, problems, True, pos)
-            raise CorruptLogError(
-                f"expected a JSON object, found invalid JSON: {exc}",
-                offset=pos,
-                record=record,
-                path=path,
-            ) from None
-        if header is None:
-            if not isinstance(obj, dict) or set(obj) != {"header"}:
-                raise ForeignFileError(
-                    'not an mtgk log: expected a first line {"header": {...}}',
-                    offset=pos,
-                    path=path,
-                )
-            try:
-                header = msgspec.convert(obj["header"], LogHeader)
-            except msgspec.ValidationError as exc:
+                log.torn = True
+                if not log.breaks:
+                    log.intact_size = pos
+                break
+            if header is None:
                 raise CorruptLogError(
-                    f"expected a log header, found an invalid one: {exc}", offset=pos, path=path
-                ) from None
-        else:
-            seq = len(envs)
-            try:
-                env, unresolved = _jsonl_record(obj, seq)
-            except (ValueError, msgspec.ValidationError) as exc:
-                raise CorruptLogError(str(exc), offset=pos, record=seq, path=path) from None
-            if unresolved is not None:
-                problems.append(LogProblem(pos, seq, unresolved.message, unresolved.kind))
-            envs.append(env)
+                    f"expected a JSON object, found invalid JSON: {_exc_text(exc)}",
+                    offset=pos, path=path) from None
+            obj = exc  # not a record: a break (or, after one, a line skipped)
+        if header is None:
+            header = _jsonl_header(obj, pos, path)
+            log = LogFile(header, envs, problems, False, n)
+            pos = nxt
+            continue
+        assert log is not None
+        if broken is not None:  # looking for a line that reads again
+            rseq = obj.get("seq") if isinstance(obj, dict) else None
+            if type(rseq) is int and rseq >= broken.record:
+                try:
+                    env, unresolved = _jsonl_record(obj, rseq)
+                except (ValueError, msgspec.ValidationError):
+                    pass
+                else:
+                    broken.resume, broken.lost = pos, rseq - broken.record
+                    seq = rseq
+                    into = broken.envelopes
+                    broken = None
+                    into.append(env)
+                    if unresolved is not None:
+                        problems.append(LogProblem(pos, seq, unresolved.message,
+                                                   unresolved.kind))
+                    seq += 1
+            pos = nxt
+            continue
+        try:
+            if isinstance(obj, Exception):
+                raise ValueError(f"expected a JSON object, found invalid JSON: {_exc_text(obj)}")
+            env, unresolved = _jsonl_record(obj, seq)
+        except (ValueError, msgspec.ValidationError) as exc:
+            if not log.breaks:
+                log.intact_size = pos
+            broken = LogBreak(seq, pos, str(exc), None, None, [], checked=False)
+            log.breaks.append(broken)
+            continue  # the same line may be where records resume (lines were lost)
+        if unresolved is not None:
+            problems.append(LogProblem(pos, seq, unresolved.message, unresolved.kind))
+        into.append(env)
+        seq += 1
         pos = nxt
-    if header is None:
+    if log is None:
         raise TruncatedLogError(
             'expected a header line {"header": {...}}, the file is empty',
             offset=0,
             path=path,
         )
-    return LogFile(header, envs, problems, False, n)
+    return _checked(log, path, strict, salvage)
 
 
 # --------------------------------------------------------------------------
 # Detection and repair
 
 
-def load_log(path: StrPath, *, strict: bool = False) -> LogFile:
+def _is_jsonl(data: bytes) -> bool:
+    return data[:1] == b"{" or data.lstrip()[:1] == b"{"
+
+
+def load_log(path: StrPath, *, strict: bool = False, salvage: bool = False) -> LogFile:
     """Read a binary or JSON Lines log, whichever ``path`` holds.
 
     Binary logs start with :data:`MAGIC`; JSON Lines logs with ``{``.  Other
-    files raise :class:`ForeignFileError`.
+    files raise :class:`ForeignFileError`.  ``strict`` and ``salvage`` are as
+    for :func:`read_log`.
     """
     p = os.fspath(path)
     with open(p, "rb") as fp:
         data = fp.read()
-    if data[:1] == b"{" or data.lstrip()[:1] == b"{":
-        return _read_jsonl_bytes(data, p, strict)
-    return _read_log_bytes(data, p, strict)
+    return decode_log(data, strict=strict, salvage=salvage, name=p)
 
 
-def decode_log(data: bytes, *, strict: bool = False, name: str | None = None) -> LogFile:
+def decode_log(data: bytes, *, strict: bool = False, name: str | None = None,
+               salvage: bool = False) -> LogFile:
     """Read a binary or JSON Lines log held in memory (like :func:`load_log`).
 
     ``name`` is used in error messages in place of a file path.
     """
-    if data[:1] == b"{" or data.lstrip()[:1] == b"{":
-        return _read_jsonl_bytes(data, name, strict)
-    return _read_log_bytes(data, name, strict)
+    if _is_jsonl(data):
+        return _read_jsonl_bytes(data, name, strict, salvage)
+    return _read_log_bytes(data, name, strict, salvage)
 
 
-def repair_log(path: StrPath) -> LogProblem | None:
-    """Cut a torn last record off the log at ``path``.
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """What :func:`repair_log` did: the torn last record it cut off (``problem``),
+    where it kept a copy of the file as it was (``backup``), and the file's size now."""
 
-    Returns the :class:`LogProblem` that was repaired (for the caller to
-    report), or ``None`` if the log was intact.  Any other damage raises as
-    in :func:`load_log`, and the file is left untouched.
+    problem: LogProblem
+    backup: str
+    size: int
+
+
+def repair_log(path: StrPath) -> Repair | None:
+    """Cut a torn last record off the log at ``path``, keeping a copy of the original.
+
+    The copy is written first, as ``PATH.orig`` (or ``PATH.orig.1``, ``.2`` ...: an
+    existing file is never overwritten), then the file is cut where its intact
+    records end.  Returns what was done, or ``None`` if the log has no torn tail
+    (the file is not touched).  A log damaged anywhere but in a torn last record
+    raises :class:`CorruptLogError` (its ``log`` holds what could be read) and is
+    left untouched: cutting it would delete the intact records after the damage.
     """
-    log = load_log(path)
+    p = os.fspath(path)
+    with open(p, "rb") as fp:
+        data = fp.read()
+    log = decode_log(data, name=p, salvage=True)
+    if log.breaks:
+        first = log.breaks[0]
+        exc = CorruptLogError(first.detail, offset=first.offset, record=first.record, path=p)
+        exc.log = log
+        raise exc
     if not log.torn:
         return None
     problem = next(pr for pr in reversed(log.problems) if pr.kind == "torn")
-    with open(path, "r+b") as fp:
+    backup = _write_backup(p, data)
+    with open(p, "r+b") as fp:
         fp.truncate(log.intact_size)
         fp.flush()
         os.fsync(fp.fileno())
-    return problem
+    return Repair(problem, backup, log.intact_size)
+
+
+def _write_backup(path: str, data: bytes) -> str:
+    """Write ``data`` to a new file next to ``path`` (``PATH.orig``, ``PATH.orig.1`` ...,
+    never replacing an existing file) and return its name."""
+    for i in range(1000):
+        name = f"{path}.orig" if i == 0 else f"{path}.orig.{i}"
+        try:
+            fp = open(name, "xb")  # noqa: SIM115 - closed below, after fsync
+        except FileExistsError:
+            continue
+        with fp:
+            fp.write(data)
+            fp.flush()
+            os.fsync(fp.fileno())
+        return name
+    raise OSError(f"cannot keep a copy of {path}: {path}.orig and 999 numbered copies exist")
 
 
 # --------------------------------------------------------------------------
 # Reporting
 
 
-def _version_key(v: str) -> tuple[tuple[int, int | str], ...]:
-    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in v.replace("-", ".").split("."))
+def _version_key(v: str) -> tuple[tuple[int, int, str], ...]:
+    """A sort key for a version string: numeric parts by value (compared as digit
+    strings, so a part of any length is fine), then other parts as text.
+
+    >>> _version_key("0.10.1") > _version_key("0.9"), _version_key("1" * 5000) > _version_key("2")
+    (True, True)
+    """
+    out: list[tuple[int, int, str]] = []
+    for part in v.replace("-", ".").split("."):
+        if part.isascii() and part.isdigit():
+            digits = part.lstrip("0") or "0"
+            out.append((0, len(digits), digits))
+        else:
+            out.append((1, 0, part))
+    return tuple(out)
 
 
 def newer_kernel(header: LogHeader, current: str | None = None) -> str | None:
@@ -1254,14 +1673,19 @@ def newer_kernel(header: LogHeader, current: str | None = None) -> str | None:
         import kernel
 
         current = kernel.__version__
-    try:
-        newer = _version_key(header.kernel_version) > _version_key(current)
-    except TypeError:
-        newer = False
-    if not newer:
+    if _version_key(header.kernel_version) <= _version_key(current):
         return None
-    return (f"the log was written by mtgk kernel {header.kernel_version}, newer than this one "
-            f"({current})")
+    return (f"the log was written by mtgk kernel {_clip(header.kernel_version)}, newer than "
+            f"this one ({current})")
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """``text``, cut to ``limit`` characters (strings from outside files can be huge).
+
+    >>> _clip("9" * 100, 10)
+    '9999999...'
+    """
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def problem_summary(log: LogFile, limit: int = 5) -> list[tuple[str, str]]:

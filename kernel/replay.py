@@ -21,8 +21,26 @@ Reading a log back:
 Logs of other kinds are re-run by the function registered for their kind
 with :func:`register_rerunner`: scenario logs (``meta["scenario"]``) by
 :func:`run_setup_log`, which emits the recorded setup again and plays on from
-there.  With none registered, :func:`verify` checks only the log's integrity
-and its fold.
+there.  A log of a kind with none registered cannot be verified: :func:`verify`
+checks its integrity and fold and reports it as not verified.
+
+What :func:`verify` trusts, by kind:
+
+* a **game** log's header says everything (decks, seed, rules): the whole log
+  is re-derived;
+* a **scenario** log sets its position up by events (it has no decks), and
+  those setup events can't be re-derived without the scenario file; so the
+  header must have a scenario's shape (no decks, ``meta["scenario"]``) and the
+  events before play starts (up to the first ``StepBegan``) must be only
+  setup events (:data:`SETUP_EVENTS`, ``TurnBegan`` first, each with no
+  cause); everything after them is re-derived.  A game log relabelled as a
+  scenario fails both checks (it has decks, and its pre-game events are
+  library cards, shuffles and draws).
+
+A log is *complete* when it reaches the game's end; a scenario log also when
+it reaches the end of the scenario (``meta["scenario_end"]``, the number of
+events the scenario produced; for older logs without it: the log ends where
+the engine asks for the next decision, which is where a scenario stops).
 
 >>> from kernel.plugins import load_registry
 >>> reg = load_registry(["core", "lorwyn"])
@@ -39,6 +57,7 @@ and its fold.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -56,7 +75,10 @@ from kernel.state import State, apply, copy_state, encode_state, fold, new_state
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
+    "SCENARIO_SETUP",
+    "SETUP_EVENTS",
     "Divergence",
+    "SetupError",
     "Seeker",
     "VerifyReport",
     "log_kind",
@@ -67,6 +89,7 @@ __all__ = [
     "rerunner_for",
     "run_from_header",
     "run_setup_log",
+    "setup_problems",
     "start_game",
     "verify",
 ]
@@ -142,35 +165,105 @@ class Rerunner(Protocol):
                  watch: Watch) -> Game: ...
 
 
+SCENARIO_SETUP = 2
+"""``meta["scenario_setup"]`` of the logs the scenario runner writes now: the setup
+triggers nothing and play resumes inside the scenario's step (see :func:`run_setup_log`)."""
+
+SETUP_EVENTS: tuple[type[ev.Event], ...] = (
+    ev.TurnBegan, ev.LifeGained, ev.LifeLost, ev.ObjectCreated, ev.CounterPlaced, ev.Attached,
+    ev.ObjectFlagged)
+"""The event types a scenario's setup is made of (what the scenario runner emits
+before play starts); a scenario log's events before its first ``StepBegan`` must
+be of these types."""
+
+
+class SetupError(ValueError):
+    """A log labelled a scenario log whose header or setup is not a scenario's."""
+
+
+def setup_problems(header: LogHeader, log: Sequence[Envelope]) -> list[str]:
+    """What makes ``header`` and ``log`` not a scenario log's (empty if nothing does).
+
+    A scenario log's header lists no decks and names the scenario
+    (``meta["scenario"]``); its events are ``GameStarted``, then the setup:
+    ``TurnBegan`` and other :data:`SETUP_EVENTS`, none with a cause, up to the
+    first ``StepBegan``, where play starts.
+    """
+    problems: list[str] = []
+    if any(header.decks):
+        problems.append("the header lists decks, as a game log's does; a scenario log's "
+                        "position is set up by events and its header has no decks")
+    name = header.meta.get("scenario")
+    if not isinstance(name, str) or not name:
+        problems.append("the header names no scenario (meta.scenario)")
+    for env in log[1:]:
+        e = env.event
+        if isinstance(e, ev.StepBegan):
+            break
+        if env.seq == 1 and not isinstance(e, ev.TurnBegan):
+            problems.append(f"event 1: a scenario's setup starts with TurnBegan, found "
+                            f"{_tag(e)}")
+            break
+        if env.seq > 1 and isinstance(e, ev.TurnBegan):
+            problems.append(f"event {env.seq}: a second TurnBegan in the setup")
+            break
+        if not isinstance(e, SETUP_EVENTS):
+            problems.append(f"event {env.seq}: {_tag(e)} before play starts (the first "
+                            "StepBegan); a scenario's setup is made only of "
+                            + ", ".join(t.TAG for t in SETUP_EVENTS))
+            break
+        if env.cause != -1:
+            problems.append(f"event {env.seq}: the setup event {_tag(e)} has cause "
+                            f"{env.cause}; setup events have none")
+            break
+    return problems
+
+
+def _tag(e: ev.Event) -> str:
+    return e.tag if isinstance(e, UnknownEvent) else e.TAG
+
+
 def run_setup_log(registry: Registry, header: LogHeader, agents: Sequence[Agent],
                   watch: Watch, log: Sequence[Envelope] = ()) -> Game:
     """Re-run a log whose position is set up by events: a scenario's log.
 
     The events before the log's first ``StepBegan`` (after ``GameStarted``)
     are the setup: the turn, life totals, every object put directly into its
-    zone, counters, attachments.  They are emitted again as recorded; then the
-    game goes on from that step of that turn, as the scenario runner does
-    (:meth:`~kernel.engine.Game.turn_from`, then the following turns), with
-    ``agents`` answering the decisions.
+    zone, counters, attachments.  They are emitted again as recorded, and, as
+    the scenario runner does, trigger nothing; then the game goes on in that
+    step of that turn (:meth:`~kernel.engine.Game.turn_from` with ``resume``,
+    then the following turns), with ``agents`` answering the decisions.
+    Raises :class:`SetupError` if the header or the setup is not a scenario's
+    (:func:`setup_problems`).
+
+    ``meta["scenario_setup"]`` says which runner wrote the log: ``2`` (the
+    current one) as just described; absent, an older one, whose setup could
+    trigger abilities and whose scenario began its step afresh (turn-based
+    actions, "at the beginning of" triggers): such logs re-run that way.
     """
+    problems = setup_problems(header, log)
+    if problems:
+        raise SetupError(problems[0])
+    current = header.meta.get("scenario_setup") == SCENARIO_SETUP
     game = start_game(registry, header, agents)
     watch(game)
     turn: int | None = None
     active = 0
     step: str | None = None
-    for env in log[1:]:
-        e = env.event
-        if isinstance(e, ev.StepBegan):
-            step = e.step
-            break
-        if isinstance(e, ev.TurnBegan):
-            turn, active = e.turn, e.active
-        game.emit(e, cause=env.cause)
+    with game.setting_up() if current else nullcontext():
+        for env in log[1:]:
+            e = env.event
+            if isinstance(e, ev.StepBegan):
+                step = e.step
+                break
+            if isinstance(e, ev.TurnBegan):
+                turn, active = e.turn, e.active
+            game.emit(e)
     if step is None or turn is None:
         return game
     max_turns = int(header.meta.get("max_turns", DEFAULT_MAX_TURNS))
     try:
-        game.turn_from(step, turn, active)
+        game.turn_from(step, turn, active, resume=current)
         game.run(first=1 - active, turn=turn + 1, max_turns=max_turns)
     except GameOver:
         pass
@@ -318,10 +411,14 @@ class Divergence:
 class VerifyReport:
     """The outcome of :func:`verify`.
 
-    ``mode`` is ``"rerun"`` (the engine re-ran the log) or ``"integrity"``
-    (no re-runner for this kind of log: sequence, causes and fold checked).
-    ``complete`` is false when the log stops before the game does (a log
-    cut off, or repaired after a crash).
+    ``ok``: nothing in the log contradicts a re-run of the engine (integrity,
+    every event, the fold).  ``mode`` is ``"rerun"`` (the engine re-ran the log)
+    or ``"integrity"`` (it could not be re-run: only sequence, causes and fold
+    were checked, ``ok`` is false, and ``rerunnable`` is false if no re-runner is
+    registered for the log's kind).  ``complete`` is false when the log
+    stops before the game's end (or the scenario's): a log cut off, or repaired
+    after a crash; ``incomplete`` then says where it stops.  A log is fully
+    verified when it is ``ok`` and ``complete`` (:attr:`verified`).
     """
 
     ok: bool
@@ -333,24 +430,54 @@ class VerifyReport:
     complete: bool = True
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    incomplete: str = ""
+    rerunnable: bool = True
+
+    @property
+    def verified(self) -> bool:
+        """Whether the log verified from its start to its end."""
+        return self.ok and self.complete
 
     def summary(self) -> str:
-        """One line: ``OK: N events verified`` or what went wrong first."""
+        """One line: ``OK: N events verified``, ``INCOMPLETE: ...`` or what went wrong first."""
+        if self.ok and self.complete:
+            return f"OK: {self.events} events verified"
         if self.ok:
-            how = "" if self.mode == "rerun" else f" (integrity and fold only: {self.kind} log)"
-            tail = "" if self.complete else "; the log stops before the game's end"
-            return f"OK: {self.events} events verified{how}{tail}"
+            if self.events == 0:
+                return ("INCOMPLETE: the log has no events, only its header: the game stopped "
+                        "before it began")
+            return (f"INCOMPLETE: the {self.events} events verified, but the log stops before "
+                    f"the {'scenario' if self.kind == 'scenario' else 'game'}'s end"
+                    + (f" ({self.incomplete})" if self.incomplete else ""))
         if self.divergence is not None:
             return f"FAILED: diverges at {self.divergence}"
-        return "FAILED: " + "; ".join(self.problems or ["unknown reason"])
+        if not self.rerunnable:
+            return "NOT VERIFIED: " + "; ".join(self.problems or ["unknown reason"])
+        return "FAILED: " + (self.problems[0] if self.problems else "unknown reason")
 
 
 class _Stop(Exception):
-    """Internal: stop a re-run (it diverged, or it went past the end of the log)."""
+    """Internal: stop a re-run (it diverged, or it went past the end of the log:
+    ``asked`` if by asking for a decision)."""
 
-    def __init__(self, divergence: Divergence | None) -> None:
+    def __init__(self, divergence: Divergence | None, asked: bool = False) -> None:
         super().__init__(str(divergence))
         self.divergence = divergence
+        self.asked = asked
+
+
+class _RecordedAgent:
+    """Answers with the log's decisions (:class:`~kernel.agents.ReplayAgent`); a
+    decision asked once the log has ended stops the re-run (no answer is invented)."""
+
+    def __init__(self, envelopes: Sequence[Envelope]) -> None:
+        self.replay = ReplayAgent(envelopes)
+        self.size = len(envelopes)
+
+    def decide(self, game: Game, d: Any) -> Any:
+        if len(game.log) >= self.size:
+            raise _Stop(None, asked=True)
+        return self.replay.decide(game, d)
 
 
 _enc = msgspec.msgpack.Encoder()
@@ -424,12 +551,13 @@ def _set_notes(header: LogHeader, registry: Registry) -> list[str]:
     for name, version in header.cardsets:
         info = registry.sets.get(name)
         if info is None:
-            notes.append(f"card set {name!r} (version {version}) used by the log is not loaded")
+            notes.append(f"card set {_short(name)} (version {_short(version)}) used by the log "
+                         "is not loaded")
         elif info.version != version:
-            notes.append(f"card set {name!r} is version {info.version}, the log was written "
-                         f"with version {version}")
+            notes.append(f"card set {_short(name)} is version {info.version}, the log was "
+                         f"written with version {_short(version)}")
     if header.kernel_version != kernel.__version__:
-        notes.append(f"the log was written by kernel {header.kernel_version}, this is "
+        notes.append(f"the log was written by kernel {_short(header.kernel_version)}, this is "
                      f"{kernel.__version__}")
     return notes
 
@@ -440,10 +568,12 @@ def verify(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry
 
     The re-run starts the game from ``header`` exactly as it was started
     (through the re-runner registered for the log's kind: :func:`run_from_header`
-    for games) and answers every decision with the recorded one; the first
+    for games, :func:`run_setup_log` for scenarios, whose header and setup are
+    checked first) and answers every decision with the recorded one; the first
     event where the engine's output differs from the log is reported.  A log
     that stops before the game's end (cut off by a crash, then repaired) is
-    verified as far as it goes (``complete=False``).
+    verified as far as it goes (``complete=False``).  A log of a kind no
+    re-runner is registered for is not verified (``ok=False``).
     """
     kind = log_kind(header)
     notes = _set_notes(header, registry)
@@ -454,30 +584,64 @@ def verify(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry
     unknown = [env.seq for env in envelopes if isinstance(env.event, UnknownEvent)]
     rerun = _RERUNNERS.get(kind)
     if rerun is None:
-        notes.append(f"no re-runner is registered for {kind} logs: checked integrity and fold "
-                     "only")
+        problems.append(f"no re-runner is registered for {_short(kind)} logs, so this log "
+                        "cannot be verified (only its integrity and fold were checked)")
         if unknown:
             problems.append(f"{len(unknown)} event(s) unknown to this kernel, the first is "
                             f"event {unknown[0]}: the fold cannot be trusted")
-        return VerifyReport(not problems, n, "integrity", kind, fold_ok=not unknown,
-                            problems=problems, notes=notes)
+        return VerifyReport(False, n, "integrity", kind, fold_ok=not unknown,
+                            problems=problems, notes=notes, rerunnable=False)
+    if rerun is run_setup_log:
+        problems = [f"not a scenario log: {p}" for p in setup_problems(header, envelopes)]
+        if problems:
+            return VerifyReport(False, n, "integrity", kind, problems=problems, notes=notes)
+        if "scenario_setup" not in header.meta:
+            # written by an older runner (setup semantics 1) -- or, unmarked, by the
+            # current one: re-run it the older way, and if that diverges, the current way
+            report = _rerun_report(rerun, registry, header, envelopes, kind, notes)
+            if report.divergence is None:
+                return report
+            marked = msgspec.structs.replace(
+                header, meta={**header.meta, "scenario_setup": SCENARIO_SETUP})
+            again = _rerun_report(rerun, registry, marked, envelopes, kind, list(notes))
+            if again.divergence is not None:
+                return report
+            again.notes.append("the header does not say which scenario runner wrote the log "
+                               "(meta.scenario_setup): it re-ran as a log of the current one")
+            return again
+    return _rerun_report(rerun, registry, header, envelopes, kind, notes)
+
+
+def _rerun_report(rerun: Rerunner, registry: Registry, header: LogHeader,
+                  envelopes: Sequence[Envelope], kind: str, notes: list[str]) -> VerifyReport:
+    """Re-run a log whose integrity holds, and compare (the part of :func:`verify` after
+    the integrity checks)."""
+    n = len(envelopes)
+    problems: list[str] = []
     cmp = _Comparer(envelopes)
-    agent = ReplayAgent(envelopes)
+    agent = _RecordedAgent(envelopes)
     game: Game | None = None
     div: Divergence | None = None
     past_end = False
+    asked_at_end = False  # the re-run asked for a decision the log ends before
     try:
         game = rerun_log(rerun, registry, header, [agent, agent], cmp.watch, envelopes)
     except _Stop as stop:
         div = stop.divergence
         past_end = div is None
+        asked_at_end = stop.asked
     except ReplayExhausted as exc:
-        exp = envelopes[exc.seq] if exc.seq < n else None
-        has = f"the log has {_describe(exp.event)} there" if exp else "the log has ended"
-        div = Divergence(exc.seq, exp, None,
-                         f"the engine asks for a decision the log does not record ({has})")
+        if exc.seq >= n:
+            past_end = asked_at_end = True
+        else:
+            has = f"the log has {_describe(envelopes[exc.seq].event)} there"
+            div = Divergence(exc.seq, envelopes[exc.seq], None,
+                             f"the engine asks for a decision the log does not record ({has})")
     except DeckError as exc:
         return VerifyReport(False, n, "rerun", kind, problems=[f"bad deck in the header: {exc}"],
+                            notes=notes)
+    except SetupError as exc:
+        return VerifyReport(False, n, "integrity", kind, problems=[f"not a scenario log: {exc}"],
                             notes=notes)
     except Exception as exc:  # noqa: BLE001 - an engine error is a verification failure
         exp = envelopes[cmp.matched] if cmp.matched < n else None
@@ -493,6 +657,9 @@ def verify(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry
                          f"{_describe(envelopes[cmp.matched].event)}")
     if div is not None:
         return VerifyReport(False, n, "rerun", kind, divergence=div, notes=notes)
+    if n == 0:
+        return VerifyReport(True, 0, "rerun", kind, fold_ok=True, complete=False, notes=notes,
+                            incomplete="it has no events")
     end_state = cmp.state_at_end if cmp.state_at_end is not None else (
         game.state if game is not None else None)
     fold_ok = end_state is not None and encode_state(fold(list(envelopes))) == encode_state(
@@ -500,5 +667,30 @@ def verify(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry
     if not fold_ok:
         problems.append("folding the log does not give the state the engine reached "
                         "(something changed the state outside an event)")
-    return VerifyReport(fold_ok, n, "rerun", kind, fold_ok=fold_ok, complete=not past_end,
-                        problems=problems, notes=notes)
+    complete, why = _completeness(kind, header, n, past_end, asked_at_end)
+    return VerifyReport(fold_ok, n, "rerun", kind, fold_ok=fold_ok, complete=complete,
+                        problems=problems, notes=notes, incomplete=why)
+
+
+def _completeness(kind: str, header: LogHeader, n: int, past_end: bool, asked_at_end: bool
+                  ) -> tuple[bool, str]:
+    """Whether a log that re-ran as far as it goes is complete, and if not, why not."""
+    if not past_end:
+        return True, ""  # the re-run game ended where the log ends
+    if kind != "scenario":
+        return False, f"the re-run goes on after event {n - 1}"
+    end = header.meta.get("scenario_end")
+    if type(end) is int:
+        if n == end:
+            return True, ""
+        return False, (f"the header says the scenario ended after {end} events, the log "
+                       f"has {n}" if n < end else f"it goes on past the scenario's end "
+                       f"(event {end}) and stops before the game's")
+    if asked_at_end:
+        return True, ""  # an older scenario log: it stops where a decision is asked
+    return False, f"the re-run goes on after event {n - 1} before any decision is asked"
+
+
+def _short(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

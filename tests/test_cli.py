@@ -265,13 +265,14 @@ def test_torn_file_is_reported_with_its_offset_and_prefix_listed(played: Played,
     assert len(out.splitlines()) == n and out.splitlines()[-1].startswith(f"{n - 1} ")
     code, out, _ = run("verify", torn)
     assert code == 1 and out.startswith(f"FAILED: record {n} at byte {offset}: torn")
-    assert f"the {n} intact events before it: OK: {n} events verified" in out
+    assert f"the {n} intact events before it verify; the log stops before the game's end" in out
     code, out, _ = run("verify", torn, "--repair")
-    assert code == 0 and out.startswith(f"repaired: record {n} at byte {offset}")
-    assert f"OK: {n} events verified; the log stops before the game's end" in out
+    assert code == 3 and out.startswith(f"repaired: record {n} at byte {offset}")
+    assert f"the original is kept in {torn}.orig" in out
+    assert f"INCOMPLETE: the {n} events verified, but the log stops before the game's end" in out
     assert os.path.getsize(torn) == offset
     code, out, _ = run("verify", "--repair", torn)
-    assert code == 0 and out.startswith("repair: nothing to do")
+    assert code == 3 and out.startswith("repair: nothing to do")
 
 
 def test_corrupt_and_foreign_files(played: Played, tmp_path: Path) -> None:
@@ -279,7 +280,10 @@ def test_corrupt_and_foreign_files(played: Played, tmp_path: Path) -> None:
     data = bytearray(played.path.read_bytes())
     data[len(data) // 2] ^= 0xFF
     bad.write_bytes(bytes(data))
-    code, out, err = run("log", bad)
+    code, out, err = run("log", bad)  # shows what reads, the damage marked
+    assert code == 1 and "--- damaged: record " in out
+    assert re.search(r"damaged: .*bad\.mtgk: record \d+ at byte \d+: ", err)
+    code, out, err = run("explain", bad, 3)
     assert code == 2 and out == ""
     assert re.search(r"bad\.mtgk is damaged at byte \d+, record \d+: ", err)
     code, out, _ = run("verify", bad)

@@ -435,10 +435,12 @@ def test_repair_log(five: tuple[Path, list[Envelope], list[int]]) -> None:
     assert repair_log(path) is None
     intact = path.read_bytes()
     path.write_bytes(intact[:-3])
-    problem = repair_log(path)
-    assert problem is not None
+    repaired = repair_log(path)
+    assert repaired is not None
+    problem = repaired.problem
     assert (problem.record, problem.offset) == (len(envs) - 1, offsets[-2])
-    assert path.stat().st_size == offsets[-2]
+    assert path.stat().st_size == offsets[-2] == repaired.size
+    assert Path(repaired.backup).read_bytes() == intact[:-3]  # the original, kept
     log = read_log(path, strict=True)
     assert not log.torn and log.envelopes == envs[:-1]
     assert repair_log(path) is None
@@ -802,3 +804,84 @@ def test_logfile_result_type(tmp_path: Path) -> None:
     path = tmp_path / "r.mtgk"
     write_log(path, make_header(), SAMPLE[:1])
     assert isinstance(read_log(os.fspath(path)), LogFile)
+
+
+# --------------------------------------------------------------------------
+# Logs as bad input: one clear refusal, never another exception
+
+
+def test_a_huge_kernel_version_reads_and_is_reported_short(tmp_path: Path) -> None:
+    path = tmp_path / "v.mtgk"
+    write_log(path, make_header(kernel_version="9" * 10_000), SAMPLE[:3])
+    log = read_log(path)
+    assert logfile.newer_kernel(log.header, "0.1.0") is not None
+    assert len(logfile.newer_kernel(log.header, "0.1.0") or "") < 200
+    assert logfile.newer_kernel(make_header(kernel_version="1" * 5000 + ".0"), "2") is not None
+    assert logfile.newer_kernel(make_header(kernel_version="0.10"), "0.9") is not None
+    assert logfile.newer_kernel(make_header(kernel_version="0.9"), "0.10") is None
+
+
+@pytest.mark.parametrize("big", [2**64, -(2**63) - 1, 10**30])
+def test_jsonl_integers_a_log_cannot_store_are_refused(tmp_path: Path, big: int) -> None:
+    path = tmp_path / "big.jsonl"
+    write_jsonl(path, make_header(), SAMPLE[:6])
+    lines = path.read_text().splitlines()
+    lines[3] = lines[3].replace('"obj":2', f'"obj":{big}')
+    assert str(big) in lines[3]
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(CorruptLogError, match="integer outside the range") as info:
+        load_log(path)
+    assert info.value.record == 2
+    lines = path.read_text().splitlines()
+    lines[0] = lines[0].replace('"seed":1234', f'"seed":{big}')
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(CorruptLogError, match="header holds an integer"):
+        load_log(path)
+
+
+def test_jsonl_header_of_a_newer_or_invalid_format(tmp_path: Path) -> None:
+    path = tmp_path / "f.jsonl"
+    write_jsonl(path, make_header(), SAMPLE[:3])
+    text = path.read_text()
+    assert '"format":1' in text
+    path.write_text(text.replace('"format":1', '"format":2', 1))
+    with pytest.raises(NewerVersionError, match="format 2"):
+        load_log(path)
+    path.write_text(text.replace('"format":1', '"format":0', 1))
+    with pytest.raises(CorruptLogError, match="format >= 1"):
+        load_log(path)
+
+
+def _leb128(n: int) -> bytes:
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    return bytes([*out, n])
+
+
+def test_deeply_nested_values_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "deep.jsonl"
+    write_jsonl(path, make_header(), SAMPLE[:12])
+    lines = path.read_text().splitlines()
+    deep = "[" * 100_000 + "]" * 100_000
+    lines[11] = lines[11].replace('"choice":[1,2,[3,"x"]]', f'"choice":{deep}')
+    assert deep in lines[11]
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(CorruptLogError) as info:
+        load_log(path)
+    assert info.value.record == 10
+    # the same in a binary record whose crc holds
+    bpath = tmp_path / "deep.mtgk"
+    header = make_header()
+    write_with_offsets(bpath, SAMPLE[:11], header)
+    data = bytearray(bpath.read_bytes())
+    tag = [t for t, _ in header.events].index("DecisionMade")
+    body = msgspec.msgpack.encode([0, "targets", 0])[:-1] + b"\x91" * 100_000 + b"\x90"
+    payload = bytes([tag, 1]) + body  # tag index, cause delta 1
+    prev = int.from_bytes(data[-4:], "little")  # the crc of the last record
+    record = _leb128(len(payload)) + payload + zlib.crc32(payload, prev).to_bytes(4, "little")
+    bpath.write_bytes(bytes(data) + record)
+    with pytest.raises(CorruptLogError) as binfo:
+        read_log(bpath)
+    assert binfo.value.record == 11 and "decoding failed" in binfo.value.detail

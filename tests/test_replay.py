@@ -247,12 +247,13 @@ def test_verify_notes_card_set_version_differences(game: Game) -> None:
     assert any("'nonesuch'" in n and "not loaded" in n for n in report.notes)
 
 
-def test_logs_of_other_kinds_get_integrity_and_fold_only_unless_a_rerunner_is_registered(
+def test_logs_of_other_kinds_are_not_verified_unless_a_rerunner_is_registered(
         game: Game) -> None:
     h = _header(kind="custom", scenario="some scenario")
     report = verify(h, game.log, REG)
-    assert report.ok and report.mode == "integrity" and report.kind == "custom"
-    assert "integrity and fold only" in report.summary()
+    assert not report.ok and not report.verified and not report.rerunnable
+    assert report.mode == "integrity" and report.kind == "custom" and report.fold_ok
+    assert report.summary().startswith("NOT VERIFIED: no re-runner is registered for 'custom'")
     calls: list[str] = []
 
     def rerun(reg: Registry, header: LogHeader, agents: Sequence[Agent], watch: object) -> Game:

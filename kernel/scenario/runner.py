@@ -39,6 +39,7 @@ Implementation choices the spec leaves open (documented in docs/scenarios.md):
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections.abc import Sequence
@@ -50,6 +51,8 @@ from kernel import events as ev
 from kernel.cards import Activated, Registry
 from kernel.engine import Decision, Game, GameOver, RulesError, StaleCache
 from kernel.events import player_ref
+from kernel.logfile import LogHeader, write_log
+from kernel.replay import SCENARIO_SETUP
 from kernel.scenario.model import (
     Action,
     Answer,
@@ -872,19 +875,98 @@ def run_file(path: str | Path, reg: Registry) -> list[ScenarioResult]:
     return out
 
 
-def write_scenario_log(result: ScenarioResult, out_dir: Path, reg: Registry) -> Path:
-    from kernel.logfile import LogHeader, write_log
-    out_dir.mkdir(parents=True, exist_ok=True)
-    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in result.name)
-    path = out_dir / f"{safe}.mtgk"
+MAX_LOG_NAME = 80
+"""The longest file name stem ``mtgk scenario --log`` writes (before ``.mtgk``)."""
+
+
+class ScenarioLogError(Exception):
+    """A scenario's log cannot be written (the message says why, in one line)."""
+
+
+def log_file_name(name: str) -> str:
+    """A safe file name stem for a scenario's log: letters, digits, ``-``, ``_``
+    and ``.`` (other characters become ``_``), no leading dot, at most
+    :data:`MAX_LOG_NAME` characters.  A name that had to be changed gets a short
+    hash of the original, so different names never share a stem.
+
+    >>> log_file_name("shock-the-bears"), log_file_name("a_b")
+    ('shock-the-bears', 'a_b')
+    >>> log_file_name("a/b")
+    'a_b-c14cddc0'
+    >>> len(log_file_name("x" * 300))
+    80
+    """
+    safe = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_.") else "_"
+                   for ch in name).lstrip(".")
+    if safe == name and 0 < len(name) <= MAX_LOG_NAME:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{safe[:MAX_LOG_NAME - 9] or 'scenario'}-{digest}"
+
+
+class ScenarioLogs:
+    """Writes the logs of one ``mtgk scenario --log DIR`` run: one file per scenario,
+    named by :func:`log_file_name`; two scenarios of the same name in one run get
+    ``-2``, ``-3`` ... so no log of the run overwrites another.
+
+    Raises :class:`ScenarioLogError` if ``out_dir`` is not a directory and can't be
+    made one.
+    """
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = out_dir
+        self.taken: set[str] = set()
+        if out_dir.exists() and not out_dir.is_dir():
+            raise ScenarioLogError(f"--log {out_dir}: not a directory")
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ScenarioLogError(f"--log {out_dir}: cannot make the directory: "
+                                   f"{exc.strerror or exc}") from None
+
+    def path_for(self, name: str) -> Path:
+        """The file the log of the scenario ``name`` goes to (reserved for it)."""
+        stem = log_file_name(name)
+        unique, k = stem, 1
+        while unique.casefold() in self.taken:  # (case-insensitive file systems too)
+            k += 1
+            unique = f"{stem}-{k}"
+        self.taken.add(unique.casefold())
+        return self.out_dir / f"{unique}.mtgk"
+
+    def write(self, result: ScenarioResult, reg: Registry) -> Path | None:
+        """Write ``result``'s log; ``None`` (nothing written) if the scenario never
+        started a game (e.g. it names an unknown card)."""
+        if result.game is None:
+            return None
+        path = self.path_for(result.name)
+        try:
+            write_log(path, scenario_log_header(result, reg), result.log)
+        except OSError as exc:
+            raise ScenarioLogError(f"cannot write {path}: {exc.strerror or exc}") from None
+        return path
+
+
+def scenario_log_header(result: ScenarioResult, reg: Registry) -> LogHeader:
+    """The header of a scenario's log: players, card sets, no decks, seed 0 (as the
+    runner plays it), and in ``meta`` the scenario's name, file and the number of
+    events it produced (``scenario_end``, so that ``mtgk verify`` can tell a log
+    cut short from a whole one) and how this runner sets a scenario up
+    (``scenario_setup``, :data:`kernel.replay.SCENARIO_SETUP`)."""
     g = result.game
     players = [p.name for p in g.state.players] if g else []
-    header = LogHeader(kernel_version=_kernel_version(), players=players,
-                       cardsets=[(i.name, i.version) for i in sorted(reg.sets.values(),
-                                                                     key=lambda i: i.name)],
-                       decks=[], seed=0, meta={"scenario": result.name, "file": result.file})
-    write_log(path, header, result.log)
-    return path
+    return LogHeader(kernel_version=_kernel_version(), players=players,
+                     cardsets=[(i.name, i.version) for i in sorted(reg.sets.values(),
+                                                                   key=lambda i: i.name)],
+                     decks=[], seed=0, meta={"scenario": result.name, "file": result.file,
+                                             "scenario_end": len(result.log),
+                                             "scenario_setup": SCENARIO_SETUP})
+
+
+def write_scenario_log(result: ScenarioResult, out_dir: Path, reg: Registry) -> Path | None:
+    """Write one scenario's log into ``out_dir`` (see :class:`ScenarioLogs`, which
+    also keeps the names of one run's logs apart)."""
+    return ScenarioLogs(out_dir).write(result, reg)
 
 
 def _kernel_version() -> str:
@@ -931,6 +1013,11 @@ def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> 
         return 2
     passed = failed = 0
     bad_file = False
+    try:
+        logs = ScenarioLogs(Path(args.log)) if args.log else None
+    except ScenarioLogError as err:
+        print(f"mtgk: error: {err}", file=sys.stderr)
+        return 2
     for f in files:
         try:
             results = run_file(f, reg)
@@ -949,8 +1036,12 @@ def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> 
                                   "reason": r.reason}))
             else:
                 print(f"PASS {r.name}" if r.passed else f"FAIL {r.name}: {r.reason}")
-            if args.log:
-                write_scenario_log(r, Path(args.log), reg)
+            if logs is not None:
+                try:
+                    logs.write(r, reg)
+                except ScenarioLogError as err:
+                    print(f"mtgk: error: {err}", file=sys.stderr)
+                    return 2
     closing = f"{passed} passed, {failed} failed"
     if args.json:
         print(json.dumps({"passed": passed, "failed": failed, "summary": closing}))
