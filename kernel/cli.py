@@ -36,6 +36,7 @@ import argparse
 import contextlib
 import difflib
 import importlib
+import io
 import os
 import secrets
 import sys
@@ -735,84 +736,102 @@ def _verify(p: argparse.ArgumentParser) -> Runner:
                    help="first cut a torn (crash-interrupted) last record off the file, "
                         "keeping a copy of the original as FILE.orig (never anything else: "
                         "a log damaged in the middle is left as it is)")
+    p.add_argument("--json", action="store_true",
+                   help='print the result as one JSON object: {"file", "result" (verified, '
+                        'incomplete, failed, not-verified), "exit", "lines"} where "lines" are '
+                        "the lines printed without --json")
 
     def run(args: argparse.Namespace) -> int:
-        out = _out()
-        path = args.file
-        if not os.path.exists(path):
-            raise UserError(f"{path}: no such file")
-        if os.path.isdir(path):
-            raise UserError(f"{path} is a directory, not a log file")
-        _import_plugins()
-        if args.repair:
-            try:
-                repaired = repair_log(path)
-            except (ForeignFileError, NewerVersionError) as exc:
-                raise UserError(_log_error_message(exc, path)) from None
-            except LogError as exc:
-                print(f"FAILED: cannot repair: {_log_error_message(exc, path)}", file=out)
-                if exc.log is not None and exc.log.breaks:
-                    _repair_advice(exc.log, path, out)
-                return 1
-            except OSError as exc:
-                raise UserError(f"cannot repair {path}: {exc.strerror or exc} (the file is "
-                                "unchanged)") from None
-            if repaired is None:
-                print("repair: nothing to do, the log has no torn tail", file=out)
-            else:
-                print(f"repaired: {repaired.problem}; the file now ends at byte "
-                      f"{repaired.size}; the original is kept in {repaired.backup}", file=out)
+        if not args.json:
+            return _verify_run(args, _out())
+        buf = io.StringIO()
+        code = _verify_run(args, buf)
+        lines = buf.getvalue().splitlines()
+        result = {0: "verified", 3: "incomplete"}.get(code, "failed")
+        if code == 1 and any(line.startswith("NOT VERIFIED") for line in lines):
+            result = "not-verified"
+        print(_json_line({"file": args.file, "result": result, "exit": code, "lines": lines}),
+              file=_out())
+        return code
+
+    return run
+
+
+def _verify_run(args: argparse.Namespace, out: IO[str]) -> int:
+    """``mtgk verify``: print the report to ``out``; return the exit status."""
+    path = args.file
+    if not os.path.exists(path):
+        raise UserError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise UserError(f"{path} is a directory, not a log file")
+    _import_plugins()
+    if args.repair:
         try:
-            lf = load_log(path, salvage=True)
+            repaired = repair_log(path)
         except (ForeignFileError, NewerVersionError) as exc:
             raise UserError(_log_error_message(exc, path)) from None
         except LogError as exc:
-            print(f"FAILED: {_log_error_message(exc, path)}", file=out)
+            print(f"FAILED: cannot repair: {_log_error_message(exc, path)}", file=out)
+            if exc.log is not None and exc.log.breaks:
+                _repair_advice(exc.log, path, out)
             return 1
         except OSError as exc:
-            raise UserError(f"{path}: {exc.strerror or exc}") from None
-        if lf.breaks:
-            brk = lf.breaks[0]
-            print(f"FAILED: {path} is damaged at byte {brk.offset}, record {brk.record}: "
-                  f"{brk.detail}{_after_damage(brk, path)}; nothing from record {brk.record} "
-                  "on is verified", file=out)
-            if len(lf.breaks) > 1:
-                print(f"  and damaged again at {len(lf.breaks) - 1} more place(s), the next "
-                      f"at byte {lf.breaks[1].offset}", file=out)
-            print(f"  `mtgk verify --repair` does not cut a log damaged in the middle; see "
-                  f"`mtgk log {path}` for what can be read", file=out)
-            return 1
-        for pr in lf.problems:
-            if pr.kind != "torn":
-                print(f"warning: {pr}", file=out)
-        reg = _registry(args)
-        report = verify(lf.header, lf.envelopes, reg)
-        for note in report.notes:
-            print(f"note: {note}", file=out)
-        if report.divergence is not None:
-            print(report.summary(), file=out)
-            _show_divergence(report.divergence, lf.envelopes, reg, out)
-            return 1
-        if lf.torn:
-            torn = next(pr for pr in lf.problems if pr.kind == "torn")
-            print(f"FAILED: {torn}", file=out)
-            if report.ok:
-                print(f"  the {report.events} intact events before it verify; the log stops "
-                      "before the game's end", file=out)
-            else:
-                print(f"  the {report.events} intact events before it: {report.summary()}",
-                      file=out)
-            print(f"  run `mtgk verify --repair {path}` to cut the torn record off (a copy of "
-                  "the file is kept)", file=out)
-            return 1
+            raise UserError(f"cannot repair {path}: {exc.strerror or exc} (the file is "
+                            "unchanged)") from None
+        if repaired is None:
+            print("repair: nothing to do, the log has no torn tail", file=out)
+        else:
+            print(f"repaired: {repaired.problem}; the file now ends at byte "
+                  f"{repaired.size}; the original is kept in {repaired.backup}", file=out)
+    try:
+        lf = load_log(path, salvage=True)
+    except (ForeignFileError, NewerVersionError) as exc:
+        raise UserError(_log_error_message(exc, path)) from None
+    except LogError as exc:
+        print(f"FAILED: {_log_error_message(exc, path)}", file=out)
+        return 1
+    except OSError as exc:
+        raise UserError(f"{path}: {exc.strerror or exc}") from None
+    if lf.breaks:
+        brk = lf.breaks[0]
+        print(f"FAILED: {path} is damaged at byte {brk.offset}, record {brk.record}: "
+              f"{brk.detail}{_after_damage(brk, path)}; nothing from record {brk.record} "
+              "on is verified", file=out)
+        if len(lf.breaks) > 1:
+            print(f"  and damaged again at {len(lf.breaks) - 1} more place(s), the next "
+                  f"at byte {lf.breaks[1].offset}", file=out)
+        print(f"  `mtgk verify --repair` does not cut a log damaged in the middle; see "
+              f"`mtgk log {path}` for what can be read", file=out)
+        return 1
+    for pr in lf.problems:
+        if pr.kind != "torn":
+            print(f"warning: {pr}", file=out)
+    reg = _registry(args)
+    report = verify(lf.header, lf.envelopes, reg)
+    for note in report.notes:
+        print(f"note: {note}", file=out)
+    if report.divergence is not None:
         print(report.summary(), file=out)
-        for text in report.problems[1:]:
-            print(f"  {text}", file=out)
-        if report.verified:
-            return 0
-        return 3 if report.ok else 1
-
-    return run
+        _show_divergence(report.divergence, lf.envelopes, reg, out)
+        return 1
+    if lf.torn:
+        torn = next(pr for pr in lf.problems if pr.kind == "torn")
+        print(f"FAILED: {torn}", file=out)
+        if report.ok:
+            print(f"  the {report.events} intact events before it verify; the log stops "
+                  "before the game's end", file=out)
+        else:
+            print(f"  the {report.events} intact events before it: {report.summary()}",
+                  file=out)
+        print(f"  run `mtgk verify --repair {path}` to cut the torn record off (a copy of "
+              "the file is kept)", file=out)
+        return 1
+    print(report.summary(), file=out)
+    for text in report.problems[1:]:
+        print(f"  {text}", file=out)
+    if report.verified:
+        return 0
+    return 3 if report.ok else 1
 
 
 def _repair_advice(lf: LogFile, path: str, out: IO[str]) -> None:

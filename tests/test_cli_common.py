@@ -180,3 +180,21 @@ def test_an_unexpected_exception_is_one_line_and_the_traceback_needs_v(
                                 "(run with -v to see the traceback)"]
     code, _, err = run("-v", "--version")
     assert "Traceback (most recent call last)" in err
+
+
+def test_verify_json(tmp_path: Path) -> None:
+    log = tmp_path / "g.mtgk"
+    assert run("play", "--seed", "3", "--out", log, "-q")[0] == 0
+    code, out, _ = run("verify", log, "--json")
+    assert code == 0
+    [line] = out.splitlines()
+    assert json.loads(line) == {"file": str(log), "result": "verified", "exit": 0,
+                                "lines": [json.loads(line)["lines"][0]]}
+    assert json.loads(line)["lines"][0].startswith("OK: ")
+    data = log.read_bytes()
+    cut = tmp_path / "cut.mtgk"
+    cut.write_bytes(data[: len(data) - 3])  # a torn last record
+    code, out, _ = run("verify", cut, "--json")
+    report = json.loads(out)
+    assert code == 1 and report["result"] == "failed" and report["exit"] == 1
+    assert report["lines"][0].startswith("FAILED: ") and "torn last record" in report["lines"][0]
