@@ -445,7 +445,7 @@ class NameClash(Exception):
         old = old_set or f"card set {self.old_set!r}"
         if self.card is None:
             return f"{new} has the name of {old}"
-        return f"{new} defines {self.card!r}, a card {old} already defines differently"
+        return f"{new} defines the card {self.card!r}, which {old} already defines differently"
 
 
 def set_clash(info: CardSetInfo, loaded: Iterable[CardSetInfo]) -> NameClash | None:

@@ -70,6 +70,31 @@ def _entry_points(group: str) -> list[md.EntryPoint]:
     return sorted(md.entry_points(group=group), key=lambda e: e.name)
 
 
+_import_seconds: dict[tuple[str, str, str], float] = {}
+"""How long the first import of each entry point (group, name, value) took."""
+
+
+def load_entry_point(ep: md.EntryPoint) -> Any:
+    """``ep.load()``, remembering how long its first import took, so that
+    :func:`load_registry` reports it even when the module was imported earlier."""
+    start = time.perf_counter()
+    try:
+        return ep.load()
+    finally:
+        _import_seconds.setdefault((ep.group, ep.name, ep.value), time.perf_counter() - start)
+
+
+def import_plugins() -> None:
+    """Import every installed card set and plugin (so that the event types they define
+    are known); errors are left for :func:`load_registry` to report."""
+    for group in (CARDSET_GROUP, PLUGIN_GROUP):
+        for ep in _entry_points(group):
+            try:
+                load_entry_point(ep)
+            except Exception:  # noqa: BLE001, S110 - reported when the registry loads
+                pass
+
+
 def plugin_manager() -> pluggy.PluginManager:
     pm = pluggy.PluginManager("mtgk")
     pm.add_hookspecs(HookSpecs)
@@ -130,14 +155,12 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
                 continue
             plugin = _Plugin(f"{group}:{ep.name}", ep.name,
                              ep.dist.name if ep.dist is not None else "?", group)
-            start = time.perf_counter()
             try:
-                obj = ep.load()
+                obj = load_entry_point(ep)
             except Exception as exc:  # noqa: BLE001 - any plugin error is reported, not fatal
                 _fail(reg, plugin.name, plugin.dist, f"{type(exc).__name__}: {exc}", strict)
                 continue
-            finally:
-                plugin.seconds += time.perf_counter() - start
+            plugin.seconds = _import_seconds.get((ep.group, ep.name, ep.value), 0.0)
             found.append((plugin, obj))
     for name, obj in extra:
         found.append((_Plugin(f"extra:{name}", name, "(registered directly)", "extra"), obj))
@@ -218,7 +241,7 @@ def _report_time(plugin: _Plugin) -> None:
     if plugin.seconds > SLOW_LOAD_SECONDS:
         log.warning(f"{what} {plugin.name!r} is slow to load: {seconds} s (it delays every "
                     "command)", plugin=plugin.name, package=plugin.dist, seconds=seconds)
-    elif structlog.is_configured():  # (unconfigured, structlog would print it on stdout)
+    elif structlog.is_configured() and not plugin.refused:  # (unconfigured: on stdout)
         log.info(f"loaded {what} {plugin.name!r} in {seconds} s", plugin=plugin.name,
                  package=plugin.dist, seconds=seconds,
                  sets=[info.name for info in plugin.sets])

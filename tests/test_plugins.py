@@ -189,7 +189,7 @@ def test_the_registry_refuses_a_clashing_set() -> None:
     bear = CardDef(CardFacts(name="Bear", types=("Creature",), power="2", toughness="2"))
     reg.add_set(CardSetInfo("one", "1", [bear]))
     big = CardDef(CardFacts(name="Bear", types=("Creature",), power="5", toughness="5"))
-    with pytest.raises(NameClash, match="'two' defines 'Bear'"):
+    with pytest.raises(NameClash, match="'two' defines the card 'Bear', which card set 'one'"):
         reg.add_set(CardSetInfo("two", "1", [big, CardDef(CardFacts(name="Other"))]))
     with pytest.raises(NameClash, match="has the name of card set 'one'"):
         reg.add_set(CardSetInfo("one", "2", []))

@@ -1043,3 +1043,14 @@ def test_log_has_accepts_the_plugins_event_types(registry: object, tmp_path: Pat
                  + "".join(f"  - {{log_has: {t}, count: 0}}\n" for t in plugin_events))
     assert cli_main([str(f)], reg=registry) == 0  # type: ignore[arg-type]
     assert capsys.readouterr().out.splitlines() == ["PASS events", "1 passed, 0 failed"]
+
+
+@pytest.mark.parametrize("text", [
+    '"\\n": 1\n',  # an unknown key holding a line break
+    "!!map name: x\n",  # a tag that doesn't fit its node
+    "!!map\n",
+    BASE + "turn: {number: !!int [1]}\n",
+    BASE + "turn: {step: '+" + "9" * 5000 + "'}\n",  # a long value that is not allowed
+])
+def test_what_the_fuzzing_found(text: str) -> None:
+    one_line(error(text))

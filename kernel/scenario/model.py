@@ -66,12 +66,25 @@ Normalisation choices (documented here, as the spec asks)
   ``card``, ``equals`` needs a ``count`` FILTER, ``min`` needs ``log_has``),
   and each subject needs something to check.
 * Duplicate keys in one YAML mapping are errors (YAML would keep the last).
+* Every number is an integer from -10^9 to 10^9 (:data:`INT_LIMIT`; a log could
+  not hold much larger ones); one written with more than 40 characters is not
+  even converted.  A tagged value that can't be read (``!!int abc``) is a YAML
+  error.
+* Nesting is at most :data:`MAX_DEPTH` (50) levels, and YAML aliases (``*a``)
+  may expand a file to at most :data:`MAX_VALUES` (100,000) values, or to as
+  many as the file writes out, if that is more: reading a file takes time
+  linear in its size, however its aliases are nested.  An alias inside its own
+  anchor is an error.
+* In a setup, ``attached_to`` and ``exiled_with`` name a permanent of the setup
+  (an alias, or the name of a battlefield entry), never a player; an
+  expectation's ``attached_to`` names a permanent too.
 
 Names that refer to objects (targets, attackers, expectation ``card``, ...)
 are checked against the scenario's aliases and players first, then, when a
 ``known_card`` callback is given, against the card database; ``choose``
-answers, subtypes, keywords and event names are not card names and are not
-checked.
+answers, subtypes and keywords are not card names and are not checked.  Event
+type names (``log_has``) are checked when a ``known_event`` callback is given
+(the runner passes every event type of the loaded sets and plugins).
 
 Errors
 ------
@@ -257,7 +270,14 @@ class ScenarioFileError(Exception):
         if self.path:
             parts.append(self.path)
         parts.append(self.reason)
-        return ": ".join(parts)
+        return ": ".join(_one_line(part) for part in parts)
+
+
+def _one_line(text: str, limit: int = 1000) -> str:
+    """``text`` with its control characters escaped, cut to about ``limit`` characters."""
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    return text if len(text) <= limit else f"{text[:limit]}..."
 
 
 # ---------------------------------------------------------------------------
@@ -583,6 +603,10 @@ class _PlusInt(int):
     """An integer written with a leading ``+`` (so ``ability: +1`` stays "+1")."""
 
 
+_INT_CHARS = 40
+"""An integer written with more characters than this is a :class:`_HugeInt`."""
+
+
 class _HugeInt(int):
     """An integer written with more characters than any allowed value needs.
 
@@ -601,10 +625,6 @@ class _HugeInt(int):
 
     def __repr__(self) -> str:
         return f"an integer written with {self.chars} characters"
-
-
-_INT_CHARS = 40
-"""An integer written with more characters than this is a :class:`_HugeInt`."""
 
 
 class _Loader(yaml.SafeLoader):
@@ -689,8 +709,16 @@ def _check_expansion(root: yaml.Node, limit: int) -> None:
     visit(root, 1)
 
 
+def _not_a(kind: str, node: yaml.Node) -> yaml.constructor.ConstructorError:
+    found = {yaml.ScalarNode: "scalar", yaml.SequenceNode: "list"}.get(type(node), "mapping")
+    return yaml.constructor.ConstructorError(
+        None, None, f"expected {kind} for the tag {node.tag}, found a {found}", node.start_mark
+    )
+
+
 def _construct_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
-    assert isinstance(node, yaml.ScalarNode)
+    if not isinstance(node, yaml.ScalarNode):
+        raise _not_a("a scalar", node)
     text = str(node.value).strip()
     if len(text) > _INT_CHARS:
         return _HugeInt(text.startswith("-"), len(text))
@@ -701,7 +729,8 @@ def _construct_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
 
 
 def _construct_mapping(loader: yaml.SafeLoader, node: yaml.Node) -> dict[Any, Any]:
-    assert isinstance(node, yaml.MappingNode)
+    if not isinstance(node, yaml.MappingNode):
+        raise _not_a("a mapping", node)
     loader.flatten_mapping(node)
     out: dict[Any, Any] = {}
     for key_node, value_node in node.value:
@@ -955,16 +984,16 @@ def _explain(message: str, data: Any, tp: Any) -> tuple[str, str]:
         hint = _BOOL_HINT if bad and isinstance(bad[0], bool) else ""
         return path, f"keys must be strings{got}{hint}"
 
-    m2 = re.fullmatch(r"Object contains unknown field `(.*)`", reason)
+    m2 = re.fullmatch(r"Object contains unknown field `(.*)`", reason, re.S)
     if m2:
         key = m2.group(1)
         struct = _struct_of(cur_tp)
         allowed = f"; allowed keys: {', '.join(_allowed_keys(struct))}" if struct else ""
         return _join_path(path, _key_seg(key)), f"unknown key `{_plain(key)}`{allowed}"
-    m2 = re.fullmatch(r"Object missing required field `(.*)`", reason)
+    m2 = re.fullmatch(r"Object missing required field `(.*)`", reason, re.S)
     if m2:
         key = m2.group(1)
-        return _join_path(path, _key_seg(key)), f"missing required key `{key}`"  # a field name
+        return _join_path(path, _key_seg(key)), f"missing required key `{key}`"
     scalar = cur is not _MISSING and isinstance(cur, str | int | float) and cur is not None
     got = f" ({_describe_value(cur)})" if scalar else ""
     m2 = re.fullmatch(r"Expected `([^`]*)`, got `([^`]*)`", reason)
@@ -976,10 +1005,11 @@ def _explain(message: str, data: Any, tp: Any) -> tuple[str, str]:
     if m2:
         shown = f", got {_describe_value(cur)}" if cur is not _MISSING else ""
         return path, f"expected {_words(m2.group(1))} {m2.group(2)}{shown}"
-    m2 = re.fullmatch(r"Invalid enum value (.*)", reason)
+    m2 = re.fullmatch(r"Invalid enum value (.*)", reason, re.S)
     if m2:
         allowed_values = ", ".join(str(v) for v in _literals(cur_tp))
-        return path, f"invalid value {m2.group(1)}; expected one of: {allowed_values}"
+        shown = _describe_value(cur) if cur is not _MISSING else _short(m2.group(1))
+        return path, f"invalid value {shown}; expected one of: {allowed_values}"
     return path, reason[:1].lower() + reason[1:]
 
 
