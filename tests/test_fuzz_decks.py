@@ -4,7 +4,7 @@ never changed.  A deck that loads can be written to a log header and read back, 
 cards can be put into a game's libraries.
 
 ``MTGK_FUZZ_EXAMPLES`` sets the number of inputs per test; ``MTGK_FUZZ_STATS=FILE``
-appends each input's outcome (``loaded`` / ``refused``) to FILE (see
+appends each input's outcome (``loaded`` / ``refused``, and the seconds it took) to FILE (see
 tests/test_fuzz_scenarios.py).
 """
 
@@ -58,7 +58,8 @@ def check(folder: Path, data: str | bytes) -> str:
         assert "\n" not in message and "\r" not in message, message
         assert len(message) < 1_000, message[:200]
         outcome = "refused"
-    assert time.perf_counter() - start < SECONDS_PER_INPUT
+    elapsed = time.perf_counter() - start
+    assert elapsed < SECONDS_PER_INPUT, f"{elapsed:.1f} s for one input"
     assert path.read_bytes() == raw, "the parser changed the file"
     if outcome == "loaded":
         assert 1 <= len(cards) <= MAX_DECK_SIZE
@@ -73,7 +74,7 @@ def check(folder: Path, data: str | bytes) -> str:
             assert len(game.state.players[0].library) == len(cards)
     if STATS:
         with open(STATS, "a", encoding="utf-8") as out:
-            out.write(outcome + "\n")
+            out.write(f"{outcome} {elapsed:.4f}\n")
     return outcome
 
 

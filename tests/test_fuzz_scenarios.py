@@ -8,8 +8,8 @@ soup (tags, anchors, merge keys, directives, byte-order marks), alias bombs, dee
 nesting, and bytes that are not UTF-8.
 
 ``MTGK_FUZZ_EXAMPLES`` sets the number of inputs per test (default: a CI-sized run);
-``MTGK_FUZZ_STATS=FILE`` appends the outcome of every input to FILE (one word a line:
-``loaded`` / ``refused``) for the campaign figures in docs/reliability.md.
+``MTGK_FUZZ_STATS=FILE`` appends the outcome of every input to FILE (a line each:
+``loaded`` / ``refused`` and the seconds it took) for the campaign figures in docs/reliability.md.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def check(folder: Path, data: str | bytes) -> str:
     assert path.read_bytes() == raw, "the loader changed the file"
     if STATS:
         with open(STATS, "a", encoding="utf-8") as out:
-            out.write(outcome + "\n")
+            out.write(f"{outcome} {elapsed:.4f}\n")
     return outcome
 
 
