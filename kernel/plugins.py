@@ -7,7 +7,10 @@ loaded in sorted name order; hooks are called *once, at load time* to fill a
 :class:`~kernel.cards.Registry`; the engine never calls pluggy per event.
 
 A plugin that fails to import or register is reported by name and the others
-still load (``strict=True`` turns that into :class:`PluginError`).
+still load (``strict=True`` turns that into :class:`PluginError`).  So is a
+plugin whose card set takes a set name or a card name another plugin's set
+already has (see :func:`load_registry`): it is refused as a whole, because
+letting it replace the other definition would change games silently.
 
 >>> reg = load_registry(["core"])
 >>> "Shock" in reg, sorted(reg.sets)
