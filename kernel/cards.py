@@ -371,6 +371,11 @@ class Registry:
         self.add(card)
 
     def add_set(self, info: CardSetInfo) -> None:
+        """Add a card set's cards.  Raises :class:`NameClash` (adding nothing) if the set's
+        name, or a card name with a different definition, is already a loaded set's."""
+        clash = set_clash(info, self.sets.values())
+        if clash is not None:
+            raise clash
         self.sets[info.name] = info
         for c in info.cards:
             if c.facts.name in self.cards and not c.abilities and self.cards[c.facts.name].abilities:
@@ -415,6 +420,53 @@ class CardSetInfo:
     cards: list[CardDef]
     printings: list[dict[str, Any]] = field(default_factory=list)
     decks: dict[str, str] = field(default_factory=dict)
+
+
+def same_card(a: CardDef, b: CardDef) -> bool:
+    """Whether two card sets' definitions of one name are one card: the same facts, and
+    behaviour (abilities) in at most one of them (the other is a bare printing, which
+    never shadows the full definition)."""
+    return a is b or (a.facts == b.facts and not (a.abilities and b.abilities))
+
+
+class NameClash(Exception):
+    """A card set can't be loaded: its name, or the name of one of its cards (with a
+    different definition, see :func:`same_card`), belongs to a set loaded before it."""
+
+    def __init__(self, new_set: str, old_set: str, card: str | None = None) -> None:
+        self.new_set = new_set
+        self.old_set = old_set
+        self.card = card
+        super().__init__(self.reason())
+
+    def reason(self, new_set: str = "", old_set: str = "") -> str:
+        """Why, naming the sets as ``new_set`` / ``old_set`` (default: by set name)."""
+        new = new_set or f"card set {self.new_set!r}"
+        old = old_set or f"card set {self.old_set!r}"
+        if self.card is None:
+            return f"{new} has the name of {old}"
+        return f"{new} defines the card {self.card!r}, which {old} already defines differently"
+
+
+def set_clash(info: CardSetInfo, loaded: Iterable[CardSetInfo]) -> NameClash | None:
+    """Why ``info`` can't be loaded beside the ``loaded`` sets (``None``: it can).
+
+    A card is keyed by its name, so a second, different definition of a name would
+    silently replace (or be shadowed by) the first and change games: that is a clash,
+    as is a second set of the same name.  Two sets may share a card only as
+    :func:`same_card` (e.g. the same token, or a bare printing of a defined card).
+    """
+    by_card: dict[str, tuple[str, CardDef]] = {}
+    for other in loaded:
+        if other.name == info.name:
+            return NameClash(info.name, other.name)
+        for card in other.cards:
+            by_card.setdefault(card.facts.name, (other.name, card))
+    for card in info.cards:
+        hit = by_card.get(card.facts.name)
+        if hit is not None and not same_card(card, hit[1]):
+            return NameClash(info.name, hit[0], card.facts.name)
+    return None
 
 
 class UnknownCardError(KeyError):

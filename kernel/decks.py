@@ -10,9 +10,13 @@ A deck file holds one line per card entry::
 
 Blank lines and comments are ignored; a line without a count means one copy;
 ``SB: 2 Shock`` lines and everything after a ``Sideboard`` header are the
-sideboard, which a game does not use.  Card names must be known to the
-registry (matching ignores case); an unknown name raises :class:`DeckError`
-naming the line and suggesting close names.
+sideboard, which a game does not use.  A UTF-8 byte-order mark at the start is
+ignored.  Card names must be known to the registry (matching ignores case); an
+unknown name raises :class:`DeckError` naming the line and suggesting close
+names.  A token (a card whose type line starts with "Token") is not a card a
+deck can hold.  A deck holds at most :data:`MAX_DECK_SIZE` cards, counted after
+all its lines are added up, so that every deck this module reads can be written
+to a log header (:func:`deck_lines`) and read back.
 
 The order of the cards is kept: a game creates the library objects in deck
 order before shuffling, so a log header stores the deck as lines
@@ -40,7 +44,11 @@ from pathlib import Path
 
 from kernel.cards import Registry
 
-__all__ = ["DeckError", "builtin_decks", "deck_lines", "load_deck", "parse_deck"]
+__all__ = ["MAX_DECK_SIZE", "DeckError", "builtin_decks", "deck_lines", "load_deck",
+           "parse_deck"]
+
+MAX_DECK_SIZE = 10_000
+"""The most cards a main deck may hold (any one line's count included)."""
 
 _MAIN_HEADERS = frozenset({"deck", "main", "maindeck", "mainboard", "main deck"})
 _SIDE_HEADERS = frozenset({"sideboard", "side", "maybeboard", "considering"})
@@ -77,24 +85,43 @@ def _strip_comment(line: str) -> str:
     return s
 
 
+_LONGEST_NAME = 200
+"""Names longer than this get no "did you mean" (no card name is nearly this long)."""
+
+
+def _shown(name: str, limit: int = 60) -> str:
+    """``repr(name)``, cut to about ``limit`` characters: a message stays one short line."""
+    text = repr(name)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(name)} characters)"
+
+
 def _name_index(registry: Registry) -> dict[str, str]:
-    return {name.casefold(): name for name in registry.cards}
+    index = {name.casefold(): name for name in registry.cards}
+    for other, name in registry.aliases.items():
+        index.setdefault(other.casefold(), name)
+    return index
+
+
+def _is_token(registry: Registry, name: str) -> bool:
+    return registry[name].facts.type_line.split(" ", 1)[0] == "Token"
 
 
 def _resolve(name: str, registry: Registry, index: dict[str, str], lineno: int,
              source: str | None) -> str:
     if name in registry:
-        return name
+        return registry.canonical(name)
     found = index.get(name.casefold())
     if found is not None:
         return found
-    close = difflib.get_close_matches(name, list(registry.cards), n=3, cutoff=0.6)
-    if not close:
-        folded = difflib.get_close_matches(name.casefold(), list(index), n=3, cutoff=0.6)
-        close = [index[f] for f in folded]
+    close: list[str] = []
+    if len(name) <= _LONGEST_NAME:
+        close = difflib.get_close_matches(name, list(registry.cards), n=3, cutoff=0.6)
+        if not close:
+            folded = difflib.get_close_matches(name.casefold(), list(index), n=3, cutoff=0.6)
+            close = [index[f] for f in folded]
     hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-    raise DeckError(f"unknown card {name!r}{hint}", line=lineno, source=source, card=name,
-                    suggestions=close)
+    raise DeckError(f"unknown card {_shown(name)}{hint}", line=lineno, source=source,
+                    card=name, suggestions=close)
 
 
 def parse_deck(text: str, registry: Registry, source: str | None = None) -> list[str]:
@@ -114,6 +141,7 @@ def parse_deck(text: str, registry: Registry, source: str | None = None) -> list
     index = _name_index(registry)
     cards: list[str] = []
     in_side = False
+    text = text.removeprefix("\ufeff")
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = _strip_comment(raw)
         if not line:
@@ -133,16 +161,27 @@ def parse_deck(text: str, registry: Registry, source: str | None = None) -> list
         if m is None:  # pragma: no cover - the pattern matches any non-empty line
             raise DeckError(f"cannot read {line!r}", line=lineno, source=source)
         count_text, name = m.group(1), m.group(2).strip()
+        if count_text is not None and len(count_text) > len(str(MAX_DECK_SIZE)):
+            raise DeckError(f"a card count written with {len(count_text)} digits is not "
+                            f"plausible (a deck holds at most {MAX_DECK_SIZE} cards)",
+                            line=lineno, source=source)
         count = int(count_text) if count_text is not None else 1
         if count < 1:
             raise DeckError(f"a card count must be at least 1, found {count}", line=lineno,
                             source=source)
-        if count > 10_000:
-            raise DeckError(f"a card count of {count} is not plausible", line=lineno,
-                            source=source)
+        if count > MAX_DECK_SIZE:
+            raise DeckError(f"a card count of {count} is not plausible (a deck holds at most "
+                            f"{MAX_DECK_SIZE} cards)", line=lineno, source=source)
+        if len(cards) + count > MAX_DECK_SIZE:
+            raise DeckError(f"this line makes the deck {len(cards) + count} cards; a deck "
+                            f"holds at most {MAX_DECK_SIZE}", line=lineno, source=source)
         if name not in registry:
             name = _SET_SUFFIX.sub("", name).strip() or name
-        cards.extend([_resolve(name, registry, index, lineno, source)] * count)
+        card = _resolve(name, registry, index, lineno, source)
+        if _is_token(registry, card):
+            raise DeckError(f"{card!r} is a token, not a card a deck can hold", line=lineno,
+                            source=source, card=card)
+        cards.extend([card] * count)
     if not cards:
         raise DeckError("the deck has no cards", source=source)
     return cards

@@ -7,7 +7,10 @@ loaded in sorted name order; hooks are called *once, at load time* to fill a
 :class:`~kernel.cards.Registry`; the engine never calls pluggy per event.
 
 A plugin that fails to import or register is reported by name and the others
-still load (``strict=True`` turns that into :class:`PluginError`).
+still load (``strict=True`` turns that into :class:`PluginError`).  So is a
+plugin whose card set takes a set name or a card name another plugin's set
+already has (see :func:`load_registry`): it is refused as a whole, because
+letting it replace the other definition would change games silently.
 
 >>> reg = load_registry(["core"])
 >>> "Shock" in reg, sorted(reg.sets)
@@ -17,13 +20,15 @@ still load (``strict=True`` turns that into :class:`PluginError`).
 from __future__ import annotations
 
 import importlib.metadata as md
+import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import pluggy
 import structlog
 
-from kernel.cards import CardSetInfo, Registry
+from kernel.cards import CardSetInfo, Registry, set_clash
 
 hookspec = pluggy.HookspecMarker("mtgk")
 hookimpl = pluggy.HookimplMarker("mtgk")
@@ -68,10 +73,62 @@ def _entry_points(group: str) -> list[md.EntryPoint]:
     return sorted(md.entry_points(group=group), key=lambda e: e.name)
 
 
+_import_seconds: dict[tuple[str, str, str], float] = {}
+"""How long the first import of each entry point (group, name, value) took."""
+
+
+def load_entry_point(ep: md.EntryPoint) -> Any:
+    """``ep.load()``, remembering how long its first import took, so that
+    :func:`load_registry` reports it even when the module was imported earlier."""
+    start = time.perf_counter()
+    try:
+        return ep.load()
+    finally:
+        _import_seconds.setdefault((ep.group, ep.name, ep.value), time.perf_counter() - start)
+
+
+def import_plugins() -> None:
+    """Import every installed card set and plugin (so that the event types they define
+    are known); errors are left for :func:`load_registry` to report."""
+    for group in (CARDSET_GROUP, PLUGIN_GROUP):
+        for ep in _entry_points(group):
+            try:
+                load_entry_point(ep)
+            except Exception:  # noqa: BLE001, S110 - reported when the registry loads
+                pass
+
+
 def plugin_manager() -> pluggy.PluginManager:
     pm = pluggy.PluginManager("mtgk")
     pm.add_hookspecs(HookSpecs)
     return pm
+
+
+SLOW_LOAD_SECONDS = 5.0
+"""A plugin that takes longer than this to load is reported even without ``-v``."""
+
+KERNEL_DISTRIBUTION = "mtgk"
+"""The package the kernel (and its built-in card sets and plugins) is installed as."""
+
+
+@dataclass
+class _Plugin:
+    """One plugin being loaded: where it came from and how long it has taken."""
+
+    pm_name: str
+    name: str
+    dist: str
+    group: str
+    seconds: float = 0.0
+    sets: list[CardSetInfo] = field(default_factory=list)
+    refused: bool = False
+
+    @property
+    def builtin(self) -> bool:
+        return self.dist.lower().replace("_", "-") == KERNEL_DISTRIBUTION
+
+    def label(self) -> str:
+        return f"plugin {self.name!r} (package {self.dist})"
 
 
 def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
@@ -80,60 +137,129 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
 
     ``extra`` are ``(name, module_or_object)`` pairs registered as if found
     through an entry point (tests and embedding use it).
+
+    Card sets are checked for name clashes (:func:`kernel.cards.set_clash`) in this
+    order: the kernel's own plugins first, then the others, each by plugin name.  A
+    plugin one of whose sets clashes with a set taken before it is refused as a
+    whole (none of its sets, no ``mtgk_register``) and reported as an error naming
+    both plugins; ``strict=True`` raises :class:`PluginError` instead.  The sets
+    that are kept are then added in set-name order.
+
+    How long each plugin takes (import and hooks) is logged at info level (``-v``);
+    one slower than :data:`SLOW_LOAD_SECONDS` gets a warning.
     """
     reg = Registry()
     pm = plugin_manager()
-    found: list[tuple[str, str, str, Any]] = []
+    found: list[tuple[_Plugin, Any]] = []
     groups = [(CARDSET_GROUP, sets)] + ([(PLUGIN_GROUP, None)] if plugins else [])
     for group, only in groups:
         for ep in _entry_points(group):
             if only is not None and ep.name not in only:
                 continue
-            dist = ep.dist.name if ep.dist is not None else "?"
+            plugin = _Plugin(f"{group}:{ep.name}", ep.name,
+                             ep.dist.name if ep.dist is not None else "?", group)
             try:
-                obj = ep.load()
+                obj = load_entry_point(ep)
             except Exception as exc:  # noqa: BLE001 - any plugin error is reported, not fatal
-                _fail(reg, ep.name, dist, f"{type(exc).__name__}: {exc}", strict)
+                _fail(reg, plugin.name, plugin.dist, f"{type(exc).__name__}: {exc}", strict)
                 continue
-            found.append((f"{group}:{ep.name}", ep.name, dist, obj))
+            plugin.seconds = _import_seconds.get((ep.group, ep.name, ep.value), 0.0)
+            found.append((plugin, obj))
     for name, obj in extra:
-        found.append((f"extra:{name}", name, "(registered directly)", obj))
-    for pm_name, name, dist, obj in found:
+        found.append((_Plugin(f"extra:{name}", name, "(registered directly)", "extra"), obj))
+    by_pm_name = {plugin.pm_name: plugin for plugin, _obj in found}
+    for plugin, obj in found:
         try:
-            pm.register(obj, name=pm_name)
+            pm.register(obj, name=plugin.pm_name)
             pm.check_pending()
         except Exception as exc:  # noqa: BLE001
             if pm.is_registered(obj):
                 pm.unregister(obj)
-            _fail(reg, name, dist, f"{type(exc).__name__}: {exc}", strict)
-    # card sets first (sorted by set name), then mechanics
-    infos: list[CardSetInfo] = []
+            plugin.refused = True
+            _fail(reg, plugin.name, plugin.dist, f"{type(exc).__name__}: {exc}", strict)
+    # card sets first, then mechanics
     for impl in pm.hook.mtgk_cardsets.get_hookimpls():
+        plugin = by_pm_name[impl.plugin_name]
+        start = time.perf_counter()
         try:
             # pluggy types a hook implementation's result as ``object``; the hookspec says
             # ``mtgk_cardsets`` gives a list of CardSetInfo
-            infos.extend(cast("list[CardSetInfo]", impl.function() or []))
+            plugin.sets = list(cast("list[CardSetInfo]", impl.function() or []))
         except Exception as exc:  # noqa: BLE001
-            _fail(reg, impl.plugin_name, "?", f"{type(exc).__name__}: {exc}", strict)
-    for info in sorted(infos, key=lambda i: i.name):
-        if sets is not None and info.name not in sets and not info.name.startswith("_"):
-            if not any(n.startswith("extra:") for n, _m, _d, _o in found):
-                continue
+            plugin.refused = True
+            _fail(reg, plugin.name, plugin.dist, f"{type(exc).__name__}: {exc}", strict)
+        finally:
+            plugin.seconds += time.perf_counter() - start
+        if sets is not None and not any(n.startswith("extra:") for n in by_pm_name):
+            plugin.sets = [i for i in plugin.sets if i.name in sets or i.name.startswith("_")]
+    kept = _without_clashes([p for p, _obj in found if not p.refused], reg, strict)
+    for info in sorted(kept, key=lambda i: i.name):
         reg.add_set(info)
     for impl in sorted(pm.hook.mtgk_register.get_hookimpls(), key=lambda i: i.plugin_name):
+        plugin = by_pm_name[impl.plugin_name]
+        if plugin.refused:
+            continue
+        start = time.perf_counter()
         try:
             impl.function(registry=reg)
         except Exception as exc:  # noqa: BLE001
-            _fail(reg, impl.plugin_name, "?", f"{type(exc).__name__}: {exc}", strict)
+            _fail(reg, plugin.name, plugin.dist, f"{type(exc).__name__}: {exc}", strict)
+        finally:
+            plugin.seconds += time.perf_counter() - start
+    for plugin, _obj in found:
+        _report_time(plugin)
     return reg
 
 
-def _fail(reg: Registry, name: str, dist: str, error: str, strict: bool) -> None:
+def _without_clashes(candidates: list[_Plugin], reg: Registry, strict: bool
+                     ) -> list[CardSetInfo]:
+    """The card sets of the plugins that clash with no plugin taken before them (the
+    kernel's own first, then by name); the others are refused (see :func:`load_registry`)."""
+    kept: list[tuple[CardSetInfo, _Plugin]] = []
+    for plugin in sorted(candidates, key=lambda p: (not p.builtin, p.name, p.pm_name)):
+        mine: list[tuple[CardSetInfo, _Plugin]] = []
+        for info in plugin.sets:
+            taken = kept + mine
+            clash = set_clash(info, [i for i, _p in taken])
+            if clash is not None:
+                owner = next(p for i, p in taken if i.name == clash.old_set)
+                where = ("another card set of this plugin" if owner is plugin
+                         else f"card set {clash.old_set!r} of {owner.label()}")
+                plugin.refused = True
+                _fail(reg, plugin.name, plugin.dist,
+                      clash.reason(f"its card set {info.name!r}", where) +
+                      " (a card name or set name has one definition; the plugin is not loaded)",
+                      strict, clash=True)
+                break
+            mine.append((info, plugin))
+        if not plugin.refused:
+            kept.extend(mine)
+    return [info for info, _plugin in kept]
+
+
+def _report_time(plugin: _Plugin) -> None:
+    """Say how long ``plugin`` took to load (diagnostics only: nothing depends on it)."""
+    what = "card set plugin" if plugin.group == CARDSET_GROUP else "plugin"
+    seconds = round(plugin.seconds, 2)
+    if plugin.seconds > SLOW_LOAD_SECONDS:
+        log.warning(f"{what} {plugin.name!r} is slow to load: {seconds} s (it delays every "
+                    "command)", plugin=plugin.name, package=plugin.dist, seconds=seconds)
+    elif structlog.is_configured() and not plugin.refused:  # (unconfigured: on stdout)
+        log.info(f"loaded {what} {plugin.name!r} in {seconds} s", plugin=plugin.name,
+                 package=plugin.dist, seconds=seconds,
+                 sets=[info.name for info in plugin.sets])
+
+
+def _fail(reg: Registry, name: str, dist: str, error: str, strict: bool,
+          clash: bool = False) -> None:
     f = LoadFailure(name, dist, error)
     if strict:
         raise PluginError(str(f))
     reg.failures.append((name, error))
-    log.warning("plugin failed to load", plugin=name, package=dist, error=error)
+    if clash:
+        log.error("plugin refused", plugin=name, package=dist, error=error)
+    else:
+        log.warning("plugin failed to load", plugin=name, package=dist, error=error)
 
 
 def installed_cardsets() -> list[str]:

@@ -31,9 +31,11 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Any:
+        from kernel.events import EVENT_TYPES
         from kernel.scenario.model import load_scenarios
         reg = _reg()
-        for sc in load_scenarios(self.path, known_card=lambda n: n in reg):
+        for sc in load_scenarios(self.path, known_card=reg.__contains__,
+                                 known_event=EVENT_TYPES.__contains__):
             yield ScenarioItem.from_parent(self, name=sc.name, scenario=sc)
 
 

@@ -11,8 +11,16 @@ from hypothesis import strategies as st
 
 import kernel.decks
 from kernel.cards import CardDef, CardFacts, CardSetInfo, Registry
-from kernel.decks import DeckError, builtin_decks, deck_lines, load_deck, parse_deck
+from kernel.decks import (
+    MAX_DECK_SIZE,
+    DeckError,
+    builtin_decks,
+    deck_lines,
+    load_deck,
+    parse_deck,
+)
 from kernel.plugins import load_registry
+from kernel.replay import header_decks, new_header, run_from_header
 
 REG = load_registry(["core", "lorwyn"])
 
@@ -129,3 +137,70 @@ def test_installed_builtin_decks_parse() -> None:
     assert decks, "the installed card sets ship no decks"
     for name, text in decks.items():
         assert parse_deck(text, reg, source=name), name
+
+
+# ---------------------------------------------------------------------------
+# bad input (issue 11): one DeckError naming the line, never another exception; a
+# deck the parser accepts starts a game
+
+
+def test_a_count_of_thousands_of_digits_is_a_deck_error() -> None:
+    with pytest.raises(DeckError, match="written with 5000 digits") as info:
+        parse_deck("1 Forest\n" + "9" * 5000 + " Forest\n", REG, source="d.txt")
+    assert info.value.line == 2 and str(info.value).startswith("d.txt, line 2: ")
+
+
+def test_the_deck_size_is_checked_after_adding_the_lines_up() -> None:
+    with pytest.raises(DeckError, match="12000 cards; a deck holds at most 10000") as info:
+        parse_deck("6000 Forest\n6000 Forest\n", REG)
+    assert info.value.line == 2
+    with pytest.raises(DeckError, match="at most 10000"):
+        parse_deck("\n".join(["Forest"] * (MAX_DECK_SIZE + 1)), REG)
+
+
+def test_the_largest_deck_round_trips_through_a_header_and_starts_a_game() -> None:
+    cards = parse_deck(f"{MAX_DECK_SIZE // 2} Forest\n{MAX_DECK_SIZE // 2} Forest", REG)
+    assert len(cards) == MAX_DECK_SIZE and deck_lines(cards) == [f"{MAX_DECK_SIZE} Forest"]
+    header = new_header(REG, ["A", "B"], [deck_lines(cards), ["40 Mountain"]], seed=1,
+                        meta={"max_turns": 1})
+    assert header_decks(header, REG) == [cards, ["Mountain"] * 40]
+    game = run_from_header(REG, header)
+    assert len(game.state.players[0].library) == MAX_DECK_SIZE - 7
+
+
+def test_token_cards_are_not_deck_cards() -> None:
+    assert "Beast" in REG and REG["Beast"].facts.type_line.startswith("Token")
+    with pytest.raises(DeckError, match="'Beast' is a token") as info:
+        parse_deck("20 Forest\n2 beast\n", REG)
+    assert info.value.line == 2 and info.value.card == "Beast"
+
+
+def test_a_byte_order_mark_is_ignored(tmp_path: Path) -> None:
+    assert parse_deck("\ufeff2 Forest\n1 Shock", REG) == ["Forest", "Forest", "Shock"]
+    f = tmp_path / "bom.txt"
+    f.write_text("Deck\n3 Mountain\n", encoding="utf-8-sig")
+    assert load_deck(f, REG) == ["Mountain"] * 3
+
+
+def test_other_names_of_a_card_give_the_card() -> None:
+    reg = load_registry()
+    [(other, name)] = [(o, n) for o, n in reg.aliases.items() if n == "Besotted Knight"]
+    assert parse_deck(f"1 {other}\n1 {other.upper()}", reg) == [name, name]
+
+
+def test_a_long_unknown_name_gives_a_short_message() -> None:
+    with pytest.raises(DeckError) as info:
+        parse_deck("Q" * 100_000, REG, source="d.txt")
+    assert len(str(info.value)) < 200 and "100000 characters" in str(info.value)
+    assert info.value.card == "Q" * 100_000 and info.value.suggestions == []
+
+
+def test_play_refuses_an_oversized_deck_before_the_game(tmp_path: Path) -> None:
+    from tests.conftest import run_mtgk
+
+    deck = tmp_path / "big.txt"
+    deck.write_text("6000 Forest\n6000 Forest\n", encoding="utf-8")
+    out = tmp_path / "game.mtgk"
+    code, _, err = run_mtgk("play", "--decks", deck, "--seed", 1, "--out", out)
+    assert code == 2 and f"{deck}, line 2: this line makes the deck 12000 cards" in err
+    assert not out.exists()

@@ -6,8 +6,10 @@ import inspect
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
+from kernel.cards import CardDef, CardFacts, CardSetInfo, NameClash, Registry, same_card
 from kernel.plugins import HookSpecs, PluginError, load_registry
 from kernel.scenario.model import load_scenarios
 from kernel.scenario.runner import run_scenario
@@ -29,7 +31,8 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(PACK))
     yield tmp_path
-    for mod in [m for m in sys.modules if m.startswith(("mtgk_example_pack", "broken_pack"))]:
+    for mod in [m for m in sys.modules
+                if m.startswith(("mtgk_example_pack", "broken_pack", "clash_pack"))]:
         del sys.modules[mod]
 
 
@@ -93,3 +96,138 @@ def test_every_hookspec_is_documented_with_its_signature() -> None:
         params = [p for p in inspect.signature(fn).parameters if p != "self"]
         sig = f"{name}({', '.join(params)})"
         assert sig in guide, f"docs/pack-authors.md must document `{sig}`"
+
+
+# ---------------------------------------------------------------------------
+# name clashes and slow loads (issue 11): throwaway packs, registered as pip would
+
+
+def _pack(tmp: Path, module: str, set_name: str, cards: str, extra: str = "") -> None:
+    """A card pack module ``module`` with card set ``set_name``; ``cards`` is Python
+    adding its cards to ``S`` (a ``kernel.dsl.CardSet``)."""
+    (tmp / f"{module}.py").write_text(
+        "from kernel.cards import CardFacts\n"
+        "from kernel.dsl import CardSet, damage, spell, target\n"
+        "from kernel.filters import creature_or_player\n"
+        "from kernel.plugins import hookimpl\n"
+        f"S = CardSet({set_name!r}, '9.9', __file__)\n"
+        f"{cards}\n"
+        "@hookimpl\n"
+        "def mtgk_cardsets():\n    return [S.info()]\n"
+        f"{extra}\n")
+
+
+ODD_SHOCK = ("S.card('Shock', spell(damage(3), target(creature_or_player)), facts=CardFacts("
+             "name='Shock', mana_cost='{R}', mana_value=1, types=('Instant',), "
+             "oracle_text='Shock deals 3 damage to any target.'))")
+UNIQUE = "S.card('Zyx Unique Bear', facts=CardFacts(name='Zyx Unique Bear', types=('Creature',)))"
+
+
+def test_a_card_with_the_name_of_a_loaded_card_is_refused(sandbox: Path) -> None:
+    core_shock = load_registry(["core"])["Shock"].facts
+    _pack(sandbox, "clash_pack", "aaa", f"{ODD_SHOCK}\n{UNIQUE}",
+          extra="REGISTERED = []\n@hookimpl\ndef mtgk_register(registry):\n"
+                "    REGISTERED.append(registry)\n")
+    _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "aaa", "clash_pack")
+    reg = load_registry()
+    # core keeps Shock; the clashing pack is refused as a whole, named with the other one
+    assert reg["Shock"].facts == core_shock and "aaa" not in reg.sets
+    assert "Zyx Unique Bear" not in reg
+    assert sys.modules["clash_pack"].REGISTERED == []
+    [(name, error)] = reg.failures
+    assert name == "aaa"
+    assert "'Shock'" in error and "card set 'core' of plugin 'core' (package mtgk)" in error
+    assert {"core", "lorwyn", "eldraine"} <= set(reg.sets) and "Jace Beleren" in reg
+    with pytest.raises(PluginError) as info:
+        load_registry(strict=True)
+    assert "plugin 'aaa' (package clash_pack)" in str(info.value)
+    assert "plugin 'core' (package mtgk)" in str(info.value)
+
+
+def test_a_pack_named_like_a_loaded_set_is_refused(sandbox: Path) -> None:
+    _pack(sandbox, "clash_pack", "core", UNIQUE)
+    _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "zcore", "clash_pack")
+    reg = load_registry()
+    assert "Zyx Unique Bear" not in reg and "Shock" in reg and "Mountain" in reg
+    [(name, error)] = reg.failures
+    assert name == "zcore" and "has the name of card set 'core' of plugin 'core'" in error
+    with pytest.raises(PluginError, match="zcore"):
+        load_registry(strict=True)
+
+
+def test_a_clash_fails_the_command_with_strict(sandbox: Path, tmp_path: Path) -> None:
+    from tests.conftest import run_mtgk
+
+    _pack(sandbox, "clash_pack", "aaa", ODD_SHOCK)
+    _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "aaa", "clash_pack")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("name: s\nplayers: {alice: {}, bob: {}}\n")
+    game = tmp_path / "g.mtgk"
+    code, _, err = run_mtgk("-v", "--strict", "play", "--seed", 1, "--out", game)
+    assert code == 2 and "Traceback" not in err and not game.exists()
+    assert "plugin 'aaa' (package clash_pack)" in err and "plugin 'core'" in err
+    # without --strict the game is played with core's Shock, and the refusal is an error line
+    code, _, err = run_mtgk("play", "--seed", 1, "--out", game, "--max-turns", 2)
+    assert code == 0 and "plugin refused" in err and "[error" in err
+
+
+def test_the_same_card_in_two_sets_is_one_card(sandbox: Path) -> None:
+    reg0 = load_registry()
+    elf = reg0["Elf Warrior"].facts  # a token both core and lorwyn define
+    shock = reg0["Shock"].facts
+    _pack(sandbox, "clash_pack", "aaa",
+          f"S.card('Elf Warrior', facts=CardFacts(**{msgspec.structs.asdict(elf)!r}))\n"
+          f"S.card('Shock', facts=CardFacts(**{msgspec.structs.asdict(shock)!r}))\n{UNIQUE}")
+    _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "aaa", "clash_pack")
+    reg = load_registry(strict=True)
+    assert "aaa" in reg.sets and "Zyx Unique Bear" in reg and not reg.failures
+    assert reg["Shock"].abilities == reg0["Shock"].abilities  # a bare printing never shadows
+
+
+def test_the_registry_refuses_a_clashing_set() -> None:
+    reg = Registry()
+    bear = CardDef(CardFacts(name="Bear", types=("Creature",), power="2", toughness="2"))
+    reg.add_set(CardSetInfo("one", "1", [bear]))
+    big = CardDef(CardFacts(name="Bear", types=("Creature",), power="5", toughness="5"))
+    with pytest.raises(NameClash, match="'two' defines the card 'Bear', which card set 'one'"):
+        reg.add_set(CardSetInfo("two", "1", [big, CardDef(CardFacts(name="Other"))]))
+    with pytest.raises(NameClash, match="has the name of card set 'one'"):
+        reg.add_set(CardSetInfo("one", "2", []))
+    assert reg["Bear"] is bear and "Other" not in reg and sorted(reg.sets) == ["one"]
+    assert same_card(bear, CardDef(bear.facts)) and not same_card(bear, big)
+
+
+def test_slow_loads_are_reported(sandbox: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    import structlog
+
+    import kernel.diag
+    import kernel.plugins
+
+    _pack(sandbox, "clash_pack", "slowpack", "import time\ntime.sleep(0.5)\n" + UNIQUE)
+    _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "slowpack", "clash_pack")
+    _pack(sandbox, "clash_pack_fast", "fastpack", UNIQUE.replace("Zyx", "Fast"))
+    _fake_dist(sandbox, "clash_pack_fast", "mtgk.cardsets", "fastpack", "clash_pack_fast")
+    monkeypatch.setattr(kernel.plugins, "SLOW_LOAD_SECONDS", 0.4)
+    try:
+        out = io.StringIO()
+        kernel.diag.configure(verbosity=0, stream=out)  # without -v: only the slow one
+        reg = load_registry(["slowpack", "fastpack"], plugins=False)
+        assert "Zyx Unique Bear" in reg and "Fast Unique Bear" in reg
+        lines = out.getvalue().splitlines()
+        assert len(lines) == 1 and "card set plugin 'slowpack' is slow to load" in lines[0]
+        assert "warning" in lines[0]
+        monkeypatch.setattr(kernel.plugins, "SLOW_LOAD_SECONDS", 5.0)
+        out = io.StringIO()
+        kernel.diag.configure(verbosity=1, stream=out)  # -v: every plugin, with its time
+        load_registry()
+        text = out.getvalue()
+        for name in ("core", "lorwyn", "eldraine"):
+            assert f"loaded card set plugin {name!r} in " in text
+        assert "loaded plugin 'planeswalkers' in " in text
+        [line] = [x for x in text.splitlines() if "'slowpack'" in x]
+        seconds = float(line.split("'slowpack' in ", 1)[1].split(" s", 1)[0])
+        assert seconds >= 0.5  # its first import, done by the first load
+    finally:
+        structlog.reset_defaults()

@@ -819,3 +819,238 @@ def test_every_creature_type_in_card_data_is_listed() -> None:
             if "Planeswalker" in card_types:
                 missing |= subtypes - walkers
     assert not missing
+
+
+# ---------------------------------------------------------------------------
+# bad input: a ScenarioFileError of one line naming the file and key path, never
+# another exception, and bounded work (issue 11)
+# ---------------------------------------------------------------------------
+
+
+def one_line(err: ScenarioFileError) -> str:
+    text = str(err)
+    assert "\n" not in text and text.startswith("f.yaml: ") and len(text) < 400, text
+    return text
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, "-" + "9" * 5000, str(2**70), str(-(2**64)),
+                                   "1_000_000_001", "0x" + "f" * 30])
+def test_integers_out_of_range_name_their_key_path(value: str) -> None:
+    err = error(BASE.replace("bob:\n", f"bob:\n    life: {value}\n"))
+    text = one_line(err)
+    assert err.path == "players.bob.life" and "expected an integer" in text
+    assert "1000000000" in text
+
+
+def test_huge_numbers_elsewhere() -> None:
+    huge = "9" * 5000
+    err = error(with_actions(f"{{player: alice, cast: Shock, x: {huge}}}"))
+    assert err.path == "actions[0].x" and "5000 characters" in one_line(err)
+    err = error(with_actions(f"{{player: alice, activate: jace, ability: '+{huge}'}}"))
+    assert err.path == "actions[0].ability" and "loyalty cost" in one_line(err)
+    err = error(with_actions(f"{{player: alice, activate: jace, ability: '{huge}'}}"))
+    assert err.path == "actions[0].ability"
+    err = error(with_expect(f"{{card: jace, counters: {{loyalty: {2**64}}}}}"))
+    assert err.path == "expect[0].counters.loyalty"
+    # the largest allowed values load
+    [s] = load(BASE.replace("bob:\n", "bob:\n    life: -1000000000\n"))
+    assert s.players["bob"].life == -1_000_000_000
+
+
+@pytest.mark.parametrize("tagged", ["!!int abc", "!!int ''", "!!float x", "!!bool maybe",
+                                    "!!timestamp yesterday", "!!int 1:2:x"])
+def test_tagged_values_that_cannot_be_read_are_yaml_errors(tagged: str) -> None:
+    err = error(BASE.replace("bob:\n", f"bob:\n    life: {tagged}\n"))
+    text = one_line(err)
+    assert text.startswith("f.yaml: invalid YAML: line 7, column 11: ") and err.path == ""
+
+
+def test_yaml_errors_are_one_line() -> None:
+    text = one_line(error(BASE + "actions: [\n"))
+    assert "invalid YAML: line " in text
+    assert "duplicate key 'name'" in one_line(error(BASE + "name: again\n"))
+
+
+@pytest.mark.parametrize("depth", [60, 1000, 20000])
+def test_deep_nesting_is_refused(depth: int) -> None:
+    flow = error(BASE + "description: " + "[" * depth + "]" * depth + "\n")
+    assert "nesting deeper than 50 levels" in one_line(flow)
+    block = "".join(" " * i + "a:\n" for i in range(depth)) if depth < 2000 else "a: 1\n"
+    if depth < 2000:
+        err = error(BASE + "description:\n" + textwrap.indent(block, "  "))
+        assert "nesting deeper than 50 levels" in one_line(err)
+
+
+def test_aliases_cannot_nest_deeper_than_written() -> None:
+    # each anchor is 30 deep as written; through the aliases the values are 90 deep
+    text = BASE + "description:\n"
+    text += "  - &a " + "[" * 30 + "]" * 30 + "\n"
+    text += "  - &b " + "[" * 30 + "*a" + "]" * 30 + "\n"
+    text += "  - " + "[" * 30 + "*b" + "]" * 30 + "\n"
+    assert "aliases expanded" in one_line(error(text))
+
+
+def test_an_alias_inside_its_own_anchor_is_refused() -> None:
+    err = error(BASE + "description: &a [*a]\n")
+    assert "contains it" in one_line(err)
+
+
+def alias_bomb(uses: int, size: int = 300) -> str:
+    """A scenario whose one anchored check list (``size`` expectations) is used ``uses``
+    more times: an 11 KB file for 64 uses."""
+    checks = ", ".join(["{card: Forest, zone: battlefield}"] * size)
+    return (BASE + "actions:\n" + f"  - check: &big [{checks}]\n"
+            + "".join(["  - check: *big\n"] * uses))
+
+
+def test_aliases_that_multiply_the_document_are_refused() -> None:
+    text = alias_bomb(uses=300)
+    assert len(text) < 16_000
+    err = error(text)
+    assert "aliases expand the document beyond 100000 values" in one_line(err)
+
+
+def test_aliases_within_the_bound_still_work() -> None:
+    [s] = load(alias_bomb(uses=10, size=3))
+    assert len(s.actions) == 11 and all(len(a.check) == 3 for a in s.actions)
+    assert s.actions[0].check[0] == s.actions[10].check[0].__class__(
+        where="actions[0].check[0]", card="Forest", zone="battlefield")
+    # a merge key works too
+    [s] = load(BASE.replace("bob:\n    battlefield: [Grizzly Bears]",
+                            "bob: {<<: &b {life: 7}, battlefield: [Grizzly Bears]}"))
+    assert s.players["bob"].life == 7
+
+
+def test_a_large_file_without_aliases_is_not_limited() -> None:
+    many = ", ".join(["Forest"] * 60_000)
+    [s] = load(BASE.replace("hand: [Shock]", f"hand: [{many}]"))
+    assert len(s.players["alice"].hand) == 60_000
+
+
+def test_long_names_are_cut_in_messages() -> None:
+    name = "Q" * 10_000
+    err = error(with_actions(f"{{player: alice, cast: {name}}}"), KNOWN.__contains__)
+    assert err.path == "actions[0].cast" and "characters)" in one_line(err)
+    err = error(BASE.replace("name: base", f"name: {name}") + "bogus: 1\n")
+    assert "bogus" in one_line(err)
+    err = error(BASE + f"{name[:1000]}: 1\n")  # YAML's longest simple key is 1,024 long
+    assert "unknown key" in one_line(err)
+
+
+def test_unknown_event_types_are_refused_at_load() -> None:
+    known = {"DamageDealt", "Clashed"}.__contains__
+    [s] = loads_scenarios(with_expect("{log_has: Clashed, count: 1}"), "f.yaml",
+                          known_event=known)
+    assert s.expect[0].log_has == "Clashed"
+    with pytest.raises(ScenarioFileError) as info:
+        loads_scenarios(with_expect("{log_has: Clashd, min: 1}"), "f.yaml", known_event=known)
+    assert info.value.path == "expect[0].log_has"
+    assert "unknown event type 'Clashd'" in one_line(info.value)
+
+
+@pytest.mark.parametrize(("entry", "path", "what"), [
+    ("{card: Forest, attached_to: bob}", "players.alice.battlefield[2].attached_to",
+     "got the player 'bob'"),
+    ("{card: Forest, attached_to: Shock}", "players.alice.battlefield[2].attached_to",
+     "on the battlefield in the setup"),
+    ("{card: Forest, attached_to: Lightning Bolt}", "players.alice.battlefield[2].attached_to",
+     "on the battlefield in the setup"),
+    ("{card: Forest, attached_to: Bolt}", "players.alice.battlefield[2].attached_to",
+     "unknown card or alias 'Bolt'"),
+])
+def test_setup_links_name_a_permanent_of_the_setup(entry: str, path: str, what: str) -> None:
+    text = BASE.replace("{card: Jace Beleren, as: jace, counters: {loyalty: 3}}]",
+                        "{card: Jace Beleren, as: jace, counters: {loyalty: 3}}, " + entry + "]")
+    err = error(text, KNOWN.__contains__)
+    assert err.path == path and what in one_line(err)
+
+
+def test_setup_links_that_hold() -> None:
+    text = BASE.replace("hand: [Shock]", "exile: [{card: Shock, exiled_with: jace}]\n"
+                        "    hand: [{card: Shock, as: s}]")
+    text = text.replace("battlefield: [Grizzly Bears]",
+                        "battlefield: [Grizzly Bears, {card: Forest, attached_to: Grizzly Bears}"
+                        ", {card: Forest, attached_to: jace}]")
+    [s] = load(text, KNOWN.__contains__)
+    assert s.players["bob"].battlefield[2].attached_to == "jace"
+    err = error(text.replace("exiled_with: jace", "exiled_with: s"), KNOWN.__contains__)
+    assert err.path == "players.alice.exile[0].exiled_with"
+    err = error(text.replace("exiled_with: jace", "exiled_with: alice"), KNOWN.__contains__)
+    assert "got the player 'alice'" in one_line(err)
+
+
+def test_an_expectation_is_not_attached_to_a_player() -> None:
+    err = error(with_expect("{card: Shock, attached_to: bob}"))
+    assert err.path == "expect[0].attached_to" and "got the player 'bob'" in one_line(err)
+
+
+# the command line: an invalid file exits 2 ---------------------------------------------
+
+
+SHOCK_BOB = textwrap.dedent("""\
+    name: shock
+    players:
+      alice: {battlefield: [Mountain], hand: [Shock]}
+      bob: {battlefield: []}
+    actions:
+      - {player: alice, cast: Shock, targets: [bob]}
+      - {resolve: all}
+    expect:
+      - {player: bob, life: 18}
+    """)
+INVALID = {  # key path -> (text, replacement) making SHOCK_BOB invalid there
+    "players.alice.life": ("alice: {", "alice: {life: 1180591620717411303424, "),
+    "actions[0].cast": ("cast: Shock", "cast: Shokc"),
+    "actions[0].targets[0]": ("targets: [bob]", "targets: [Bobby]"),
+    "expect[0].card": ("{player: bob, life: 18}", "{card: Shockk, zone: graveyard}"),
+    "expect[0].log_has": ("{player: bob, life: 18}", "{log_has: DamageDealtt, count: 1}"),
+    "players.bob.battlefield[0].attached_to": (
+        "bob: {battlefield: []}", "bob: {battlefield: [{card: Forest, attached_to: bob}]}"),
+    "players.bob.exile[0].exiled_with": (
+        "bob: {battlefield: []}", "bob: {exile: [{card: Forest, exiled_with: Tamiyo}]}"),
+}
+
+
+@pytest.mark.parametrize("path", list(INVALID))
+def test_an_invalid_file_exits_2_naming_the_key_path(
+    path: str, registry: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kernel.scenario.runner import cli_main
+
+    old, new = INVALID[path]
+    assert old in SHOCK_BOB
+    bad = SHOCK_BOB.replace(old, new)
+    f = tmp_path / "f.yaml"
+    f.write_text(bad)
+    assert cli_main([str(f)], reg=registry) == 2  # type: ignore[arg-type]
+    err = capsys.readouterr().err.strip()
+    assert "error: " in err and "\n" not in err
+    assert f"{f}: scenario 'shock': {path}: " in err
+    f.write_text(SHOCK_BOB)
+    assert cli_main([str(f)], reg=registry) == 0  # type: ignore[arg-type]
+
+
+def test_log_has_accepts_the_plugins_event_types(registry: object, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from kernel.events import EVENT_TYPES
+    from kernel.scenario.runner import cli_main
+
+    plugin_events = ["Clashed", "DamagePrevented", "Regenerated", "LibraryOrdered",
+                     "EnteredAttacking", "AbilityCopied", "SpellCopied", "TargetsChanged"]
+    assert set(plugin_events) <= set(EVENT_TYPES)
+    f = tmp_path / "f.yaml"
+    f.write_text("name: events\nplayers: {alice: {}, bob: {}}\nexpect:\n"
+                 + "".join(f"  - {{log_has: {t}, count: 0}}\n" for t in plugin_events))
+    assert cli_main([str(f)], reg=registry) == 0  # type: ignore[arg-type]
+    assert capsys.readouterr().out.splitlines() == ["PASS events", "1 passed, 0 failed"]
+
+
+@pytest.mark.parametrize("text", [
+    '"\\n": 1\n',  # an unknown key holding a line break
+    "!!map name: x\n",  # a tag that doesn't fit its node
+    "!!map\n",
+    BASE + "turn: {number: !!int [1]}\n",
+    BASE + "turn: {step: '+" + "9" * 5000 + "'}\n",  # a long value that is not allowed
+])
+def test_what_the_fuzzing_found(text: str) -> None:
+    one_line(error(text))

@@ -66,12 +66,25 @@ Normalisation choices (documented here, as the spec asks)
   ``card``, ``equals`` needs a ``count`` FILTER, ``min`` needs ``log_has``),
   and each subject needs something to check.
 * Duplicate keys in one YAML mapping are errors (YAML would keep the last).
+* Every number is an integer from -10^9 to 10^9 (:data:`INT_LIMIT`; a log could
+  not hold much larger ones); one written with more than 40 characters is not
+  even converted.  A tagged value that can't be read (``!!int abc``) is a YAML
+  error.
+* Nesting is at most :data:`MAX_DEPTH` (50) levels, and YAML aliases (``*a``)
+  may expand a file to at most :data:`MAX_VALUES` (100,000) values, or to as
+  many as the file writes out, if that is more: reading a file takes time
+  linear in its size, however its aliases are nested.  An alias inside its own
+  anchor is an error.
+* In a setup, ``attached_to`` and ``exiled_with`` name a permanent of the setup
+  (an alias, or the name of a battlefield entry), never a player; an
+  expectation's ``attached_to`` names a permanent too.
 
 Names that refer to objects (targets, attackers, expectation ``card``, ...)
 are checked against the scenario's aliases and players first, then, when a
 ``known_card`` callback is given, against the card database; ``choose``
-answers, subtypes, keywords and event names are not card names and are not
-checked.
+answers, subtypes and keywords are not card names and are not checked.  Event
+type names (``log_has``) are checked when a ``known_event`` callback is given
+(the runner passes every event type of the loaded sets and plugins).
 
 Errors
 ------
@@ -82,6 +95,7 @@ what was expected.
 
 from __future__ import annotations
 
+import functools
 import re
 import types
 from collections.abc import Callable, Iterable, Iterator
@@ -216,8 +230,17 @@ CARD_EXPECT_KEYS: tuple[str, ...] = (
     "face_down",
 )
 
-NonNeg = Annotated[int, Meta(ge=0)]
-Positive = Annotated[int, Meta(ge=1)]
+INT_LIMIT = 1_000_000_000
+"""The largest number (in absolute value) a scenario file may write anywhere."""
+MAX_DEPTH = 50
+"""The deepest nesting of mappings and lists a scenario file may have (aliases expanded)."""
+MAX_VALUES = 100_000
+"""How many values (mappings, lists, scalars) a file's aliases may expand it to (see
+:func:`_check_expansion`); a file that writes more out without aliases is not limited."""
+
+Int = Annotated[int, Meta(ge=-INT_LIMIT, le=INT_LIMIT)]
+NonNeg = Annotated[int, Meta(ge=0, le=INT_LIMIT)]
+Positive = Annotated[int, Meta(ge=1, le=INT_LIMIT)]
 
 # ---------------------------------------------------------------------------
 # Errors
@@ -243,11 +266,18 @@ class ScenarioFileError(Exception):
     def _message(self) -> str:
         parts = [self.file]
         if self.scenario is not None:
-            parts.append(f"scenario {self.scenario!r}")
+            parts.append(f"scenario {_short(self.scenario)}")
         if self.path:
             parts.append(self.path)
         parts.append(self.reason)
-        return ": ".join(parts)
+        return ": ".join(_one_line(part) for part in parts)
+
+
+def _one_line(text: str, limit: int = 1000) -> str:
+    """``text`` with its control characters escaped, cut to about ``limit`` characters."""
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    return text if len(text) <= limit else f"{text[:limit]}..."
 
 
 # ---------------------------------------------------------------------------
@@ -465,7 +495,7 @@ class Scenario(Struct, frozen=True, kw_only=True):
 
 
 class _RawPlayer(Struct, forbid_unknown_fields=True):
-    life: int = 20
+    life: Int = 20
     battlefield: list[str | CardEntry] = []
     hand: list[str | CardEntry] = []
     library: list[str | CardEntry] = []
@@ -499,7 +529,7 @@ class _RawAnswer(Struct, forbid_unknown_fields=True):
 
 class _RawExpectation(Struct, forbid_unknown_fields=True):
     player: str | UnsetType = UNSET
-    life: int | UnsetType = UNSET
+    life: Int | UnsetType = UNSET
     hand_size: NonNeg | UnsetType = UNSET
     library_size: NonNeg | UnsetType = UNSET
     graveyard_size: NonNeg | UnsetType = UNSET
@@ -509,10 +539,10 @@ class _RawExpectation(Struct, forbid_unknown_fields=True):
     winner: str | UnsetType = UNSET
     card: str | UnsetType = UNSET
     zone: Zone | UnsetType = UNSET
-    loyalty: int | UnsetType = UNSET
+    loyalty: Int | UnsetType = UNSET
     counters: dict[str, NonNeg] | UnsetType = UNSET
-    power: int | UnsetType = UNSET
-    toughness: int | UnsetType = UNSET
+    power: Int | UnsetType = UNSET
+    toughness: Int | UnsetType = UNSET
     tapped: bool | UnsetType = UNSET
     controller: str | UnsetType = UNSET
     owner: str | UnsetType = UNSET
@@ -537,7 +567,7 @@ class _RawAction(Struct, forbid_unknown_fields=True):
     activate: str | UnsetType = UNSET
     attack: dict[str, str] | list[str] | UnsetType = UNSET
     block: dict[str, str] | UnsetType = UNSET
-    resolve: int | str | UnsetType = UNSET
+    resolve: Int | str | UnsetType = UNSET
     pass_until: PassUntil | UnsetType = UNSET
     check: list[_RawExpectation] | UnsetType = UNSET
     player: str | UnsetType = UNSET
@@ -546,7 +576,7 @@ class _RawAction(Struct, forbid_unknown_fields=True):
     x: NonNeg | UnsetType = UNSET
     evoke: bool | UnsetType = UNSET
     answers: list[_RawAnswer] | UnsetType = UNSET
-    ability: str | int | UnsetType = UNSET
+    ability: str | Int | UnsetType = UNSET
     refused: bool | UnsetType = UNSET
 
 
@@ -573,21 +603,134 @@ class _PlusInt(int):
     """An integer written with a leading ``+`` (so ``ability: +1`` stays "+1")."""
 
 
+_INT_CHARS = 40
+"""An integer written with more characters than this is a :class:`_HugeInt`."""
+
+
+class _HugeInt(int):
+    """An integer written with more characters than any allowed value needs.
+
+    It is not converted (turning thousands of digits into an ``int`` is slow, and
+    Python refuses more than 4,300): it stands for a value beyond the allowed range
+    with the right sign, so the range check names its key path like any other
+    out-of-range number.
+    """
+
+    chars: int
+
+    def __new__(cls, negative: bool, chars: int) -> _HugeInt:
+        out = super().__new__(cls, -(10 ** _INT_CHARS) if negative else 10 ** _INT_CHARS)
+        out.chars = chars
+        return out
+
+    def __repr__(self) -> str:
+        return f"an integer written with {self.chars} characters"
+
+
 class _Loader(yaml.SafeLoader):
-    """SafeLoader that rejects duplicate keys and remembers ``+N`` integers."""
+    """SafeLoader that rejects duplicate keys, remembers ``+N`` integers and bounds the work.
+
+    Composing the document refuses nesting deeper than :data:`MAX_DEPTH`; once the
+    document is composed, :func:`_check_expansion` refuses aliases that expand it
+    beyond :data:`MAX_VALUES` values or :data:`MAX_DEPTH` levels.  Every later step
+    (constructing the Python values, msgspec's conversion, the checks) walks the
+    expanded document, so its work is bounded by the file's size.
+    """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.depth = 0
+        self.written = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            return super().compose_node(parent, index)
+        self.depth += 1
+        self.written += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise yaml.composer.ComposerError(
+                    None, None, f"nesting deeper than {MAX_DEPTH} levels", mark
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def get_single_node(self) -> Any:
+        node = super().get_single_node()
+        if node is not None:
+            _check_expansion(node, max(MAX_VALUES, self.written))
+        return node
+
+
+def _check_expansion(root: yaml.Node, limit: int) -> None:
+    """Refuse a document whose aliases expand it beyond ``limit`` values or
+    :data:`MAX_DEPTH` levels, or that contains itself (an alias inside its anchor).
+
+    Each node is measured once (its expanded size and height are remembered), so this
+    takes time linear in the written document, however its aliases multiply.
+    """
+    measured: dict[int, tuple[int, int]] = {}  # id(node) -> (values, levels) expanded
+    open_nodes: set[int] = set()
+
+    def refuse(node: yaml.Node, problem: str) -> yaml.composer.ComposerError:
+        return yaml.composer.ComposerError(None, None, problem, node.start_mark)
+
+    def visit(node: yaml.Node, depth: int) -> tuple[int, int]:
+        key = id(node)
+        got = measured.get(key)
+        if got is None:
+            if key in open_nodes:
+                raise refuse(node, "an alias refers to a value that contains it")
+            if depth > MAX_DEPTH:
+                raise refuse(node, f"nesting deeper than {MAX_DEPTH} levels (aliases expanded)")
+            open_nodes.add(key)
+            children: list[yaml.Node] = []
+            if isinstance(node, yaml.SequenceNode):
+                children = list(node.value)
+            elif isinstance(node, yaml.MappingNode):
+                children = [part for pair in node.value for part in pair]
+            values, levels = 1, 1
+            for child in children:
+                v, h = visit(child, depth + 1)
+                values += v
+                levels = max(levels, h + 1)
+                if values > limit:
+                    raise refuse(
+                        node, f"aliases expand the document beyond {limit} values"
+                    )
+            open_nodes.discard(key)
+            got = measured[key] = (values, levels)
+        if depth + got[1] - 1 > MAX_DEPTH:
+            raise refuse(node, f"nesting deeper than {MAX_DEPTH} levels (aliases expanded)")
+        return got
+
+    visit(root, 1)
+
+
+def _not_a(kind: str, node: yaml.Node) -> yaml.constructor.ConstructorError:
+    found = {yaml.ScalarNode: "scalar", yaml.SequenceNode: "list"}.get(type(node), "mapping")
+    return yaml.constructor.ConstructorError(
+        None, None, f"expected {kind} for the tag {node.tag}, found a {found}", node.start_mark
+    )
 
 
 def _construct_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
-    assert isinstance(node, yaml.ScalarNode)
-    value = loader.construct_yaml_int(node)
+    if not isinstance(node, yaml.ScalarNode):
+        raise _not_a("a scalar", node)
     text = str(node.value).strip()
+    if len(text) > _INT_CHARS:
+        return _HugeInt(text.startswith("-"), len(text))
+    value = loader.construct_yaml_int(node)
     if text.startswith("+"):
         return _PlusInt(value)
     return int(value)
 
 
 def _construct_mapping(loader: yaml.SafeLoader, node: yaml.Node) -> dict[Any, Any]:
-    assert isinstance(node, yaml.MappingNode)
+    if not isinstance(node, yaml.MappingNode):
+        raise _not_a("a mapping", node)
     loader.flatten_mapping(node)
     out: dict[Any, Any] = {}
     for key_node, value_node in node.value:
@@ -605,22 +748,73 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.Node) -> dict[Any, An
             raise yaml.constructor.ConstructorError(
                 "while constructing a mapping",
                 node.start_mark,
-                f"found duplicate key {key!r}",
+                f"found duplicate key {_short(key)}",
                 key_node.start_mark,
             )
         out[key] = loader.construct_object(value_node, deep=True)
     return out
 
 
+def _checked(
+    constructor: Callable[[yaml.SafeLoader, yaml.Node], Any],
+) -> Callable[[yaml.SafeLoader, yaml.Node], Any]:
+    """``constructor``, with the Python errors PyYAML's constructors raise on values they
+    can't read (``!!int abc``, ``!!bool maybe``, ``!!timestamp x``) made YAML errors."""
+
+    def construct(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+        try:
+            return constructor(loader, node)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError):
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"cannot read {_short(node.value)} as {node.tag.rsplit(':', 1)[-1]}",
+                node.start_mark,
+            ) from None
+
+    return construct
+
+
 _Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 _Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+for _tag, _fn in list(_Loader.yaml_constructors.items()):
+    _Loader.add_constructor(_tag, _checked(_fn))
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to about ``limit`` characters: error messages stay one short line."""
+    text = repr(value)
+    if len(text) > limit:
+        text = f"{text[:limit]}... ({len(text)} characters)"
+    return text
+
+
+def _plain(name: str) -> str:
+    """A name as written if it is short and printable, else as :func:`_short` shows it."""
+    return name if len(name) <= 60 and name.isprintable() else _short(name)
+
+
+def _name_list(names: list[str], most: int = 6) -> str:
+    """``a, b, c`` (with ``, ...`` after the first ``most``), each name as :func:`_plain`."""
+    shown = ", ".join(_plain(n) for n in names[:most])
+    return shown + (", ..." if len(names) > most else "")
+
+
+def _yaml_message(exc: yaml.YAMLError) -> str:
+    """One line for a YAML error: where (line, column) and what went wrong."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        what = "; ".join(p for p in (exc.context, exc.problem) if p)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        return " ".join(f"{where}{what}".split())
+    return " ".join(str(exc).split())
 
 
 def _read_yaml(text: str, file: str) -> Any:
     try:
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
-        raise ScenarioFileError(file, f"invalid YAML: {exc}") from None
+        raise ScenarioFileError(file, f"invalid YAML: {_yaml_message(exc)}") from None
 
 
 # ---------------------------------------------------------------------------
@@ -641,9 +835,9 @@ _TYPE_WORDS = {
 
 
 def _key_seg(key: Any) -> str:
-    if isinstance(key, str) and _SIMPLE_KEY.fullmatch(key):
+    if isinstance(key, str) and len(key) <= 60 and _SIMPLE_KEY.fullmatch(key):
         return f".{key}"
-    return f"[{key!r}]"
+    return f"[{_short(key)}]"
 
 
 def _join_path(prefix: str, seg: str) -> str:
@@ -679,15 +873,22 @@ def _container(tp: Any, kind: type) -> Any:
     return None
 
 
+@functools.cache
+def _fields(struct: type[Struct]) -> tuple[msgspec.structs.FieldInfo, ...]:
+    """``msgspec.structs.fields(struct)``, worked out once (it evaluates the annotations
+    on every call: a millisecond, which a file of many actions would pay each time)."""
+    return msgspec.structs.fields(struct)
+
+
 def _struct_field_type(struct: type[Struct], key: str) -> Any:
-    for f in msgspec.structs.fields(struct):
+    for f in _fields(struct):
         if f.encode_name == key:
             return f.type
     return None
 
 
 def _allowed_keys(struct: type[Struct]) -> list[str]:
-    return [f.encode_name for f in msgspec.structs.fields(struct)]
+    return [f.encode_name for f in _fields(struct)]
 
 
 def _literals(tp: Any) -> list[Any]:
@@ -712,7 +913,7 @@ def _describe_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str | int | float):
-        return repr(value)
+        return _short(value)
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
@@ -783,13 +984,13 @@ def _explain(message: str, data: Any, tp: Any) -> tuple[str, str]:
         hint = _BOOL_HINT if bad and isinstance(bad[0], bool) else ""
         return path, f"keys must be strings{got}{hint}"
 
-    m2 = re.fullmatch(r"Object contains unknown field `(.*)`", reason)
+    m2 = re.fullmatch(r"Object contains unknown field `(.*)`", reason, re.S)
     if m2:
         key = m2.group(1)
         struct = _struct_of(cur_tp)
         allowed = f"; allowed keys: {', '.join(_allowed_keys(struct))}" if struct else ""
-        return _join_path(path, _key_seg(key)), f"unknown key `{key}`{allowed}"
-    m2 = re.fullmatch(r"Object missing required field `(.*)`", reason)
+        return _join_path(path, _key_seg(key)), f"unknown key `{_plain(key)}`{allowed}"
+    m2 = re.fullmatch(r"Object missing required field `(.*)`", reason, re.S)
     if m2:
         key = m2.group(1)
         return _join_path(path, _key_seg(key)), f"missing required key `{key}`"
@@ -804,10 +1005,11 @@ def _explain(message: str, data: Any, tp: Any) -> tuple[str, str]:
     if m2:
         shown = f", got {_describe_value(cur)}" if cur is not _MISSING else ""
         return path, f"expected {_words(m2.group(1))} {m2.group(2)}{shown}"
-    m2 = re.fullmatch(r"Invalid enum value (.*)", reason)
+    m2 = re.fullmatch(r"Invalid enum value (.*)", reason, re.S)
     if m2:
         allowed_values = ", ".join(str(v) for v in _literals(cur_tp))
-        return path, f"invalid value {m2.group(1)}; expected one of: {allowed_values}"
+        shown = _describe_value(cur) if cur is not _MISSING else _short(m2.group(1))
+        return path, f"invalid value {shown}; expected one of: {allowed_values}"
     return path, reason[:1].lower() + reason[1:]
 
 
@@ -825,13 +1027,17 @@ class _Builder:
         label: str | None,
         known_card: Callable[[str], bool] | None,
         prefix: str = "",
+        known_event: Callable[[str], bool] | None = None,
     ) -> None:
         self.file = file
         self.label = label
         self.prefix = prefix
         self.known_card = known_card
+        self.known_event = known_event
         self.players: list[str] = []
         self.aliases: set[str] = set()
+        self.permanents: set[str] = set()
+        """Names and aliases of the setup's battlefield entries."""
 
     def error(self, path: str, reason: str) -> ScenarioFileError:
         if self.label is None and self.prefix:
@@ -873,13 +1079,14 @@ class _Builder:
     def check_player(self, name: str, path: str) -> None:
         if name not in self.players:
             raise self.error(
-                path, f"unknown player {name!r}; players are {', '.join(self.players)}"
+                path,
+                f"unknown player {_short(name)}; players are {_name_list(self.players)}",
             )
 
     def check_card(self, name: str, path: str) -> None:
         """A card name (setup): checked against the card database only."""
         if self.known_card is not None and not self.known_card(name):
-            raise self.error(path, f"unknown card {name!r}")
+            raise self.error(path, f"unknown card {_short(name)}")
 
     def check_ref(self, name: str, path: str, *, player_ok: bool = False) -> None:
         """A reference to an object: an alias, a card name, or (if allowed) a player."""
@@ -887,7 +1094,25 @@ class _Builder:
             return
         if self.known_card is not None and not self.known_card(name):
             what = "card, alias or player" if player_ok else "card or alias"
-            raise self.error(path, f"unknown {what} {name!r}")
+            raise self.error(path, f"unknown {what} {_short(name)}")
+
+    def check_permanent(self, name: str, path: str) -> None:
+        """A setup link (``attached_to``, ``exiled_with``): a permanent of the setup."""
+        if name in self.permanents:
+            return
+        if name in self.players:
+            raise self.error(path, f"expected a permanent, got the player {_short(name)}")
+        self.check_ref(name, path)
+        raise self.error(
+            path,
+            f"expected the name or alias of a permanent on the battlefield in the setup, "
+            f"got {_short(name)}",
+        )
+
+    def check_event(self, name: str, path: str) -> None:
+        """An event type name (``log_has``): checked against the loaded event types."""
+        if self.known_event is not None and not self.known_event(name):
+            raise self.error(path, f"unknown event type {_short(name)}")
 
     # -- the whole scenario --------------------------------------------------
 
@@ -906,7 +1131,7 @@ class _Builder:
             raise self.error(
                 "players",
                 f"exactly two players are required, got {len(self.players)}"
-                + (f" ({', '.join(self.players)})" if self.players else ""),
+                + (f" ({_name_list(self.players)})" if self.players else ""),
             )
         for name in self.players:
             if not name.strip():
@@ -919,12 +1144,21 @@ class _Builder:
                     if isinstance(entry, CardEntry) and entry.alias is not None:
                         path = f"players{_key_seg(pname)}.{zone}[{i}].as"
                         if entry.alias in self.aliases:
-                            raise self.error(path, f"duplicate alias {entry.alias!r}")
+                            raise self.error(path, f"duplicate alias {_short(entry.alias)}")
                         if entry.alias in self.players:
-                            raise self.error(path, f"alias {entry.alias!r} is also a player's name")
+                            raise self.error(
+                                path, f"alias {_short(entry.alias)} is also a player's name"
+                            )
                         if not entry.alias.strip():
                             raise self.error(path, "expected a non-empty alias")
                         self.aliases.add(entry.alias)
+            for entry in rp.battlefield:
+                if isinstance(entry, str):
+                    self.permanents.add(entry)
+                else:
+                    self.permanents.add(entry.card)
+                    if entry.alias is not None:
+                        self.permanents.add(entry.alias)
 
         players = {pname: self._player(pname, rp) for pname, rp in raw.players.items()}
         turn = self._turn(raw.turn)
@@ -975,11 +1209,11 @@ class _Builder:
             if entry.exiled_with is not None:
                 raise self.error(f"{path}.exiled_with", "`exiled_with` is only allowed in exile")
         if entry.attached_to is not None:
-            self.check_ref(entry.attached_to, f"{path}.attached_to", player_ok=True)
+            self.check_permanent(entry.attached_to, f"{path}.attached_to")
             if entry.attached_to == entry.alias:
                 raise self.error(f"{path}.attached_to", "a permanent can't be attached to itself")
         if entry.exiled_with is not None:
-            self.check_ref(entry.exiled_with, f"{path}.exiled_with")
+            self.check_permanent(entry.exiled_with, f"{path}.exiled_with")
         if entry.controller is not None:
             self.check_player(entry.controller, f"{path}.controller")
 
@@ -995,7 +1229,7 @@ class _Builder:
     def _action(self, ra: _RawAction, path: str) -> Action:
         present = [
             f.encode_name
-            for f in msgspec.structs.fields(_RawAction)
+            for f in _fields(_RawAction)
             if getattr(ra, f.name) is not UNSET
         ]
         verbs = [k for k in present if k in VERBS]
@@ -1054,7 +1288,7 @@ class _Builder:
                 for i, a in enumerate(ra.attack):
                     self.check_ref(a, f"{path}.attack[{i}]")
                     if a in attackers:
-                        raise self.error(f"{path}.attack[{i}]", f"{a!r} attacks twice")
+                        raise self.error(f"{path}.attack[{i}]", f"{_short(a)} attacks twice")
                     attackers[a] = None
             else:
                 for a, d in ra.attack.items():
@@ -1089,7 +1323,7 @@ class _Builder:
             ]
         return Action(**fields)
 
-    _LOYALTY = re.compile(r"[+\-\u2212](\d+|X)")
+    _LOYALTY = re.compile(r"[+\-\u2212]([0-9]{1,9}|X)")
 
     def _ability(self, value: str | int, path: str) -> str | int:
         if isinstance(value, bool):
@@ -1103,12 +1337,12 @@ class _Builder:
             return "0"
         if self._LOYALTY.fullmatch(text):
             return text.replace("\u2212", "-")
-        if text.isdigit() and int(text) >= 1:
+        if re.fullmatch(r"[0-9]{1,9}", text) and int(text) >= 1:
             return int(text)
         raise self.error(
             path,
             'expected a loyalty cost ("+1", "-1", "-X", "0") or the 1-based index '
-            f"of an activated ability, got {value!r}",
+            f"of an activated ability, got {_short(value)}",
         )
 
     # -- answers ---------------------------------------------------------------
@@ -1153,7 +1387,7 @@ class _Builder:
             elif v.lower() in ("no", "false"):
                 value = False
             else:
-                raise self.error(kpath, f"expected yes or no, got {v!r}")
+                raise self.error(kpath, f"expected yes or no, got {_short(v)}")
         elif kind in ("hideaway", "target"):
             self.check_ref(v, kpath, player_ok=kind == "target")
             value = v
@@ -1178,7 +1412,7 @@ class _Builder:
     def _expectation(self, raw: _RawExpectation, path: str) -> Expectation:
         present = {
             f.encode_name
-            for f in msgspec.structs.fields(_RawExpectation)
+            for f in _fields(_RawExpectation)
             if getattr(raw, f.name) is not UNSET
         }
         if not present:
@@ -1238,7 +1472,12 @@ class _Builder:
         if not isinstance(raw.card, UnsetType):
             self.check_ref(raw.card, f"{path}.card")
         if not isinstance(raw.attached_to, UnsetType):
-            self.check_ref(raw.attached_to, f"{path}.attached_to", player_ok=True)
+            if raw.attached_to in self.players:
+                raise self.error(
+                    f"{path}.attached_to",
+                    f"expected a permanent, got the player {_short(raw.attached_to)}",
+                )
+            self.check_ref(raw.attached_to, f"{path}.attached_to")
         for key in ("library_top", "library_bottom"):
             names = opt(getattr(raw, key))
             if names is not None:
@@ -1251,8 +1490,10 @@ class _Builder:
                     self.check_player(value, f"{path}.count.{key}")
             if count.name is not None:
                 self.check_ref(count.name, f"{path}.count.name")
-        if not isinstance(raw.log_has, UnsetType) and not raw.log_has.strip():
-            raise self.error(f"{path}.log_has", "expected an event type name")
+        if not isinstance(raw.log_has, UnsetType):
+            if not raw.log_has.strip():
+                raise self.error(f"{path}.log_has", "expected an event type name")
+            self.check_event(raw.log_has, f"{path}.log_has")
 
         return Expectation(
             where=path,
@@ -1297,7 +1538,10 @@ class _Builder:
 
 
 def parse_scenarios(
-    data: Any, file: str = "<data>", known_card: Callable[[str], bool] | None = None
+    data: Any,
+    file: str = "<data>",
+    known_card: Callable[[str], bool] | None = None,
+    known_event: Callable[[str], bool] | None = None,
 ) -> list[Scenario]:
     """Validate already-loaded YAML data (one scenario or ``{scenarios: [...]}``)."""
     if data is None:
@@ -1327,12 +1571,13 @@ def parse_scenarios(
     for where, raw in items:
         name = raw.get("name") if isinstance(raw, dict) else None
         label = name if isinstance(name, str) else None
-        builder = _Builder(file, label, known_card, prefix=where)
+        builder = _Builder(file, label, known_card, prefix=where, known_event=known_event)
         scenario = builder.build(raw)
         if scenario.name in seen:
             raise ScenarioFileError(
                 file,
-                f"duplicate scenario name {scenario.name!r} (also {seen[scenario.name] or 'above'})",
+                f"duplicate scenario name {_short(scenario.name)} "
+                f"(also {seen[scenario.name] or 'above'})",
                 scenario=scenario.name,
                 path=_join_path(where, ".name") if where else "name",
             )
@@ -1342,28 +1587,34 @@ def parse_scenarios(
 
 
 def loads_scenarios(
-    text: str, file: str = "<string>", known_card: Callable[[str], bool] | None = None
+    text: str,
+    file: str = "<string>",
+    known_card: Callable[[str], bool] | None = None,
+    known_event: Callable[[str], bool] | None = None,
 ) -> list[Scenario]:
     """Read scenarios from YAML text; ``file`` is used in error messages."""
-    return parse_scenarios(_read_yaml(text, file), file, known_card)
+    return parse_scenarios(_read_yaml(text, file), file, known_card, known_event)
 
 
 def load_scenarios(
-    path: str | Path, known_card: Callable[[str], bool] | None = None
+    path: str | Path,
+    known_card: Callable[[str], bool] | None = None,
+    known_event: Callable[[str], bool] | None = None,
 ) -> list[Scenario]:
     """Read and validate every scenario of a YAML file.
 
     ``known_card(name)`` says whether a card name exists; when given, unknown
-    card names are errors.  Raises :class:`ScenarioFileError` for any problem
+    card names are errors.  ``known_event(name)`` says the same of event type
+    names (``log_has``).  Raises :class:`ScenarioFileError` for any problem
     (unreadable file, invalid YAML, unknown key, wrong type, unknown card,
-    unknown player, duplicate scenario name or alias, ...).
+    unknown player, duplicate scenario name or alias, ...), and nothing else.
     """
     file = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioFileError(file, f"cannot read the file: {exc}") from None
-    return loads_scenarios(text, file, known_card)
+    return loads_scenarios(text, file, known_card, known_event)
 
 
 def iter_scenario_files(paths: Iterable[str | Path]) -> list[Path]:

@@ -859,9 +859,10 @@ def unknown_cards(sc: Scenario, reg: Registry) -> list[str]:
 
 
 def run_file(path: str | Path, reg: Registry) -> list[ScenarioResult]:
-    """Run every scenario in a file.  A scenario naming an unknown card fails
-    (with the key path) without stopping the others; the file is then invalid."""
-    scs = load_scenarios(path)
+    """Run every scenario in a file.  A file naming a card, an alias or an event type
+    that the loaded sets and plugins don't know is invalid (:class:`ScenarioFileError`)."""
+    scs = load_scenarios(path, known_card=reg.__contains__,
+                         known_event=ev.EVENT_TYPES.__contains__)
     out = []
     for sc in scs:
         missing = unknown_cards(sc, reg)
