@@ -76,6 +76,12 @@ KNOWN_TO_CONTROLLERS_OF = "known_to_controllers_of"
 _MOVES: frozenset[type] = frozenset({ev.ZoneChanged, ev.RemovedFromGame, ev.SpellCast})
 """Events that move object ``obj`` from ``from_zone`` (it becomes a new object)."""
 
+_STACK_ENTRIES: dict[type, str] = {ev.SpellCast: "new_obj", ev.AbilityActivated: "item",
+                                   ev.TriggerPutOnStack: "item"}
+"""Events that put a stack item on the stack, with the field naming it (``""``: an event
+type that doesn't).  A plugin's event that does (a copy of a spell or ability) says so
+with a class attribute ``STACK_ITEM`` naming that field."""
+
 LOOP_WINDOW = 500
 """Events without a player's choice after which the engine looks for a loop of mandatory
 actions (CR 104.4b, :meth:`Game._mandatory_loop`)."""
@@ -195,6 +201,12 @@ class Game:
         self.validate_caches = False
         self._taps = 0  # counts Tapped and Untapped events
         self._choice_at = 0  # the log's length at the last choice a player made
+        #: the event that ended the last step (its last recorded pass of priority, else its
+        #: StepBegan) or began the turn: the cause of the next StepBegan or TurnBegan
+        self._step_end = -1
+        #: the log's length when state-based actions were last looked for and none was due:
+        #: an action due now was made due by an event since then (:meth:`_sba_cause`)
+        self._sba_clean = 0
         self._loop_from = -1  # the choice since which situations are remembered
         self._loop_seen: set[tuple[int, int, tuple[Any, ...]]] = set()
         self._checks: list[Callable[[Any], Any]] = []  # check_action for each player
@@ -673,11 +685,14 @@ class Game:
                        event_no=len(self.log))
         try:
             first = self.rng("first").randrange(2)
-            self.emit(ev.DecisionMade(player=-1, kind="first_player", choice=first))
-            for p in (first, 1 - first):
-                self.draw(p, 7)
-            if mulligans:
-                self._mulligans(first)
+            started = next((env.seq for env in self.log if isinstance(env.event, ev.GameStarted)),
+                           -1)
+            chosen = self.emit(ev.DecisionMade(player=-1, kind="first_player", choice=first),
+                               cause=started)
+            with self.caused(chosen):  # the opening hands
+                for p in (first, 1 - first):
+                    self.draw(p, 7)
+            self._step_end = self._mulligans(first, chosen) if mulligans else chosen
             self.run(first, max_turns=max_turns)
         except GameOver:
             pass
@@ -685,24 +700,51 @@ class Game:
                        event_no=len(self.log))
         return -1 if self.state.winner is None else self.state.winner
 
-    def _mulligans(self, first: int) -> None:
+    def _mulligans(self, first: int, dealt: int) -> int:
+        """London mulligans; ``dealt`` is the event that dealt the opening hands (the first
+        player's choice).  Each question is caused by the event that made the engine ask it
+        (the hands dealt, the player's previous mulligan); what a decision does is caused by
+        it.  Returns the last decision's event, the cause of the first turn."""
+        last = dealt
         for p in (first, 1 - first):
             taken = 0
+            asked_by = dealt
             while taken < 7:
-                keep = self.ask(Decision("mulligan", p, [True, False], "keep this hand?"))
+                mark = len(self.log)
+                with self.caused(asked_by):
+                    keep = self.ask(Decision("mulligan", p, [True, False], "keep this hand?"))
+                asked_by = last = self._decided(mark, asked_by)
                 if keep:
                     break
                 taken += 1
-                for oid in list(self.state.players[p].hand):
-                    self.move(oid, "library", reason="mulligan")
-                self.shuffle(p)
-                self.draw(p, 7)
+                with self.caused(asked_by):
+                    for oid in list(self.state.players[p].hand):
+                        self.move(oid, "library", reason="mulligan")
+                    self.shuffle(p)
+                    self.draw(p, 7)
             if taken:
                 hand = list(self.state.players[p].hand)
-                bottom = self.choose(p, "bottom", hand, "put cards on the bottom",
-                                     count=min(taken, len(hand)))
-                for oid in bottom:
-                    self.move(oid, "library", reason="mulligan", position=-1)
+                mark = len(self.log)
+                with self.caused(asked_by):
+                    bottom = self.choose(p, "bottom", hand, "put cards on the bottom",
+                                         count=min(taken, len(hand)))
+                last = self._decided(mark, asked_by)
+                with self.caused(last):
+                    for oid in bottom:
+                        self.move(oid, "library", reason="mulligan", position=-1)
+        return last
+
+    def _decided(self, mark: int, otherwise: int) -> int:
+        """:meth:`decided_since`, else ``otherwise``."""
+        at = self.decided_since(mark)
+        return otherwise if at is None else at
+
+    def decided_since(self, mark: int) -> int | None:
+        """The event of the decision recorded since the log had ``mark`` events, if one
+        was (a decision with one legal answer is not recorded): for code that makes what
+        a player chose the cause of what follows (a redirection of damage)."""
+        at = self._choice_at
+        return at if at >= mark else None
 
     def run(self, first: int = 0, max_turns: int = 200, start_step: str = "untap",
             turn: int | None = None) -> None:
@@ -713,10 +755,10 @@ class Game:
         while True:
             if step == "untap":
                 active = self._extra_turn(active)
-                self.emit(ev.TurnBegan(turn=n, active=active))
+                self._turn_began(n, active)
             self.turn_from(step, n, active)
             if n >= max_turns:
-                self.emit(ev.GameEnded(winner=-1, reason="turn-limit"))
+                self.emit(ev.GameEnded(winner=-1, reason="turn-limit"), cause=self._ended())
                 raise GameOver()
             n += 1
             active = 1 - active
@@ -728,8 +770,16 @@ class Game:
         extra = [e for e in self.state.effects if e.kind == "extra_turn"]
         if not extra:
             return active
-        self.emit(ev.EffectsEnded(effects=(extra[-1].id,)))
+        self.emit(ev.EffectsEnded(effects=(extra[-1].id,)), cause=self._ended())
         return int(extra[-1].params)
+
+    def _ended(self) -> int | None:
+        """The event that ended the last step (:attr:`_step_end`), if there was one."""
+        return self._step_end if self._step_end >= 0 else None
+
+    def _turn_began(self, n: int, active: int) -> None:
+        """A turn begins, caused by the end of the last one (or the game's start)."""
+        self._step_end = self.emit(ev.TurnBegan(turn=n, active=active), cause=self._ended())
 
     def turn_from(self, step: str, n: int, active: int, resume: bool = False) -> None:
         """Play turn ``n`` from the beginning of ``step``.  ``resume``: the game is
@@ -737,7 +787,7 @@ class Game:
         actions, "at the beginning of" triggers -- is past, and players get priority."""
         i = STEPS.index(step)
         if i == 0 and self.state.turn != n:
-            self.emit(ev.TurnBegan(turn=n, active=active))
+            self._turn_began(n, active)
         combat_skipped = False
         for s in STEPS[i:]:
             if combat_skipped and s in ("declare_blockers", "combat_damage"):
@@ -746,12 +796,15 @@ class Game:
                 continue  # "Skip your draw step" (CR 614.10): the step doesn't happen
             if resume and s == step and s not in ("untap", "cleanup"):
                 with self.setting_up():
-                    self.emit(ev.StepBegan(step=s))
-                self.priority_round()
-                self._empty_pools()
+                    self._step_end = self.emit(ev.StepBegan(step=s))
+                with self.caused(self._step_end):
+                    self.priority_round()
+                    self._empty_pools()
                 continue
-            self.emit(ev.StepBegan(step=s))
-            with self.caused(len(self.log) - 1):
+            # a step begins as the last one ends: when all players have passed in
+            # succession (its last recorded pass), else once its actions are done
+            began = self._step_end = self.emit(ev.StepBegan(step=s), cause=self._ended())
+            with self.caused(began):
                 if s == "untap":
                     self._turn_begins(active)
                 for hook in self.reg.step_hooks:  # turn-based actions of plugins
@@ -834,27 +887,35 @@ class Game:
         s = self.state
         p = s.active
         passes = 0
+        last_pass = -1  # the last recorded pass of those in succession so far
         if len(self._checks) != len(s.players):
             self._checks = [partial(self.check_action, i) for i in range(len(s.players))]
         while True:
             self.settle()
             if len(self.log) - self._choice_at > LOOP_WINDOW:
                 self._mandatory_loop(p, passes)
+            mark = len(self.log)
             action = self.ask(Decision("priority", p, self.legal_actions(p),
                                        check=self._checks[p]))
             if action[0] == "pass":
+                if self._choice_at >= mark:
+                    last_pass = self._choice_at
                 passes += 1
                 if passes >= len(s.players):
                     if not s.stack:
+                        if last_pass >= 0:  # the step ends with this pass (CR 500.2)
+                            self._step_end = last_pass
                         return
                     self.resolve_top()
                     passes = 0
+                    last_pass = -1
                     p = s.active
                 else:
                     p = 1 - p
                 continue
             self.perform(p, action)
             passes = 0
+            last_pass = -1
 
     def _mandatory_loop(self, player: int, passes: int) -> None:
         """CR 104.4b: a game in a loop of mandatory actions, repeating with no way to stop,
@@ -871,7 +932,7 @@ class Game:
         if here in self._loop_seen:
             self.diag().info("mandatory loop: a draw", event_no=len(self.log),
                              since_choice=self._choice_at)
-            self.emit(ev.GameEnded(winner=-1, reason="loop"))
+            self.emit(ev.GameEnded(winner=-1, reason="loop"), cause=self._choice_at)
             raise GameOver()
         self._loop_seen.add(here)
 
@@ -906,7 +967,7 @@ class Game:
     def settle(self) -> None:
         """State-based actions, then triggered abilities to the stack, until stable (CR 117.5)."""
         if self._settled == self._sba_version and not self.state.pending:
-            if self.validate_caches and (self._sba_actions() or self._legend_rule()):
+            if self.validate_caches and (self._sba_actions() or self._legend_groups_now()):
                 raise StaleCache(f"after event {len(self.log) - 1}, state-based actions "
                                  "are due though no event since the last check changed "
                                  "what they look at (Registry.add_sba_check reads, "
@@ -934,7 +995,8 @@ class Game:
             o = self.state.objects.get(t)
             if t > 0 and t not in c.removed_attacked and o is not None \
                     and o.zone == "battlefield" and self.chars(t).controller != defender:
-                self.emit(ev.RemovedFromCombat(obj=t))
+                self.emit(ev.RemovedFromCombat(obj=t),  # (its change of control)
+                          cause=self._sba_cause([t], [], len(self.log)))
 
     # ------------------------------------------------------------------ actions
     def legal_actions(self, player: int) -> list[Any]:
@@ -1629,12 +1691,17 @@ class Game:
             if not host:
                 continue
             h = s.objects.get(host)
-            if h is None or h.zone != "battlefield":
-                self.emit(ev.ObjectFlagged(obj=oid, key=KNOWN_TO_CONTROLLERS_OF, value=None))
-                self.emit(ev.ObjectFlagged(obj=oid, key="known_to", value=[]))
-            elif self.chars(host).controller not in o.known_to:
-                self.emit(ev.ObjectFlagged(obj=oid, key="known_to", value=sorted(
-                    [*o.known_to, self.chars(host).controller])))
+            gone = h is None or h.zone != "battlefield"
+            if not gone and self.chars(host).controller in o.known_to:
+                continue
+            # caused by the host's leaving or change of control (the last event about it)
+            with self.caused(self._sba_cause([host], [], len(self.log))):
+                if gone:
+                    self.emit(ev.ObjectFlagged(obj=oid, key=KNOWN_TO_CONTROLLERS_OF, value=None))
+                    self.emit(ev.ObjectFlagged(obj=oid, key="known_to", value=[]))
+                else:
+                    self.emit(ev.ObjectFlagged(obj=oid, key="known_to", value=sorted(
+                        [*o.known_to, self.chars(host).controller])))
 
     # ------------------------------------------------------------ playing while resolving
     def play_during_resolution(self, player: int, oid: int, optional: bool = False,
@@ -1974,13 +2041,31 @@ class Game:
                 self._resolve_ability(item)
 
     def _item_cause(self, item: StackItem) -> int:
+        """The event that put ``item`` on the stack (its cast, activation, trigger put on
+        the stack, or copy): the cause of its resolution and of everything it does."""
+        oid = item.id
+        entries = _STACK_ENTRIES
         for env in reversed(self.log):
             e = env.event
-            if isinstance(e, ev.SpellCast) and e.new_obj == item.id:
-                return env.seq
-            if isinstance(e, ev.AbilityActivated | ev.TriggerPutOnStack) and e.item == item.id:
+            field = entries.get(type(e))
+            if field is None:  # a type not seen yet: a plugin's may say (a copy ...)
+                field = entries[type(e)] = getattr(type(e), "STACK_ITEM", "")
+            if field and getattr(e, field) == oid:
                 return env.seq
         return self._cause[-1]
+
+    def _triggered_at(self, items: Sequence[StackItem]) -> dict[int, int]:
+        """The event at which each of ``items`` (triggered abilities waiting to be put on
+        the stack) triggered: its ``AbilityTriggered``."""
+        want = {it.id for it in items}
+        found: dict[int, int] = {}
+        for env in reversed(self.log):
+            e = env.event
+            if type(e) is ev.AbilityTriggered and e.item in want:
+                found[e.item] = env.seq
+                if len(found) == len(want):
+                    break
+        return found
 
     def _target_slots_of(self, item: StackItem) -> list[Target]:
         if item.kind == "spell":
@@ -2150,45 +2235,54 @@ class Game:
     def _put_triggers_on_stack(self) -> None:
         s = self.state
         order = [s.active] + [p for p in range(len(s.players)) if p != s.active]
+        at = self._triggered_at(s.pending)
         for p in order:
             mine = [it for it in s.pending if it.controller == p]
             if not mine:
                 continue
-            if len(mine) > 1:
-                ids = self.ask(Decision("order", p, None, "order your triggered abilities "
-                                        "(first goes on the stack first)",
-                                        check=partial(_check_order, items=mine),
-                                        context=[it.id for it in mine]))
+            if len(mine) > 1:  # asked because the last of them triggered
+                with self.caused(max((at[it.id] for it in mine if it.id in at),
+                                     default=self._cause[-1])):
+                    ids = self.ask(Decision("order", p, None, "order your triggered "
+                                            "abilities (first goes on the stack first)",
+                                            check=partial(_check_order, items=mine),
+                                            context=[it.id for it in mine]))
                 mine = [next(it for it in mine if it.id == i) for i in ids]
             for it in mine:
-                ab = self.ability(it)
-                slots = list(ab.targets) if ab is not None else []
-                modes: list[int] = []
-                if getattr(ab, "modes", ()):  # a modal triggered ability (CR 603.3c)
-                    ok = [list(m) for m in combinations(range(1, len(ab.modes) + 1),
-                                                        ab.choose or 1)
-                          if all(self._target_combos(p, it.source, ab.modes[i - 1].targets)
-                                 for i in m)]
-                    if not ok:
-                        self.emit(ev.StackItemResolved(item=it.id, fizzled=True))
-                        continue
-                    modes = self.ask(Decision("modes", p, ok, f"modes for {it.source_card}"))
-                    slots = [t for m in modes for t in ab.modes[m - 1].targets]
-                targets: list[int] = []
-                if slots:
-                    combos = self._target_combos(p, it.source, slots)
-                    # "up to" slots may stay empty: that choice is offered last
-                    combos = [c for c in combos if c] + [c for c in combos if not c]
-                    if not combos:  # 603.3d: no legal targets -> removed from the stack
-                        self.emit(ev.StackItemResolved(item=it.id, fizzled=True))
-                        continue
-                    targets = self.ask(Decision("targets", p, combos,
-                                                f"targets for {it.source_card}",
-                                                check=partial(self._check_trigger_targets,
-                                                              p, it, slots),
-                                                context=it.id))
-                self.emit(ev.TriggerPutOnStack(item=it.id, targets=tuple(targets),
-                                               modes=tuple(modes)))
+                with self.caused(at.get(it.id, self._cause[-1])):
+                    self._put_on_stack(p, it)
+
+    def _put_on_stack(self, p: int, it: StackItem) -> None:
+        """Put triggered ability ``it`` of player ``p`` on the stack: its modes and targets
+        chosen, or removed if it has none it can take (CR 603.3)."""
+        ab = self.ability(it)
+        slots = list(ab.targets) if ab is not None else []
+        modes: list[int] = []
+        if getattr(ab, "modes", ()):  # a modal triggered ability (CR 603.3c)
+            ok = [list(m) for m in combinations(range(1, len(ab.modes) + 1),
+                                                ab.choose or 1)
+                  if all(self._target_combos(p, it.source, ab.modes[i - 1].targets)
+                         for i in m)]
+            if not ok:
+                self.emit(ev.StackItemResolved(item=it.id, fizzled=True))
+                return
+            modes = self.ask(Decision("modes", p, ok, f"modes for {it.source_card}"))
+            slots = [t for m in modes for t in ab.modes[m - 1].targets]
+        targets: list[int] = []
+        if slots:
+            combos = self._target_combos(p, it.source, slots)
+            # "up to" slots may stay empty: that choice is offered last
+            combos = [c for c in combos if c] + [c for c in combos if not c]
+            if not combos:  # 603.3d: no legal targets -> removed from the stack
+                self.emit(ev.StackItemResolved(item=it.id, fizzled=True))
+                return
+            targets = self.ask(Decision("targets", p, combos,
+                                        f"targets for {it.source_card}",
+                                        check=partial(self._check_trigger_targets,
+                                                      p, it, slots),
+                                        context=it.id))
+        self.emit(ev.TriggerPutOnStack(item=it.id, targets=tuple(targets),
+                                       modes=tuple(modes)))
 
     def _check_trigger_targets(self, p: int, it: StackItem, slots: list[Target],
                                choice: Any) -> Any:
@@ -2260,36 +2354,123 @@ class Game:
         return acts
 
     def _sba(self) -> bool:
+        """Perform the state-based actions due now, all at once (CR 704.3); ``False`` if
+        none is.  Each is caused by the event that made it due (:meth:`_sba_cause`)."""
         acts = self._sba_actions()
-        legend = self._legend_rule()
-        if not acts and not legend:
+        groups = self._legend_groups_now()
+        if not acts and not groups:
+            self._sba_clean = len(self.log)
             return False
+        since = self._sba_clean
+        causes = [self._sba_cause(*self._sba_concerns(what, ref, why, acts), since)
+                  for what, ref, why in acts]  # (all seen before any is performed)
+        legend: list[tuple[int, int]] = []
+        for ctrl, ids in groups:
+            why_now = self._sba_cause(ids, (), since)
+            with self.caused(why_now):
+                keep = self.choose(ctrl, "legend", ids, "legend rule: choose one to keep")
+            legend.extend((i, why_now) for i in ids if i != keep)
         done: set[int] = set()
-        for what, ref, why in acts:
+        lost: int | None = None
+        for (what, ref, why), cause in zip(acts, causes, strict=True):
             if what == "lose":
-                self.emit(ev.PlayerLost(player=ref, reason=why))
+                lost = self.emit(ev.PlayerLost(player=ref, reason=why), cause=cause)
                 continue
             if ref in done or ref not in self.state.objects:
                 continue
             done.add(ref)
-            if what == "annihilate":
-                o = self.state.objects[ref]
-                n = min(o.counters.get("+1/+1", 0), o.counters.get("-1/-1", 0))
-                self.emit(ev.CounterRemoved(obj=ref, kind="+1/+1", n=n))
-                self.emit(ev.CounterRemoved(obj=ref, kind="-1/-1", n=n))
-            elif what == "cease":
-                o = self.state.objects[ref]
-                self.emit(ev.ZoneChanged(obj=ref, new_obj=ref, from_zone=o.zone, to_zone="none",
-                                         reason="token-ceased"))
-            elif what in ("destroy", "graveyard"):
-                self.move(ref, "graveyard", reason="sba:" + why)
-            elif what == "unattach":  # e.g. Equipment attached to an illegal permanent
-                self.emit(ev.Attached(obj=ref, to=0))
-        for oid in legend:
+            with self.caused(cause):
+                if what == "annihilate":
+                    o = self.state.objects[ref]
+                    n = min(o.counters.get("+1/+1", 0), o.counters.get("-1/-1", 0))
+                    self.emit(ev.CounterRemoved(obj=ref, kind="+1/+1", n=n))
+                    self.emit(ev.CounterRemoved(obj=ref, kind="-1/-1", n=n))
+                elif what == "cease":
+                    o = self.state.objects[ref]
+                    self.emit(ev.ZoneChanged(obj=ref, new_obj=ref, from_zone=o.zone,
+                                             to_zone="none", reason="token-ceased"))
+                elif what in ("destroy", "graveyard"):
+                    self.move(ref, "graveyard", reason="sba:" + why)
+                elif what == "unattach":  # e.g. Equipment attached to an illegal permanent
+                    self.emit(ev.Attached(obj=ref, to=0))
+        for oid, cause in legend:
             if oid not in done and oid in self.state.objects:
-                self.move(oid, "graveyard", reason="sba:legend-rule")
-        self._check_game_over()
+                with self.caused(cause):
+                    self.move(oid, "graveyard", reason="sba:legend-rule")
+        self._check_game_over(lost)
         return True
+
+    def _sba_concerns(self, what: str, ref: int, why: str,
+                      acts: list[tuple[str, int, str]]) -> tuple[list[int], list[int]]:
+        """The objects and players whose events may have made a state-based action due:
+        the player who loses; the object, and the permanent it is attached to; for the
+        planeswalker uniqueness rule, each planeswalker of the type it shares."""
+        if what == "lose":
+            return [], [ref]
+        ids = [ref]
+        if why == "planeswalker-uniqueness":
+            mine = set(self.chars(ref).subtypes)
+            ids = [oid for w, oid, y in acts if y == why and mine & set(self.chars(oid).subtypes)]
+        o = self.state.objects.get(ref)
+        if o is not None and o.attached_to:
+            ids.append(o.attached_to)
+        elif o is not None and o.zone == "battlefield" and why in ("aura", "equipment"):
+            host = self._last_host(ref)  # (a host that left is forgotten by the state)
+            if host:
+                ids.append(host)
+        return ids, []
+
+    def _last_host(self, oid: int) -> int:
+        """The permanent ``oid`` was last attached to (0: none), from the log."""
+        for env in reversed(self.log):
+            e = env.event
+            if type(e) is ev.Attached and e.obj == oid:
+                return e.to
+            if type(e) is ev.TokenCreated and e.obj == oid:
+                return e.attached_to
+            if ev.entered(e) == oid:
+                return 0
+        return 0
+
+    def _sba_cause(self, ids: Sequence[int], players: Sequence[int], since: int) -> int:
+        """The event that made a state-based action concerning objects ``ids`` and
+        ``players`` due.  It became due after the log's first ``since`` events (when state-
+        based actions were last found not due); of the events since then, the last that may
+        call for a state-based action and is about them (damage dealt to them, a counter
+        put on or removed from them, an effect naming them, their entering, their host
+        leaving, life lost, a draw from an empty library ...); else the last other event
+        about them (it became untapped ...); else the last event that may call for a
+        state-based action (e.g. a permanent whose static ability they depended on left);
+        if there is none, the last event about them before; else the current cause."""
+        log = self.log
+        reads = self._sba_parts or self._sba_reads()
+        refs = set(ids)
+        who = set(players)
+        refs.update(player_ref(p) for p in who)
+        latest = other = -1
+        for i in range(len(log) - 1, since - 1, -1):
+            e = log[i].event
+            kind = type(e)
+            if kind in NEUTRAL_EVENTS:
+                if other < 0 and kind is not ev.DecisionMade and _about(e, refs, who):
+                    other = i
+                continue
+            ch = e.changes()
+            if ch is not None and ch.isdisjoint(reads):
+                if other < 0 and _about(e, refs, who):
+                    other = i
+                continue  # it cannot have called for a state-based action
+            if _about(e, refs, who):
+                return i
+            if latest < 0:
+                latest = i
+        if other >= 0 or latest >= 0:
+            return other if other >= 0 else latest
+        for i in range(min(since, len(log)) - 1, -1, -1):
+            e = log[i].event
+            if type(e) is not ev.DecisionMade and _about(e, refs, who):
+                return i
+        return self._cause[-1]
 
     def _legend_groups(self) -> list[tuple[int, list[int]]]:
         """Legendary permanents one player controls that share a name (CR 704.5j)."""
@@ -2304,22 +2485,21 @@ class Game:
                 by.setdefault((c.controller, c.name), []).append(oid)
         return [(ctrl, ids) for (ctrl, _name), ids in by.items() if len(ids) > 1]
 
-    def _legend_rule(self) -> list[int]:
+    def _legend_groups_now(self) -> list[tuple[int, list[int]]]:
+        """:meth:`_legend_groups`, kept while the characteristics hold."""
         cache = self._chars_cache()
-        groups = cache.get("_legends")
+        groups: list[tuple[int, list[int]]] | None = cache.get("_legends")
         if groups is None:
             groups = cache["_legends"] = self._legend_groups()
-        out: list[int] = []
-        for ctrl, ids in groups:
-            keep = self.choose(ctrl, "legend", ids, "legend rule: choose one to keep")
-            out.extend(i for i in ids if i != keep)
-        return out
+        return groups
 
-    def _check_game_over(self) -> None:
+    def _check_game_over(self, lost: int | None = None) -> None:
+        """The game ends when at most one player is left (``lost``: the event of the last
+        player's loss, its cause)."""
         s = self.state
         alive = [i for i, p in enumerate(s.players) if not p.lost]
         if len(alive) <= 1 and not s.over:
-            self.emit(ev.GameEnded(winner=alive[0] if alive else -1))
+            self.emit(ev.GameEnded(winner=alive[0] if alive else -1), cause=lost)
         if s.over:
             raise GameOver()
 
@@ -2473,13 +2653,15 @@ class Game:
         cands = [oid for oid in self.state.battlefield if self.can_attack(oid, active)]
         if not cands:
             return False
+        mark = len(self.log)
         choice = self.ask(Decision("attackers", active, None, "declare attackers",
                                    check=lambda ch: self.check_attackers(active, ch),
                                    context={"attackers": cands,
                                             "targets": self.attack_targets(active)}))
         if not choice:
             return False
-        seq = self.emit(ev.AttackersDeclared(attacks=tuple((a, t) for a, t in choice)))
+        seq = self.emit(ev.AttackersDeclared(attacks=tuple((a, t) for a, t in choice)),
+                        cause=self.decided_since(mark))
         with self.caused(seq):
             for a, _t in choice:
                 if not self.chars(a).has("vigilance"):
@@ -2544,12 +2726,14 @@ class Game:
                  if self.chars(oid).controller == d and self.chars(oid).is_creature
                  and not self.state.objects[oid].tapped]
         choice: list[list[int]] = []
+        mark = len(self.log)
         if cands and any(self.can_block(b, a) for b in cands for a in c.attackers):
             choice = self.ask(Decision("blockers", d, None, "declare blockers",
                                        check=lambda ch: self.check_blockers(d, ch),
                                        context={"blockers": cands,
                                                 "attackers": list(c.attackers)}))
-        self.emit(ev.BlockersDeclared(blocks=tuple((b, a) for b, a in choice)))
+        self.emit(ev.BlockersDeclared(blocks=tuple((b, a) for b, a in choice)),
+                  cause=self.decided_since(mark))
 
     def check_blockers(self, player: int, choice: Any) -> list[list[int]]:
         c = self.state.combat
@@ -2790,6 +2974,32 @@ def _singulars(q: str) -> list[str]:
     if q.endswith("s"):
         out.append(q[:-1].capitalize())
     return out
+
+
+_ABOUT_FIELDS = ("obj", "new_obj", "target", "to", "attached_to", "objs", "player")
+_about_fields: dict[type, tuple[str, ...]] = {}
+
+
+def _about(e: Event, refs: set[int], players: set[int]) -> bool:
+    """Whether event ``e`` names one of the objects or player references ``refs`` (in
+    ``obj``, ``new_obj``, ``target``, ``to``, ``attached_to`` or ``objs``), or one of
+    ``players`` in ``player`` (other than by gaining life)."""
+    kind = type(e)
+    fields = _about_fields.get(kind)
+    if fields is None:
+        fields = _about_fields[kind] = tuple(f for f in _ABOUT_FIELDS
+                                             if f in kind.__struct_fields__)
+    for f in fields:
+        v = getattr(e, f)
+        if f == "objs":
+            if any(x in refs for x in v):
+                return True
+        elif f == "player":
+            if v in players and kind is not ev.LifeGained:
+                return True
+        elif isinstance(v, int) and v in refs:
+            return True
+    return False
 
 
 def _check_order(choice: Any, items: list[StackItem]) -> list[int]:

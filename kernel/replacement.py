@@ -171,13 +171,15 @@ class PlaneswalkerRedirection(Replacement):
     def apply(self, game: Game, p: dict[str, Any], source: int) -> dict[str, Any] | None:
         who = ref_player(p["target"])
         assert who is not None
+        mark = len(game.log)
         choice = game.choose(p["controller"], "redirect", [0] + self._walkers(game, who),
                              f"redirect {p['amount']} damage from "
                              f"{game.state.players[who].name} to a planeswalker?")
         if not choice:
             return p
+        # the redirection is what the controller chose; the damage then follows it
         seq = game.emit(DamageRedirected(source=p["source"], from_player=who, to=choice,
-                                            amount=p["amount"]))
+                                         amount=p["amount"]), cause=game.decided_since(mark))
         return dict(p, target=choice, cause=seq)
 
 
