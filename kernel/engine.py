@@ -20,14 +20,14 @@ import random
 from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import combinations, islice, product
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import msgspec
 import structlog
 
 from kernel import events as ev
 from kernel.cards import X_COUNT, Activated, CardDef, Registry, Target, Triggered
-from kernel.effects import Ctx
+from kernel.effects import Ctx, blame
 from kernel.events import Envelope, Event, player_ref, ref_player
 from kernel.layers import (
     APPLIERS,
@@ -207,6 +207,10 @@ class Game:
         #: the log's length when state-based actions were last looked for and none was due:
         #: an action due now was made due by an event since then (:meth:`_sba_cause`)
         self._sba_clean = 0
+        #: the last exception an agent or a listener raised: not card code's doing, it goes
+        #: through the card code that asked the decision or emitted the event (see
+        #: :meth:`card_failed`)
+        self._foreign: BaseException | None = None
         self._loop_from = -1  # the choice since which situations are remembered
         self._loop_seen: set[tuple[int, int, tuple[Any, ...]]] = set()
         self._checks: list[Callable[[Any], Any]] = []  # check_action for each player
@@ -285,7 +289,11 @@ class Game:
         if self.validate_caches:
             self.check_cached_characteristics()
         for fn in self.listeners:  # before any event this one triggers: in log order
-            fn(env)
+            try:
+                fn(env)
+            except Exception as exc:
+                self._foreign = exc
+                raise
         if left and s.effects:
             self._source_left(e.obj, seq)  # type: ignore[attr-defined]
         if plans and plans[1]:
@@ -372,8 +380,11 @@ class Game:
             d = self.reg.cards.get(name)
             cond = getattr(d.abilities[int(idx)], "condition", None) \
                 if d is not None and idx.isdigit() else None
-            if cond is not None and not cond(self.view(), eff.controller, e):
-                continue
+            try:
+                if cond is not None and not cond(self.view(), eff.controller, e):
+                    continue
+            except Exception as exc:
+                self.card_failed(exc, name, p["ability"], "delayed trigger's condition")
             data = _plain(_event_data(e)) if p.get("event") else p.get("data")
             self.emit(ev.EffectsEnded(effects=(eff.id,)), cause=seq)
             self.emit(ev.AbilityTriggered(item=self.new_id(), source=eff.source,
@@ -383,6 +394,18 @@ class Game:
     def caused(self, seq: int) -> _CauseScope:
         """``with game.caused(seq):`` -- events emitted inside have ``seq`` as cause."""
         return _CauseScope(self, seq)
+
+    def card_failed(self, error: Exception, card: str, ability: Any, part: str) -> NoReturn:
+        """Called with the exception raised as the engine ran ``card``'s code (``ability``
+        and ``part``: which, see :func:`kernel.effects.blame`): raise it as a
+        :class:`~kernel.effects.CardError` naming the card, its ability and its set --
+        unless it isn't the card's doing: a rules error, the game's end, a check of
+        validated mode, or an exception of an agent or a listener, which go on as they
+        are.  (Call sites are ``try``/``except``: nothing is done unless something is
+        raised.)"""
+        if isinstance(error, RulesError | GameOver | StaleCache) or error is self._foreign:
+            raise error
+        blame(error, self.reg, card, ability, part)
 
     # ------------------------------------------------------------------ reading
     def chars(self, oid: int) -> Chars:
@@ -593,13 +616,21 @@ class Game:
             forced = getattr(self.agents[d.player], "forced", None) \
                 if 0 <= d.player < len(self.agents) else None
             if forced is not None:  # the agent may note it (a scenario's answer for it)
-                forced(self, d)
+                try:
+                    forced(self, d)
+                except Exception as exc:
+                    self._foreign = exc
+                    raise
             return d.options[0]
         if d.options is not None and not d.options and d.check is None:
             raise RulesError("101", f"no legal choice for {d.kind}")
         agent = self.agents[d.player]
         for _attempt in range(1000):
-            answer = agent.decide(self, d)
+            try:
+                answer = agent.decide(self, d)
+            except Exception as exc:  # the agent's: not the card's whose effect asked
+                self._foreign = exc
+                raise
             try:
                 if d.kind == "priority" and d.options is not None \
                         and _listed(answer, d.options):
@@ -616,7 +647,11 @@ class Game:
                 refused = getattr(agent, "refused", None)
                 if refused is None:
                     raise
-                refused(self, d, err)
+                try:
+                    refused(self, d, err)
+                except Exception as exc:
+                    self._foreign = exc
+                    raise
                 continue
             if not (d.options is not None and len(d.options) == 1 and choice == d.options[0]):
                 self._choice_at = len(self.log)
@@ -1326,20 +1361,43 @@ class Game:
         if x is None:
             x = next((it.x for it in self.state.stack if it.id == source), 0)
         v.x = x
-        out = [player_ref(p) for p in range(len(self.state.players))
-               if t.filter(v, player_ref(p), player, source)]
-        for oid in self.state.battlefield:
-            if t.filter(v, oid, player, source) and self._can_target(player, oid, source):
-                out.append(oid)
-        for it in self.state.stack:
-            if it.id != source and t.filter(v, it.id, player, source):
-                out.append(it.id)
-        for zone in ("graveyard",):
-            for p in self.state.players:
-                for oid in getattr(p, zone):
-                    if t.filter(v, oid, player, source):
-                        out.append(oid)
+        try:
+            out = [player_ref(p) for p in range(len(self.state.players))
+                   if t.filter(v, player_ref(p), player, source)]
+            for oid in self.state.battlefield:
+                if t.filter(v, oid, player, source) and self._can_target(player, oid, source):
+                    out.append(oid)
+            for it in self.state.stack:
+                if it.id != source and t.filter(v, it.id, player, source):
+                    out.append(it.id)
+            for zone in ("graveyard",):
+                for p in self.state.players:
+                    for oid in getattr(p, zone):
+                        if t.filter(v, oid, player, source):
+                            out.append(oid)
+        except Exception as exc:
+            card, ability = self._target_owner(source, t)
+            self.card_failed(exc, card, ability, "target filter")
         return out
+
+    def _target_owner(self, source: int, t: Target) -> tuple[str, Any]:
+        """The card and ability whose target slot ``t`` is (``source``: the card, permanent
+        or stack item choosing targets): for naming it in an error."""
+        it = next((i for i in self.state.stack + self.state.pending if i.id == source), None)
+        names = [_card_of(it)] if it is not None else []
+        o = self.state.objects.get(source)
+        if o is not None:
+            names += [o.card, self.chars(source).card] if o.zone == "battlefield" else [o.card]
+        for name in names:
+            d = self.reg.cards.get(name)
+            for ab in d.abilities if d is not None else ():
+                slots = list(getattr(ab, "targets", ())) + [
+                    u for m in getattr(ab, "modes", ()) for u in m.targets]
+                if any(u is t for u in slots):
+                    return name, ab
+            if d is not None and d.extras.get("enchant") is t:
+                return name, None
+        return (names[0] if names else self.name(source)), None
 
     def _can_target(self, player: int, oid: int, source: int) -> bool:
         c = self.chars(oid)
@@ -1386,9 +1444,12 @@ class Game:
         if o is None or h is None or h.zone != "battlefield":
             return False
         ench = self.definition(aura).extras.get("enchant")
-        if ench is not None and not ench.filter(self.view(), host, self.chars(aura).controller,
-                                                aura):
-            return False
+        try:
+            if ench is not None and not ench.filter(self.view(), host,
+                                                    self.chars(aura).controller, aura):
+                return False
+        except Exception as exc:
+            self.card_failed(exc, self.definition(aura).name, None, "enchant restriction")
         return not self.protected_from(host, aura)
 
     def _activate_options(self, player: int, oid: int, idx: int, ab: Activated,
@@ -1467,8 +1528,11 @@ class Game:
         ac = self.card(oid).extras.get("additional_cost")
         if ac is None:
             return 0
-        return int(ac.mana(self, self.state.objects[oid].owner if player is None else player,
-                           oid))
+        try:
+            return int(ac.mana(self, self.state.objects[oid].owner if player is None
+                               else player, oid))
+        except Exception as exc:
+            self.card_failed(exc, self.card(oid).name, None, "additional cost")
 
     def cast_forbidden(self, player: int, oid: int, alt: str = "") -> str:
         """Why an effect stops ``player`` from casting ``oid`` (with ``alt``), or ``""``:
@@ -1476,11 +1540,17 @@ class Game:
         returns a reason ("... can't be cast"; CR 101.2: a "can't" wins), or an additional
         cost that can't be paid (``extras["additional_cost"]``, see ``additional_mana``)."""
         ac = self.card(oid).extras.get("additional_cost")
-        why = ac.unpayable(self, player, oid) if ac is not None else ""
+        try:
+            why = ac.unpayable(self, player, oid) if ac is not None else ""
+        except Exception as exc:
+            self.card_failed(exc, self.card(oid).name, None, "additional cost")
         if why:
             return str(why)
         for src, fn in self.static_hooks("forbids_cast"):
-            why = fn(self.view(), src, oid, player, alt)
+            try:
+                why = fn(self.view(), src, oid, player, alt)
+            except Exception as exc:
+                self._hook_failed(exc, src, "forbids_cast", fn)
             if why:
                 return str(why)
         for rule in self.reg.cast_restrictions:  # rules of plugins (with the game's history)
@@ -1494,8 +1564,17 @@ class Game:
         static abilities of permanents with a ``cost_change(view, source, card)``."""
         total = 0
         for src, fn in self.static_hooks("cost_change"):
-            total += fn(self.view(), src, oid)
+            try:
+                total += fn(self.view(), src, oid)
+            except Exception as exc:
+                self._hook_failed(exc, src, "cost_change", fn)
         return total
+
+    def _hook_failed(self, error: Exception, src: int, attr: str, fn: Any) -> NoReturn:
+        """:meth:`card_failed` for the hook ``attr`` of a static ability of ``src``."""
+        d = self.definition(src)
+        key = next((k for k, st in d.statics if getattr(st, attr, None) is fn), None)
+        self.card_failed(error, d.name, key, attr)
 
     def _check_cast(self, player: int, oid: int, targets: list[int], modes: list[int], x: int,
                     alt: str, sorcery_ok: bool) -> None:
@@ -1514,7 +1593,10 @@ class Game:
             raise RulesError("307.1", f"{c.name} ({what}) can be cast only in your main phase "
                              "when the stack is empty")
         ac = self.card(oid).extras.get("additional_cost")
-        why = ac.unpayable(self, player, oid) if ac is not None else ""
+        try:
+            why = ac.unpayable(self, player, oid) if ac is not None else ""
+        except Exception as exc:
+            self.card_failed(exc, self.card(oid).name, None, "additional cost")
         if why:  # an additional cost that can't be paid (CR 601.2h)
             raise RulesError("601.2h", f"you can't pay the additional cost of {o.card}: {why}")
         why = self.cast_forbidden(player, oid, alt)
@@ -1587,7 +1669,11 @@ class Game:
         if ab.cost.sacrifice is not None and not self.sacrifice_options(player, oid, ab):
             raise RulesError("602.2b", "you have nothing to sacrifice for that cost")
         for part in ab.cost.extra:  # other costs and restrictions (``Cost.extra``)
-            if not part.can_pay(self, player, oid):
+            try:
+                payable = part.can_pay(self, player, oid)
+            except Exception as exc:
+                self.card_failed(exc, self.definition(oid).name, ab, f"cost {part}")
+            if not payable:
                 raise RulesError("602.2b", f"you can't {part}")
 
     def summoning_sick(self, oid: int) -> bool:
@@ -1600,16 +1686,22 @@ class Game:
         if not (c.is_creature and o.sick) or c.has("haste"):
             return False
         for src, fn in self.static_hooks("as_though_haste"):
-            if fn(self.view(), src, oid):
-                return False
+            try:
+                if fn(self.view(), src, oid):
+                    return False
+            except Exception as exc:
+                self._hook_failed(exc, src, "as_though_haste", fn)
         return True
 
     def sacrifice_options(self, player: int, oid: int, ab: Activated) -> list[int]:
         """Permanents ``player`` could sacrifice for ``ab``'s "Sacrifice a ..." cost."""
         v = self.view()
         f = ab.cost.sacrifice
-        return [o for o in self.state.battlefield
-                if self.chars(o).controller == player and f(v, o, player, oid)]
+        try:
+            return [o for o in self.state.battlefield
+                    if self.chars(o).controller == player and f(v, o, player, oid)]
+        except Exception as exc:
+            self.card_failed(exc, self.definition(oid).name, ab, "sacrifice cost")
 
     def _check_activate(self, player: int, oid: int, idx: int, targets: list[int], x: int,
                         sorcery_ok: bool) -> None:
@@ -1842,7 +1934,10 @@ class Game:
                 self.move(self.choose(player, "choose", opts, "sacrifice (cost)"), "graveyard",
                           reason="sacrifice")
         for part in c.extra:
-            part.pay(self, player, oid)
+            try:
+                part.pay(self, player, oid)
+            except Exception as exc:
+                self.card_failed(exc, self.definition(oid).name, ab, f"cost {part}")
         if c.sacrifice_self:
             self.move(oid, "graveyard", reason="sacrifice")
 
@@ -1855,7 +1950,10 @@ class Game:
             if plan is not None:
                 self._pay(player, plan)
         for part in ab.cost.extra:
-            part.pay(self, player, oid)
+            try:
+                part.pay(self, player, oid)
+            except Exception as exc:
+                self.card_failed(exc, self.definition(oid).name, ab, f"cost {part}")
         mana = "".join(ab.mana[0] if len(ab.mana) == 1 else
                        self.choose(player, "choose", list(ab.mana), "choose the color of the mana")
                        for _ in range(ab.amount))
@@ -1984,8 +2082,15 @@ class Game:
         controller adds an additional one mana of any color": a triggered mana ability,
         CR 605.1b, which resolves at once)."""
         v = self.view()
-        return [str(more) for src, fn in (self._extra_mana_statics() if statics is None
-                                          else statics) for more in [fn(v, src, oid)] if more]
+        out = []
+        for src, fn in self._extra_mana_statics() if statics is None else statics:
+            try:
+                more = fn(v, src, oid)
+            except Exception as exc:
+                self._hook_failed(exc, src, "extra_mana", fn)
+            if more:
+                out.append(str(more))
+        return out
 
     def _pay(self, player: int, plan: tuple[list[tuple[int, str]], list[str]]) -> None:
         used, from_pool = plan
@@ -2123,9 +2228,15 @@ class Game:
                     pos += n
                     if n and not any(sub.legal):
                         continue
-                    mode.effect(sub)
+                    try:
+                        mode.effect(sub)
+                    except Exception as exc:
+                        self.card_failed(exc, d.name, sp, f"effect of mode {m}")
             else:
-                sp.effect(ctx)
+                try:
+                    sp.effect(ctx)
+                except Exception as exc:
+                    self.card_failed(exc, d.name, sp, "effect")
         self.emit(ev.StackItemResolved(item=item.id))
         if item.id in self.state.objects and self.state.objects[item.id].zone == "stack":
             self.move(item.id, "graveyard", reason="resolve")
@@ -2137,11 +2248,18 @@ class Game:
             self.emit(ev.StackItemResolved(item=item.id, fizzled=True))
             return
         if isinstance(ab, Triggered) and ab.intervening_if is not None:
-            if not ab.intervening_if(self.view(), item.source, event_from_data(item.data)):
+            try:
+                holds = ab.intervening_if(self.view(), item.source, event_from_data(item.data))
+            except Exception as exc:
+                self.card_failed(exc, _card_of(item), item.ability, "intervening 'if' condition")
+            if not holds:
                 self.emit(ev.StackItemResolved(item=item.id, fizzled=True))
                 return
         if ab is not None:
-            ab.effect(Ctx(self, item, legal))
+            try:
+                ab.effect(Ctx(self, item, legal))
+            except Exception as exc:
+                self.card_failed(exc, _card_of(item), item.ability, "effect")
         self.emit(ev.StackItemResolved(item=item.id))
 
     def counter(self, item_id: int, by: int | None = None, to_zone: str = "graveyard") -> None:
@@ -2213,13 +2331,16 @@ class Game:
                     if key not in c.abilities:
                         continue
                     v = self.view()
-                    if not t.when(v, oid, e):
-                        continue
-                    if t.intervening_if is not None and not t.intervening_if(v, oid, e):
-                        continue
+                    try:
+                        if not t.when(v, oid, e):
+                            continue
+                        if t.intervening_if is not None and not t.intervening_if(v, oid, e):
+                            continue
+                        # "whenever a creature you control attacks": one trigger per subject
+                        subjects = t.each(v, oid, e) if t.each is not None else [None]
+                    except Exception as exc:
+                        self.card_failed(exc, key.rpartition("#")[0], key, "trigger condition")
                     data = _plain(_event_data(e))
-                    # "whenever a creature you control attacks": one trigger per subject
-                    subjects = t.each(v, oid, e) if t.each is not None else [None]
                     for subject in subjects:
                         d = data if subject is None else data + [subject]
                         self.emit(ev.AbilityTriggered(item=self.new_id(), source=oid,
@@ -2533,11 +2654,14 @@ class Game:
     def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None) -> None:
         o = self.state.objects[new]
         d = self.reg[o.card]
-        if callable(d.extras.get("as_enters")):  # "As ~ enters, choose ..." (CR 614.12)
-            d.extras["as_enters"](self, new)
-        et = d.extras.get("enters_tapped")
-        if callable(et):  # "as ~ enters, you may [do X]; if you don't, it enters tapped"
-            et = et(self, new)
+        try:
+            if callable(d.extras.get("as_enters")):  # "As ~ enters, choose ..." (CR 614.12)
+                d.extras["as_enters"](self, new)
+            et = d.extras.get("enters_tapped")
+            if callable(et):  # "as ~ enters, you may [do X]; if you don't, it enters tapped"
+                et = et(self, new)
+        except Exception as exc:
+            self.card_failed(exc, d.name, None, "choice as it enters the battlefield")
         if tapped or et or self._enters_tapped_by_statics(new):
             self.emit(ev.Tapped(obj=new, entering=True))
         if cast_data and cast_data.get("alt"):
@@ -2553,7 +2677,13 @@ class Game:
     def _enters_tapped_by_statics(self, new: int) -> bool:
         """Whether a static ability of a permanent (with an ``enters_tapped(view, source,
         obj)``: "Each creature without ... enters tapped") makes ``new`` enter tapped."""
-        return any(fn(self.view(), src, new) for src, fn in self.static_hooks("enters_tapped"))
+        for src, fn in self.static_hooks("enters_tapped"):
+            try:
+                if fn(self.view(), src, new):
+                    return True
+            except Exception as exc:
+                self._hook_failed(exc, src, "enters_tapped", fn)
+        return False
 
     def exile(self, oid: int, face_down: bool = False, exiled_with: int = 0,
               reason: str = "") -> int | None:
@@ -3007,6 +3137,11 @@ def _check_order(choice: Any, items: list[StackItem]) -> list[int]:
     if not isinstance(choice, list) or sorted(choice) != sorted(ids):
         raise RulesError("603.3b", "order must list each of your triggered abilities once")
     return [int(c) for c in choice]
+
+
+def _card_of(item: StackItem) -> str:
+    """The card whose ability stack item ``item`` is (its key names it: ``"Foo#2"``)."""
+    return item.ability.rpartition("#")[0] or item.source_card
 
 
 def _event_data(e: Event) -> Any:

@@ -29,7 +29,7 @@ Replacement('double', on='damage')
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from kernel.events import DamageRedirected, ref_player
 
@@ -129,8 +129,13 @@ def replace(game: Game, kind: str, p: Proposal) -> Proposal | None:
     order the affected player chooses; ``None`` if the event no longer happens."""
     done: list[str] = []
     while True:
-        live = [(k, r, s) for k, r, s in candidates(game, kind)
-                if k not in done and r.applies(game, p, s)]
+        live = []
+        for k, r, s in candidates(game, kind):
+            try:
+                if k not in done and r.applies(game, p, s):
+                    live.append((k, r, s))
+            except Exception as exc:
+                _failed(game, exc, r, s)
         if not live:
             return p
         if len(live) > 1:
@@ -141,10 +146,22 @@ def replace(game: Game, kind: str, p: Proposal) -> Proposal | None:
         else:
             k, r, s = live[0]
         done.append(k)
-        out = r.apply(game, p, s)
+        try:
+            out = r.apply(game, p, s)
+        except Exception as exc:
+            _failed(game, exc, r, s)
         if out is None:
             return None
         p = out
+
+
+def _failed(game: Game, error: Exception, rep: Replacement, source: int) -> NoReturn:
+    """An exception raised by replacement effect ``rep``: named as the card's
+    (:meth:`~kernel.engine.Game.card_failed`) if it is a permanent's static ability."""
+    o = game.state.objects.get(source) if source > 0 else None
+    if o is None:
+        raise error  # a rule's or a resolved effect's (a plugin's code)
+    game.card_failed(error, game.definition(source).name, rep, "replacement effect")
 
 
 class PlaneswalkerRedirection(Replacement):
