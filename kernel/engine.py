@@ -838,7 +838,9 @@ class Game:
                 continue
             # a step begins as the last one ends: when all players have passed in
             # succession (its last recorded pass), else once its actions are done
-            began = self._step_end = self.emit(ev.StepBegan(step=s), cause=self._ended())
+            end = self._step_end
+            began = self._step_end = self.emit(ev.StepBegan(step=s),
+                                               cause=end if end >= 0 else None)
             with self.caused(began):
                 if s == "untap":
                     self._turn_begins(active)
