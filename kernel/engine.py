@@ -2358,11 +2358,11 @@ class Game:
     def _put_triggers_on_stack(self) -> None:
         s = self.state
         order = [s.active] + [p for p in range(len(s.players)) if p != s.active]
-        at = self._triggered_at(s.pending)
         for p in order:
             mine = [it for it in s.pending if it.controller == p]
             if not mine:
                 continue
+            at = self._triggered_at(mine)  # (some may have triggered as others went on)
             if len(mine) > 1:  # asked because the last of them triggered
                 with self.caused(max((at[it.id] for it in mine if it.id in at),
                                      default=self._cause[-1])):
@@ -2485,7 +2485,9 @@ class Game:
             self._sba_clean = len(self.log)
             return False
         since = self._sba_clean
-        causes = [self._sba_cause(*self._sba_concerns(what, ref, why, acts), since)
+        causes = [self._moved_to(ref) if what == "cease" else
+                  self._sba_cause(*self._sba_concerns(what, ref, why, acts), since,
+                                  why in _BY_CHARACTERISTICS)
                   for what, ref, why in acts]  # (all seen before any is performed)
         legend: list[tuple[int, int]] = []
         for ctrl, ids in groups:
@@ -2543,6 +2545,14 @@ class Game:
                 ids.append(host)
         return ids, []
 
+    def _moved_to(self, oid: int) -> int:
+        """The event that put object ``oid`` where it is (a token that left the
+        battlefield, about to cease to exist)."""
+        for env in reversed(self.log):
+            if getattr(env.event, "new_obj", None) == oid or ev.entered(env.event) == oid:
+                return env.seq
+        return self._cause[-1]
+
     def _last_host(self, oid: int) -> int:
         """The permanent ``oid`` was last attached to (0: none), from the log."""
         for env in reversed(self.log):
@@ -2555,7 +2565,8 @@ class Game:
                 return 0
         return 0
 
-    def _sba_cause(self, ids: Sequence[int], players: Sequence[int], since: int) -> int:
+    def _sba_cause(self, ids: Sequence[int], players: Sequence[int], since: int,
+                   by_characteristics: bool = False) -> int:
         """The event that made a state-based action concerning objects ``ids`` and
         ``players`` due.  It became due after the log's first ``since`` events (when state-
         based actions were last found not due); of the events since then, the last that may
@@ -2563,14 +2574,17 @@ class Game:
         put on or removed from them, an effect naming them, their entering, their host
         leaving, life lost, a draw from an empty library ...); else the last other event
         about them (it became untapped ...); else the last event that may call for a
-        state-based action (e.g. a permanent whose static ability they depended on left);
-        if there is none, the last event about them before; else the current cause."""
+        state-based action -- with ``by_characteristics`` (the action depends on the
+        permanents' characteristics), the last that may change permanents if there is one
+        (e.g. a permanent whose static ability they depended on left, an Equipment
+        moved); if there is none, the last event about them before; else the current
+        cause."""
         log = self.log
         reads = self._sba_parts or self._sba_reads()
         refs = set(ids)
         who = set(players)
         refs.update(player_ref(p) for p in who)
-        latest = other = -1
+        latest = other = changing = -1
         for i in range(len(log) - 1, since - 1, -1):
             e = log[i].event
             kind = type(e)
@@ -2587,6 +2601,10 @@ class Game:
                 return i
             if latest < 0:
                 latest = i
+            if changing < 0 and ch is None:
+                changing = i
+        if by_characteristics and changing >= 0 and other < 0:
+            return changing
         if other >= 0 or latest >= 0:
             return other if other >= 0 else latest
         for i in range(min(since, len(log)) - 1, -1, -1):
@@ -3107,6 +3125,11 @@ def _singulars(q: str) -> list[str]:
         out.append(q[:-1].capitalize())
     return out
 
+
+_BY_CHARACTERISTICS = frozenset({"toughness", "lethal-damage", "loyalty", "aura", "equipment",
+                                 "planeswalker-uniqueness", "counters"})
+"""The kernel's state-based actions on permanents, whose conditions depend on their
+characteristics (see :meth:`Game._sba_cause`)."""
 
 _ABOUT_FIELDS = ("obj", "new_obj", "target", "to", "attached_to", "objs", "player")
 _about_fields: dict[type, tuple[str, ...]] = {}

@@ -287,24 +287,26 @@ class Checker:
         return "not an event about it or its host, nor one that may change permanents"
 
 
+def random_game(reg: Registry, i: int, salt: int = 0) -> tuple[str, Game]:
+    """Game ``i`` of a batch (``salt``): random decks from every card (three in four) or
+    the built-in decks, random or heuristic agents, one in three with mulligans."""
+    seed = salt * 1000 + i
+    rng = random.Random(seed)
+    if i % 4 == 3:
+        built_in = [parse_deck(t, reg) for _n, t in sorted(reg.sets["lorwyn"].decks.items())]
+        decks = [rng.choice(built_in), rng.choice(built_in)]
+    else:
+        pool = spells(reg)
+        decks = [random_deck(rng, pool), random_deck(rng, pool)]
+    agent = HeuristicAgent if i % 2 else RandomAgent
+    g = Game(reg, ["p1", "p2"], seed=seed, agents=[agent(seed), agent(~seed)])
+    g.play(decks, mulligans=i % 3 == 0, max_turns=30)
+    return f"seed {seed} ({agent.__name__})", g
+
+
 def random_games(reg: Registry, n: int, salt: int = 0) -> list[tuple[str, Game]]:
-    """``n`` games: random decks from every card (three in four) or the built-in decks,
-    random or heuristic agents, one in three with mulligans."""
-    pool = spells(reg)
-    built_in = [parse_deck(t, reg) for _n, t in sorted(reg.sets["lorwyn"].decks.items())]
-    out = []
-    for i in range(n):
-        seed = salt * 1000 + i
-        rng = random.Random(seed)
-        if i % 4 == 3:
-            decks = [rng.choice(built_in), rng.choice(built_in)]
-        else:
-            decks = [random_deck(rng, pool), random_deck(rng, pool)]
-        agent = HeuristicAgent if i % 2 else RandomAgent
-        g = Game(reg, ["p1", "p2"], seed=seed, agents=[agent(seed), agent(~seed)])
-        g.play(decks, mulligans=i % 3 == 0, max_turns=30)
-        out.append((f"seed {seed} ({agent.__name__})", g))
-    return out
+    """The first ``n`` games of batch ``salt`` (:func:`random_game`)."""
+    return [random_game(reg, i, salt) for i in range(n)]
 
 
 @pytest.mark.parametrize("batch", range(4))
@@ -312,6 +314,18 @@ def test_every_cause_is_justified(registry: Registry, batch: int) -> None:
     for name, g in random_games(registry, GAMES // 4, salt=batch):
         problems = Checker(g.log).problems()
         assert not problems, f"{name}: " + "\n".join(problems[:10])
+
+
+@pytest.mark.parametrize(("salt", "i"), [(11, 10), (11, 50), (11, 296)])
+def test_games_a_larger_campaign_found(registry: Registry, salt: int, i: int) -> None:
+    """Games of a 300-game campaign that once broke a link: a token copy of a spell
+    exiled on an adventure (it ceases to exist because of that exile, not of a flag set
+    after it); a creature dying as the Equipment that kept it alive moves to another one
+    (the move, not the ability's resolution); a ward ability triggered as another
+    trigger went on the stack (its own triggering, not the step)."""
+    name, g = random_game(registry, i, salt)
+    problems = Checker(g.log).problems()
+    assert not problems, f"{name}: " + "\n".join(problems[:10])
 
 
 def test_scenario_logs_verify_with_their_causes(tmp_path: Any) -> None:
