@@ -440,9 +440,10 @@ class Explanation:
 
     ``chain`` runs from the event back, cause by cause, to ``origin``: the
     player's decision that started it (``None`` when the chain starts with a
-    rule of the game, e.g. a turn-based action or a state-based action, whose
-    first event is ``root``).  ``context`` is the rest of the causes beyond the
-    decision (the step it was made in ...).  ``consequences`` are the events
+    rule of the game in a step, e.g. a turn-based action or a state-based
+    action, whose first event, the step's beginning, is ``root``).  ``context``
+    is the rest of the causes beyond the decision, up to the step it was made
+    in (then ``root``).  ``consequences`` are the events
     whose cause is the event (and theirs, up to the asked depth).
     ``decisions_along`` maps a link to the decision made just before it while its
     cause was being carried out (a redirect, a target, a "may"): not its cause,
@@ -568,19 +569,25 @@ def explain(envelopes: Sequence[Envelope], n: int, registry: Registry | None = N
         env = envelopes[s]
         return Link(s, event_tag(env.event), texts[s], env.cause, d)
 
+    # the chain stops at the player's decision that started it, or at the beginning of the
+    # step (or turn) whose rules did; the context is the rest up to the step it was made in
     all_links = [link(s) for s in chain_seqs]
     origin: Link | None = None
     chain: list[Link] = []
     context: list[Link] = []
     for lk in all_links:
+        e = envelopes[lk.seq].event
         if origin is None:
             chain.append(lk)
-            e = envelopes[lk.seq].event
             if isinstance(e, ev.DecisionMade) and e.player >= 0 and lk.seq != n:
                 origin = lk
+            elif isinstance(e, ev.StepBegan | ev.TurnBegan) and lk.seq != n:
+                break
         else:
             context.append(lk)
-    root = all_links[-1]
+            if isinstance(e, ev.StepBegan | ev.TurnBegan):
+                break
+    root = (context or chain)[-1]
     if origin is not None:
         e = envelopes[origin.seq].event
         assert isinstance(e, ev.DecisionMade)
@@ -603,15 +610,18 @@ def _rule_origin(envelopes: Sequence[Envelope], root: Link, n: int) -> str:
         return "no recorded cause (it starts its own chain: game setup, or a rule of the game)"
     rule = "the game rules"
     seq = n
-    while seq > root.seq:  # a state-based action names itself in its reason ("sba:loyalty")
-        reason = getattr(envelopes[seq].event, "reason", "")
-        if isinstance(reason, str) and reason.startswith("sba"):
-            what = reason.partition(":")[2]
-            rule = "a state-based action" + (f" ({what})" if what else "")
-            break
+    while envelopes[seq].cause > root.seq:
         seq = envelopes[seq].cause
+    # what the rules did first: a state-based action names itself in its reason
+    reason = getattr(envelopes[seq].event, "reason", "")
+    if isinstance(reason, str) and reason.startswith("sba"):
+        what = reason.partition(":")[2]
+        rule = "a state-based action" + (f" ({what})" if what else "")
+    explained = envelopes[n].event
     if isinstance(e, ev.StepBegan):
         turn = moments(envelopes[: root.seq + 1])[-1].turn
+        if isinstance(explained, ev.StepBegan | ev.TurnBegan):  # the next step, or turn
+            return f"the end of turn {turn}'s {_step_name(e.step)} step (event {root.seq})"
         return f"{rule}, in turn {turn}'s {_step_name(e.step)} step (event {root.seq})"
     if isinstance(e, ev.TurnBegan):
         return f"{rule}, at the start of turn {e.turn} (event {root.seq})"

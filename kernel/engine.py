@@ -20,14 +20,14 @@ import random
 from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import combinations, islice, product
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import msgspec
 import structlog
 
 from kernel import events as ev
 from kernel.cards import X_COUNT, Activated, CardDef, Registry, Target, Triggered
-from kernel.effects import Ctx
+from kernel.effects import Ctx, blame
 from kernel.events import Envelope, Event, player_ref, ref_player
 from kernel.layers import (
     APPLIERS,
@@ -75,6 +75,12 @@ KNOWN_TO_CONTROLLERS_OF = "known_to_controllers_of"
 (hideaway: "any player who has controlled [this land]"); see :meth:`Game.settle`."""
 _MOVES: frozenset[type] = frozenset({ev.ZoneChanged, ev.RemovedFromGame, ev.SpellCast})
 """Events that move object ``obj`` from ``from_zone`` (it becomes a new object)."""
+
+_STACK_ENTRIES: dict[type, str] = {ev.SpellCast: "new_obj", ev.AbilityActivated: "item",
+                                   ev.TriggerPutOnStack: "item"}
+"""Events that put a stack item on the stack, with the field naming it (``""``: an event
+type that doesn't).  A plugin's event that does (a copy of a spell or ability) says so
+with a class attribute ``STACK_ITEM`` naming that field."""
 
 LOOP_WINDOW = 500
 """Events without a player's choice after which the engine looks for a loop of mandatory
@@ -195,6 +201,16 @@ class Game:
         self.validate_caches = False
         self._taps = 0  # counts Tapped and Untapped events
         self._choice_at = 0  # the log's length at the last choice a player made
+        #: the event that ended the last step (its last recorded pass of priority, else its
+        #: StepBegan) or began the turn: the cause of the next StepBegan or TurnBegan
+        self._step_end = -1
+        #: the log's length when state-based actions were last looked for and none was due:
+        #: an action due now was made due by an event since then (:meth:`_sba_cause`)
+        self._sba_clean = 0
+        #: the last exception an agent or a listener raised: not card code's doing, it goes
+        #: through the card code that asked the decision or emitted the event (see
+        #: :meth:`card_failed`)
+        self._foreign: BaseException | None = None
         self._loop_from = -1  # the choice since which situations are remembered
         self._loop_seen: set[tuple[int, int, tuple[Any, ...]]] = set()
         self._checks: list[Callable[[Any], Any]] = []  # check_action for each player
@@ -273,7 +289,11 @@ class Game:
         if self.validate_caches:
             self.check_cached_characteristics()
         for fn in self.listeners:  # before any event this one triggers: in log order
-            fn(env)
+            try:
+                fn(env)
+            except Exception as exc:
+                self._foreign = exc
+                raise
         if left and s.effects:
             self._source_left(e.obj, seq)  # type: ignore[attr-defined]
         if plans and plans[1]:
@@ -360,8 +380,11 @@ class Game:
             d = self.reg.cards.get(name)
             cond = getattr(d.abilities[int(idx)], "condition", None) \
                 if d is not None and idx.isdigit() else None
-            if cond is not None and not cond(self.view(), eff.controller, e):
-                continue
+            try:
+                if cond is not None and not cond(self.view(), eff.controller, e):
+                    continue
+            except Exception as exc:
+                self.card_failed(exc, name, p["ability"], "delayed trigger's condition")
             data = _plain(_event_data(e)) if p.get("event") else p.get("data")
             self.emit(ev.EffectsEnded(effects=(eff.id,)), cause=seq)
             self.emit(ev.AbilityTriggered(item=self.new_id(), source=eff.source,
@@ -371,6 +394,18 @@ class Game:
     def caused(self, seq: int) -> _CauseScope:
         """``with game.caused(seq):`` -- events emitted inside have ``seq`` as cause."""
         return _CauseScope(self, seq)
+
+    def card_failed(self, error: Exception, card: str, ability: Any, part: str) -> NoReturn:
+        """Called with the exception raised as the engine ran ``card``'s code (``ability``
+        and ``part``: which, see :func:`kernel.effects.blame`): raise it as a
+        :class:`~kernel.effects.CardError` naming the card, its ability and its set --
+        unless it isn't the card's doing: a rules error, the game's end, a check of
+        validated mode, or an exception of an agent or a listener, which go on as they
+        are.  (Call sites are ``try``/``except``: nothing is done unless something is
+        raised.)"""
+        if isinstance(error, RulesError | GameOver | StaleCache) or error is self._foreign:
+            raise error
+        blame(error, self.reg, card, ability, part)
 
     # ------------------------------------------------------------------ reading
     def chars(self, oid: int) -> Chars:
@@ -581,13 +616,21 @@ class Game:
             forced = getattr(self.agents[d.player], "forced", None) \
                 if 0 <= d.player < len(self.agents) else None
             if forced is not None:  # the agent may note it (a scenario's answer for it)
-                forced(self, d)
+                try:
+                    forced(self, d)
+                except Exception as exc:
+                    self._foreign = exc
+                    raise
             return d.options[0]
         if d.options is not None and not d.options and d.check is None:
             raise RulesError("101", f"no legal choice for {d.kind}")
         agent = self.agents[d.player]
         for _attempt in range(1000):
-            answer = agent.decide(self, d)
+            try:
+                answer = agent.decide(self, d)
+            except Exception as exc:  # the agent's: not the card's whose effect asked
+                self._foreign = exc
+                raise
             try:
                 if d.kind == "priority" and d.options is not None \
                         and _listed(answer, d.options):
@@ -604,7 +647,11 @@ class Game:
                 refused = getattr(agent, "refused", None)
                 if refused is None:
                     raise
-                refused(self, d, err)
+                try:
+                    refused(self, d, err)
+                except Exception as exc:
+                    self._foreign = exc
+                    raise
                 continue
             if not (d.options is not None and len(d.options) == 1 and choice == d.options[0]):
                 self._choice_at = len(self.log)
@@ -673,11 +720,14 @@ class Game:
                        event_no=len(self.log))
         try:
             first = self.rng("first").randrange(2)
-            self.emit(ev.DecisionMade(player=-1, kind="first_player", choice=first))
-            for p in (first, 1 - first):
-                self.draw(p, 7)
-            if mulligans:
-                self._mulligans(first)
+            started = next((env.seq for env in self.log if isinstance(env.event, ev.GameStarted)),
+                           -1)
+            chosen = self.emit(ev.DecisionMade(player=-1, kind="first_player", choice=first),
+                               cause=started)
+            with self.caused(chosen):  # the opening hands
+                for p in (first, 1 - first):
+                    self.draw(p, 7)
+            self._step_end = self._mulligans(first, chosen) if mulligans else chosen
             self.run(first, max_turns=max_turns)
         except GameOver:
             pass
@@ -685,24 +735,51 @@ class Game:
                        event_no=len(self.log))
         return -1 if self.state.winner is None else self.state.winner
 
-    def _mulligans(self, first: int) -> None:
+    def _mulligans(self, first: int, dealt: int) -> int:
+        """London mulligans; ``dealt`` is the event that dealt the opening hands (the first
+        player's choice).  Each question is caused by the event that made the engine ask it
+        (the hands dealt, the player's previous mulligan); what a decision does is caused by
+        it.  Returns the last decision's event, the cause of the first turn."""
+        last = dealt
         for p in (first, 1 - first):
             taken = 0
+            asked_by = dealt
             while taken < 7:
-                keep = self.ask(Decision("mulligan", p, [True, False], "keep this hand?"))
+                mark = len(self.log)
+                with self.caused(asked_by):
+                    keep = self.ask(Decision("mulligan", p, [True, False], "keep this hand?"))
+                asked_by = last = self._decided(mark, asked_by)
                 if keep:
                     break
                 taken += 1
-                for oid in list(self.state.players[p].hand):
-                    self.move(oid, "library", reason="mulligan")
-                self.shuffle(p)
-                self.draw(p, 7)
+                with self.caused(asked_by):
+                    for oid in list(self.state.players[p].hand):
+                        self.move(oid, "library", reason="mulligan")
+                    self.shuffle(p)
+                    self.draw(p, 7)
             if taken:
                 hand = list(self.state.players[p].hand)
-                bottom = self.choose(p, "bottom", hand, "put cards on the bottom",
-                                     count=min(taken, len(hand)))
-                for oid in bottom:
-                    self.move(oid, "library", reason="mulligan", position=-1)
+                mark = len(self.log)
+                with self.caused(asked_by):
+                    bottom = self.choose(p, "bottom", hand, "put cards on the bottom",
+                                         count=min(taken, len(hand)))
+                last = self._decided(mark, asked_by)
+                with self.caused(last):
+                    for oid in bottom:
+                        self.move(oid, "library", reason="mulligan", position=-1)
+        return last
+
+    def _decided(self, mark: int, otherwise: int) -> int:
+        """:meth:`decided_since`, else ``otherwise``."""
+        at = self.decided_since(mark)
+        return otherwise if at is None else at
+
+    def decided_since(self, mark: int) -> int | None:
+        """The event of the decision recorded since the log had ``mark`` events, if one
+        was (a decision with one legal answer is not recorded): for code that makes what
+        a player chose the cause of what follows (a redirection of damage)."""
+        at = self._choice_at
+        return at if at >= mark else None
 
     def run(self, first: int = 0, max_turns: int = 200, start_step: str = "untap",
             turn: int | None = None) -> None:
@@ -713,10 +790,10 @@ class Game:
         while True:
             if step == "untap":
                 active = self._extra_turn(active)
-                self.emit(ev.TurnBegan(turn=n, active=active))
+                self._turn_began(n, active)
             self.turn_from(step, n, active)
             if n >= max_turns:
-                self.emit(ev.GameEnded(winner=-1, reason="turn-limit"))
+                self.emit(ev.GameEnded(winner=-1, reason="turn-limit"), cause=self._ended())
                 raise GameOver()
             n += 1
             active = 1 - active
@@ -728,8 +805,16 @@ class Game:
         extra = [e for e in self.state.effects if e.kind == "extra_turn"]
         if not extra:
             return active
-        self.emit(ev.EffectsEnded(effects=(extra[-1].id,)))
+        self.emit(ev.EffectsEnded(effects=(extra[-1].id,)), cause=self._ended())
         return int(extra[-1].params)
+
+    def _ended(self) -> int | None:
+        """The event that ended the last step (:attr:`_step_end`), if there was one."""
+        return self._step_end if self._step_end >= 0 else None
+
+    def _turn_began(self, n: int, active: int) -> None:
+        """A turn begins, caused by the end of the last one (or the game's start)."""
+        self._step_end = self.emit(ev.TurnBegan(turn=n, active=active), cause=self._ended())
 
     def turn_from(self, step: str, n: int, active: int, resume: bool = False) -> None:
         """Play turn ``n`` from the beginning of ``step``.  ``resume``: the game is
@@ -737,7 +822,7 @@ class Game:
         actions, "at the beginning of" triggers -- is past, and players get priority."""
         i = STEPS.index(step)
         if i == 0 and self.state.turn != n:
-            self.emit(ev.TurnBegan(turn=n, active=active))
+            self._turn_began(n, active)
         combat_skipped = False
         for s in STEPS[i:]:
             if combat_skipped and s in ("declare_blockers", "combat_damage"):
@@ -746,12 +831,17 @@ class Game:
                 continue  # "Skip your draw step" (CR 614.10): the step doesn't happen
             if resume and s == step and s not in ("untap", "cleanup"):
                 with self.setting_up():
-                    self.emit(ev.StepBegan(step=s))
-                self.priority_round()
-                self._empty_pools()
+                    self._step_end = self.emit(ev.StepBegan(step=s))
+                with self.caused(self._step_end):
+                    self.priority_round()
+                    self._empty_pools()
                 continue
-            self.emit(ev.StepBegan(step=s))
-            with self.caused(len(self.log) - 1):
+            # a step begins as the last one ends: when all players have passed in
+            # succession (its last recorded pass), else once its actions are done
+            end = self._step_end
+            began = self._step_end = self.emit(ev.StepBegan(step=s),
+                                               cause=end if end >= 0 else None)
+            with self.caused(began):
                 if s == "untap":
                     self._turn_begins(active)
                 for hook in self.reg.step_hooks:  # turn-based actions of plugins
@@ -834,27 +924,35 @@ class Game:
         s = self.state
         p = s.active
         passes = 0
+        last_pass = -1  # the last recorded pass of those in succession so far
         if len(self._checks) != len(s.players):
             self._checks = [partial(self.check_action, i) for i in range(len(s.players))]
         while True:
             self.settle()
             if len(self.log) - self._choice_at > LOOP_WINDOW:
                 self._mandatory_loop(p, passes)
+            mark = len(self.log)
             action = self.ask(Decision("priority", p, self.legal_actions(p),
                                        check=self._checks[p]))
             if action[0] == "pass":
+                if self._choice_at >= mark:
+                    last_pass = self._choice_at
                 passes += 1
                 if passes >= len(s.players):
                     if not s.stack:
+                        if last_pass >= 0:  # the step ends with this pass (CR 500.2)
+                            self._step_end = last_pass
                         return
                     self.resolve_top()
                     passes = 0
+                    last_pass = -1
                     p = s.active
                 else:
                     p = 1 - p
                 continue
             self.perform(p, action)
             passes = 0
+            last_pass = -1
 
     def _mandatory_loop(self, player: int, passes: int) -> None:
         """CR 104.4b: a game in a loop of mandatory actions, repeating with no way to stop,
@@ -871,7 +969,7 @@ class Game:
         if here in self._loop_seen:
             self.diag().info("mandatory loop: a draw", event_no=len(self.log),
                              since_choice=self._choice_at)
-            self.emit(ev.GameEnded(winner=-1, reason="loop"))
+            self.emit(ev.GameEnded(winner=-1, reason="loop"), cause=self._choice_at)
             raise GameOver()
         self._loop_seen.add(here)
 
@@ -906,7 +1004,7 @@ class Game:
     def settle(self) -> None:
         """State-based actions, then triggered abilities to the stack, until stable (CR 117.5)."""
         if self._settled == self._sba_version and not self.state.pending:
-            if self.validate_caches and (self._sba_actions() or self._legend_rule()):
+            if self.validate_caches and (self._sba_actions() or self._legend_groups_now()):
                 raise StaleCache(f"after event {len(self.log) - 1}, state-based actions "
                                  "are due though no event since the last check changed "
                                  "what they look at (Registry.add_sba_check reads, "
@@ -934,7 +1032,8 @@ class Game:
             o = self.state.objects.get(t)
             if t > 0 and t not in c.removed_attacked and o is not None \
                     and o.zone == "battlefield" and self.chars(t).controller != defender:
-                self.emit(ev.RemovedFromCombat(obj=t))
+                self.emit(ev.RemovedFromCombat(obj=t),  # (its change of control)
+                          cause=self._sba_cause([t], [], len(self.log)))
 
     # ------------------------------------------------------------------ actions
     def legal_actions(self, player: int) -> list[Any]:
@@ -1264,20 +1363,43 @@ class Game:
         if x is None:
             x = next((it.x for it in self.state.stack if it.id == source), 0)
         v.x = x
-        out = [player_ref(p) for p in range(len(self.state.players))
-               if t.filter(v, player_ref(p), player, source)]
-        for oid in self.state.battlefield:
-            if t.filter(v, oid, player, source) and self._can_target(player, oid, source):
-                out.append(oid)
-        for it in self.state.stack:
-            if it.id != source and t.filter(v, it.id, player, source):
-                out.append(it.id)
-        for zone in ("graveyard",):
-            for p in self.state.players:
-                for oid in getattr(p, zone):
-                    if t.filter(v, oid, player, source):
-                        out.append(oid)
+        try:
+            out = [player_ref(p) for p in range(len(self.state.players))
+                   if t.filter(v, player_ref(p), player, source)]
+            for oid in self.state.battlefield:
+                if t.filter(v, oid, player, source) and self._can_target(player, oid, source):
+                    out.append(oid)
+            for it in self.state.stack:
+                if it.id != source and t.filter(v, it.id, player, source):
+                    out.append(it.id)
+            for zone in ("graveyard",):
+                for p in self.state.players:
+                    for oid in getattr(p, zone):
+                        if t.filter(v, oid, player, source):
+                            out.append(oid)
+        except Exception as exc:
+            card, ability = self._target_owner(source, t)
+            self.card_failed(exc, card, ability, "target filter")
         return out
+
+    def _target_owner(self, source: int, t: Target) -> tuple[str, Any]:
+        """The card and ability whose target slot ``t`` is (``source``: the card, permanent
+        or stack item choosing targets): for naming it in an error."""
+        it = next((i for i in self.state.stack + self.state.pending if i.id == source), None)
+        names = [_card_of(it)] if it is not None else []
+        o = self.state.objects.get(source)
+        if o is not None:
+            names += [o.card, self.chars(source).card] if o.zone == "battlefield" else [o.card]
+        for name in names:
+            d = self.reg.cards.get(name)
+            for ab in d.abilities if d is not None else ():
+                slots = list(getattr(ab, "targets", ())) + [
+                    u for m in getattr(ab, "modes", ()) for u in m.targets]
+                if any(u is t for u in slots):
+                    return name, ab
+            if d is not None and d.extras.get("enchant") is t:
+                return name, None
+        return (names[0] if names else self.name(source)), None
 
     def _can_target(self, player: int, oid: int, source: int) -> bool:
         c = self.chars(oid)
@@ -1324,9 +1446,12 @@ class Game:
         if o is None or h is None or h.zone != "battlefield":
             return False
         ench = self.definition(aura).extras.get("enchant")
-        if ench is not None and not ench.filter(self.view(), host, self.chars(aura).controller,
-                                                aura):
-            return False
+        try:
+            if ench is not None and not ench.filter(self.view(), host,
+                                                    self.chars(aura).controller, aura):
+                return False
+        except Exception as exc:
+            self.card_failed(exc, self.definition(aura).name, None, "enchant restriction")
         return not self.protected_from(host, aura)
 
     def _activate_options(self, player: int, oid: int, idx: int, ab: Activated,
@@ -1405,8 +1530,11 @@ class Game:
         ac = self.card(oid).extras.get("additional_cost")
         if ac is None:
             return 0
-        return int(ac.mana(self, self.state.objects[oid].owner if player is None else player,
-                           oid))
+        try:
+            return int(ac.mana(self, self.state.objects[oid].owner if player is None
+                               else player, oid))
+        except Exception as exc:
+            self.card_failed(exc, self.card(oid).name, None, "additional cost")
 
     def cast_forbidden(self, player: int, oid: int, alt: str = "") -> str:
         """Why an effect stops ``player`` from casting ``oid`` (with ``alt``), or ``""``:
@@ -1414,11 +1542,17 @@ class Game:
         returns a reason ("... can't be cast"; CR 101.2: a "can't" wins), or an additional
         cost that can't be paid (``extras["additional_cost"]``, see ``additional_mana``)."""
         ac = self.card(oid).extras.get("additional_cost")
-        why = ac.unpayable(self, player, oid) if ac is not None else ""
+        try:
+            why = ac.unpayable(self, player, oid) if ac is not None else ""
+        except Exception as exc:
+            self.card_failed(exc, self.card(oid).name, None, "additional cost")
         if why:
             return str(why)
         for src, fn in self.static_hooks("forbids_cast"):
-            why = fn(self.view(), src, oid, player, alt)
+            try:
+                why = fn(self.view(), src, oid, player, alt)
+            except Exception as exc:
+                self._hook_failed(exc, src, "forbids_cast", fn)
             if why:
                 return str(why)
         for rule in self.reg.cast_restrictions:  # rules of plugins (with the game's history)
@@ -1432,8 +1566,17 @@ class Game:
         static abilities of permanents with a ``cost_change(view, source, card)``."""
         total = 0
         for src, fn in self.static_hooks("cost_change"):
-            total += fn(self.view(), src, oid)
+            try:
+                total += fn(self.view(), src, oid)
+            except Exception as exc:
+                self._hook_failed(exc, src, "cost_change", fn)
         return total
+
+    def _hook_failed(self, error: Exception, src: int, attr: str, fn: Any) -> NoReturn:
+        """:meth:`card_failed` for the hook ``attr`` of a static ability of ``src``."""
+        d = self.definition(src)
+        key = next((k for k, st in d.statics if getattr(st, attr, None) is fn), None)
+        self.card_failed(error, d.name, key, attr)
 
     def _check_cast(self, player: int, oid: int, targets: list[int], modes: list[int], x: int,
                     alt: str, sorcery_ok: bool) -> None:
@@ -1452,7 +1595,10 @@ class Game:
             raise RulesError("307.1", f"{c.name} ({what}) can be cast only in your main phase "
                              "when the stack is empty")
         ac = self.card(oid).extras.get("additional_cost")
-        why = ac.unpayable(self, player, oid) if ac is not None else ""
+        try:
+            why = ac.unpayable(self, player, oid) if ac is not None else ""
+        except Exception as exc:
+            self.card_failed(exc, self.card(oid).name, None, "additional cost")
         if why:  # an additional cost that can't be paid (CR 601.2h)
             raise RulesError("601.2h", f"you can't pay the additional cost of {o.card}: {why}")
         why = self.cast_forbidden(player, oid, alt)
@@ -1525,7 +1671,11 @@ class Game:
         if ab.cost.sacrifice is not None and not self.sacrifice_options(player, oid, ab):
             raise RulesError("602.2b", "you have nothing to sacrifice for that cost")
         for part in ab.cost.extra:  # other costs and restrictions (``Cost.extra``)
-            if not part.can_pay(self, player, oid):
+            try:
+                payable = part.can_pay(self, player, oid)
+            except Exception as exc:
+                self.card_failed(exc, self.definition(oid).name, ab, f"cost {part}")
+            if not payable:
                 raise RulesError("602.2b", f"you can't {part}")
 
     def summoning_sick(self, oid: int) -> bool:
@@ -1538,16 +1688,22 @@ class Game:
         if not (c.is_creature and o.sick) or c.has("haste"):
             return False
         for src, fn in self.static_hooks("as_though_haste"):
-            if fn(self.view(), src, oid):
-                return False
+            try:
+                if fn(self.view(), src, oid):
+                    return False
+            except Exception as exc:
+                self._hook_failed(exc, src, "as_though_haste", fn)
         return True
 
     def sacrifice_options(self, player: int, oid: int, ab: Activated) -> list[int]:
         """Permanents ``player`` could sacrifice for ``ab``'s "Sacrifice a ..." cost."""
         v = self.view()
         f = ab.cost.sacrifice
-        return [o for o in self.state.battlefield
-                if self.chars(o).controller == player and f(v, o, player, oid)]
+        try:
+            return [o for o in self.state.battlefield
+                    if self.chars(o).controller == player and f(v, o, player, oid)]
+        except Exception as exc:
+            self.card_failed(exc, self.definition(oid).name, ab, "sacrifice cost")
 
     def _check_activate(self, player: int, oid: int, idx: int, targets: list[int], x: int,
                         sorcery_ok: bool) -> None:
@@ -1629,12 +1785,17 @@ class Game:
             if not host:
                 continue
             h = s.objects.get(host)
-            if h is None or h.zone != "battlefield":
-                self.emit(ev.ObjectFlagged(obj=oid, key=KNOWN_TO_CONTROLLERS_OF, value=None))
-                self.emit(ev.ObjectFlagged(obj=oid, key="known_to", value=[]))
-            elif self.chars(host).controller not in o.known_to:
-                self.emit(ev.ObjectFlagged(obj=oid, key="known_to", value=sorted(
-                    [*o.known_to, self.chars(host).controller])))
+            gone = h is None or h.zone != "battlefield"
+            if not gone and self.chars(host).controller in o.known_to:
+                continue
+            # caused by the host's leaving or change of control (the last event about it)
+            with self.caused(self._sba_cause([host], [], len(self.log))):
+                if gone:
+                    self.emit(ev.ObjectFlagged(obj=oid, key=KNOWN_TO_CONTROLLERS_OF, value=None))
+                    self.emit(ev.ObjectFlagged(obj=oid, key="known_to", value=[]))
+                else:
+                    self.emit(ev.ObjectFlagged(obj=oid, key="known_to", value=sorted(
+                        [*o.known_to, self.chars(host).controller])))
 
     # ------------------------------------------------------------ playing while resolving
     def play_during_resolution(self, player: int, oid: int, optional: bool = False,
@@ -1775,7 +1936,10 @@ class Game:
                 self.move(self.choose(player, "choose", opts, "sacrifice (cost)"), "graveyard",
                           reason="sacrifice")
         for part in c.extra:
-            part.pay(self, player, oid)
+            try:
+                part.pay(self, player, oid)
+            except Exception as exc:
+                self.card_failed(exc, self.definition(oid).name, ab, f"cost {part}")
         if c.sacrifice_self:
             self.move(oid, "graveyard", reason="sacrifice")
 
@@ -1788,7 +1952,10 @@ class Game:
             if plan is not None:
                 self._pay(player, plan)
         for part in ab.cost.extra:
-            part.pay(self, player, oid)
+            try:
+                part.pay(self, player, oid)
+            except Exception as exc:
+                self.card_failed(exc, self.definition(oid).name, ab, f"cost {part}")
         mana = "".join(ab.mana[0] if len(ab.mana) == 1 else
                        self.choose(player, "choose", list(ab.mana), "choose the color of the mana")
                        for _ in range(ab.amount))
@@ -1917,8 +2084,15 @@ class Game:
         controller adds an additional one mana of any color": a triggered mana ability,
         CR 605.1b, which resolves at once)."""
         v = self.view()
-        return [str(more) for src, fn in (self._extra_mana_statics() if statics is None
-                                          else statics) for more in [fn(v, src, oid)] if more]
+        out = []
+        for src, fn in self._extra_mana_statics() if statics is None else statics:
+            try:
+                more = fn(v, src, oid)
+            except Exception as exc:
+                self._hook_failed(exc, src, "extra_mana", fn)
+            if more:
+                out.append(str(more))
+        return out
 
     def _pay(self, player: int, plan: tuple[list[tuple[int, str]], list[str]]) -> None:
         used, from_pool = plan
@@ -1974,13 +2148,31 @@ class Game:
                 self._resolve_ability(item)
 
     def _item_cause(self, item: StackItem) -> int:
+        """The event that put ``item`` on the stack (its cast, activation, trigger put on
+        the stack, or copy): the cause of its resolution and of everything it does."""
+        oid = item.id
+        entries = _STACK_ENTRIES
         for env in reversed(self.log):
             e = env.event
-            if isinstance(e, ev.SpellCast) and e.new_obj == item.id:
-                return env.seq
-            if isinstance(e, ev.AbilityActivated | ev.TriggerPutOnStack) and e.item == item.id:
+            field = entries.get(type(e))
+            if field is None:  # a type not seen yet: a plugin's may say (a copy ...)
+                field = entries[type(e)] = getattr(type(e), "STACK_ITEM", "")
+            if field and getattr(e, field) == oid:
                 return env.seq
         return self._cause[-1]
+
+    def _triggered_at(self, items: Sequence[StackItem]) -> dict[int, int]:
+        """The event at which each of ``items`` (triggered abilities waiting to be put on
+        the stack) triggered: its ``AbilityTriggered``."""
+        want = {it.id for it in items}
+        found: dict[int, int] = {}
+        for env in reversed(self.log):
+            e = env.event
+            if type(e) is ev.AbilityTriggered and e.item in want:
+                found[e.item] = env.seq
+                if len(found) == len(want):
+                    break
+        return found
 
     def _target_slots_of(self, item: StackItem) -> list[Target]:
         if item.kind == "spell":
@@ -2038,9 +2230,15 @@ class Game:
                     pos += n
                     if n and not any(sub.legal):
                         continue
-                    mode.effect(sub)
+                    try:
+                        mode.effect(sub)
+                    except Exception as exc:
+                        self.card_failed(exc, d.name, sp, f"effect of mode {m}")
             else:
-                sp.effect(ctx)
+                try:
+                    sp.effect(ctx)
+                except Exception as exc:
+                    self.card_failed(exc, d.name, sp, "effect")
         self.emit(ev.StackItemResolved(item=item.id))
         if item.id in self.state.objects and self.state.objects[item.id].zone == "stack":
             self.move(item.id, "graveyard", reason="resolve")
@@ -2052,11 +2250,18 @@ class Game:
             self.emit(ev.StackItemResolved(item=item.id, fizzled=True))
             return
         if isinstance(ab, Triggered) and ab.intervening_if is not None:
-            if not ab.intervening_if(self.view(), item.source, event_from_data(item.data)):
+            try:
+                holds = ab.intervening_if(self.view(), item.source, event_from_data(item.data))
+            except Exception as exc:
+                self.card_failed(exc, _card_of(item), item.ability, "intervening 'if' condition")
+            if not holds:
                 self.emit(ev.StackItemResolved(item=item.id, fizzled=True))
                 return
         if ab is not None:
-            ab.effect(Ctx(self, item, legal))
+            try:
+                ab.effect(Ctx(self, item, legal))
+            except Exception as exc:
+                self.card_failed(exc, _card_of(item), item.ability, "effect")
         self.emit(ev.StackItemResolved(item=item.id))
 
     def counter(self, item_id: int, by: int | None = None, to_zone: str = "graveyard") -> None:
@@ -2128,13 +2333,16 @@ class Game:
                     if key not in c.abilities:
                         continue
                     v = self.view()
-                    if not t.when(v, oid, e):
-                        continue
-                    if t.intervening_if is not None and not t.intervening_if(v, oid, e):
-                        continue
+                    try:
+                        if not t.when(v, oid, e):
+                            continue
+                        if t.intervening_if is not None and not t.intervening_if(v, oid, e):
+                            continue
+                        # "whenever a creature you control attacks": one trigger per subject
+                        subjects = t.each(v, oid, e) if t.each is not None else [None]
+                    except Exception as exc:
+                        self.card_failed(exc, key.rpartition("#")[0], key, "trigger condition")
                     data = _plain(_event_data(e))
-                    # "whenever a creature you control attacks": one trigger per subject
-                    subjects = t.each(v, oid, e) if t.each is not None else [None]
                     for subject in subjects:
                         d = data if subject is None else data + [subject]
                         self.emit(ev.AbilityTriggered(item=self.new_id(), source=oid,
@@ -2154,41 +2362,50 @@ class Game:
             mine = [it for it in s.pending if it.controller == p]
             if not mine:
                 continue
-            if len(mine) > 1:
-                ids = self.ask(Decision("order", p, None, "order your triggered abilities "
-                                        "(first goes on the stack first)",
-                                        check=partial(_check_order, items=mine),
-                                        context=[it.id for it in mine]))
+            at = self._triggered_at(mine)  # (some may have triggered as others went on)
+            if len(mine) > 1:  # asked because the last of them triggered
+                with self.caused(max((at[it.id] for it in mine if it.id in at),
+                                     default=self._cause[-1])):
+                    ids = self.ask(Decision("order", p, None, "order your triggered "
+                                            "abilities (first goes on the stack first)",
+                                            check=partial(_check_order, items=mine),
+                                            context=[it.id for it in mine]))
                 mine = [next(it for it in mine if it.id == i) for i in ids]
             for it in mine:
-                ab = self.ability(it)
-                slots = list(ab.targets) if ab is not None else []
-                modes: list[int] = []
-                if getattr(ab, "modes", ()):  # a modal triggered ability (CR 603.3c)
-                    ok = [list(m) for m in combinations(range(1, len(ab.modes) + 1),
-                                                        ab.choose or 1)
-                          if all(self._target_combos(p, it.source, ab.modes[i - 1].targets)
-                                 for i in m)]
-                    if not ok:
-                        self.emit(ev.StackItemResolved(item=it.id, fizzled=True))
-                        continue
-                    modes = self.ask(Decision("modes", p, ok, f"modes for {it.source_card}"))
-                    slots = [t for m in modes for t in ab.modes[m - 1].targets]
-                targets: list[int] = []
-                if slots:
-                    combos = self._target_combos(p, it.source, slots)
-                    # "up to" slots may stay empty: that choice is offered last
-                    combos = [c for c in combos if c] + [c for c in combos if not c]
-                    if not combos:  # 603.3d: no legal targets -> removed from the stack
-                        self.emit(ev.StackItemResolved(item=it.id, fizzled=True))
-                        continue
-                    targets = self.ask(Decision("targets", p, combos,
-                                                f"targets for {it.source_card}",
-                                                check=partial(self._check_trigger_targets,
-                                                              p, it, slots),
-                                                context=it.id))
-                self.emit(ev.TriggerPutOnStack(item=it.id, targets=tuple(targets),
-                                               modes=tuple(modes)))
+                with self.caused(at.get(it.id, self._cause[-1])):
+                    self._put_on_stack(p, it)
+
+    def _put_on_stack(self, p: int, it: StackItem) -> None:
+        """Put triggered ability ``it`` of player ``p`` on the stack: its modes and targets
+        chosen, or removed if it has none it can take (CR 603.3)."""
+        ab = self.ability(it)
+        slots = list(ab.targets) if ab is not None else []
+        modes: list[int] = []
+        if getattr(ab, "modes", ()):  # a modal triggered ability (CR 603.3c)
+            ok = [list(m) for m in combinations(range(1, len(ab.modes) + 1),
+                                                ab.choose or 1)
+                  if all(self._target_combos(p, it.source, ab.modes[i - 1].targets)
+                         for i in m)]
+            if not ok:
+                self.emit(ev.StackItemResolved(item=it.id, fizzled=True))
+                return
+            modes = self.ask(Decision("modes", p, ok, f"modes for {it.source_card}"))
+            slots = [t for m in modes for t in ab.modes[m - 1].targets]
+        targets: list[int] = []
+        if slots:
+            combos = self._target_combos(p, it.source, slots)
+            # "up to" slots may stay empty: that choice is offered last
+            combos = [c for c in combos if c] + [c for c in combos if not c]
+            if not combos:  # 603.3d: no legal targets -> removed from the stack
+                self.emit(ev.StackItemResolved(item=it.id, fizzled=True))
+                return
+            targets = self.ask(Decision("targets", p, combos,
+                                        f"targets for {it.source_card}",
+                                        check=partial(self._check_trigger_targets,
+                                                      p, it, slots),
+                                        context=it.id))
+        self.emit(ev.TriggerPutOnStack(item=it.id, targets=tuple(targets),
+                                       modes=tuple(modes)))
 
     def _check_trigger_targets(self, p: int, it: StackItem, slots: list[Target],
                                choice: Any) -> Any:
@@ -2260,36 +2477,141 @@ class Game:
         return acts
 
     def _sba(self) -> bool:
+        """Perform the state-based actions due now, all at once (CR 704.3); ``False`` if
+        none is.  Each is caused by the event that made it due (:meth:`_sba_cause`)."""
         acts = self._sba_actions()
-        legend = self._legend_rule()
-        if not acts and not legend:
+        groups = self._legend_groups_now()
+        if not acts and not groups:
+            self._sba_clean = len(self.log)
             return False
+        since = self._sba_clean
+        causes = [self._moved_to(ref) if what == "cease" else
+                  self._sba_cause(*self._sba_concerns(what, ref, why, acts), since,
+                                  why in _BY_CHARACTERISTICS)
+                  for what, ref, why in acts]  # (all seen before any is performed)
+        legend: list[tuple[int, int]] = []
+        for ctrl, ids in groups:
+            why_now = self._sba_cause(ids, (), since)
+            with self.caused(why_now):
+                keep = self.choose(ctrl, "legend", ids, "legend rule: choose one to keep")
+            legend.extend((i, why_now) for i in ids if i != keep)
         done: set[int] = set()
-        for what, ref, why in acts:
+        lost: int | None = None
+        for (what, ref, why), cause in zip(acts, causes, strict=True):
             if what == "lose":
-                self.emit(ev.PlayerLost(player=ref, reason=why))
+                lost = self.emit(ev.PlayerLost(player=ref, reason=why), cause=cause)
                 continue
             if ref in done or ref not in self.state.objects:
                 continue
             done.add(ref)
-            if what == "annihilate":
-                o = self.state.objects[ref]
-                n = min(o.counters.get("+1/+1", 0), o.counters.get("-1/-1", 0))
-                self.emit(ev.CounterRemoved(obj=ref, kind="+1/+1", n=n))
-                self.emit(ev.CounterRemoved(obj=ref, kind="-1/-1", n=n))
-            elif what == "cease":
-                o = self.state.objects[ref]
-                self.emit(ev.ZoneChanged(obj=ref, new_obj=ref, from_zone=o.zone, to_zone="none",
-                                         reason="token-ceased"))
-            elif what in ("destroy", "graveyard"):
-                self.move(ref, "graveyard", reason="sba:" + why)
-            elif what == "unattach":  # e.g. Equipment attached to an illegal permanent
-                self.emit(ev.Attached(obj=ref, to=0))
-        for oid in legend:
+            with self.caused(cause):
+                if what == "annihilate":
+                    o = self.state.objects[ref]
+                    n = min(o.counters.get("+1/+1", 0), o.counters.get("-1/-1", 0))
+                    self.emit(ev.CounterRemoved(obj=ref, kind="+1/+1", n=n))
+                    self.emit(ev.CounterRemoved(obj=ref, kind="-1/-1", n=n))
+                elif what == "cease":
+                    o = self.state.objects[ref]
+                    self.emit(ev.ZoneChanged(obj=ref, new_obj=ref, from_zone=o.zone,
+                                             to_zone="none", reason="token-ceased"))
+                elif what in ("destroy", "graveyard"):
+                    self.move(ref, "graveyard", reason="sba:" + why)
+                elif what == "unattach":  # e.g. Equipment attached to an illegal permanent
+                    self.emit(ev.Attached(obj=ref, to=0))
+        for oid, cause in legend:
             if oid not in done and oid in self.state.objects:
-                self.move(oid, "graveyard", reason="sba:legend-rule")
-        self._check_game_over()
+                with self.caused(cause):
+                    self.move(oid, "graveyard", reason="sba:legend-rule")
+        self._check_game_over(lost)
         return True
+
+    def _sba_concerns(self, what: str, ref: int, why: str,
+                      acts: list[tuple[str, int, str]]) -> tuple[list[int], list[int]]:
+        """The objects and players whose events may have made a state-based action due:
+        the player who loses; the object, and the permanent it is attached to; for the
+        planeswalker uniqueness rule, each planeswalker of the type it shares."""
+        if what == "lose":
+            return [], [ref]
+        ids = [ref]
+        if why == "planeswalker-uniqueness":
+            mine = set(self.chars(ref).subtypes)
+            ids = [oid for w, oid, y in acts if y == why and mine & set(self.chars(oid).subtypes)]
+        o = self.state.objects.get(ref)
+        if o is not None and o.attached_to:
+            ids.append(o.attached_to)
+        elif o is not None and o.zone == "battlefield" and why in ("aura", "equipment"):
+            host = self._last_host(ref)  # (a host that left is forgotten by the state)
+            if host:
+                ids.append(host)
+        return ids, []
+
+    def _moved_to(self, oid: int) -> int:
+        """The event that put object ``oid`` where it is (a token that left the
+        battlefield, about to cease to exist)."""
+        for env in reversed(self.log):
+            if getattr(env.event, "new_obj", None) == oid or ev.entered(env.event) == oid:
+                return env.seq
+        return self._cause[-1]
+
+    def _last_host(self, oid: int) -> int:
+        """The permanent ``oid`` was last attached to (0: none), from the log."""
+        for env in reversed(self.log):
+            e = env.event
+            if type(e) is ev.Attached and e.obj == oid:
+                return e.to
+            if type(e) is ev.TokenCreated and e.obj == oid:
+                return e.attached_to
+            if ev.entered(e) == oid:
+                return 0
+        return 0
+
+    def _sba_cause(self, ids: Sequence[int], players: Sequence[int], since: int,
+                   by_characteristics: bool = False) -> int:
+        """The event that made a state-based action concerning objects ``ids`` and
+        ``players`` due.  It became due after the log's first ``since`` events (when state-
+        based actions were last found not due); of the events since then, the last that may
+        call for a state-based action and is about them (damage dealt to them, a counter
+        put on or removed from them, an effect naming them, their entering, their host
+        leaving, life lost, a draw from an empty library ...); else the last other event
+        about them (it became untapped ...); else the last event that may call for a
+        state-based action -- with ``by_characteristics`` (the action depends on the
+        permanents' characteristics), the last that may change permanents if there is one
+        (e.g. a permanent whose static ability they depended on left, an Equipment
+        moved); if there is none, the last event about them before; else the current
+        cause."""
+        log = self.log
+        reads = self._sba_parts or self._sba_reads()
+        refs = set(ids)
+        who = set(players)
+        refs.update(player_ref(p) for p in who)
+        latest = other = changing = -1
+        for i in range(len(log) - 1, since - 1, -1):
+            e = log[i].event
+            kind = type(e)
+            if kind in NEUTRAL_EVENTS:
+                if other < 0 and kind is not ev.DecisionMade and _about(e, refs, who):
+                    other = i
+                continue
+            ch = e.changes()
+            if ch is not None and ch.isdisjoint(reads):
+                if other < 0 and _about(e, refs, who):
+                    other = i
+                continue  # it cannot have called for a state-based action
+            if _about(e, refs, who):
+                return i
+            if latest < 0:
+                latest = i
+            if changing < 0 and ch is None:
+                changing = i
+        if by_characteristics and changing >= 0 and other < 0:
+            return changing
+        if other >= 0 or latest >= 0:
+            return other if other >= 0 else latest
+        for i in range(min(since, len(log)) - 1, -1, -1):
+            e = log[i].event
+            if type(e) is not ev.DecisionMade and _about(e, refs, who):
+                return i
+        return self._cause[-1]
 
     def _legend_groups(self) -> list[tuple[int, list[int]]]:
         """Legendary permanents one player controls that share a name (CR 704.5j)."""
@@ -2304,22 +2626,21 @@ class Game:
                 by.setdefault((c.controller, c.name), []).append(oid)
         return [(ctrl, ids) for (ctrl, _name), ids in by.items() if len(ids) > 1]
 
-    def _legend_rule(self) -> list[int]:
+    def _legend_groups_now(self) -> list[tuple[int, list[int]]]:
+        """:meth:`_legend_groups`, kept while the characteristics hold."""
         cache = self._chars_cache()
-        groups = cache.get("_legends")
+        groups: list[tuple[int, list[int]]] | None = cache.get("_legends")
         if groups is None:
             groups = cache["_legends"] = self._legend_groups()
-        out: list[int] = []
-        for ctrl, ids in groups:
-            keep = self.choose(ctrl, "legend", ids, "legend rule: choose one to keep")
-            out.extend(i for i in ids if i != keep)
-        return out
+        return groups
 
-    def _check_game_over(self) -> None:
+    def _check_game_over(self, lost: int | None = None) -> None:
+        """The game ends when at most one player is left (``lost``: the event of the last
+        player's loss, its cause)."""
         s = self.state
         alive = [i for i, p in enumerate(s.players) if not p.lost]
         if len(alive) <= 1 and not s.over:
-            self.emit(ev.GameEnded(winner=alive[0] if alive else -1))
+            self.emit(ev.GameEnded(winner=alive[0] if alive else -1), cause=lost)
         if s.over:
             raise GameOver()
 
@@ -2353,11 +2674,14 @@ class Game:
     def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None) -> None:
         o = self.state.objects[new]
         d = self.reg[o.card]
-        if callable(d.extras.get("as_enters")):  # "As ~ enters, choose ..." (CR 614.12)
-            d.extras["as_enters"](self, new)
-        et = d.extras.get("enters_tapped")
-        if callable(et):  # "as ~ enters, you may [do X]; if you don't, it enters tapped"
-            et = et(self, new)
+        try:
+            if callable(d.extras.get("as_enters")):  # "As ~ enters, choose ..." (CR 614.12)
+                d.extras["as_enters"](self, new)
+            et = d.extras.get("enters_tapped")
+            if callable(et):  # "as ~ enters, you may [do X]; if you don't, it enters tapped"
+                et = et(self, new)
+        except Exception as exc:
+            self.card_failed(exc, d.name, None, "choice as it enters the battlefield")
         if tapped or et or self._enters_tapped_by_statics(new):
             self.emit(ev.Tapped(obj=new, entering=True))
         if cast_data and cast_data.get("alt"):
@@ -2373,7 +2697,13 @@ class Game:
     def _enters_tapped_by_statics(self, new: int) -> bool:
         """Whether a static ability of a permanent (with an ``enters_tapped(view, source,
         obj)``: "Each creature without ... enters tapped") makes ``new`` enter tapped."""
-        return any(fn(self.view(), src, new) for src, fn in self.static_hooks("enters_tapped"))
+        for src, fn in self.static_hooks("enters_tapped"):
+            try:
+                if fn(self.view(), src, new):
+                    return True
+            except Exception as exc:
+                self._hook_failed(exc, src, "enters_tapped", fn)
+        return False
 
     def exile(self, oid: int, face_down: bool = False, exiled_with: int = 0,
               reason: str = "") -> int | None:
@@ -2473,13 +2803,15 @@ class Game:
         cands = [oid for oid in self.state.battlefield if self.can_attack(oid, active)]
         if not cands:
             return False
+        mark = len(self.log)
         choice = self.ask(Decision("attackers", active, None, "declare attackers",
                                    check=lambda ch: self.check_attackers(active, ch),
                                    context={"attackers": cands,
                                             "targets": self.attack_targets(active)}))
         if not choice:
             return False
-        seq = self.emit(ev.AttackersDeclared(attacks=tuple((a, t) for a, t in choice)))
+        seq = self.emit(ev.AttackersDeclared(attacks=tuple((a, t) for a, t in choice)),
+                        cause=self.decided_since(mark))
         with self.caused(seq):
             for a, _t in choice:
                 if not self.chars(a).has("vigilance"):
@@ -2544,12 +2876,14 @@ class Game:
                  if self.chars(oid).controller == d and self.chars(oid).is_creature
                  and not self.state.objects[oid].tapped]
         choice: list[list[int]] = []
+        mark = len(self.log)
         if cands and any(self.can_block(b, a) for b in cands for a in c.attackers):
             choice = self.ask(Decision("blockers", d, None, "declare blockers",
                                        check=lambda ch: self.check_blockers(d, ch),
                                        context={"blockers": cands,
                                                 "attackers": list(c.attackers)}))
-        self.emit(ev.BlockersDeclared(blocks=tuple((b, a) for b, a in choice)))
+        self.emit(ev.BlockersDeclared(blocks=tuple((b, a) for b, a in choice)),
+                  cause=self.decided_since(mark))
 
     def check_blockers(self, player: int, choice: Any) -> list[list[int]]:
         c = self.state.combat
@@ -2792,11 +3126,47 @@ def _singulars(q: str) -> list[str]:
     return out
 
 
+_BY_CHARACTERISTICS = frozenset({"toughness", "lethal-damage", "loyalty", "aura", "equipment",
+                                 "planeswalker-uniqueness", "counters"})
+"""The kernel's state-based actions on permanents, whose conditions depend on their
+characteristics (see :meth:`Game._sba_cause`)."""
+
+_ABOUT_FIELDS = ("obj", "new_obj", "target", "to", "attached_to", "objs", "player")
+_about_fields: dict[type, tuple[str, ...]] = {}
+
+
+def _about(e: Event, refs: set[int], players: set[int]) -> bool:
+    """Whether event ``e`` names one of the objects or player references ``refs`` (in
+    ``obj``, ``new_obj``, ``target``, ``to``, ``attached_to`` or ``objs``), or one of
+    ``players`` in ``player`` (other than by gaining life)."""
+    kind = type(e)
+    fields = _about_fields.get(kind)
+    if fields is None:
+        fields = _about_fields[kind] = tuple(f for f in _ABOUT_FIELDS
+                                             if f in kind.__struct_fields__)
+    for f in fields:
+        v = getattr(e, f)
+        if f == "objs":
+            if any(x in refs for x in v):
+                return True
+        elif f == "player":
+            if v in players and kind is not ev.LifeGained:
+                return True
+        elif isinstance(v, int) and v in refs:
+            return True
+    return False
+
+
 def _check_order(choice: Any, items: list[StackItem]) -> list[int]:
     ids = [it.id for it in items]
     if not isinstance(choice, list) or sorted(choice) != sorted(ids):
         raise RulesError("603.3b", "order must list each of your triggered abilities once")
     return [int(c) for c in choice]
+
+
+def _card_of(item: StackItem) -> str:
+    """The card whose ability stack item ``item`` is (its key names it: ``"Foo#2"``)."""
+    return item.ability.rpartition("#")[0] or item.source_card
 
 
 def _event_data(e: Event) -> Any:

@@ -82,9 +82,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from kernel.cards import SpellAbility
+from kernel.effects import blame
 
 if TYPE_CHECKING:
     from kernel.cards import Registry
@@ -630,7 +631,10 @@ class _Layers:
                 if outs is not None:
                     batch.extend(_Entry(ts, k, o, p) for k, o, p in _parts(outs, layer))
                 elif self._has(chars, i) and (not st.layers or layer in st.layers):
-                    fresh = st.effects(self.view, oid)
+                    try:
+                        fresh = st.effects(self.view, oid)
+                    except Exception as exc:
+                        self._failed(exc, i)
                     if _parts(fresh, layer):
                         batch.append(_Entry(ts, static=i, outs=fresh))
             if layer == "7a":
@@ -644,7 +648,10 @@ class _Layers:
                         else:
                             self.reads |= cda_reads
                     if fn is not None and c.power is not None and c.pt_cda:
-                        c.power, c.toughness = fn(self.view, oid)
+                        try:
+                            c.power, c.toughness = fn(self.view, oid)
+                        except Exception as exc:
+                            blame(exc, self.reg, c.card, None, "power and toughness")
             if batch:
                 self._layer(layer, batch)
             if layer == "4":
@@ -695,7 +702,10 @@ class _Layers:
         if not self._has(self.chars, b.static):
             return
         _ts, oid, _key, st = self.statics[b.static]
-        outs = b.outs if reuse else st.effects(self.view, oid)  # nothing applied since
+        try:
+            outs = b.outs if reuse else st.effects(self.view, oid)  # nothing applied since
+        except Exception as exc:
+            self._failed(exc, b.static)
         if not _parts(outs, layer):
             return
         self.locked[b.static] = outs
@@ -726,7 +736,15 @@ class _Layers:
         if not self._has(trial, a.static):
             return True
         _ts, oid, _key, st = self.statics[a.static]
-        return bool(_parts(st.effects(tv, oid), layer) != _parts(a.outs, layer))
+        try:
+            return bool(_parts(st.effects(tv, oid), layer) != _parts(a.outs, layer))
+        except Exception as exc:
+            self._failed(exc, a.static)
+
+    def _failed(self, error: Exception, static: int) -> NoReturn:
+        """A static ability's code raised ``error`` (see :class:`kernel.effects.CardError`)."""
+        _ts, _oid, key, _st = self.statics[static]
+        blame(error, self.reg, key.rpartition("#")[0], key, "continuous effect")
 
 
 _subtype_set = cache(subtype_set)  # the subtype lists are fixed data

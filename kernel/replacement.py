@@ -29,7 +29,7 @@ Replacement('double', on='damage')
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from kernel.events import DamageRedirected, ref_player
 
@@ -129,8 +129,13 @@ def replace(game: Game, kind: str, p: Proposal) -> Proposal | None:
     order the affected player chooses; ``None`` if the event no longer happens."""
     done: list[str] = []
     while True:
-        live = [(k, r, s) for k, r, s in candidates(game, kind)
-                if k not in done and r.applies(game, p, s)]
+        live = []
+        for k, r, s in candidates(game, kind):
+            try:
+                if k not in done and r.applies(game, p, s):
+                    live.append((k, r, s))
+            except Exception as exc:
+                _failed(game, exc, r, s)
         if not live:
             return p
         if len(live) > 1:
@@ -141,10 +146,22 @@ def replace(game: Game, kind: str, p: Proposal) -> Proposal | None:
         else:
             k, r, s = live[0]
         done.append(k)
-        out = r.apply(game, p, s)
+        try:
+            out = r.apply(game, p, s)
+        except Exception as exc:
+            _failed(game, exc, r, s)
         if out is None:
             return None
         p = out
+
+
+def _failed(game: Game, error: Exception, rep: Replacement, source: int) -> NoReturn:
+    """An exception raised by replacement effect ``rep``: named as the card's
+    (:meth:`~kernel.engine.Game.card_failed`) if it is a permanent's static ability."""
+    o = game.state.objects.get(source) if source > 0 else None
+    if o is None:
+        raise error  # a rule's or a resolved effect's (a plugin's code)
+    game.card_failed(error, game.definition(source).name, rep, "replacement effect")
 
 
 class PlaneswalkerRedirection(Replacement):
@@ -171,13 +188,15 @@ class PlaneswalkerRedirection(Replacement):
     def apply(self, game: Game, p: dict[str, Any], source: int) -> dict[str, Any] | None:
         who = ref_player(p["target"])
         assert who is not None
+        mark = len(game.log)
         choice = game.choose(p["controller"], "redirect", [0] + self._walkers(game, who),
                              f"redirect {p['amount']} damage from "
                              f"{game.state.players[who].name} to a planeswalker?")
         if not choice:
             return p
+        # the redirection is what the controller chose; the damage then follows it
         seq = game.emit(DamageRedirected(source=p["source"], from_player=who, to=choice,
-                                            amount=p["amount"]))
+                                         amount=p["amount"]), cause=game.decided_since(mark))
         return dict(p, target=choice, cause=seq)
 
 

@@ -26,6 +26,7 @@ class AbilityCopied(Event, frozen=True):
     """A copy ``item`` of an activated ability of ``source`` was put on the stack."""
 
     TAG: ClassVar[str] = "AbilityCopied"
+    STACK_ITEM: ClassVar[str] = "item"  # it puts ``item`` on the stack (the engine looks)
     item: int
     source: int
     ability: str

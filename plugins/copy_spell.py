@@ -31,6 +31,7 @@ class SpellCopied(Event, frozen=True):
     """A copy ``item`` of spell ``of`` was put on the stack under ``controller``'s control."""
 
     TAG: ClassVar[str] = "SpellCopied"
+    STACK_ITEM: ClassVar[str] = "item"  # it puts ``item`` on the stack (the engine looks)
     item: int
     of: int
     controller: int

@@ -426,10 +426,12 @@ def test_explain_walks_back_to_the_decision(game: Game) -> None:
     assert [link.type for link in x.chain[:3]] == ["CounterRemoved", "DamageDealt",
                                                    "DamageRedirected"]
     assert x.origin is not None and x.origin.type == "DecisionMade"
-    decision = game.envs[x.origin.seq].event
-    assert isinstance(decision, ev.DecisionMade) and decision.kind == "priority"
-    assert re.fullmatch(r"CounterRemoved ← DamageDealt ← DamageRedirected ← SpellCast ← cast "
-                        r"[\w ]+ targeting \w+ by (Alice|Bob) at event \d+", x.summary())
+    decision = game.envs[x.origin.seq].event  # the redirection is what the player chose
+    assert isinstance(decision, ev.DecisionMade) and decision.kind == "redirect"
+    assert re.fullmatch(r"CounterRemoved ← DamageDealt ← DamageRedirected ← (Alice|Bob)'s "
+                        r"redirect decision \(to [\w ]+\) at event \d+", x.summary())
+    # beyond it, the spell whose damage it redirected, up to the step it was cast in
+    assert [link.type for link in x.context] == ["SpellCast", "DecisionMade", "StepBegan"]
     code, out, _ = run("explain", game.path, dmg.seq)
     assert code == 0 and x.summary() in out and "← started by this decision" in out
     code, out, _ = run("explain", game.path, dmg.seq, "--json")
@@ -451,12 +453,16 @@ def test_explain_lists_consequences(game: Game) -> None:
 
 
 def test_explain_rules_and_roots(game: Game) -> None:
-    sba = next(e for e in game.envs if isinstance(e.event, ev.ZoneChanged)
-               and e.event.reason.startswith("sba"))
-    x = explain(game.envs, sba.seq, REG)
-    assert x.origin is None and "a state-based action" in x.summary()
+    death = next(e for e in game.envs if isinstance(e.event, ev.ZoneChanged)
+                 and e.event.reason == "sba:lethal-damage"
+                 and game.envs[e.cause].event.TAG == "DamageDealt"
+                 and game.envs[e.cause].event.combat)  # type: ignore[attr-defined]
+    x = explain(game.envs, death.seq, REG)  # the combat damage dealt to it, by the rules
+    assert x.origin is None and [link.type for link in x.chain] == [
+        "ZoneChanged", "DamageDealt", "StepBegan"]
+    assert x.summary().endswith(f"combat damage step (event {x.chain[-1].seq})")
     draw = next(e for e in game.envs if isinstance(e.event, ev.ZoneChanged)
-                and e.event.reason == "draw" and e.cause >= 0)
+                and e.event.reason == "draw" and game.envs[e.cause].event.TAG == "StepBegan")
     assert "draw step (event" in explain(game.envs, draw.seq, REG).summary()
     assert "no recorded cause" in explain(game.envs, 0, REG).summary()
     code, _, err = run("explain", game.path, 10**6)

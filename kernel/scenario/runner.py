@@ -49,6 +49,7 @@ from typing import Any
 
 from kernel import events as ev
 from kernel.cards import Activated, Registry
+from kernel.effects import CardError
 from kernel.engine import Decision, Game, GameOver, RulesError, StaleCache
 from kernel.events import player_ref
 from kernel.logfile import LogHeader, write_log
@@ -841,6 +842,8 @@ def run_scenario(sc: Scenario, reg: Registry) -> ScenarioResult:
     except StaleCache as err:  # validated mode: a declaration of what a card reads is wrong
         return ScenarioResult(sc.name, sc.file, False, f"validated mode: {err}", run.game.log,
                               run.game)
+    except CardError as err:  # a card's code raised: the line names the card and its set
+        return ScenarioResult(sc.name, sc.file, False, str(err), run.game.log, run.game)
     except Exception as err:  # noqa: BLE001 - a crashing card must not stop the other scenarios
         return ScenarioResult(sc.name, sc.file, False, f"internal error: {type(err).__name__}: "
                               f"{err}", run.game.log, run.game)
