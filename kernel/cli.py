@@ -64,6 +64,7 @@ from kernel.debug import (
     moments,
 )
 from kernel.decks import DeckError, builtin_decks, deck_lines, load_deck
+from kernel.effects import CardError
 from kernel.engine import STEPS, Agent, Game
 from kernel.events import EVENT_TYPES, Envelope
 from kernel.export import ExportError, check_export, export_scenario
@@ -389,8 +390,8 @@ def _play(p: argparse.ArgumentParser) -> Runner:
             game = run_from_header(reg, header, agents, watch)
         except Exception as exc:  # noqa: BLE001 - report engine failures, keep the log
             n = len(game_ref[0].log) if game_ref else 0
-            _err(f"mtgk: error: the engine failed after {n} events: "
-                 f"{type(exc).__name__}: {exc}")
+            what = str(exc) if isinstance(exc, CardError) else f"{type(exc).__name__}: {exc}"
+            _err(f"mtgk: error: the game stopped after {n} events: {what}")
             _err(f"mtgk: the log so far is in {args.out}")
             if args.verbose:
                 traceback.print_exc(file=sys.stderr)
@@ -1396,6 +1397,12 @@ def _guard(fn: Callable[[], int], args: argparse.Namespace) -> int:
     except PluginError as exc:  # --strict: a card set or plugin failed to load
         _err(f"mtgk: error: {exc}")
         return 2
+    except CardError as exc:  # a card's own code failed: name the card, not the engine
+        _err(f"mtgk: error: {exc}" +
+             ("" if getattr(args, "verbose", 0) else " (run with -v to see the traceback)"))
+        if getattr(args, "verbose", 0):
+            traceback.print_exception(exc.error, file=sys.stderr)
+        return 1
     except BrokenPipeError:  # e.g. `mtgk log game.mtgk | head`
         try:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush

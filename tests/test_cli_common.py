@@ -198,3 +198,24 @@ def test_verify_json(tmp_path: Path) -> None:
     report = json.loads(out)
     assert code == 1 and report["result"] == "failed" and report["exit"] == 1
     assert report["lines"][0].startswith("FAILED: ") and "torn last record" in report["lines"][0]
+
+
+def test_a_card_error_names_the_card_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kernel.effects import CardError
+
+    def boom(args: object) -> int:
+        try:
+            {}["grnat"]
+        except KeyError as exc:
+            raise CardError("Raising Sprite", "raisers", "its triggered ability #0", exc) \
+                from exc
+        return 0
+
+    monkeypatch.setattr(cli, "_print_version", boom)
+    code, _, err = run("--version")
+    assert code == 1
+    assert err.splitlines() == ['mtgk: error: card "Raising Sprite" (set raisers) failed in its '
+                                "triggered ability #0: KeyError: 'grnat' (run with -v to see "
+                                "the traceback)"]
+    code, _, err = run("-v", "--version")
+    assert "Traceback (most recent call last)" in err and "{}[\"grnat\"]" in err

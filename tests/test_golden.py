@@ -250,7 +250,7 @@ def test_verify_repair_cuts_a_torn_golden_copy_and_says_so(tmp_path: Path) -> No
     assert code == 3 and out.startswith(f"repaired: record {n} at byte")  # 3: incomplete
     assert f"INCOMPLETE: the {n} events verified, but the log stops before the game's end" in out
     assert read_log(path, strict=True).envelopes == full.envelopes[:n]
-    assert Path(f"{path}.orig").read_bytes() == (GOLDEN / "game_walkers.mtgk").read_bytes()[:-2]
+    assert Path(f"{path}.orig").read_bytes() == (GOLDEN / "game_walkers-v2.mtgk").read_bytes()[:-2]
 
 
 # ------------------------------------------------------------------ regeneration
