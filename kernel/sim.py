@@ -78,6 +78,10 @@ budget stops a game that keeps emitting events well before this (a million event
 a few seconds to a minute); the clock is for a card that loops without emitting any."""
 
 
+START_TIMEOUT = 120.0
+"""Seconds a new worker process may take to load the card sets before the run stops."""
+
+
 class SimError(Exception):
     """A run cannot go on: its worker processes cannot start."""
 
@@ -276,7 +280,7 @@ def _worker_main(conn: Connection, strict: bool, sets: list[list[str]]) -> None:
 @dataclass
 class _Worker:
     """A worker process, its end of the pipe, and the game it plays (a position in
-    the run's headers) since when."""
+    the run's headers) since when (before it is ready: since when it was started)."""
 
     proc: BaseProcess
     conn: Connection
@@ -306,7 +310,6 @@ def _in_workers(registry: Registry, headers: Sequence[LogHeader], workers: int, 
     sets = sorted([name, registry.sets[name].version] for name in registry.sets)
     ctx = multiprocessing.get_context("spawn")
     enc = msgspec.msgpack.Encoder()
-    jobs = [enc.encode(h) for h in headers]
     todo = deque(range(len(headers)))
     crew: list[_Worker] = []
 
@@ -316,7 +319,7 @@ def _in_workers(registry: Registry, headers: Sequence[LogHeader], workers: int, 
                            name="mtgk-sim-worker")
         proc.start()
         child.close()
-        crew.append(_Worker(proc, parent))
+        crew.append(_Worker(proc, parent, since=time.monotonic()))
 
     def fire(w: _Worker, kill: bool) -> int | None:
         crew.remove(w)
@@ -334,11 +337,11 @@ def _in_workers(registry: Registry, headers: Sequence[LogHeader], workers: int, 
             for w in crew:
                 if w.ready and w.job is None and todo:
                     w.job, w.since = todo.popleft(), now
-                    w.conn.send_bytes(jobs[w.job])
-            left = None
+                    w.conn.send_bytes(enc.encode(headers[w.job]))
+            ends = [w.since + START_TIMEOUT - now for w in crew if not w.ready]
             if timeout is not None:
-                ends = [w.since + timeout - now for w in crew if w.job is not None]
-                left = max(0.0, min(ends)) if ends else None
+                ends += [w.since + timeout - now for w in crew if w.job is not None]
+            left = max(0.0, min(ends)) if ends else None
             ready = set(wait([w.conn for w in crew] + [w.proc.sentinel for w in crew], left))
             for w in list(crew):
                 if w.conn in ready:
@@ -359,15 +362,19 @@ def _in_workers(registry: Registry, headers: Sequence[LogHeader], workers: int, 
                     raise SimError(str(value))
                 else:
                     job, code = w.job, fire(w, kill=False)
-                    if job is None:
+                    if not w.ready:
                         raise SimError(f"a worker process died before it could play a game "
                                        f"({_death(code)})")
-                    yield failed_result(headers[job], f"the worker process playing the game "
-                                                      f"died ({_death(code)})")
+                    if job is not None:
+                        yield failed_result(headers[job], f"the worker process playing the "
+                                                          f"game died ({_death(code)})")
                     if todo:
                         hire()
+            now = time.monotonic()
+            if any(not w.ready and now - w.since >= START_TIMEOUT for w in crew):
+                raise SimError(f"a worker process was not ready to play after "
+                               f"{START_TIMEOUT:g} s (loading the card sets)")
             if timeout is not None:
-                now = time.monotonic()
                 for w in [w for w in crew if w.job is not None and now - w.since >= timeout]:
                     job = w.job
                     assert job is not None
