@@ -682,6 +682,8 @@ class SqliteStore:
                                  "`sqlite3 FILE .recover` may save the readable games"))
         if "readonly" in low or "read-only" in low or "disk" in low or "full" in low:
             return StoreError(f"{self.path}: cannot write to the game library ({text})")
+        if "unable to open" in low:
+            return StoreError(f"{self.path}: cannot open the game library ({text})")
         return StoreError(f"{self.path}: cannot read the game library ({text})")
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> builtins.list[Any]:

@@ -403,3 +403,11 @@ def test_reading_commands_never_create_a_library(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no such game library"):
         open_store(tmp_path / "none.db", must_exist=True)
     assert not (tmp_path / "none.db").exists()
+
+
+def test_a_library_that_cannot_be_opened_gives_one_line(tmp_path: Path) -> None:
+    for args in (("sim", "-n", 1, "--db", tmp_path / "no" / "such" / "dir.db"),
+                 ("db", "--db", tmp_path, "list"), ("sim", "-n", 1, "--db", tmp_path)):
+        code, _, err = run(*args)
+        assert code == 2 and err.count("\n") == 1 and err.startswith("mtgk: error: "), err
+    assert list(tmp_path.iterdir()) == []
