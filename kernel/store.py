@@ -501,7 +501,11 @@ def _record(path: str, row: Sequence[Any]) -> GameRecord:
                       error=error, digest=digest)
 
 
-def _busy(exc: sqlite3.Error) -> bool:
+_DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+"""What reading a damaged file can raise (SQLite's errors, and text that is not UTF-8)."""
+
+
+def _busy(exc: Exception) -> bool:
     text = str(exc).lower()
     return "locked" in text or "busy" in text
 
@@ -537,7 +541,7 @@ class SqliteStore:
             else:
                 self._db = sqlite3.connect(self.path, timeout=WAIT_SECONDS / 6,
                                            isolation_level=None)
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise self._error(exc) from None
         try:
             self._open(fresh)
@@ -571,7 +575,7 @@ class SqliteStore:
         try:
             db.execute("PRAGMA foreign_keys = ON")
             schema = self._inspect()
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise self._error(exc) from None
         if self.readonly:
             self._schema = schema
@@ -639,7 +643,7 @@ class SqliteStore:
         """Refuse a damaged file before writing to it (SQLite's own structural check)."""
         try:
             rows = self._conn.execute("PRAGMA quick_check(1)").fetchall()
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise self._error(exc) from None
         if [tuple(r) for r in rows] != [("ok",)]:
             problem = str(rows[0][0]).replace("*** in database main ***", "") if rows else \
@@ -669,8 +673,11 @@ class SqliteStore:
                        (str(SCHEMA_VERSION),))
         return SCHEMA_VERSION
 
-    def _error(self, exc: sqlite3.Error) -> StoreError:
+    def _error(self, exc: Exception) -> StoreError:
         """The one line that says what went wrong with the file."""
+        if isinstance(exc, UnicodeDecodeError):
+            return StoreError(f"{self.path}: the game library is damaged (text that is not "
+                              f"UTF-8: {_one_line(str(exc))})")
         text = _one_line(str(exc))
         low = text.lower()
         if _busy(exc):
@@ -689,7 +696,7 @@ class SqliteStore:
     def _read(self, sql: str, params: Sequence[Any] = ()) -> builtins.list[Any]:
         try:
             return self._conn.execute(sql, params).fetchall()
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise self._error(exc) from None
 
     def _write(self, fn: Callable[[], _T]) -> _T:
@@ -715,7 +722,7 @@ class SqliteStore:
                     raise self._error(exc) from None
                 time.sleep(pause)
                 pause = min(pause * 2, 0.5)
-            except sqlite3.Error as exc:
+            except _DB_ERRORS as exc:
                 raise self._error(exc) from None
 
     # -- context manager -------------------------------------------------

@@ -100,7 +100,7 @@ def readable(path: Path) -> dict[int, bytes]:
         for gid in range(1, 8):
             try:
                 row = con.execute("SELECT log FROM games WHERE id = ?", (gid,)).fetchone()
-            except sqlite3.Error:
+            except (sqlite3.Error, ValueError):
                 continue
             if row is not None and isinstance(row[0], bytes):
                 out[gid] = row[0]
@@ -195,7 +195,8 @@ def test_cut_short(base: Base, wal: bool, keep: float, with_sim: int) -> None:
     check_file(data[: int(keep * len(data))], base["log"], with_sim == 0)
 
 
-SCHEMA_VALUES = st.one_of(st.text(max_size=12), st.integers(), st.floats(allow_nan=True),
+SCHEMA_VALUES = st.one_of(st.text(max_size=12), st.integers(-2**63, 2**63 - 1),
+                          st.floats(allow_nan=True),
                           st.binary(max_size=8), st.from_regex(r"\A[0-9]{1,12}\Z"),
                           st.sampled_from(["1", "2", "3", "2a", " 2", "02", "1e3"]))
 

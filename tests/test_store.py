@@ -333,6 +333,23 @@ def test_a_damaged_page_gives_one_line(registry: Registry, tmp_path: Path,
     assert_refused(db, a_log, "the game library is damaged")
 
 
+def test_text_that_is_not_utf8_gives_one_line(registry: Registry, tmp_path: Path,
+                                               a_log: Path) -> None:
+    """A damaged byte in a table's name (found by the fuzz suite: a UnicodeDecodeError
+    traceback, not an SQLite error)."""
+    db = library(registry, tmp_path / "names.db")
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA journal_mode = DELETE")
+    con.close()
+    data = bytearray(db.read_bytes())
+    at = data.index(b"CREATE TABLE seats") + len(b"CREATE TABLE s")
+    data[at] = 0xCF  # "s\xcfats": not UTF-8
+    name = data.index(b"tableseatsseats")  # the record's name and table name columns
+    data[name + len(b"tables")] = 0xCF
+    db.write_bytes(bytes(data))
+    assert_refused(db, a_log, "the game library is damaged (text that is not UTF-8")
+
+
 def test_a_damaged_record_gives_one_line(registry: Registry, tmp_path: Path) -> None:
     """A value of the wrong kind in a record (a damaged file can hold anything): the
     commands that read it name the game; the others still work."""
