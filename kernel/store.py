@@ -468,7 +468,7 @@ def _json_seats(path: str, gid: Any, column: str, text: Any, names: bool) -> lis
     """A seats column (JSON list of strings; ``names=False``: strings or nulls), checked."""
     try:
         value = json.loads(text) if isinstance(text, str) else None
-    except ValueError:
+    except (ValueError, RecursionError):  # (``[[[[…`` a thousand deep)
         value = None
     if not isinstance(value, list) or not all(
             isinstance(v, str) or (v is None and not names) for v in value):

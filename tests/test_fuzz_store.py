@@ -51,7 +51,7 @@ WRITERS: list[tuple[str, ...]] = [("db", "add", "{log}")]
 SIM = ("sim", "-n", "1", "-w", "1", "--seed", "8", "--max-turns", "2", "-q")
 
 FIGURES: Counter[str] = Counter()
-"""What the campaign saw: inputs, runs of commands, refusals, tracebacks, games lost."""
+"""What the campaign saw: inputs, runs of commands, one-line errors, tracebacks, games lost."""
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -109,9 +109,11 @@ def readable(path: Path) -> dict[int, bytes]:
     return out
 
 
-def check_file(data: bytes, log: bytes, with_sim: bool) -> None:
-    """Run every command on a library file holding ``data``; check the promises."""
+def check_file(kind: str, data: bytes, log: bytes, with_sim: bool) -> None:
+    """Run every command on a library file holding ``data`` (an input of ``kind``);
+    check the promises."""
     FIGURES["inputs"] += 1
+    FIGURES[f"inputs {kind}"] += 1
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "lib.db"
         log_path = Path(tmp) / "add.mtgk"
@@ -127,10 +129,14 @@ def check_file(data: bytes, log: bytes, with_sim: bool) -> None:
             args = [a.format(tmp=tmp, log=log_path) for a in command]
             code, out, err = run(args[0], "--db", db, *args[1:])
             FIGURES["command runs"] += 1
-            assert "Traceback" not in err + out and "internal error" not in err, (command, err)
+            broke = "Traceback" in err + out or "internal error" in err
+            FIGURES["tracebacks"] += broke
+            assert not broke, (command, err)
             assert code in (0, 2), (command, code, err)
             if code == 2:
-                FIGURES["refusals"] += 1
+                FIGURES["one-line errors"] += 1
+                FIGURES[f"one-line errors {command[0]}" if command[0] == "sim" else
+                        f"one-line errors db {command[1]}"] += 1
                 assert err.count("\n") == 1 and err.startswith("mtgk: error: "), (command, err)
                 assert str(db) in err, (command, err)
             else:
@@ -174,7 +180,7 @@ def test_flipped_bytes(base: Base, wal: bool, flips: list[tuple[float, int]],
     data = bytearray(_mode(base, wal))
     for where, xor in flips:
         data[int(where * len(data))] ^= xor
-    check_file(bytes(data), base["log"], with_sim == 0)
+    check_file("flipped", bytes(data), base["log"], with_sim == 0)
 
 
 @SETTINGS
@@ -185,14 +191,14 @@ def test_overwritten_run_of_bytes(base: Base, wal: bool, where: float,
     data = bytearray(_mode(base, wal))
     at = int(where * len(data))
     data[at:at + len(junk)] = junk[: len(data) - at]
-    check_file(bytes(data), base["log"], with_sim == 0)
+    check_file("overwritten", bytes(data), base["log"], with_sim == 0)
 
 
 @SETTINGS
 @given(wal=st.booleans(), keep=st.floats(0, 1, exclude_max=True), with_sim=st.integers(0, 3))
 def test_cut_short(base: Base, wal: bool, keep: float, with_sim: int) -> None:
     data = _mode(base, wal)
-    check_file(data[: int(keep * len(data))], base["log"], with_sim == 0)
+    check_file("cut", data[: int(keep * len(data))], base["log"], with_sim == 0)
 
 
 SCHEMA_VALUES = st.one_of(st.text(max_size=12), st.integers(-2**63, 2**63 - 1),
@@ -216,13 +222,13 @@ def test_wrong_schema(base: Base, value: object, drop: str | None,
         if drop is not None:
             con.execute(f"DROP TABLE {drop}")
 
-    check_file(_edited(base["delete"], edit), base["log"], with_sim == 0)
+    check_file("schema", _edited(base["delete"], edit), base["log"], with_sim == 0)
 
 
 @SETTINGS
 @given(junk=st.binary(max_size=3000), magic=st.booleans())
 def test_garbage(base: Base, junk: bytes, magic: bool) -> None:
-    check_file((b"SQLite format 3\x00" if magic else b"") + junk, base["log"], False)
+    check_file("garbage", (b"SQLite format 3\x00" if magic else b"") + junk, base["log"], False)
 
 
 IDENT = st.from_regex(r"\A[a-z_][a-z0-9_]{0,10}\Z")
@@ -252,4 +258,4 @@ def test_other_sqlite_databases(base: Base, tables: list[tuple[str, list[str]]],
         finally:
             con.close()
         data = path.read_bytes()
-    check_file(data, base["log"], with_sim == 0)
+    check_file("foreign", data, base["log"], with_sim == 0)
