@@ -305,8 +305,11 @@ def _json_line(obj: Any) -> str:
 
 
 def _add_game_args(p: argparse.ArgumentParser, decks_help: str) -> None:
-    """The options ``mtgk play`` and ``mtgk sim`` share: --decks, --agents, --players
-    and --max-turns (checked, and the decks loaded, by :func:`_game_decks`)."""
+    """The options ``mtgk play`` and ``mtgk sim`` share: --decks, --agents, --players,
+    --max-turns, --max-events and --timeout (checked, and the decks loaded, by
+    :func:`_game_decks`)."""
+    from kernel.sim import DEFAULT_TIMEOUT
+
     p.add_argument("--decks", nargs="+", metavar="DECK", help=decks_help)
     p.add_argument("--agents", nargs="+", metavar="KIND", choices=sorted(AGENTS),
                    help="who plays: one or two of %(choices)s (default: heuristic)")
@@ -314,6 +317,12 @@ def _add_game_args(p: argparse.ArgumentParser, decks_help: str) -> None:
                    help="player names (default: Alice Bob)")
     p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
                    help="declare a draw after N turns (default: %(default)s)")
+    p.add_argument("--max-events", type=int, default=Game.max_events, metavar="N",
+                   help="the event budget: the engine stops a game that reaches N events, "
+                        "a failure (default: %(default)s; recorded in the log)")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help="stop a game still being played after SECONDS of wall-clock time, "
+                        "a failure (default: %(default)g; 0: no limit)")
 
 
 def _game_decks(args: argparse.Namespace) -> tuple[Registry, list[str], list[list[str]]]:
@@ -322,6 +331,10 @@ def _game_decks(args: argparse.Namespace) -> tuple[Registry, list[str], list[lis
     built-in decks are used; one deck is used by both players."""
     if args.max_turns < 1:
         raise UserError("--max-turns must be at least 1")
+    if args.max_events < 1:
+        raise UserError("--max-events must be at least 1")
+    if not args.timeout >= 0:  # (not NaN either)
+        raise UserError("--timeout must be 0 (no limit) or more seconds")
     if args.decks and len(args.decks) > 2:
         raise UserError("--decks takes one or two decks")
     if args.agents and len(args.agents) > 2:
@@ -361,6 +374,9 @@ def _play(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     def run(args: argparse.Namespace) -> int:
+        from kernel.sim import GameTimeout, TimeLimit
+        from kernel.store import BUDGET_REASON, budget_error
+
         reg, names, decks = _game_decks(args)
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
         kinds = list(args.agents or ["heuristic"])
@@ -370,7 +386,8 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         agents = [AGENTS[k](s) for k, s in zip(kinds, agent_seeds, strict=True)]
         meta = {"agents": [{"kind": k, "seed": s} for k, s in zip(kinds, agent_seeds,
                                                                     strict=True)],
-                "deck_names": names, "max_turns": args.max_turns}
+                "deck_names": names, "max_turns": args.max_turns,
+                "max_events": args.max_events}
         header = new_header(reg, args.players, [deck_lines(d) for d in decks], seed, meta=meta)
         try:
             writer = LogWriter(args.out, header)
@@ -383,12 +400,18 @@ def _play(p: argparse.ArgumentParser) -> Runner:
             diag.track(game)
             for env in game.log:
                 writer.append(env)
-            game.listeners.append(lambda env: void(writer.append(env)))
+            game.listeners.append(lambda env: void(limit.call(writer.append, env)))
 
         log.info("playing", seed=seed, decks=names, agents=kinds)
+        limit = TimeLimit(args.timeout)
         try:
-            game = run_from_header(reg, header, agents, watch)
-        except Exception as exc:  # noqa: BLE001 - report engine failures, keep the log
+            with limit:
+                game = run_from_header(reg, header, agents, watch)
+        except GameTimeout as exc:
+            _err(f"mtgk: error: {exc}; the log so far is in {args.out}")
+            return 1
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - engine failures (and a card
+            # calling sys.exit) are reported, the log kept
             n = len(game_ref[0].log) if game_ref else 0
             what = str(exc) if isinstance(exc, CardError) else f"{type(exc).__name__}: {exc}"
             _err(f"mtgk: error: the game stopped after {n} events: {what}")
@@ -398,6 +421,9 @@ def _play(p: argparse.ArgumentParser) -> Runner:
             return 1
         finally:
             writer.close()
+        if game.log and getattr(game.log[-1].event, "reason", "") == BUDGET_REASON:
+            _err(f"mtgk: error: {budget_error(len(game.log) - 1)}; the log is in {args.out}")
+            return 1
         size = os.path.getsize(args.out)
         if args.json:
             print(_json_line(_summary_json(game, header, args.out, size)), file=_out())

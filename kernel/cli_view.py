@@ -121,9 +121,12 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
                    help="draw the progress bar even when standard error is not a terminal")
     p.add_argument("--json", action="store_true", help="print the run's result as JSON")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    p.add_argument("--allow-duplicates", action="store_true",
+                   help="store a game even if the library holds an identical one (the same "
+                        "log bytes: the same settings and seed)")
 
     def run(args: argparse.Namespace) -> int:
-        from kernel.sim import Progress, default_workers, plan, run_sim
+        from kernel.sim import Progress, SimError, default_workers, id_ranges, plan, run_sim
 
         if args.games < 1:
             raise UserError("--games must be at least 1")
@@ -135,19 +138,22 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
         names = [n if n in builtin and not os.path.isfile(n) else Path(n).stem for n in names]
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
         headers = plan(reg, decks, names, args.games, seed, args.agents or ["heuristic"],
-                       args.players, args.max_turns)
+                       args.players, args.max_turns, args.max_events)
         workers = args.workers if args.workers is not None else default_workers(args.games)
-        try:
-            store = open_store(args.db)
-        except StoreError as exc:
-            raise UserError(str(exc)) from None
         show = args.progress or (sys.stderr.isatty() and not args.quiet)
         progress = Progress(args.games, sys.stderr, enabled=show)
         try:
-            result = run_sim(reg, headers, store, workers, progress,
-                             strict=bool(getattr(args, "strict", False)))
-        finally:
-            store.close()
+            with open_store(args.db) as store:
+                # the games are played in worker processes even with --workers 1, so that
+                # one that crashes its process or outlives --timeout is a failed game
+                result = run_sim(reg, headers, store, workers, progress,
+                                 strict=bool(getattr(args, "strict", False)),
+                                 timeout=args.timeout or None, isolate=True,
+                                 allow_duplicates=args.allow_duplicates)
+        except StoreError as exc:
+            raise UserError(str(exc)) from None
+        except SimError as exc:
+            raise UserError(str(exc), status=1) from None
         out = _out()
         if args.json:
             print(_json_line({"seed": seed, "games": args.games, "workers": workers,
@@ -162,14 +168,21 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
             res = ", ".join(f"{pl} ({names[i]}) won {result.wins[i]}"
                             for i, pl in enumerate(args.players))
             extra = f", {result.unfinished} without a result" if result.unfinished else ""
+            extra += f", {len(result.errors)} failed (below)" if result.errors else ""
             print(f"{res}, {result.draws} draw{'s' if result.draws != 1 else ''}{extra}",
                   file=out)
-            span = f"{result.ids[0]}–{result.ids[-1]}" if len(result.ids) > 1 else \
-                str(result.ids[0])
-            print(f"stored in {args.db} (game ids {span})", file=out)
+            dups = result.duplicates
+            again = (f"{len(dups)} game{'s were' if len(dups) != 1 else ' was'} stored "
+                     f"already ({id_ranges(dups)}), not added again "
+                     "(--allow-duplicates adds them)")
+            if not result.ids:
+                print(f"nothing new stored in {args.db}: {again}", file=out)
+            else:
+                print(f"stored in {args.db} ({id_ranges(result.ids)})"
+                      + (f"; {again}" if dups else ""), file=out)
+        out.flush()  # the summary first, then the failures (even when both go to one pipe)
         for index, error in result.errors:
-            print(f"mtgk: game {index} stopped with an engine failure: {error}",
-                  file=sys.stderr)
+            print(f"mtgk: game {index} failed: {error}", file=sys.stderr)
         return 1 if result.errors else 0
 
     return run
@@ -185,7 +198,7 @@ def _records_table(records: list[GameRecord]) -> str:
     rows = [head]
     for r in records:
         decks = " vs ".join(d or "?" for d in r.decks)
-        result = r.result + (" (engine failure)" if r.error else "")
+        result = r.result + (" (failed)" if r.error else "")
         rows.append((str(r.id), " vs ".join(r.players), decks, result, str(r.turns),
                      str(r.events), str(r.seed)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
@@ -198,7 +211,7 @@ def _records_table(records: list[GameRecord]) -> str:
 def _summary_text(s: Summary, path: str) -> str:
     out = [f"{path}: {s.games} game{'s' if s.games != 1 else ''}: {s.decided} won, "
            f"{s.draws} drawn, {s.unfinished} without a result"
-           + (f", {s.errors} with an engine failure" if s.errors else "")]
+           + (f", {s.errors} failed" if s.errors else "")]
     if s.turns_mean is not None:
         out.append(f"game length: turns mean {s.turns_mean:.1f}, median {s.turns_median:g}; "
                    f"events mean {s.events_mean:.1f}, median {s.events_median:g}")
@@ -264,11 +277,17 @@ def _db(p: argparse.ArgumentParser) -> Runner:
     q.add_argument("id", metavar="ID")
     q.add_argument("--out", "-o", metavar="FILE", help="where (default: game-ID.mtgk)")
     q.add_argument("--jsonl", action="store_true", help="write JSON Lines instead of binary")
-    q = sp("add", "add existing log files to the library", json_flag=False)
+    q = sp("add", "add existing log files to the library (a game stored already, the "
+                  "same log bytes, is not added again)", json_flag=False)
     q.add_argument("files", nargs="+", metavar="LOG")
+    q.add_argument("--allow-duplicates", action="store_true",
+                   help="add a log even if the library holds an identical one")
 
     def run(args: argparse.Namespace) -> int:
-        return _DB_COMMANDS[args.db_command](args)
+        try:
+            return _DB_COMMANDS[args.db_command](args)
+        except StoreError as exc:  # a damaged page met while reading, say
+            raise UserError(str(exc)) from None
 
     return run
 
@@ -335,7 +354,7 @@ def _db_show(args: argparse.Namespace) -> int:
     if r.sim_seed is not None:
         print(f"simulation: seed {r.sim_seed}, game {r.sim_game}", file=out)
     if r.error:
-        print(f"engine failure: {r.error}", file=out)
+        print(f"failed: {r.error}", file=out)
     print(f"log: {r.size} bytes, kernel {r.kernel_version}, rules {r.profile}, added {r.added}",
           file=out)
     print("events: " + ", ".join(f"{t} {n}" for t, n in sorted(types.items())), file=out)
@@ -364,7 +383,7 @@ def _db_export(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
     except LogError as exc:
-        raise UserError(f"game {gid}: the stored log cannot be read: {exc}") from None
+        raise UserError(f"{args.db}: the stored log cannot be read: {exc}") from None
     print(f"game {gid} → {path} ({os.path.getsize(path)} bytes)", file=_out())
     return 0
 
@@ -373,14 +392,22 @@ def _db_add(args: argparse.Namespace) -> int:
     from kernel.logfile import encode_log
     from kernel.store import game_facts
 
+    logs = [_read(path) for path in args.files]  # every file read before one is added
     ids = []
+    out = _out()
     with _open_for_add(args.db) as store:
-        for path in args.files:
-            lf = _read(path)
-            ids.append(store.add(encode_log(lf.header, lf.envelopes),
-                                 game_facts(lf.header, lf.envelopes)))
-    print(f"added {len(ids)} game{'s' if len(ids) != 1 else ''} to {args.db} (ids "
-          f"{', '.join(map(str, ids))})", file=_out())
+        for path, lf in zip(args.files, logs, strict=True):
+            added = store.add(encode_log(lf.header, lf.envelopes),
+                              game_facts(lf.header, lf.envelopes),
+                              allow_duplicates=args.allow_duplicates)
+            if added.duplicate:
+                print(f"{path}: already stored as game {added.id} (the same log), not added "
+                      "again (--allow-duplicates adds it)", file=out)
+            else:
+                ids.append(added.id)
+    if ids or not logs:
+        print(f"added {len(ids)} game{'s' if len(ids) != 1 else ''} to {args.db} (ids "
+              f"{', '.join(map(str, ids))})", file=out)
     return 0
 
 

@@ -248,8 +248,17 @@ class Game:
                 f"events={len(self.log)})")
 
     # ------------------------------------------------------------------ events
+    max_events: int = 1_000_000
+    """The event budget: a game that reaches this many events without ending (a card
+    looping forever, say) is ended there by ``GameEnded(winner=-1, reason="event-budget")``.
+    Deterministic, unlike a wall clock; a log's header records it as ``meta["max_events"]``
+    (:func:`kernel.replay.run_from_header`).  The longest reference game has 1,872 events."""
+
     def emit(self, e: Event, cause: int | None = None) -> int:
         """Append ``e`` to the log, fold it into the state, and collect triggers."""
+        if len(self.log) >= self.max_events and type(e) is not ev.GameEnded:
+            self.emit(ev.GameEnded(winner=-1, reason="event-budget"))
+            raise GameOver()
         why = self._cause[-1] if cause is None else cause
         kind = type(e)
         plans = None

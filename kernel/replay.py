@@ -143,6 +143,7 @@ def run_from_header(registry: Registry, header: LogHeader, agents: Sequence[Agen
     """
     decks = header_decks(header, registry)
     game = start_game(registry, header, agents or [])
+    game.max_events = int(header.meta.get("max_events", game.max_events))  # the event budget
     if watch is not None:
         watch(game)
     max_turns = int(header.meta.get("max_turns", DEFAULT_MAX_TURNS))

@@ -7,12 +7,19 @@ are seeded from that, exactly as ``mtgk play`` seeds them.  A game is
 therefore fully determined by its header, and a run by ``S`` and its
 settings: the same logs come out whatever the number of worker processes.
 
-:func:`simulate` plays the games -- in this process (``workers=1``) or in a
-pool of *spawned* worker processes (each loads the card registry once) --
-and hands every finished game to a callback in game order, as a
-:class:`SimResult` holding the binary log and the facts the library indexes
-(:func:`kernel.store.game_facts`, computed in the worker).  :func:`run_sim`
-does the whole ``mtgk sim`` job: plan, play, store, with a text progress bar
+:func:`simulate` plays the games -- in this process, or in *spawned* worker
+processes (each loads the card registry once) -- and yields every game as it
+ends, as a :class:`SimResult` holding the binary log and the facts the
+library indexes (:func:`kernel.store.game_facts`, computed in the worker).
+A game goes wrong in one of three ways, none of which stops the run: the
+engine fails (the log so far is kept, with the error), the game reaches its
+event budget (:attr:`kernel.engine.Game.max_events`, recorded in the header:
+the engine ends it), or -- in a worker process only -- the process dies (a
+card calling ``os._exit``, a crash, the out-of-memory killer) or the game
+outlives its wall-clock ``timeout`` (the worker is killed).  Then the game is
+a failure without events, the reason in its error, and a new worker takes
+the next game.  :func:`run_sim` does the whole ``mtgk sim`` job: plan, play,
+store (each game as soon as it ends), with a text progress bar
 (:class:`Progress`) on standard error.
 
 >>> game_seed(7, 0) == game_seed(7, 0) != game_seed(7, 1)
@@ -28,8 +35,12 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import closing
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from typing import IO, Any
 
 import msgspec
@@ -37,21 +48,101 @@ import structlog
 
 from kernel.cards import Registry
 from kernel.decks import deck_lines
+from kernel.engine import Game
 from kernel.logfile import LogHeader, encode_log
 from kernel.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
-from kernel.store import GameFacts, GameStore, game_facts
+from kernel.store import GameFacts, GameStore, StoreError, game_facts
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
+    "GameTimeout",
     "Progress",
+    "SimError",
     "SimResult",
     "SimRun",
+    "TimeLimit",
     "agent_kinds",
+    "failed_result",
     "game_seed",
+    "id_ranges",
     "plan",
     "play_header",
     "run_sim",
     "simulate",
 ]
+
+DEFAULT_TIMEOUT = 300.0
+"""Seconds a game may take in a worker process before it is killed (``mtgk sim
+--timeout``).  The longest reference games take a fraction of a second, and the event
+budget stops a game that keeps emitting events well before this (a million events take
+a few seconds to a minute); the clock is for a card that loops without emitting any."""
+
+
+START_TIMEOUT = 120.0
+"""Seconds a new worker process may take to load the card sets before the run stops."""
+
+
+class SimError(Exception):
+    """A run cannot go on: its worker processes cannot start."""
+
+
+class GameTimeout(BaseException):
+    """A game played in this process outlived its wall-clock limit (:class:`TimeLimit`).
+    Like ``KeyboardInterrupt``, not an ``Exception``: what catches a card's failure
+    must not catch this."""
+
+
+class TimeLimit:
+    """A wall-clock limit on what runs in its ``with`` block, in this process (``mtgk play
+    --timeout``): after ``seconds`` (0: no limit) :class:`GameTimeout` is raised in the main
+    thread, wherever it is -- even in a card that loops without emitting events.  It uses
+    ``SIGALRM``; where there is none (Windows) or off the main thread, it does nothing.
+    :meth:`call` runs something that must not be cut in the middle (writing a log record):
+    a limit reached meanwhile is raised as it returns."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._holding = 0
+        self._due = False
+        self._old: Any = None
+        self._armed = False
+
+    def _ring(self, signum: int, frame: Any) -> None:
+        if self._holding:
+            self._due = True
+        else:
+            self._raise()
+
+    def _raise(self) -> None:
+        self._due = False
+        raise GameTimeout(f"the game was still being played after {self.seconds:g} s "
+                          "(--timeout)")
+
+    def __enter__(self) -> TimeLimit:
+        import threading
+
+        if self.seconds > 0 and hasattr(signal, "setitimer") \
+                and threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGALRM, self._ring)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self._armed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old)
+            self._armed = False
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)``, not interrupted by the limit."""
+        self._holding += 1
+        try:
+            return fn(*args)
+        finally:
+            self._holding -= 1
+            if self._due and not self._holding:
+                self._raise()
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -70,13 +161,14 @@ def agent_kinds() -> dict[str, Callable[[int], Any]]:
 def plan(registry: Registry, decks: Sequence[Sequence[str]], deck_names: Sequence[str],
          games: int, seed: int, agents: Sequence[str] = ("heuristic",),
          players: Sequence[str] = ("Alice", "Bob"),
-         max_turns: int = DEFAULT_MAX_TURNS) -> list[LogHeader]:
+         max_turns: int = DEFAULT_MAX_TURNS, max_events: int = Game.max_events
+         ) -> list[LogHeader]:
     """One log header per game of a run (see the module docs).
 
     ``decks`` are card lists (one per seat, or one for both); ``agents`` one
     or two agent kinds.  The header's ``meta`` holds what ``mtgk play`` puts
-    there (agents with their seeds, deck names, the turn limit) plus
-    ``sim: {"seed": seed, "game": i}``.
+    there (agents with their seeds, deck names, the turn limit, the event
+    budget) plus ``sim: {"seed": seed, "game": i}``.
     """
     if games < 0:
         raise ValueError("the number of games cannot be negative")
@@ -94,7 +186,7 @@ def plan(registry: Registry, decks: Sequence[Sequence[str]], deck_names: Sequenc
         agent_seeds = [s * 2 + seat for seat in range(len(kinds))]
         meta = {"agents": [{"kind": k, "seed": a} for k, a in zip(kinds, agent_seeds,
                                                                     strict=True)],
-                "deck_names": names, "max_turns": max_turns,
+                "deck_names": names, "max_turns": max_turns, "max_events": max_events,
                 "sim": {"seed": seed, "game": i}}
         out.append(new_header(registry, list(players), lines, s, meta=meta))
     return out
@@ -110,15 +202,22 @@ class SimResult:
 
     @property
     def error(self) -> str | None:
-        """The engine failure that stopped the game early, if any."""
+        """What stopped the game early (an engine failure, the event budget, a dead or
+        timed-out worker), if anything."""
         return self.facts.error
+
+
+def _game_index(header: LogHeader) -> int:
+    sim = header.meta.get("sim")
+    game = sim.get("game") if isinstance(sim, dict) else None
+    return game if isinstance(game, int) else 0
 
 
 def play_header(registry: Registry, header: LogHeader) -> SimResult:
     """Play the game ``header`` describes (its agents from ``meta["agents"]``).
 
-    An engine failure does not raise: the log so far is kept and the result's
-    ``error`` says what happened.
+    An engine failure does not raise, nor does a card calling ``sys.exit``: the
+    log so far is kept and the result's ``error`` says what happened.
     """
     kinds = agent_kinds()
     agents = [kinds[a["kind"]](a["seed"]) for a in header.meta.get("agents", [])]
@@ -126,79 +225,201 @@ def play_header(registry: Registry, header: LogHeader) -> SimResult:
     error: str | None = None
     try:
         run_from_header(registry, header, agents or None, game_ref.append)
+    except SystemExit as exc:  # a card or plugin asked to end the program
+        error = f"SystemExit: something in the game called sys.exit({exc.code!r})"
     except Exception as exc:  # noqa: BLE001 - a failed game is recorded, not fatal
         error = f"{type(exc).__name__}: {exc}"
     log = list(game_ref[0].log) if game_ref else []
-    index = int(header.meta.get("sim", {}).get("game", 0))
-    return SimResult(index, encode_log(header, log), game_facts(header, log, error))
+    return SimResult(_game_index(header), encode_log(header, log),
+                     game_facts(header, log, error))
+
+
+def failed_result(header: LogHeader, error: str) -> SimResult:
+    """The result of a game whose process died or timed out: no events, the reason."""
+    return SimResult(_game_index(header), encode_log(header, []), game_facts(header, [], error))
 
 
 # --------------------------------------------------------------------------
 # worker processes
 
-_WORKER_REGISTRY: Registry | None = None
-_WORKER_ERROR = "worker not initialised"
 _header_dec = msgspec.msgpack.Decoder(LogHeader)
 
 
-def _init_worker(strict: bool, sets: list[list[str]]) -> None:
-    """Load the registry once per worker process; it must match the parent's.
-
-    Never raises (a pool would start failing workers again and again): a
-    problem is raised by the worker's first job instead.
-    """
-    global _WORKER_REGISTRY, _WORKER_ERROR
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the main process stops the pool
+def _worker_main(conn: Connection, strict: bool, sets: list[list[str]]) -> None:
+    """A worker process: load the registry (it must match the parent's), say
+    ``("ready", None)`` or ``("failed", why)``, then play each header sent (encoded)
+    until an empty message or the end of the pipe, answering ``("done", result)``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the main process stops workers
     # the parent has reported any plugin failures already: keep workers quiet
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
     try:
         from kernel.plugins import load_registry
 
         reg = load_registry(strict=strict)
-    except Exception as exc:  # noqa: BLE001 - reported by the first job
-        _WORKER_ERROR = f"a worker process could not load the card sets: {exc}"
+        mine = sorted([name, reg.sets[name].version] for name in reg.sets)
+        if mine != sorted(list(s) for s in sets):
+            conn.send(("failed", f"a worker process loaded other card sets ({mine}) than "
+                                 f"the main process ({sets})"))
+            return
+    except BaseException as exc:  # noqa: BLE001 - told to the parent, which stops the run
+        conn.send(("failed", f"a worker process could not load the card sets: "
+                             f"{type(exc).__name__}: {exc}"))
         return
-    mine = sorted([name, reg.sets[name].version] for name in reg.sets)
-    if mine != sorted(list(s) for s in sets):
-        _WORKER_ERROR = (f"a worker process loaded other card sets ({mine}) than the main "
-                         f"process ({sets})")
-        return
-    _WORKER_REGISTRY = reg
+    conn.send(("ready", None))
+    while True:
+        try:
+            job = conn.recv_bytes()
+        except (EOFError, OSError):
+            return
+        if not job:
+            return
+        r = play_header(reg, _header_dec.decode(job))
+        conn.send(("done", r))
 
 
-def _play_job(job: bytes) -> tuple[int, bytes, GameFacts]:
-    if _WORKER_REGISTRY is None:
-        raise RuntimeError(_WORKER_ERROR)
-    r = play_header(_WORKER_REGISTRY, _header_dec.decode(job))
-    return r.index, r.log, r.facts
+@dataclass
+class _Worker:
+    """A worker process, its end of the pipe, and the game it plays (a position in
+    the run's headers) since when (before it is ready: since when it was started)."""
+
+    proc: BaseProcess
+    conn: Connection
+    ready: bool = False
+    job: int | None = None
+    since: float = 0.0
 
 
-def simulate(registry: Registry, headers: Sequence[LogHeader], workers: int = 1,
-             strict: bool = False) -> Iterator[SimResult]:
-    """Play every header's game; yield the results in the headers' order.
+def _death(code: int | None) -> str:
+    """How a worker process ended, in words."""
+    if code is None:
+        return "for an unknown reason"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"killed by {name}" + ("; the out-of-memory killer?"
+                                       if -code == signal.SIGKILL else "")
+    return f"exit status {code}; a card or plugin may have called os._exit"
 
-    ``workers > 1`` plays them in that many spawned processes (games finish in
-    any order; results are held back until every earlier game is yielded).
-    The results do not depend on ``workers``.
-    """
-    if workers <= 1 or len(headers) <= 1:
-        for h in headers:
-            yield play_header(registry, h)
-        return
+
+def _in_workers(registry: Registry, headers: Sequence[LogHeader], workers: int, strict: bool,
+                timeout: float | None) -> Iterator[SimResult]:
+    """Play the games in ``workers`` spawned processes; yield each as it ends (see
+    :func:`simulate`)."""
     sets = sorted([name, registry.sets[name].version] for name in registry.sets)
     ctx = multiprocessing.get_context("spawn")
     enc = msgspec.msgpack.Encoder()
-    jobs = [enc.encode(h) for h in headers]
-    position = {int(h.meta.get("sim", {}).get("game", i)): i for i, h in enumerate(headers)}
-    waiting: dict[int, SimResult] = {}
-    nxt = 0
-    with ctx.Pool(min(workers, len(headers)), initializer=_init_worker,
-                  initargs=(strict, sets)) as pool:
-        for index, log, facts in pool.imap_unordered(_play_job, jobs):
-            waiting[position[index]] = SimResult(index, log, facts)
-            while nxt in waiting:
-                yield waiting.pop(nxt)
-                nxt += 1
+    todo = deque(range(len(headers)))
+    crew: list[_Worker] = []
+
+    def hire() -> None:
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_worker_main, args=(child, strict, sets), daemon=True,
+                           name="mtgk-sim-worker")
+        proc.start()
+        child.close()
+        crew.append(_Worker(proc, parent, since=time.monotonic()))
+
+    def fire(w: _Worker, kill: bool) -> int | None:
+        crew.remove(w)
+        if kill:
+            w.proc.kill()
+        w.proc.join(5)
+        w.conn.close()
+        return w.proc.exitcode
+
+    try:
+        for _ in range(min(workers, len(headers))):
+            hire()
+        while todo or any(w.job is not None for w in crew):
+            now = time.monotonic()
+            for w in crew:
+                if w.ready and w.job is None and todo:
+                    w.job, w.since = todo.popleft(), now
+                    w.conn.send_bytes(enc.encode(headers[w.job]))
+            ends = [w.since + START_TIMEOUT - now for w in crew if not w.ready]
+            if timeout is not None:
+                ends += [w.since + timeout - now for w in crew if w.job is not None]
+            left = max(0.0, min(ends)) if ends else None
+            ready = set(wait([w.conn for w in crew] + [w.proc.sentinel for w in crew], left))
+            for w in list(crew):
+                if w.conn in ready:
+                    try:
+                        kind, value = w.conn.recv()
+                    except (EOFError, OSError):
+                        kind, value = "died", None
+                elif w.proc.sentinel in ready:
+                    kind, value = "died", None
+                else:
+                    continue
+                if kind == "ready":
+                    w.ready = True
+                elif kind == "done":
+                    w.job = None
+                    yield value
+                elif kind == "failed":
+                    raise SimError(str(value))
+                else:
+                    job, code = w.job, fire(w, kill=False)
+                    if not w.ready:
+                        raise SimError(f"a worker process died before it could play a game "
+                                       f"({_death(code)})")
+                    if job is not None:
+                        yield failed_result(headers[job], f"the worker process playing the "
+                                                          f"game died ({_death(code)})")
+                    if todo:
+                        hire()
+            now = time.monotonic()
+            if any(not w.ready and now - w.since >= START_TIMEOUT for w in crew):
+                raise SimError(f"a worker process was not ready to play after "
+                               f"{START_TIMEOUT:g} s (loading the card sets)")
+            if timeout is not None:
+                for w in [w for w in crew if w.job is not None and now - w.since >= timeout]:
+                    job = w.job
+                    assert job is not None
+                    fire(w, kill=True)
+                    yield failed_result(headers[job], f"timed out: the game was still being "
+                                                      f"played after {timeout:g} s (--timeout)")
+                    if todo:
+                        hire()
+    finally:
+        for w in list(crew):
+            if w.job is None:
+                try:
+                    w.conn.send_bytes(b"")
+                except OSError:
+                    pass
+            else:
+                w.proc.kill()
+        for w in list(crew):
+            w.proc.join(5)
+            if w.proc.is_alive():
+                w.proc.kill()
+                w.proc.join()
+            w.conn.close()
+
+
+def simulate(registry: Registry, headers: Sequence[LogHeader], workers: int = 1,
+             strict: bool = False, timeout: float | None = None,
+             isolate: bool | None = None) -> Generator[SimResult, None, None]:
+    """Play every header's game; yield each result as its game ends.
+
+    With ``workers > 1``, a ``timeout`` or ``isolate``, the games are played in
+    ``workers`` spawned processes (games end in any order): a process that dies
+    takes only its game with it, and a game that takes longer than ``timeout``
+    seconds is stopped by killing its process (see :func:`failed_result`).
+    Otherwise they are played in this process, in order.  The logs do not depend
+    on ``workers``.  Raises :class:`SimError` if the worker processes cannot
+    start or load the card sets.
+    """
+    if isolate is None:
+        isolate = workers > 1 or timeout is not None
+    if not isolate:
+        for h in headers:
+            yield play_header(registry, h)
+        return
+    yield from _in_workers(registry, headers, max(1, workers), strict, timeout)
 
 
 # --------------------------------------------------------------------------
@@ -259,9 +480,27 @@ class Progress:
 # the whole job
 
 
+def id_ranges(ids: Sequence[int], most: int = 4) -> str:
+    """Game ids in few words: ``game ids 1–75, 77–150``; more than ``most`` ranges (games
+    of runs into the same library at the same time in between) as ``150 games, ids 11 to
+    300, between other games``."""
+    spans: list[list[int]] = []
+    for i in sorted(ids):
+        if spans and i == spans[-1][1] + 1:
+            spans[-1][1] = i
+        else:
+            spans.append([i, i])
+    if len(spans) > most:
+        return f"{len(ids)} games, ids {spans[0][0]} to {spans[-1][1]}, between other games"
+    text = ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in spans)
+    return f"game id{'s' if len(ids) != 1 else ''} {text}"
+
+
 @dataclass
 class SimRun:
-    """What :func:`run_sim` did: the stored game ids, results, failures, time taken."""
+    """What :func:`run_sim` did: the ids of the games it stored, of the identical games
+    the library held already (``duplicates``), the results of its games, their
+    failures (game index, reason), the time taken."""
 
     ids: list[int]
     wins: list[int]
@@ -270,52 +509,60 @@ class SimRun:
     errors: list[tuple[int, str]]
     seconds: float
     events: int
+    duplicates: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"ids": self.ids, "wins": self.wins, "draws": self.draws,
-                "unfinished": self.unfinished,
+        return {"ids": self.ids, "duplicates": self.duplicates, "wins": self.wins,
+                "draws": self.draws, "unfinished": self.unfinished,
                 "errors": [{"game": i, "error": e} for i, e in self.errors],
                 "seconds": round(self.seconds, 3), "events": self.events}
 
 
 def run_sim(registry: Registry, headers: Sequence[LogHeader], store: GameStore,
             workers: int = 1, progress: Progress | None = None, strict: bool = False,
-            commit_every: int = 50) -> SimRun:
+            timeout: float | None = None, isolate: bool | None = None,
+            allow_duplicates: bool = False) -> SimRun:
     """Play ``headers`` (see :func:`simulate`) and add every game to ``store``.
 
-    Games are added in game order (so their ids follow it) and committed every
-    ``commit_every`` games when the store can commit; an interrupted run
-    keeps the games finished before it.
+    Each game is added (and durable) as soon as it ends, so a run that is
+    interrupted or killed loses only the games being played.  A game identical
+    to a stored one (the same log bytes: the same settings and seed) is not added
+    again unless ``allow_duplicates``.  A :class:`~kernel.store.StoreError` stops
+    the run (the games stored before it stay).
     """
     start = time.monotonic()
     ids: list[int] = []
+    duplicates: list[int] = []
     wins = [0] * max((len(h.players) for h in headers), default=2)
     draws = unfinished = events = 0
     errors: list[tuple[int, str]] = []
-    commit = getattr(store, "commit", None)
     try:
-        for res in simulate(registry, headers, workers, strict):
-            ids.append(store.add(res.log, res.facts))
-            f = res.facts
-            events += f.events
-            if f.winner is None:
-                unfinished += 1
-            elif f.winner < 0:
-                draws += 1
-            else:
-                wins[f.winner] += 1
-            if res.error:
-                errors.append((res.index, res.error))
-            if commit is not None and len(ids) % commit_every == 0:
-                commit()
-            if progress is not None:
-                progress.advance(note=f"{len(errors)} failed" if errors else "")
+        with closing(simulate(registry, headers, workers, strict, timeout, isolate)) as games:
+            for res in games:
+                try:
+                    added = store.add(res.log, res.facts, allow_duplicates=allow_duplicates)
+                except StoreError as exc:
+                    raise StoreError(f"{exc} (the run stopped; {len(ids)} of its games were "
+                                     "stored before)") from None
+                (duplicates if added.duplicate else ids).append(added.id)
+                f = res.facts
+                events += f.events
+                if f.winner is None:
+                    unfinished += 1
+                elif f.winner < 0:
+                    draws += 1
+                else:
+                    wins[f.winner] += 1
+                if res.error:
+                    errors.append((res.index, res.error))
+                if progress is not None:
+                    progress.advance(note=f"{len(errors)} failed" if errors else "")
     finally:
-        if commit is not None:
-            commit()
         if progress is not None:
             progress.finish()
-    return SimRun(ids, wins, draws, unfinished, errors, time.monotonic() - start, events)
+    errors.sort()
+    return SimRun(ids, wins, draws, unfinished, errors, time.monotonic() - start, events,
+                  duplicates)
 
 
 def default_workers(games: int) -> int:

@@ -5,12 +5,19 @@ A *game store* keeps whole game logs (the binary log format of
 when they are added: the header fields (players, deck names, agents, seed),
 the result (winner, turns, number of events) and two indexes for queries --
 which event types occurred in the game (and how often) and which cards died
-(were put into a graveyard from the battlefield, CR 700.4).
+(were put into a graveyard from the battlefield, CR 700.4).  A game is stored
+once: adding a log whose bytes equal a stored one's reports that game
+(:class:`Added`) instead of adding it again, unless duplicates are allowed.
 
 :class:`GameStore` is the interface (``add``, ``get``, ``list``, ``find``,
 ``summary``); :class:`SqliteStore` implements it on an embedded SQLite
 database (:mod:`sqlite3` from the standard library; ``games.db`` by default).
-Other backends implement the same protocol.
+Other backends implement the same protocol.  Several processes may add to
+one SQLite library and read it at once: it is in WAL mode, every game is
+added in a short transaction of its own, and a busy library is waited for.
+A file that is not a library this code can read (another SQLite database, a
+newer schema, a damaged file) is refused with :class:`StoreError` before
+anything is written to it.
 
 >>> from kernel.plugins import load_registry
 >>> from kernel.logfile import encode_log
@@ -20,24 +27,28 @@ Other backends implement the same protocol.
 ...                     meta={"max_turns": 3})
 >>> game = run_from_header(reg, header)
 >>> with SqliteStore(":memory:") as store:
-...     gid = store.add(encode_log(header, game.log))
-...     rec = store.get(gid).record
-...     (rec.players, rec.winner, rec.turns, rec.events == len(game.log))
-(['Ann', 'Bob'], -1, 3, True)
+...     added = store.add(encode_log(header, game.log))
+...     again = store.add(encode_log(header, game.log))
+...     rec = store.get(added.id).record
+...     (rec.players, rec.winner, rec.turns, rec.events == len(game.log), again)
+(['Ann', 'Bob'], -1, 3, True, Added(id=1, duplicate=True))
 """
 
 from __future__ import annotations
 
 import builtins
 import datetime as _dt
+import hashlib
 import json
 import sqlite3
 import statistics
-from collections.abc import Iterable, Sequence
+import time
+import urllib.parse
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from kernel import events as ev
 from kernel.events import Envelope
@@ -46,6 +57,7 @@ from kernel.state import apply, new_state
 
 __all__ = [
     "DEFAULT_DB",
+    "Added",
     "GameFacts",
     "GameRecord",
     "GameStore",
@@ -55,17 +67,43 @@ __all__ = [
     "Summary",
     "Tally",
     "game_facts",
+    "log_digest",
     "open_store",
 ]
 
 DEFAULT_DB = "games.db"
 """The library file ``mtgk sim`` and ``mtgk db`` use unless told otherwise."""
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""The library schema this code writes.  Schema 1 (no log digests) is read as it is and
+migrated in place, in one transaction, when a game is added to it."""
+
+BUDGET_REASON = "event-budget"
+"""``GameEnded.reason`` of a game the engine stopped at its event budget
+(:attr:`kernel.engine.Game.max_events`)."""
 
 
 class StoreError(Exception):
     """The library cannot be opened or does not hold what was asked for."""
+
+
+class Added(NamedTuple):
+    """What :meth:`GameStore.add` did: the game's id, and whether an identical game (the
+    same log bytes) was stored already -- then ``id`` is that game's and nothing was added."""
+
+    id: int
+    duplicate: bool
+
+
+def log_digest(log: bytes) -> str:
+    """The digest that tells identical logs apart (SHA-256 of the bytes, in hex)."""
+    return hashlib.sha256(log).hexdigest()
+
+
+def budget_error(events: int) -> str:
+    """The error recorded for a game stopped at its event budget after ``events`` events."""
+    return (f"the game reached its event budget of {events} events (meta max_events; "
+            "a card may repeat something forever)")
 
 
 # --------------------------------------------------------------------------
@@ -101,6 +139,8 @@ class GameFacts(GameSummary):
     permanents put into a graveyard from the battlefield.  ``sim_seed`` and
     ``sim_game`` say which ``mtgk sim`` run (its seed) and which of its games
     this is; ``error`` is the engine failure that cut the game short, if any.
+    A game the engine stopped at its event budget has no result (``winner``
+    is ``None``) and says so in ``error``.
     """
 
     event_types: dict[str, int] = field(default_factory=dict)
@@ -143,6 +183,9 @@ def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
                 died[o.card] = died.get(o.card, 0) + 1
         elif isinstance(e, ev.GameEnded):
             winner = e.winner
+            if e.reason == BUDGET_REASON:  # not a draw: the engine gave up on the game
+                winner = None
+                error = error or budget_error(env.seq)
         apply(s, e)
     n = len(header.players)
     meta = header.meta
@@ -161,11 +204,15 @@ def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
 
 @dataclass(kw_only=True)
 class GameRecord(GameSummary):
-    """One game of the library, as listed (everything but the log itself)."""
+    """One game of the library, as listed (everything but the log itself).
+
+    ``digest`` is :func:`log_digest` of the log (``None`` in a library of schema 1).
+    """
 
     id: int
     added: str
     size: int
+    digest: str | None = None
 
     @property
     def result(self) -> str:
@@ -313,14 +360,17 @@ class GameStore(Protocol):
     """A game library backend.
 
     ``add`` stores a binary log (``facts`` as computed by :func:`game_facts`;
-    computed from the log when not given) and returns the new game's id;
+    computed from the log when not given) and says what it did (:class:`Added`:
+    a log identical to a stored game's is not stored again unless
+    ``allow_duplicates``); every ``add`` is durable when it returns;
     ``get`` returns a game with its log (``None``: no such game); ``list``
     the games in id order; ``find`` the games that match every given
     condition (an event type that occurred, a card that died, a player, a
     deck, a winner); ``summary`` the library's :class:`Summary`.
     """
 
-    def add(self, log: bytes, facts: GameFacts | None = None) -> int: ...
+    def add(self, log: bytes, facts: GameFacts | None = None, *,
+            allow_duplicates: bool = False) -> Added: ...
 
     def get(self, game_id: int) -> StoredGame | None: ...
 
@@ -339,9 +389,9 @@ class GameStore(Protocol):
 # --------------------------------------------------------------------------
 # SQLite
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS library_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS games (
+_TABLES = """
+CREATE TABLE library_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     added TEXT NOT NULL,
     kernel_version TEXT NOT NULL,
@@ -350,16 +400,17 @@ CREATE TABLE IF NOT EXISTS games (
     players TEXT NOT NULL,          -- JSON list of names, by seat
     decks TEXT NOT NULL,            -- JSON list of deck names (null: unknown)
     agents TEXT NOT NULL,           -- JSON list of agent kinds (null: unknown)
-    winner INTEGER,                 -- seat; -1 a draw; NULL no result
+    winner INTEGER,                 -- the seat, -1 a draw, NULL no result
     turns INTEGER NOT NULL,
     events INTEGER NOT NULL,
     sim_seed INTEGER,
     sim_game INTEGER,
     error TEXT,
     size INTEGER NOT NULL,
-    log BLOB NOT NULL               -- the binary log (kernel.logfile), byte for byte
+    log BLOB NOT NULL,              -- the binary log (kernel.logfile), byte for byte
+    digest TEXT                     -- log_digest(log): finds an identical game
 );
-CREATE TABLE IF NOT EXISTS seats (
+CREATE TABLE seats (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     seat INTEGER NOT NULL,
     player TEXT NOT NULL,
@@ -367,64 +418,312 @@ CREATE TABLE IF NOT EXISTS seats (
     agent TEXT,
     PRIMARY KEY (game_id, seat)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS game_events (
+CREATE TABLE game_events (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     type TEXT NOT NULL,
     n INTEGER NOT NULL,
     PRIMARY KEY (game_id, type)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS deaths (
+CREATE TABLE deaths (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     card TEXT NOT NULL,
     n INTEGER NOT NULL,
     PRIMARY KEY (game_id, card)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS game_events_type ON game_events (type COLLATE NOCASE);
-CREATE INDEX IF NOT EXISTS deaths_card ON deaths (card COLLATE NOCASE);
-CREATE INDEX IF NOT EXISTS seats_player ON seats (player COLLATE NOCASE);
-CREATE INDEX IF NOT EXISTS seats_deck ON seats (deck COLLATE NOCASE);
-CREATE INDEX IF NOT EXISTS games_sim ON games (sim_seed, sim_game);
+CREATE INDEX game_events_type ON game_events (type COLLATE NOCASE);
+CREATE INDEX deaths_card ON deaths (card COLLATE NOCASE);
+CREATE INDEX seats_player ON seats (player COLLATE NOCASE);
+CREATE INDEX seats_deck ON seats (deck COLLATE NOCASE);
+CREATE INDEX games_sim ON games (sim_seed, sim_game);
 """
+"""The tables of a new library (schema :data:`SCHEMA_VERSION`)."""
+
+_DIGEST_INDEX = "CREATE INDEX games_digest ON games (digest)"
 
 _COLUMNS = ("id, added, players, decks, agents, seed, profile, kernel_version, winner, turns, "
-            "events, size, sim_seed, sim_game, error")
+            "events, size, sim_seed, sim_game, error, digest")
+
+_V1_GAME_COLUMNS = frozenset(c.strip() for c in _COLUMNS.split(",")[:-1]) | {"log"}
+_LIBRARY_TABLES = frozenset({"library_meta", "games", "seats", "game_events", "deaths"})
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+WAIT_SECONDS = 60.0
+"""How long an add waits for another process's write to the same library to end."""
+
+_T = TypeVar("_T")
 
 
-def _record(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
+def _one_line(text: str, most: int = 200) -> str:
+    """Text from the file (a table name, SQLite's message) fit for a one-line report."""
+    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return flat if len(flat) <= most else flat[:most] + "…"
+
+
+def _record_error(path: str, gid: Any, what: str) -> StoreError:
+    return StoreError(f"{path}: game {gid}: the stored record is damaged ({_one_line(what)}); the "
+                      "library's other games can still be read")
+
+
+def _json_seats(path: str, gid: Any, column: str, text: Any, names: bool) -> list[Any]:
+    """A seats column (JSON list of strings; ``names=False``: strings or nulls), checked."""
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except (ValueError, RecursionError):  # (``[[[[…`` a thousand deep)
+        value = None
+    if not isinstance(value, list) or not all(
+            isinstance(v, str) or (v is None and not names) for v in value):
+        raise _record_error(path, gid, f"{column} is {str(text)[:40]!r}")
+    return value
+
+
+def _record(path: str, row: Sequence[Any]) -> GameRecord:
+    """A :class:`GameRecord` from a row of :data:`_COLUMNS`, its types checked (a damaged
+    file can hold anything)."""
     (gid, added, players, decks, agents, seed, profile, kv, winner, turns, events, size,
-     sim_seed, sim_game, error) = tuple(row)
-    return GameRecord(id=gid, added=added, players=json.loads(players), decks=json.loads(decks),
-                      agents=json.loads(agents), seed=seed, profile=profile, kernel_version=kv,
-                      winner=winner, turns=turns, events=events, size=size, sim_seed=sim_seed,
-                      sim_game=sim_game, error=error)
+     sim_seed, sim_game, error, digest) = tuple(row)
+    ints = {"id": gid, "seed": seed, "turns": turns, "events": events, "size": size}
+    for name, value in ints.items():
+        if type(value) is not int:
+            raise _record_error(path, gid, f"{name} is {value!r}")
+    optional_ints = {"winner": winner, "sim_seed": sim_seed, "sim_game": sim_game}
+    for name, value in optional_ints.items():
+        if value is not None and type(value) is not int:
+            raise _record_error(path, gid, f"{name} is {value!r}")
+    texts = {"added": added, "profile": profile, "kernel_version": kv}
+    for name, value in {**texts, "error": error, "digest": digest}.items():
+        if not isinstance(value, str) and (value is not None or name in texts):
+            raise _record_error(path, gid, f"{name} is {value!r}")
+    return GameRecord(id=gid, added=added, players=_json_seats(path, gid, "players", players, True),
+                      decks=_json_seats(path, gid, "decks", decks, False),
+                      agents=_json_seats(path, gid, "agents", agents, False), seed=seed,
+                      profile=profile, kernel_version=kv, winner=winner, turns=turns,
+                      events=events, size=size, sim_seed=sim_seed, sim_game=sim_game,
+                      error=error, digest=digest)
+
+
+_DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+"""What reading a damaged file can raise (SQLite's errors, and text that is not UTF-8)."""
+
+
+def _busy(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
 
 
 class SqliteStore:
     """A :class:`GameStore` in one SQLite file (``":memory:"`` for a throwaway one).
 
-    Adds are written in a transaction that :meth:`commit` (or closing the
-    store, or leaving its ``with`` block) ends; :meth:`add` with
-    ``commit=True`` commits at once.  Opening a file that is not a library
-    raises :class:`StoreError`.
+    ``readonly`` opens an existing library for reading only (nothing is ever written
+    to the file); otherwise a missing file is created, a library of schema 1 is
+    migrated, and the file is put in WAL mode so that other processes can read and
+    add while this one does.  Every :meth:`add` is a transaction of its own, committed
+    before it returns.  A file that is not a library this code reads (not SQLite,
+    another program's database, a newer or unknown schema, a damaged file) raises
+    :class:`StoreError` before anything is written to it; so does a damaged page met
+    later, and any other SQLite failure, with the file's name.
     """
 
-    def __init__(self, path: str | Path = DEFAULT_DB) -> None:
+    def __init__(self, path: str | Path = DEFAULT_DB, *, readonly: bool = False) -> None:
         self.path = str(path)
+        self.readonly = readonly
+        self._db: sqlite3.Connection | None = None
+        memory = self.path == ":memory:"
+        fresh = memory or not Path(self.path).exists()
+        if not memory and not fresh:
+            self._check_file()
+        elif readonly:
+            raise StoreError(f"{self.path}: no such game library")
         try:
-            self._db = sqlite3.connect(self.path)
-            self._db.execute("PRAGMA foreign_keys = ON")
-            self._db.executescript(_SCHEMA)
-            row = self._db.execute(
-                "SELECT value FROM library_meta WHERE key = 'schema'").fetchone()
-            if row is None:
-                self._db.execute("INSERT INTO library_meta VALUES ('schema', ?)",
-                                 (str(SCHEMA_VERSION),))
-                self._db.commit()
-            elif int(row[0]) > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: the game library was written by a newer "
-                                 f"mtgk (schema {row[0]}, this one reads {SCHEMA_VERSION})")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: not a game library ({exc})") from None
+            if readonly:
+                uri = "file:" + urllib.parse.quote(str(Path(self.path).absolute())) + "?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True, timeout=WAIT_SECONDS / 6,
+                                           isolation_level=None)
+            else:
+                self._db = sqlite3.connect(self.path, timeout=WAIT_SECONDS / 6,
+                                           isolation_level=None)
+        except _DB_ERRORS as exc:
+            raise self._error(exc) from None
+        try:
+            self._open(fresh)
+        except BaseException:
+            self.close()
+            raise
+
+    def _check_file(self) -> None:
+        """Refuse, by its first bytes, a file that is no SQLite database at all."""
+        p = Path(self.path)
+        if p.is_dir():
+            raise StoreError(f"{self.path} is a directory, not a game library")
+        try:
+            with open(p, "rb") as fp:
+                start = fp.read(100)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot read it: {exc.strerror or exc}") from None
+        if not start:
+            if self.readonly:
+                raise StoreError(f"{self.path}: not a game library (an empty file)")
+            return  # an empty file: SQLite makes a new database of it
+        if not start.startswith(_SQLITE_MAGIC):
+            raise StoreError(f"{self.path}: not a game library (not an SQLite database: it "
+                             f"starts with {start[:16]!r})")
+        if len(start) < 100:
+            raise StoreError(f"{self.path}: not a game library, or a damaged one (an SQLite "
+                             f"file of only {len(start)} bytes)")
+
+    def _open(self, fresh: bool) -> None:
+        db = self._conn
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            schema = self._inspect()
+        except _DB_ERRORS as exc:
+            raise self._error(exc) from None
+        if self.readonly:
+            self._schema = schema
+            if schema == 0:
+                raise StoreError(f"{self.path}: not a game library (an SQLite database "
+                                 "without tables)")
+            return
+        if not fresh:
+            self._quick_check()
+        if schema != SCHEMA_VERSION:
+            self._schema = self._write(self._create_or_migrate)
+        else:
+            self._schema = schema
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError as exc:
+            # another process has the file open in rollback mode: it works, only slower
+            if not _busy(exc):
+                raise self._error(exc) from None
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError(f"{self.path}: the game library is closed")
+        return self._db
+
+    def _inspect(self) -> int:
+        """The file's schema version (0: an SQLite database without tables), or
+        :class:`StoreError` for one this code does not read.  Only reads."""
+        db = self._conn
+        tables = {r[0] for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
+        tables.discard("sqlite_sequence")
+        if not tables:
+            return 0
+        if "library_meta" not in tables:
+            names = _one_line(", ".join(sorted(str(t) for t in tables)[:5]))
+            raise StoreError(f"{self.path}: not a game library (an SQLite database with the "
+                             f"tables {names})")
+        rows = db.execute("SELECT value FROM library_meta WHERE key = 'schema'").fetchall()
+        value = rows[0][0] if rows else None
+        text = str(value) if isinstance(value, int | str) else ""
+        if not (text.isascii() and text.isdigit()):
+            shown = _one_line(repr(value), 40)
+            raise StoreError(f"{self.path}: not a game library, or a damaged one: its schema "
+                             f"is {shown}, not a number")
+        version = int(text) if len(text) < 10 else SCHEMA_VERSION + 1  # (no int() of 5,000
+        if version > SCHEMA_VERSION:                                     # digits either)
+            shown = text if len(text) < 10 else text[:10] + "…"
+            raise StoreError(f"{self.path}: the game library was written by a newer mtgk "
+                             f"(schema {shown}, this one reads 1 to {SCHEMA_VERSION}); "
+                             "upgrade mtgk to use it")
+        if version < 1:
+            raise StoreError(f"{self.path}: not a game library (unknown schema {version})")
+        missing = _LIBRARY_TABLES - tables
+        columns = {r[1] for r in db.execute("PRAGMA table_info(games)").fetchall()}
+        want = _V1_GAME_COLUMNS | ({"digest"} if version >= 2 else set())
+        if missing or not want <= columns:
+            what = (f"the tables {', '.join(sorted(missing))} are missing" if missing else
+                    f"the games table lacks {', '.join(sorted(want - columns))}")
+            raise StoreError(f"{self.path}: a damaged game library of schema {version}: {what}")
+        return version
+
+    def _quick_check(self) -> None:
+        """Refuse a damaged file before writing to it (SQLite's own structural check)."""
+        try:
+            rows = self._conn.execute("PRAGMA quick_check(1)").fetchall()
+        except _DB_ERRORS as exc:
+            raise self._error(exc) from None
+        if [tuple(r) for r in rows] != [("ok",)]:
+            problem = str(rows[0][0]).replace("*** in database main ***", "") if rows else \
+                "no answer"
+            raise StoreError(f"{self.path}: the game library is damaged ({_one_line(problem)}); "
+                             "nothing was written to it")
+
+    def _create_or_migrate(self) -> int:
+        """Inside a write transaction: make a new library, or migrate one of schema 1
+        (its games get their digests); another process may have done it first."""
+        db = self._conn
+        schema = self._inspect()
+        if schema == 0:
+            for statement in _TABLES.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(_DIGEST_INDEX)
+            db.execute("INSERT INTO library_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif schema == 1:
+            db.execute("ALTER TABLE games ADD COLUMN digest TEXT")
+            rows = db.execute("SELECT id, log FROM games").fetchall()
+            db.executemany("UPDATE games SET digest = ? WHERE id = ?",
+                           [(log_digest(bytes(log)), gid) for gid, log in rows
+                            if isinstance(log, bytes)])
+            db.execute(_DIGEST_INDEX)
+            db.execute("UPDATE library_meta SET value = ? WHERE key = 'schema'",
+                       (str(SCHEMA_VERSION),))
+        return SCHEMA_VERSION
+
+    def _error(self, exc: Exception) -> StoreError:
+        """The one line that says what went wrong with the file."""
+        if isinstance(exc, UnicodeDecodeError):
+            return StoreError(f"{self.path}: the game library is damaged (text that is not "
+                              f"UTF-8: {_one_line(str(exc))})")
+        text = _one_line(str(exc))
+        low = text.lower()
+        if _busy(exc):
+            return StoreError(f"{self.path}: the game library is busy: another process "
+                              f"has been writing to it for more than {WAIT_SECONDS:.0f} s")
+        if "malformed" in low or "not a database" in low or "corrupt" in low:
+            return StoreError(f"{self.path}: the game library is damaged ({text}); "
+                              + ("nothing was written to it" if not self.readonly else
+                                 "`sqlite3 FILE .recover` may save the readable games"))
+        if "readonly" in low or "read-only" in low or "disk" in low or "full" in low:
+            return StoreError(f"{self.path}: cannot write to the game library ({text})")
+        if "unable to open" in low:
+            return StoreError(f"{self.path}: cannot open the game library ({text})")
+        return StoreError(f"{self.path}: cannot read the game library ({text})")
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> builtins.list[Any]:
+        try:
+            return self._conn.execute(sql, params).fetchall()
+        except _DB_ERRORS as exc:
+            raise self._error(exc) from None
+
+    def _write(self, fn: Callable[[], _T]) -> _T:
+        """Run ``fn`` in a write transaction of its own, waiting (up to
+        :data:`WAIT_SECONDS`) while another process writes."""
+        if self.readonly:
+            raise StoreError(f"{self.path}: opened for reading only")
+        db = self._conn
+        deadline = time.monotonic() + WAIT_SECONDS
+        pause = 0.01
+        while True:
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    out = fn()
+                    db.execute("COMMIT")
+                    return out
+                finally:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+            except sqlite3.OperationalError as exc:
+                if not _busy(exc) or time.monotonic() > deadline:
+                    raise self._error(exc) from None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.5)
+            except _DB_ERRORS as exc:
+                raise self._error(exc) from None
 
     # -- context manager -------------------------------------------------
     def __enter__(self) -> SqliteStore:
@@ -434,66 +733,78 @@ class SqliteStore:
                  tb: TracebackType | None) -> None:
         self.close()
 
-    def commit(self) -> None:
-        """Make the games added so far durable."""
-        self._db.commit()
-
     def close(self) -> None:
-        """Commit and close; closing twice is fine."""
+        """Close the library (every add is committed already); closing twice is fine."""
         if self._db is not None:
+            db, self._db = self._db, None
             try:
-                self._db.commit()
-            finally:
-                self._db.close()
-                # a closed store has no connection; its ``_db`` is typed for the open one
-                self._db = None  # type: ignore[assignment]
+                db.close()
+            except sqlite3.Error:
+                pass
 
     # -- GameStore ---------------------------------------------------------
-    def add(self, log: bytes, facts: GameFacts | None = None, *, commit: bool = False) -> int:
-        """Store a binary log (and its facts); returns the game's id."""
+    def add(self, log: bytes, facts: GameFacts | None = None, *,
+            allow_duplicates: bool = False) -> Added:
+        """Store a binary log (and its facts), unless an identical log is stored already."""
         if facts is None:
             lf = decode_log(log, name="the added log")
             facts = game_facts(lf.header, lf.envelopes)
+        digest = log_digest(log)
         added = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
-        cur = self._db.execute(
-            "INSERT INTO games (added, kernel_version, profile, seed, players, decks, agents, "
-            "winner, turns, events, sim_seed, sim_game, error, size, log) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (added, facts.kernel_version, facts.profile, facts.seed, json.dumps(facts.players),
-             json.dumps(facts.decks), json.dumps(facts.agents), facts.winner, facts.turns,
-             facts.events, facts.sim_seed, facts.sim_game, facts.error, len(log),
-             sqlite3.Binary(log)))
-        gid = cur.lastrowid
-        assert gid is not None
-        self._db.executemany(
-            "INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
-            [(gid, i, name, facts.decks[i] if i < len(facts.decks) else None,
-              facts.agents[i] if i < len(facts.agents) else None)
-             for i, name in enumerate(facts.players)])
-        self._db.executemany("INSERT INTO game_events VALUES (?, ?, ?)",
-                             [(gid, t, n) for t, n in sorted(facts.event_types.items())])
-        self._db.executemany("INSERT INTO deaths VALUES (?, ?, ?)",
-                             [(gid, c, n) for c, n in sorted(facts.died.items())])
-        if commit:
-            self._db.commit()
-        return gid
+        db = self._conn
+
+        def insert() -> Added:
+            if not allow_duplicates:
+                for gid, stored in db.execute("SELECT id, log FROM games WHERE digest = ? "
+                                              "ORDER BY id", (digest,)):
+                    if stored == log:
+                        return Added(int(gid), True)
+            cur = db.execute(
+                "INSERT INTO games (added, kernel_version, profile, seed, players, decks, "
+                "agents, winner, turns, events, sim_seed, sim_game, error, size, log, digest) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (added, facts.kernel_version, facts.profile, facts.seed,
+                 json.dumps(facts.players), json.dumps(facts.decks), json.dumps(facts.agents),
+                 facts.winner, facts.turns, facts.events, facts.sim_seed, facts.sim_game,
+                 facts.error, len(log), sqlite3.Binary(log), digest))
+            gid = cur.lastrowid
+            assert gid is not None
+            db.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
+                [(gid, i, name, facts.decks[i] if i < len(facts.decks) else None,
+                  facts.agents[i] if i < len(facts.agents) else None)
+                 for i, name in enumerate(facts.players)])
+            db.executemany("INSERT INTO game_events VALUES (?, ?, ?)",
+                           [(gid, t, n) for t, n in sorted(facts.event_types.items())])
+            db.executemany("INSERT INTO deaths VALUES (?, ?, ?)",
+                           [(gid, c, n) for c, n in sorted(facts.died.items())])
+            return Added(gid, False)
+
+        return self._write(insert)
 
     def add_log(self, header: LogHeader, envelopes: Sequence[Envelope],
-                error: str | None = None) -> int:
+                error: str | None = None, *, allow_duplicates: bool = False) -> Added:
         """Encode and store a game given as a header and its events."""
-        return self.add(encode_log(header, envelopes), game_facts(header, envelopes, error))
+        return self.add(encode_log(header, envelopes), game_facts(header, envelopes, error),
+                        allow_duplicates=allow_duplicates)
+
+    @property
+    def _columns(self) -> str:
+        return _COLUMNS if self._schema >= 2 else _COLUMNS.replace("digest", "NULL")
 
     def get(self, game_id: int) -> StoredGame | None:
-        row = self._db.execute(f"SELECT {_COLUMNS}, log FROM games WHERE id = ?",
-                               (game_id,)).fetchone()
-        if row is None:
+        rows = self._read(f"SELECT {self._columns}, log FROM games WHERE id = ?", (game_id,))
+        if not rows:
             return None
-        return StoredGame(_record(row[:-1]), bytes(row[-1]))
+        row = rows[0]
+        if not isinstance(row[-1], bytes):
+            raise _record_error(self.path, game_id, "the log is not binary")
+        return StoredGame(_record(self.path, row[:-1]), bytes(row[-1]))
 
     def list(self, limit: int | None = None, offset: int = 0) -> builtins.list[GameRecord]:
-        rows = self._db.execute(f"SELECT {_COLUMNS} FROM games ORDER BY id LIMIT ? OFFSET ?",
-                                (-1 if limit is None else limit, offset)).fetchall()
-        return [_record(r) for r in rows]
+        rows = self._read(f"SELECT {self._columns} FROM games ORDER BY id LIMIT ? OFFSET ?",
+                          (-1 if limit is None else limit, offset))
+        return [_record(self.path, r) for r in rows]
 
     def find(self, *, event: str | None = None, died: str | None = None,
              player: str | None = None, deck: str | None = None,
@@ -529,54 +840,65 @@ class SqliteStore:
                              "g.id = s.game_id WHERE s.seat = g.winner AND "
                              "(s.player = ? COLLATE NOCASE OR s.deck = ? COLLATE NOCASE))")
                 params += [winner, winner]
-        sql = f"SELECT {_COLUMNS} FROM games"
+        sql = f"SELECT {self._columns} FROM games"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY id LIMIT ?"
         params.append(-1 if limit is None else limit)
-        return [_record(r) for r in self._db.execute(sql, params).fetchall()]
+        return [_record(self.path, r) for r in self._read(sql, params)]
 
     def summary(self) -> Summary:
-        rows = self._db.execute(
-            "SELECT players, decks, winner, turns, events, error FROM games ORDER BY id")
-        return summarize((json.loads(p), json.loads(d), w, t, e, err is not None)
-                         for p, d, w, t, e, err in rows)
+        rows = self._read(
+            "SELECT id, players, decks, winner, turns, events, error FROM games ORDER BY id")
+        out = []
+        for gid, players, decks, winner, turns, events, error in rows:
+            if winner is not None and type(winner) is not int:
+                raise _record_error(self.path, gid, f"winner is {winner!r}")
+            if type(turns) is not int or type(events) is not int:
+                raise _record_error(self.path, gid, f"turns/events are {turns!r}/{events!r}")
+            out.append((_json_seats(self.path, gid, "players", players, True),
+                        _json_seats(self.path, gid, "decks", decks, False), winner, turns,
+                        events, error is not None))
+        return summarize(out)
 
     # -- extras ----------------------------------------------------------------
     def count(self) -> int:
         """How many games the library holds."""
-        return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        return int(self._read("SELECT COUNT(*) FROM games")[0][0])
+
+    def _counts(self, sql: str, game_id: int) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for key, n in self._read(sql, (game_id,)):
+            if not isinstance(key, str) or type(n) is not int:
+                raise _record_error(self.path, game_id, f"an index entry is {key!r}: {n!r}")
+            out[key] = n
+        return out
 
     def event_counts(self, game_id: int) -> dict[str, int]:
         """The indexed event-type counts of one game."""
-        return dict(self._db.execute("SELECT type, n FROM game_events WHERE game_id = ?",
-                                     (game_id,)).fetchall())
+        return self._counts("SELECT type, n FROM game_events WHERE game_id = ?", game_id)
 
     def deaths(self, game_id: int) -> dict[str, int]:
         """The indexed deaths (card name -> count) of one game."""
-        return dict(self._db.execute("SELECT card, n FROM deaths WHERE game_id = ?",
-                                     (game_id,)).fetchall())
+        return self._counts("SELECT card, n FROM deaths WHERE game_id = ?", game_id)
 
     def event_types(self) -> builtins.list[str]:
         """Every event type that occurs in some stored game."""
-        return [r[0] for r in self._db.execute(
-            "SELECT DISTINCT type FROM game_events ORDER BY type").fetchall()]
+        return [str(r[0]) for r in self._read(
+            "SELECT DISTINCT type FROM game_events ORDER BY type")]
 
     def cards_died(self) -> builtins.list[str]:
         """Every card name that died in some stored game."""
-        return [r[0] for r in self._db.execute(
-            "SELECT DISTINCT card FROM deaths ORDER BY card").fetchall()]
+        return [str(r[0]) for r in self._read("SELECT DISTINCT card FROM deaths ORDER BY card")]
 
 
 def open_store(path: str | Path = DEFAULT_DB, *, must_exist: bool = False) -> SqliteStore:
-    """Open (or create) the library at ``path``.
-
-    ``must_exist`` raises :class:`StoreError` for a missing file instead of
-    creating an empty library (for commands that only read).
-    """
+    """Open the library at ``path``: for reading only with ``must_exist`` (a missing
+    file raises :class:`StoreError`, and nothing is ever written), else for adding
+    games too (a missing file becomes a new library)."""
     p = str(path)
     if must_exist and p != ":memory:" and not Path(p).exists():
         raise StoreError(f"{p}: no such game library (create one with `mtgk sim --db {p}`)")
     if p != ":memory:" and Path(p).is_dir():
         raise StoreError(f"{p} is a directory, not a game library")
-    return SqliteStore(p)
+    return SqliteStore(p, readonly=must_exist and p != ":memory:")

@@ -23,6 +23,7 @@ import kernel.store
 from kernel import events as ev
 from kernel.cards import Registry
 from kernel.decks import parse_deck
+from kernel.engine import Game
 from kernel.events import Envelope
 from kernel.logfile import LogHeader, decode_log, load_log
 from kernel.replay import verify
@@ -105,12 +106,17 @@ def library(decks: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) 
 
 
 def test_sim_stores_every_game(library: Library) -> None:
+    """Every game once; ids in the order the games ended (``sim_game`` is the game's index)."""
     assert sorted(library.truths) == list(range(1, GAMES + 1))
     assert f"{GAMES} games (jace vs red), seed {SEED}, 2 workers" in library.out
     assert f"stored in {library.db} (game ids 1–{GAMES})" in library.out
-    for gid, t in library.truths.items():
-        assert t.header.meta["sim"] == {"seed": SEED, "game": gid - 1}
-        assert t.header.seed == game_seed(SEED, gid - 1)
+    games = sorted(t.header.meta["sim"]["game"] for t in library.truths.values())
+    assert games == list(range(GAMES))
+    for t in library.truths.values():
+        i = t.header.meta["sim"]["game"]
+        assert t.header.meta["sim"] == {"seed": SEED, "game": i}
+        assert t.header.seed == game_seed(SEED, i)
+        assert t.header.meta["max_events"] == Game.max_events  # the budget is recorded
         assert t.header.meta["deck_names"] == ["jace", "red"]
         assert isinstance(t.envs[0].event, ev.GameStarted)
         assert t.winner is not None  # every game finished
@@ -229,7 +235,8 @@ def test_summary_matches_the_logs(library: Library) -> None:
 
 def test_show_and_export(library: Library, tmp_path: Path) -> None:
     code, out, _ = run("db", "--db", library.db, "show", 2)
-    assert code == 0 and f"simulation: seed {SEED}, game 1" in out
+    game = library.truths[2].header.meta["sim"]["game"]
+    assert code == 0 and f"simulation: seed {SEED}, game {game}" in out
     code, out, _ = run("db", "--db", library.db, "show", 2, "--json")
     shown = json.loads(out)
     assert shown["event_types"]["GameStarted"] == 1
@@ -255,10 +262,10 @@ def test_add_existing_logs(library: Library, tmp_path: Path) -> None:
     src = tmp_path / "one.mtgk"
     assert run("db", "--db", library.db, "export", 1, "--out", src)[0] == 0
     db = tmp_path / "other.db"
-    code, out, _ = run("db", "--db", db, "add", src, src)
-    assert code == 0 and "added 2 games" in out
+    code, out, _ = run("db", "--db", db, "add", src)
+    assert code == 0 and "added 1 game" in out
     with open_store(db) as store:
-        assert [r.sim_game for r in store.list()] == [0, 0]
+        assert [r.sim_game for r in store.list()] == [library.truths[1].header.meta["sim"]["game"]]
         assert store.deaths(1) == dict(library.truths[1].died())
 
 
@@ -284,8 +291,8 @@ def test_same_seed_same_logs_whatever_the_workers(registry: Registry,
     headers = plan(registry, cards, ["jace", "red"], 4, seed=11, max_turns=60)
     assert [h.seed for h in headers] == [game_seed(11, i) for i in range(4)]
     one = list(simulate(registry, headers, workers=1))
-    three = list(simulate(registry, headers, workers=3))
-    assert [r.index for r in three] == [0, 1, 2, 3]
+    three = sorted(simulate(registry, headers, workers=3), key=lambda r: r.index)
+    assert [r.index for r in one] == [r.index for r in three] == [0, 1, 2, 3]
     assert [r.log for r in one] == [r.log for r in three]
     assert len({r.log for r in one}) == 4  # different games
     again = plan(registry, cards, ["jace", "red"], 4, seed=11, max_turns=60)
@@ -302,14 +309,15 @@ def test_sim_command_is_deterministic_across_worker_counts(decks: tuple[Path, Pa
         assert code == 0, err
         assert json.loads(out)["ids"] == [1, 2, 3]
         with open_store(db) as store:
-            logs.append([store.get(i).log for i in (1, 2, 3)])  # type: ignore[union-attr]
+            by_game = {r.sim_game: store.get(r.id).log for r in store.list()}  # type: ignore[union-attr]
+            logs.append([by_game[i] for i in (0, 1, 2)])
     assert logs[0] == logs[1]
 
 
 def test_sim_appends_to_an_existing_library(decks: tuple[Path, Path], tmp_path: Path) -> None:
     db = tmp_path / "grow.db"
-    for _ in range(2):
-        code, _, err = run("sim", "-n", 2, "-w", 1, "--seed", 1, "--decks", decks[1],
+    for seed in (1, 2):
+        code, _, err = run("sim", "-n", 2, "-w", 1, "--seed", seed, "--decks", decks[1],
                            "--db", db, "-q", "--max-turns", 10)
         assert code == 0, err
     with open_store(db) as store:
@@ -336,8 +344,8 @@ def test_sqlite_store_is_a_game_store(registry: Registry) -> None:
     cut = game.log[: len(game.log) // 2]  # a log without its end
     with SqliteStore(":memory:") as store:
         assert isinstance(store, GameStore)
-        a = store.add(encode_log(header, game.log), commit=True)
-        b = store.add_log(header, cut, error="RuntimeError: boom")
+        a = store.add(encode_log(header, game.log)).id
+        b = store.add_log(header, cut, error="RuntimeError: boom").id
         assert store.get(a).record.winner == -1  # type: ignore[union-attr]
         rec = store.get(b).record  # type: ignore[union-attr]
         assert rec.winner is None and rec.result == "no result" and rec.error
