@@ -135,7 +135,7 @@ def test_play_reports_a_card_calling_sys_exit(pack: Path) -> None:
     code, _, err = run("play", "--seed", 1, "--decks", pack / "sys.txt", pack / "mountain.txt",
                        "--out", pack / "x.mtgk")
     assert code == 1, err
-    assert err.startswith("mtgk: error: the engine failed after") and "SystemExit: 4" in err
+    assert err.startswith("mtgk: error: the game stopped after") and "SystemExit: 4" in err
 
 
 def test_sim_records_the_budget_as_a_failure(pack: Path) -> None:
