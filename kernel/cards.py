@@ -99,6 +99,11 @@ class Cost:
     #: "Sacrifice a [filter]": a filter ``(view, obj, you, source)`` of the permanent to
     #: sacrifice (among those you control), chosen as the cost is paid
     sacrifice: Any = None
+    #: "Discard ~" ("Discard this card": cycling, reinforce): the source, in its owner's
+    #: hand, is discarded as the cost is paid (so the ability works only from the hand)
+    discard_self: bool = False
+    #: "Reveal ~" ("Reveal this card from your hand"): the source is shown to every player
+    reveal_self: bool = False
     #: other costs and activation restrictions ("Discard an Elf card", "Remove four
     #: counters", "Activate only during your turn"): objects with ``can_pay(game, player,
     #: source) -> bool`` and ``pay(game, player, source)`` (see ``plugins.costs``)
@@ -130,7 +135,9 @@ class Activated:
     sorcery: bool = False
     mana: tuple[str, ...] = ()  # a mana ability: the mana it can add (one of these)
     text: str = ""
-    #: the zones its source may be in to activate it (Summon the School: its graveyard)
+    #: the zones its source may be in to activate it (Summon the School: its graveyard;
+    #: a cycling-style ability: ``("hand",)``); the engine offers it from each of them
+    #: (``"hand"``, ``"graveyard"``, ``"exile"``: the activating player's own cards)
     zones: tuple[str, ...] = ("battlefield",)
     any_player: bool = False  # "Any player may activate this ability."
     #: a mana ability: how many mana it adds (each one of ``mana``: "two mana in any

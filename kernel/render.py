@@ -643,6 +643,9 @@ class Renderer:
     def _CombatEnded(self, e: ev.CombatEnded) -> str:
         return "combat ends"
 
+    def _FirstStrikers(self, e: ev.FirstStrikers) -> str:
+        return f"first strike: {self.refs(e.objs)} deal combat damage first"
+
     def effect_text(self, kind: str, params: Any) -> str:
         """A continuous effect's kind and parameters in words."""
         try:
