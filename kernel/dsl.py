@@ -114,15 +114,19 @@ class CardSet:
             self.card(n)
 
     def token(self, name: str, color: str, subtypes: Sequence[str], power: int,
-              toughness: int, keywords: Sequence[str] = ()) -> None:
+              toughness: int, keywords: Sequence[str] = (), key: str = "") -> None:
         """Define a creature token the set's cards create (its facts are not in the card
-        data); ``color`` is one colour letter ("" for a colourless token).  A token already
-        defined (by another module of the set) is left as it is."""
-        if name in self.defs:
+        data); ``color`` is one colour letter ("" for a colourless token).  ``key``: the
+        name the token is known by in the registry when another token has its printed
+        ``name`` (``S.token("Elemental", "W", ("Elemental",), 4, 4, ("Flying",),
+        key="Elemental (Hoofprints)")``; cards create it by its key, objects are named
+        ``name``).  A token already defined (by another module of the set) is left as it
+        is."""
+        if (key or name) in self.defs:
             return
-        self.card(name, facts=token_facts(name, ("Creature",), subtypes,
-                                          colors=(color,) if color else (), power=str(power),
-                                          toughness=str(toughness), keywords=keywords))
+        self.card(key or name, facts=token_facts(
+            name, ("Creature",), subtypes, colors=(color,) if color else (), power=str(power),
+            toughness=str(toughness), keywords=keywords, key=key))
 
     def deck(self, name: str, text: str) -> None:
         self.decks[name] = text
@@ -134,14 +138,17 @@ class CardSet:
 
 def token_facts(name: str, types: Sequence[str], subtypes: Sequence[str], text: str = "",
                 colors: Sequence[str] = (), power: str | None = None,
-                toughness: str | None = None, keywords: Sequence[str] = ()) -> CardFacts:
+                toughness: str | None = None, keywords: Sequence[str] = (),
+                key: str = "") -> CardFacts:
     """The facts of a token a card creates (type line "Token [types] — [subtypes]"), for
-    ``S.card(name, ..., facts=token_facts(...))``; creature tokens: :meth:`CardSet.token`."""
-    return CardFacts(name=name, colors=tuple(colors), types=tuple(types),
+    ``S.card(key or name, ..., facts=token_facts(...))``; creature tokens:
+    :meth:`CardSet.token`.  ``key``: the registry key of a token whose printed ``name``
+    another token has too (:attr:`~kernel.cards.CardFacts.token_name`)."""
+    return CardFacts(name=key or name, colors=tuple(colors), types=tuple(types),
                      subtypes=tuple(subtypes),
                      type_line=f"Token {' '.join(types)} — {' '.join(subtypes)}",
                      oracle_text=text, power=power, toughness=toughness,
-                     keywords=tuple(keywords))
+                     keywords=tuple(keywords), token_name=name if key and key != name else "")
 
 
 # ---------------------------------------------------------------- targets and costs

@@ -610,11 +610,13 @@ class Game:
         return o.controller if o is not None else None
 
     def name(self, ref: int) -> str:
+        """A player's name, or an object's (a token's printed name, not its registry key:
+        :meth:`~kernel.cards.Registry.token_name`)."""
         p = ref_player(ref)
         if p is not None:
             return self.state.players[p].name
         o = self.state.objects.get(ref)
-        return o.card if o else f"#{ref}"
+        return self.reg.token_name(o.card) if o else f"#{ref}"
 
     def opponent(self, player: int) -> int:
         return 1 - player
@@ -2731,6 +2733,10 @@ class Game:
         return new
 
     def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None) -> None:
+        """What happens as permanent ``new`` enters the battlefield -- a card moved there
+        or played, or a token created: its "as ~ enters" choice, entering tapped (asked,
+        by its own ability, or by a static ability of another permanent), the counters it
+        enters with."""
         o = self.state.objects[new]
         d = self.reg[o.card]
         try:
@@ -2741,7 +2747,7 @@ class Game:
                 et = et(self, new)
         except Exception as exc:
             self.card_failed(exc, d.name, None, "choice as it enters the battlefield")
-        if tapped or et or self._enters_tapped_by_statics(new):
+        if (tapped or et or self._enters_tapped_by_statics(new)) and not o.tapped:
             self.emit(ev.Tapped(obj=new, entering=True))
         if cast_data and cast_data.get("alt"):
             self.emit(ev.ObjectFlagged(obj=new, key="cast_alt", value=cast_data["alt"]))
@@ -2790,10 +2796,17 @@ class Game:
 
     def create_token(self, name: str, controller: int, attached_to: int = 0,
                      tapped: bool = False) -> int:
+        """Create the token keyed ``name`` in the registry (its facts and abilities are
+        that definition's; two tokens sharing a printed name have two keys: see
+        :meth:`~kernel.cards.Registry.token_name`) under ``controller``'s control.  It
+        enters the battlefield as any permanent does (:meth:`_entered`): "as ~ enters"
+        choices, "enters tapped" (its own or another permanent's), "enters with
+        counters".  Returns its id."""
         self.reg[name]
         oid = self.new_id()
         self.emit(ev.TokenCreated(obj=oid, card=name, owner=controller, controller=controller,
                                   attached_to=attached_to, tapped=tapped))
+        self._entered(oid, False, None)
         return oid
 
     def add_effect(self, kind: str, objs: Sequence[int], params: Any, source: int,
