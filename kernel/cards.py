@@ -59,13 +59,13 @@ class CardFacts(msgspec.Struct, frozen=True, kw_only=True):
     #: by in a registry, and two different tokens that share a printed name ("Elemental",
     #: from Eyes of the Wisent and from Hoofprints of the Stag) need two keys
     #: ("Elemental", "Elemental (Hoofprints)"); see :meth:`Registry.token_name`
-    token_name: str = ""
+    printed_name: str = ""
 
 
 def load_facts(path: str | Path) -> list[CardFacts]:
     """Card facts from a JSON list in the shared data format (unknown keys ignored).  An
     entry with a ``"key"`` (a token that shares its printed ``"name"`` with another
-    token) is known by that key, its ``name`` kept as :attr:`CardFacts.token_name`."""
+    token) is known by that key, its ``name`` kept as :attr:`CardFacts.printed_name`."""
     raw = json.loads(Path(path).read_text(encoding="utf-8"))
     if isinstance(raw, dict):
         raw = raw.get("cards", [])
@@ -75,7 +75,7 @@ def load_facts(path: str | Path) -> list[CardFacts]:
 def _keyed(entry: Any) -> Any:
     """A data entry with a ``"key"``: named by its key, its printed name its token name."""
     if isinstance(entry, dict) and entry.get("key") and entry.get("key") != entry.get("name"):
-        return {**entry, "name": entry["key"], "token_name": entry.get("name", "")}
+        return {**entry, "name": entry["key"], "printed_name": entry.get("name", "")}
     return entry
 
 
@@ -231,8 +231,8 @@ class CardDef:
     @property
     def token_name(self) -> str:
         """The name objects of this card have: its printed name (see
-        :attr:`CardFacts.token_name`)."""
-        return self.facts.token_name or self.facts.name
+        :attr:`CardFacts.printed_name`)."""
+        return self.facts.printed_name or self.facts.name
 
     @property
     def spell(self) -> SpellAbility | None:

@@ -143,12 +143,12 @@ def token_facts(name: str, types: Sequence[str], subtypes: Sequence[str], text: 
     """The facts of a token a card creates (type line "Token [types] — [subtypes]"), for
     ``S.card(key or name, ..., facts=token_facts(...))``; creature tokens:
     :meth:`CardSet.token`.  ``key``: the registry key of a token whose printed ``name``
-    another token has too (:attr:`~kernel.cards.CardFacts.token_name`)."""
+    another token has too (:attr:`~kernel.cards.CardFacts.printed_name`)."""
     return CardFacts(name=key or name, colors=tuple(colors), types=tuple(types),
                      subtypes=tuple(subtypes),
                      type_line=f"Token {' '.join(types)} — {' '.join(subtypes)}",
                      oracle_text=text, power=power, toughness=toughness,
-                     keywords=tuple(keywords), token_name=name if key and key != name else "")
+                     keywords=tuple(keywords), printed_name=name if key and key != name else "")
 
 
 # ---------------------------------------------------------------- targets and costs

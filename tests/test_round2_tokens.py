@@ -1,7 +1,8 @@
 """Issue 12, the token part: tokens enter the battlefield as every permanent does ("as ~
 enters", "enters tapped" from another permanent), and tokens are named by the names they
 are created with, two different tokens sharing a printed name keyed apart in the
-registry (``Registry.token_name``), with facts from ``cardsets/core/tokens.json``."""
+registry (``Registry.token_name``), with facts from the sets' ``tokens.json`` (the core
+set's and Lorwyn's: the shared token list)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from kernel.engine import Game
 from kernel.render import Renderer, render_state
 from tests.conftest import Scenario, events_of
 
-TOKENS = Path(__file__).parent.parent / "cardsets" / "core" / "tokens.json"
+SETS = Path(__file__).parent.parent / "cardsets"
+TOKENS = [SETS / "core" / "tokens.json", SETS / "lorwyn" / "tokens.json"]
 
 
 # ------------------------------------------------------------------ entering the battlefield
@@ -87,9 +89,12 @@ def test_elf_warrior_tokens_of_a_lorwyn_card_enter_tapped_with_odd(
 # ------------------------------------------------------------------ names and data
 
 def _token_entries() -> list[dict[str, object]]:
-    raw = json.loads(TOKENS.read_text(encoding="utf-8"))
-    assert isinstance(raw, list)
-    return raw
+    out: list[dict[str, object]] = []
+    for path in TOKENS:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        assert isinstance(raw, list)
+        out.extend(raw)
+    return out
 
 
 def test_every_token_of_the_data_is_defined_with_its_facts(registry: Registry) -> None:
@@ -115,9 +120,9 @@ def test_two_tokens_sharing_a_printed_name_are_keyed_apart(registry: Registry) -
     assert (hoof.facts.colors, hoof.keywords) == (("W",), ("flying",))
     assert registry.token_name("Grizzly Bears") == "Grizzly Bears"  # a card: its name
     assert registry.token_name("No Such Card") == "No Such Card"
-    facts = {f.name: f for f in load_facts(TOKENS)}
-    assert facts["Elemental (Hoofprints)"].token_name == "Elemental"
-    assert facts["Elemental"].token_name == ""
+    facts = {f.name: f for f in load_facts(TOKENS[1])}
+    assert facts["Elemental (Hoofprints)"].printed_name == "Elemental"
+    assert facts["Elemental"].printed_name == ""
 
 
 def _game_with_tokens(reg: Registry, *keys: str) -> tuple[Game, list[int]]:

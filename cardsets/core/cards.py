@@ -31,12 +31,7 @@ S = CardSet("core", "0.1.0", __file__, extra_facts=("tokens.json",))
 S.vanilla("Grizzly Bears", "Gray Ogre", "Runeclaw Bear", "Silvercoat Lion", "Goblin Roughrider",
           "Game-Trail Changeling", "Azorius First-Wing",
           # tokens
-          "Beast", "Elemental Shaman", "Shapeshifter", "Faerie Rogue", "Elf Warrior",
-          "Goblin Rogue", "Kithkin Soldier", "Merfolk Wizard", "Wolf",
-          # two tokens named "Elemental" (Eyes of the Wisent's, Hoofprints of the Stag's)
-          # and two named "Elemental Shaman" (Hostility's, with haste; Rebellion of the
-          # Flamekin's): keyed apart in tokens.json ("key"), named by their printed names
-          "Elemental", "Elemental (Hoofprints)", "Elemental Shaman (Rebellion)")
+          "Beast", "Elemental Shaman", "Shapeshifter", "Faerie Rogue", "Elf Warrior")
 
 S.card("Shock", spell(damage(2), target(creature_or_player)))
 S.card("Lightning Bolt", spell(damage(3), target(creature_or_player)))
