@@ -2751,13 +2751,30 @@ class Game:
             self.emit(ev.Tapped(obj=new, entering=True))
         if cast_data and cast_data.get("alt"):
             self.emit(ev.ObjectFlagged(obj=new, key="cast_alt", value=cast_data["alt"]))
-        # "enters with N counters" (e.g. a Saga's first lore counter)
+        # "enters with N counters" (e.g. a Saga's first lore counter), then those other
+        # permanents give it ("each other Elf you control enters with an additional ...")
         for kind, n in sorted(d.extras.get("enters_with_counters", {}).items()):
+            self.emit(ev.CounterPlaced(obj=new, kind=kind, n=n))
+        for kind, n in self._enters_with_counters_by_statics(new):
             self.emit(ev.CounterPlaced(obj=new, kind=kind, n=n))
         if d.facts.loyalty and "Planeswalker" in d.facts.types:
             n = int(d.facts.loyalty)
             if n:
                 self.emit(ev.CounterPlaced(obj=new, kind="loyalty", n=n))
+
+    def _enters_with_counters_by_statics(self, new: int) -> list[tuple[str, int]]:
+        """The counters static abilities of permanents (with an ``enters_with_counters(view,
+        source, obj) -> {kind: n}``: "Each other Elf you control enters with an additional
+        +1/+1 counter on it", ``plugins.enters.enters_with_counters_if``) put on ``new`` as it
+        enters, source by source in battlefield order, kinds in name order."""
+        out: list[tuple[str, int]] = []
+        for src, fn in self.static_hooks("enters_with_counters"):
+            try:
+                got = fn(self.view(), src, new) or {}
+            except Exception as exc:
+                self._hook_failed(exc, src, "enters_with_counters", fn)
+            out.extend((str(k), int(n)) for k, n in sorted(got.items()) if int(n) > 0)
+        return out
 
     def _enters_tapped_by_statics(self, new: int) -> bool:
         """Whether a static ability of a permanent (with an ``enters_tapped(view, source,

@@ -49,6 +49,7 @@ from kernel.layers import View
 from kernel.plugins import hookimpl, load_registry
 from kernel.scenario.model import loads_scenarios
 from kernel.scenario.runner import ScenarioResult, run_scenario
+from plugins.enters import enters_with_counters_if
 
 # ---------------------------------------------------------------------------
 # the test-only card set
@@ -276,6 +277,20 @@ T.card("Test Herald",
        facts=_facts("Test Herald", "{2}{W}", ("Creature",), ("Cleric",), (2, 2),
                     colors=("W",),
                     text="{1}, Reveal Test Herald from your hand: You gain 1 life."))
+
+
+
+def _other_creature_you_control(v: View, src: int, obj: int) -> bool:
+    return obj != src and v.chars(obj).is_creature and \
+        v.chars(obj).controller == v.chars(src).controller
+
+
+T.card("Test Welcomer",
+       enters_with_counters_if(_other_creature_you_control, {"+1/+1": 1},
+                               "each other creature you control enters with a +1/+1 counter"),
+       facts=_facts("Test Welcomer", "{1}{G}", ("Enchantment",), colors=("G",),
+                    text="Each other creature you control enters the battlefield with an "
+                         "additional +1/+1 counter on it."))
 
 
 class TestPack:

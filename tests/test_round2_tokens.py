@@ -86,6 +86,33 @@ def test_elf_warrior_tokens_of_a_lorwyn_card_enter_tapped_with_odd(
     assert res.passed
 
 
+@pytest.mark.parametrize("welcomer", [True, False])
+def test_a_token_enters_with_the_counters_another_permanent_gives(
+        scenario: Scenario, welcomer: bool) -> None:
+    """"Each other creature you control enters with an additional +1/+1 counter on it"
+    (a static ability of another permanent, ``plugins.enters.enters_with_counters_if``)
+    applies to a token; without it, the token has none.  The opponent's Welcomer gives
+    nothing (it is not theirs)."""
+    mine = "Test Welcomer, " if welcomer else ""
+    counters = "{+1/+1: 1}" if welcomer else "{}"
+    scenario(f"""
+        name: welcomer-and-a-token
+        strict: true
+        players:
+          alice:
+            battlefield: [{mine}Forest]
+            hand: [Test Beastcall]
+          bob:
+            battlefield: [Test Welcomer]
+        turn: {{number: 2, active: alice, step: precombat_main}}
+        actions:
+          - {{player: alice, cast: Test Beastcall}}
+          - {{resolve: all}}
+        expect:
+          - {{card: Beast, counters: {counters}, power: {4 if welcomer else 3}}}
+        """)
+
+
 # ------------------------------------------------------------------ names and data
 
 def _token_entries() -> list[dict[str, object]]:
