@@ -55,14 +55,28 @@ class CardFacts(msgspec.Struct, frozen=True, kw_only=True):
     toughness: str | None = None
     loyalty: str | None = None
     keywords: tuple[str, ...] = ()
+    #: a token's printed name when it is not ``name``: ``name`` is the key a card is known
+    #: by in a registry, and two different tokens that share a printed name ("Elemental",
+    #: from Eyes of the Wisent and from Hoofprints of the Stag) need two keys
+    #: ("Elemental", "Elemental (Hoofprints)"); see :meth:`Registry.token_name`
+    printed_name: str = ""
 
 
 def load_facts(path: str | Path) -> list[CardFacts]:
-    """Card facts from a JSON list in the shared data format (unknown keys ignored)."""
+    """Card facts from a JSON list in the shared data format (unknown keys ignored).  An
+    entry with a ``"key"`` (a token that shares its printed ``"name"`` with another
+    token) is known by that key, its ``name`` kept as :attr:`CardFacts.printed_name`."""
     raw = json.loads(Path(path).read_text(encoding="utf-8"))
     if isinstance(raw, dict):
         raw = raw.get("cards", [])
-    return [msgspec.convert(c, CardFacts, strict=False) for c in raw]
+    return [msgspec.convert(_keyed(c), CardFacts, strict=False) for c in raw]
+
+
+def _keyed(entry: Any) -> Any:
+    """A data entry with a ``"key"``: named by its key, its printed name its token name."""
+    if isinstance(entry, dict) and entry.get("key") and entry.get("key") != entry.get("name"):
+        return {**entry, "name": entry["key"], "printed_name": entry.get("name", "")}
+    return entry
 
 
 # --------------------------------------------------------------------------
@@ -99,6 +113,11 @@ class Cost:
     #: "Sacrifice a [filter]": a filter ``(view, obj, you, source)`` of the permanent to
     #: sacrifice (among those you control), chosen as the cost is paid
     sacrifice: Any = None
+    #: "Discard ~" ("Discard this card": cycling, reinforce): the source, in its owner's
+    #: hand, is discarded as the cost is paid (so the ability works only from the hand)
+    discard_self: bool = False
+    #: "Reveal ~" ("Reveal this card from your hand"): the source is shown to every player
+    reveal_self: bool = False
     #: other costs and activation restrictions ("Discard an Elf card", "Remove four
     #: counters", "Activate only during your turn"): objects with ``can_pay(game, player,
     #: source) -> bool`` and ``pay(game, player, source)`` (see ``plugins.costs``)
@@ -130,7 +149,9 @@ class Activated:
     sorcery: bool = False
     mana: tuple[str, ...] = ()  # a mana ability: the mana it can add (one of these)
     text: str = ""
-    #: the zones its source may be in to activate it (Summon the School: its graveyard)
+    #: the zones its source may be in to activate it (Summon the School: its graveyard;
+    #: a cycling-style ability: ``("hand",)``); the engine offers it from each of them
+    #: (``"hand"``, ``"graveyard"``, ``"exile"``: the activating player's own cards)
     zones: tuple[str, ...] = ("battlefield",)
     any_player: bool = False  # "Any player may activate this ability."
     #: a mana ability: how many mana it adds (each one of ``mana``: "two mana in any
@@ -204,7 +225,14 @@ class CardDef:
 
     @property
     def name(self) -> str:
+        """The key the card is known by in a registry (its Oracle name; a token's key)."""
         return self.facts.name
+
+    @property
+    def token_name(self) -> str:
+        """The name objects of this card have: its printed name (see
+        :attr:`CardFacts.printed_name`)."""
+        return self.facts.printed_name or self.facts.name
 
     @property
     def spell(self) -> SpellAbility | None:
@@ -342,11 +370,34 @@ class Registry:
         """The registry name of a card known by ``name``."""
         return self.aliases.get(name, name)
 
+    def token_name(self, key: str) -> str:
+        """The name an object of the card or token keyed ``key`` has -- what logs,
+        scenarios and the viewer show: a token's printed name, which two different tokens
+        may share (the keys ``"Elemental"`` and ``"Elemental (Hoofprints)"`` both give
+        ``"Elemental"``); any other card's name (an unknown key: the key itself)."""
+        d = self.cards.get(key) or self.cards.get(self.aliases.get(key, ""))
+        return key if d is None else d.token_name
+
+    def keys_named(self, name: str) -> list[str]:
+        """The keys of the cards and tokens whose objects are named ``name`` (several for a
+        printed name that tokens share, in key order; ``[]`` if none): how a scenario's
+        ``{card: Elemental}`` finds the tokens it may mean."""
+        by_name = self.__dict__.get("_by_token_name")
+        if by_name is None:
+            by_name = {}
+            for key in sorted(self.cards):
+                by_name.setdefault(self.cards[key].token_name, []).append(key)
+            self.__dict__["_by_token_name"] = by_name
+        found: list[str] = by_name.get(name, [])
+        if not found and name in self.aliases:
+            return [self.aliases[name]]
+        return list(found)
+
     def add(self, card: CardDef) -> None:
         name = card.facts.name
         self.__dict__.pop("_printed", None)  # printed-characteristics cache (kernel.layers)
         self.__dict__.pop("_plans", None)  # trigger plans (trigger_plan)
-        for cache in ("_instant_speed", "_permission_plan"):  # the engine's registry facts
+        for cache in ("_instant_speed", "_permission_plan", "_by_token_name"):  # derived facts
             self.__dict__.pop(cache, None)
         self.cards[name] = card
         for i, ab in enumerate(card.abilities):

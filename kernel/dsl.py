@@ -57,6 +57,7 @@ __all__ = [
     "parse_cost", "token_facts",
     # the source ("~"), its controller, trigger conditions
     "controller", "me", "self_entered", "self_put_into_graveyard", "your_step", "each_step",
+    "is_step",
     # statics and effects shared by many cards
     "gets_and_has", "host_of", "enchanted", "may", "self_pump", "discard_a_card",
     "each_opponent_loses_life", "exiled_with", "return_exiled",
@@ -113,15 +114,19 @@ class CardSet:
             self.card(n)
 
     def token(self, name: str, color: str, subtypes: Sequence[str], power: int,
-              toughness: int, keywords: Sequence[str] = ()) -> None:
+              toughness: int, keywords: Sequence[str] = (), key: str = "") -> None:
         """Define a creature token the set's cards create (its facts are not in the card
-        data); ``color`` is one colour letter ("" for a colourless token).  A token already
-        defined (by another module of the set) is left as it is."""
-        if name in self.defs:
+        data); ``color`` is one colour letter ("" for a colourless token).  ``key``: the
+        name the token is known by in the registry when another token has its printed
+        ``name`` (``S.token("Elemental", "W", ("Elemental",), 4, 4, ("Flying",),
+        key="Elemental (Hoofprints)")``; cards create it by its key, objects are named
+        ``name``).  A token already defined (by another module of the set) is left as it
+        is."""
+        if (key or name) in self.defs:
             return
-        self.card(name, facts=token_facts(name, ("Creature",), subtypes,
-                                          colors=(color,) if color else (), power=str(power),
-                                          toughness=str(toughness), keywords=keywords))
+        self.card(key or name, facts=token_facts(
+            name, ("Creature",), subtypes, colors=(color,) if color else (), power=str(power),
+            toughness=str(toughness), keywords=keywords, key=key))
 
     def deck(self, name: str, text: str) -> None:
         self.decks[name] = text
@@ -133,14 +138,17 @@ class CardSet:
 
 def token_facts(name: str, types: Sequence[str], subtypes: Sequence[str], text: str = "",
                 colors: Sequence[str] = (), power: str | None = None,
-                toughness: str | None = None, keywords: Sequence[str] = ()) -> CardFacts:
+                toughness: str | None = None, keywords: Sequence[str] = (),
+                key: str = "") -> CardFacts:
     """The facts of a token a card creates (type line "Token [types] — [subtypes]"), for
-    ``S.card(name, ..., facts=token_facts(...))``; creature tokens: :meth:`CardSet.token`."""
-    return CardFacts(name=name, colors=tuple(colors), types=tuple(types),
+    ``S.card(key or name, ..., facts=token_facts(...))``; creature tokens:
+    :meth:`CardSet.token`.  ``key``: the registry key of a token whose printed ``name``
+    another token has too (:attr:`~kernel.cards.CardFacts.printed_name`)."""
+    return CardFacts(name=key or name, colors=tuple(colors), types=tuple(types),
                      subtypes=tuple(subtypes),
                      type_line=f"Token {' '.join(types)} — {' '.join(subtypes)}",
                      oracle_text=text, power=power, toughness=toughness,
-                     keywords=tuple(keywords))
+                     keywords=tuple(keywords), printed_name=name if key and key != name else "")
 
 
 # ---------------------------------------------------------------- targets and costs
@@ -152,15 +160,25 @@ def target(f: Filter, count: int = 1, up_to: bool = False) -> Target:
 _LOYALTY = re.compile(r"^([+\-−]?)(\d+|X)$")
 
 
+_THIS_CARD = ("~", "this card", "this")
+
+
 def parse_cost(text: str) -> Cost:
     """Parse an activation cost as printed: ``"{2}{R}, {T}"``, ``"{T}, Sacrifice ~"``,
-    ``"{T}, Sacrifice a Goblin"`` (a permanent of that type you control)."""
+    ``"{T}, Sacrifice a Goblin"`` (a permanent of that type you control), ``"{1}, Discard
+    ~"`` / ``"Discard this card"`` (from its owner's hand: give the ability
+    ``zones=("hand",)``), ``"Reveal ~"`` / ``"Reveal this card"``."""
     mana = ""
-    tap = sac = False
+    tap = sac = discard = reveal = False
     life = 0
     victim: Filter | None = None
     for part in (p.strip() for p in text.split(",")):
-        if part == "{T}":
+        low = part.lower()
+        if low.startswith(("discard ", "reveal ")) and \
+                low.split(" ", 1)[1].removesuffix(" from your hand") in _THIS_CARD:
+            discard = discard or low.startswith("discard")
+            reveal = reveal or low.startswith("reveal")
+        elif part == "{T}":
             tap = True
         elif part.lower().startswith("sacrifice"):
             victim = _sacrifice_filter(part[len("sacrifice"):].strip())
@@ -169,7 +187,8 @@ def parse_cost(text: str) -> Cost:
             life = int(re.findall(r"\d+", part)[0])
         elif part:
             mana += part
-    return Cost(mana=mana, tap=tap, sacrifice_self=sac, life=life, sacrifice=victim)
+    return Cost(mana=mana, tap=tap, sacrifice_self=sac, life=life, sacrifice=victim,
+                discard_self=discard, reveal_self=reveal)
 
 
 def _sacrifice_filter(what: str) -> Filter | None:
@@ -213,20 +232,29 @@ def self_put_into_graveyard(v: View, src: int, e: Any) -> bool:
     return bool(e.obj == src and e.to_zone == "graveyard")
 
 
+def is_step(began: str, step: str) -> bool:
+    """Whether a step that began as ``began`` (``StepBegan.step``) is a ``step``: itself,
+    and ``"combat_damage"`` is either combat damage step (with first strike in a combat
+    there are two, ``first_strike_damage`` then ``combat_damage``: CR 510.4), so "at the
+    beginning of the combat damage step" triggers at the beginning of each."""
+    return began == step or (step == "combat_damage" and began == "first_strike_damage")
+
+
 def your_step(step: str) -> Callable[[View, int, Any], bool]:
     """Trigger condition: "At the beginning of [step] on your turn" (on ``StepBegan``):
     ``triggered(ev.StepBegan, your_step("end"), effect)`` is "At the beginning of your end
-    step, ..."."""
+    step, ..." (step names: ``kernel.engine.STEPS``; see :func:`is_step`)."""
     def when(v: View, src: int, e: Any) -> bool:
-        return bool(e.step == step and v.state.active == v.chars(src).controller)
+        return bool(is_step(e.step, step) and v.state.active == v.chars(src).controller)
     return when
 
 
 def each_step(step: str) -> Callable[[View, int, Any], bool]:
     """Trigger condition: "At the beginning of the [step]" of every turn, whoever's it is
-    (on ``StepBegan``): ``triggered(ev.StepBegan, each_step("end"), effect)``."""
+    (on ``StepBegan``): ``triggered(ev.StepBegan, each_step("end"), effect)`` (see
+    :func:`is_step`)."""
     def when(v: View, src: int, e: Any) -> bool:
-        return bool(e.step == step)
+        return bool(is_step(e.step, step))
     return when
 
 
@@ -247,9 +275,16 @@ def modal(choose: int, *modes: Mode) -> SpellAbility:
 def activated(cost: str, effect: Effect, *targets: Target, sorcery: bool = False,
               text: str = "", zones: tuple[str, ...] = ("battlefield",)) -> Activated:
     """An activated ability; ``zones``: where its source may be to activate it (Summon the
-    School's works from the graveyard: ``zones=("graveyard",)``)."""
-    return Activated(parse_cost(cost), effect, tuple(targets), sorcery=sorcery, text=text,
-                     zones=zones)
+    School's works from the graveyard: ``zones=("graveyard",)``; a cycling-style ability
+    from the hand: ``activated("{1}, Discard ~", draw(1), zones=("hand",))``).  The engine
+    offers it to the player whose card it is in each of those zones and refuses it
+    elsewhere (CR 113.6).  A cost that discards or reveals the card itself ("Discard
+    ~") needs the hand in ``zones``."""
+    c = parse_cost(cost)
+    if (c.discard_self or c.reveal_self) and "hand" not in zones:
+        raise ValueError(f"{cost!r}: a cost that discards or reveals the card itself works "
+                         "from the hand (add zones=(\"hand\",))")
+    return Activated(c, effect, tuple(targets), sorcery=sorcery, text=text, zones=zones)
 
 
 def mana_ability(colors: str, cost: str = "{T}", amount: int = 1, spend: str = "") -> Activated:

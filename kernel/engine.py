@@ -63,8 +63,18 @@ class _Silent:
 _SILENT = _Silent()
 
 STEPS = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat",
-         "declare_attackers", "declare_blockers", "combat_damage", "end_of_combat",
-         "postcombat_main", "end", "cleanup")
+         "declare_attackers", "declare_blockers", "first_strike_damage", "combat_damage",
+         "end_of_combat", "postcombat_main", "end", "cleanup")
+"""The steps of a turn in order.  ``first_strike_damage`` is the first of two combat
+damage steps (CR 510.4): it happens only when an attacking or blocking creature has first
+strike or double strike as combat damage begins; ``combat_damage`` is the regular one."""
+ZONE_WORDS = {"hand": "a hand", "graveyard": "a graveyard", "exile": "exile",
+              "library": "a library", "battlefield": "the battlefield", "stack": "the stack"}
+ABILITY_ZONES = ("hand", "graveyard", "exile")
+"""Zones other than the battlefield from which a player is offered the activated abilities
+of their own cards that work there (``Activated.zones``)."""
+COMBAT_DAMAGE_STEPS = ("first_strike_damage", "combat_damage")
+"""The combat damage steps: "the combat damage step" of a trigger is either of them."""
 COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 BASIC_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 MAX_TARGET_COMBOS = 24
@@ -600,11 +610,13 @@ class Game:
         return o.controller if o is not None else None
 
     def name(self, ref: int) -> str:
+        """A player's name, or an object's (a token's printed name, not its registry key:
+        :meth:`~kernel.cards.Registry.token_name`)."""
         p = ref_player(ref)
         if p is not None:
             return self.state.players[p].name
         o = self.state.objects.get(ref)
-        return o.card if o else f"#{ref}"
+        return self.reg.token_name(o.card) if o else f"#{ref}"
 
     def opponent(self, player: int) -> int:
         return 1 - player
@@ -834,8 +846,13 @@ class Game:
             self._turn_began(n, active)
         combat_skipped = False
         for s in STEPS[i:]:
-            if combat_skipped and s in ("declare_blockers", "combat_damage"):
+            if combat_skipped and s in ("declare_blockers", *COMBAT_DAMAGE_STEPS):
                 continue
+            first: list[int] = []
+            if s == "first_strike_damage" and not (resume and s == step):
+                first = self._first_strikers()
+                if not first:
+                    continue  # CR 510.4: no creature in combat has first or double strike
             if s == "draw" and self.skips_draw_step(active):
                 continue  # "Skip your draw step" (CR 614.10): the step doesn't happen
             if resume and s == step and s not in ("untap", "cleanup"):
@@ -866,8 +883,11 @@ class Game:
                         combat_skipped = True
                 elif s == "declare_blockers":
                     self._declare_blockers(active)
+                elif s == "first_strike_damage":
+                    self.emit(ev.FirstStrikers(objs=tuple(first)))
+                    self._damage_step(first_strike=True)
                 elif s == "combat_damage":
-                    self._combat_damage()
+                    self._damage_step(first_strike=False)
                 elif s == "cleanup":
                     self._cleanup(active)
                     continue
@@ -1101,7 +1121,7 @@ class Game:
             out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources(),
                                           alts))
         copies = bool(s.effects) and self._effects_facts()[0]  # else each behaves as its card
-        activators, graveyard_abilities, _makers = self._ability_cards()
+        activators, elsewhere, _makers = self._ability_cards()
         for oid in s.battlefield if copies or activators else ():
             if not copies and s.objects[oid].card not in activators:
                 continue
@@ -1114,30 +1134,48 @@ class Game:
                                                          and not ab.any_player):
                     continue
                 out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources()))
-        for oid in (pl.graveyard if graveyard_abilities else ()):  # ``Activated.zones``
-            if s.objects[oid].card not in graveyard_abilities:
-                continue
-            for idx, (_key, ab) in enumerate(self.definition(oid).activated, start=1):
-                if "graveyard" in ab.zones and not ab.mana:
-                    out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources()))
+        for zone in elsewhere:  # abilities that work from other zones (``Activated.zones``)
+            for oid in self._own_cards_in(player, zone):
+                if s.objects[oid].card not in elsewhere[zone]:
+                    continue
+                for idx, (_key, ab) in enumerate(self.definition(oid).activated, start=1):
+                    if zone in ab.zones and not ab.mana:
+                        out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok,
+                                                          sources()))
         return out
 
-    def _ability_cards(self) -> tuple[set[str], set[str], set[str]]:
+    def _own_cards_in(self, player: int, zone: str) -> list[int]:
+        """``player``'s own cards in ``zone`` (hand, graveyard, library, or face-up cards
+        in exile): where abilities that work from a zone other than the battlefield are
+        offered from."""
+        s = self.state
+        if zone == "exile":
+            return [o for o in s.exile if s.objects[o].owner == player
+                    and not s.objects[o].face_down]
+        if zone in ("hand", "graveyard", "library"):
+            ids: list[int] = getattr(s.players[player], zone)
+            return ids
+        return []
+
+    def _ability_cards(self) -> tuple[set[str], dict[str, set[str]], set[str]]:
         """The cards in this game (by the names objects have) with an activated ability
-        that isn't a mana ability, those with one that works from a graveyard, and those
-        with a mana ability whose mana has a spending restriction."""
+        that isn't a mana ability; by zone other than the battlefield (in the order
+        :data:`ABILITY_ZONES`), those with one that works from there; and those with a
+        mana ability whose mana has a spending restriction."""
         found = self._game_facts.get(("\0abilities", False))
         if found is None:
             reg = self.reg
             cards = {n: reg.cards.get(reg.canonical(n)) for n in self._names}
+            elsewhere = {z: {n for n, d in cards.items() if d is not None and any(
+                z in ab.zones and not ab.mana for _k, ab in d.activated)}
+                for z in ABILITY_ZONES}
             found = self._game_facts[("\0abilities", False)] = [(
                 {n for n, d in cards.items()
                  if d is not None and any(not ab.mana for _k, ab in d.activated)},
-                {n for n, d in cards.items()
-                 if d is not None and any("graveyard" in ab.zones for _k, ab in d.activated)},
+                {z: names for z, names in elsewhere.items() if names},
                 {n for n, d in cards.items()
                  if d is not None and any(ab.spend for _k, ab in d.activated)})]
-        out: tuple[set[str], set[str], set[str]] = found[0]
+        out: tuple[set[str], dict[str, set[str]], set[str]] = found[0]
         return out
 
     def _instant_speed(self, o: Obj) -> bool:
@@ -1679,6 +1717,10 @@ class Game:
                 raise RulesError("602.2b", f"you can't pay {ab.cost.mana}")
         if ab.cost.sacrifice is not None and not self.sacrifice_options(player, oid, ab):
             raise RulesError("602.2b", "you have nothing to sacrifice for that cost")
+        if (ab.cost.discard_self or ab.cost.reveal_self) and not (
+                o.zone == "hand" and o.owner == player):
+            raise RulesError("602.2b", f"{'discard' if ab.cost.discard_self else 'reveal'} "
+                             "this card: it must be in your hand")
         for part in ab.cost.extra:  # other costs and restrictions (``Cost.extra``)
             try:
                 payable = part.can_pay(self, player, oid)
@@ -1718,10 +1760,15 @@ class Game:
                         sorcery_ok: bool) -> None:
         s = self.state
         o = s.objects.get(oid)
+        if o is not None and o.zone in ("hand", "library") and o.owner != player:
+            raise RulesError("602.2", f"that card is in another player's {o.zone}")
         acts = self.definition(oid).activated if o is not None and o.zone != "none" else []
         if o is None or not (o.zone == "battlefield" or any(  # ``Activated.zones``
                 o.zone in ab.zones for _k, ab in acts)):
-            raise RulesError("602.2", "that is not a permanent on the battlefield")
+            where = f"a card in {ZONE_WORDS[o.zone]}" if o is not None and \
+                o.zone in ZONE_WORDS else "that"
+            raise RulesError("113.6", f"{where} has no ability that works there: abilities "
+                             "work on the battlefield unless they say otherwise")
         c = self.chars(oid)
         if c.controller != player and not any(ab.any_player for _k, ab in acts):
             raise RulesError("602.2", f"only {o.card}'s controller can activate its abilities")
@@ -1729,8 +1776,8 @@ class Game:
             raise RulesError("602.1", f"{o.card} has no activated ability {idx}")
         key, ab = acts[idx - 1]
         if o.zone not in ab.zones:
-            raise RulesError("602.2", f"that ability of {o.card} works only from: "
-                             f"{', '.join(ab.zones)}")
+            raise RulesError("113.6", f"that ability of {self.name(oid)} works only from: "
+                             f"{', '.join(ab.zones)} (it is in {ZONE_WORDS.get(o.zone, o.zone)})")
         if c.controller != player and not ab.any_player:
             raise RulesError("602.2", f"only {o.card}'s controller can activate its abilities")
         if key not in c.abilities:
@@ -1914,6 +1961,9 @@ class Game:
         if ab.mana:
             self._activate_mana(player, oid, ab)
             return
+        if self.state.objects[oid].zone in ("hand", "library"):
+            # CR 602.2a: activated from a hidden zone, the card is revealed
+            self.emit(ev.Revealed(player=player, objs=(oid,)))
         item = self.new_id()
         seq = self.emit(ev.AbilityActivated(item=item, source=oid, ability=key,
                                             controller=player, targets=tuple(targets), x=x,
@@ -1951,6 +2001,8 @@ class Game:
                 self.card_failed(exc, self.definition(oid).name, ab, f"cost {part}")
         if c.sacrifice_self:
             self.move(oid, "graveyard", reason="sacrifice")
+        if c.discard_self:
+            self.move(oid, "graveyard", reason="discard")
 
     def _activate_mana(self, player: int, oid: int, ab: Activated) -> None:
         if ab.cost.tap:
@@ -2681,6 +2733,10 @@ class Game:
         return new
 
     def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None) -> None:
+        """What happens as permanent ``new`` enters the battlefield -- a card moved there
+        or played, or a token created: its "as ~ enters" choice, entering tapped (asked,
+        by its own ability, or by a static ability of another permanent), the counters it
+        enters with."""
         o = self.state.objects[new]
         d = self.reg[o.card]
         try:
@@ -2691,17 +2747,34 @@ class Game:
                 et = et(self, new)
         except Exception as exc:
             self.card_failed(exc, d.name, None, "choice as it enters the battlefield")
-        if tapped or et or self._enters_tapped_by_statics(new):
+        if (tapped or et or self._enters_tapped_by_statics(new)) and not o.tapped:
             self.emit(ev.Tapped(obj=new, entering=True))
         if cast_data and cast_data.get("alt"):
             self.emit(ev.ObjectFlagged(obj=new, key="cast_alt", value=cast_data["alt"]))
-        # "enters with N counters" (e.g. a Saga's first lore counter)
+        # "enters with N counters" (e.g. a Saga's first lore counter), then those other
+        # permanents give it ("each other Elf you control enters with an additional ...")
         for kind, n in sorted(d.extras.get("enters_with_counters", {}).items()):
+            self.emit(ev.CounterPlaced(obj=new, kind=kind, n=n))
+        for kind, n in self._enters_with_counters_by_statics(new):
             self.emit(ev.CounterPlaced(obj=new, kind=kind, n=n))
         if d.facts.loyalty and "Planeswalker" in d.facts.types:
             n = int(d.facts.loyalty)
             if n:
                 self.emit(ev.CounterPlaced(obj=new, kind="loyalty", n=n))
+
+    def _enters_with_counters_by_statics(self, new: int) -> list[tuple[str, int]]:
+        """The counters static abilities of permanents (with an ``enters_with_counters(view,
+        source, obj) -> {kind: n}``: "Each other Elf you control enters with an additional
+        +1/+1 counter on it", ``plugins.enters.enters_with_counters_if``) put on ``new`` as it
+        enters, source by source in battlefield order, kinds in name order."""
+        out: list[tuple[str, int]] = []
+        for src, fn in self.static_hooks("enters_with_counters"):
+            try:
+                got = fn(self.view(), src, new) or {}
+            except Exception as exc:
+                self._hook_failed(exc, src, "enters_with_counters", fn)
+            out.extend((str(k), int(n)) for k, n in sorted(got.items()) if int(n) > 0)
+        return out
 
     def _enters_tapped_by_statics(self, new: int) -> bool:
         """Whether a static ability of a permanent (with an ``enters_tapped(view, source,
@@ -2740,10 +2813,17 @@ class Game:
 
     def create_token(self, name: str, controller: int, attached_to: int = 0,
                      tapped: bool = False) -> int:
+        """Create the token keyed ``name`` in the registry (its facts and abilities are
+        that definition's; two tokens sharing a printed name have two keys: see
+        :meth:`~kernel.cards.Registry.token_name`) under ``controller``'s control.  It
+        enters the battlefield as any permanent does (:meth:`_entered`): "as ~ enters"
+        choices, "enters tapped" (its own or another permanent's), "enters with
+        counters".  Returns its id."""
         self.reg[name]
         oid = self.new_id()
         self.emit(ev.TokenCreated(obj=oid, card=name, owner=controller, controller=controller,
                                   attached_to=attached_to, tapped=tapped))
+        self._entered(oid, False, None)
         return oid
 
     def add_effect(self, kind: str, objs: Sequence[int], params: Any, source: int,
@@ -2981,50 +3061,52 @@ class Game:
                 raise RulesError("509.1c", f"{self.name(b)} must block "
                                  f"{self.name(missed)}: {why}")
 
-    def _combat_damage(self) -> None:
+    def _first_strikers(self) -> list[int]:
+        """The attacking and blocking creatures that have first strike or double strike now
+        (as the combat damage step would begin: CR 510.4), attackers first."""
         c = self.state.combat
         if c is None:
-            return
-        involved = list(c.attackers) + list(c.blockers)
-        first = any(self.chars(o).has("first strike") or self.chars(o).has("double strike")
-                    for o in involved if o in self.state.objects)
-        if first:
-            self._damage_step(first_strike=True)
-            self.settle()
-            self._damage_step(first_strike=False, had_first=True)
-        else:
-            self._damage_step(first_strike=False)
+            return []
+        objs = self.state.objects
+        out: list[int] = []
+        for o in list(c.attackers) + list(c.blockers):
+            if o in objs and o not in out:
+                ch = self.chars(o)
+                if ch.has("first strike") or ch.has("double strike"):
+                    out.append(o)
+        return out
 
-    def _deals_in(self, oid: int, first_strike: bool, had_first: bool) -> bool:
-        c = self.chars(oid)
-        fs, ds = c.has("first strike"), c.has("double strike")
+    def _deals_in(self, oid: int, first_strike: bool) -> bool:
+        """Whether creature ``oid`` deals combat damage in the first-strike step
+        (``first_strike``) or in the regular one (CR 510.4): in the first, those that had
+        first or double strike as it began; in the regular one after it, the others and
+        those that have double strike now (CR 702.4d, 702.7c); with no first-strike step,
+        every creature."""
+        c = self.state.combat
         if first_strike:
-            return fs or ds
-        if had_first:
-            return ds or not fs and oid not in self._dealt_first
-        return True
+            return c is not None and oid in c.first_strikers
+        if c is None or not c.first_strikers:
+            return True
+        return oid not in c.first_strikers or self.chars(oid).has("double strike")
 
-    def _damage_step(self, first_strike: bool, had_first: bool = False) -> None:
+    def _damage_step(self, first_strike: bool) -> None:
+        """The combat damage of one combat damage step: each attacking and blocking
+        creature that deals damage in it (:meth:`_deals_in`) assigns its damage, then all of
+        it is dealt at once (CR 510.1-2)."""
         s = self.state
         c = s.combat
         if c is None:
             return
-        if first_strike:
-            self._dealt_first: set[int] = set()
-        elif not had_first:
-            self._dealt_first = set()
         dmg: list[tuple[int, int, int]] = []
         defender = 1 - s.active
         for a, target in list(c.attackers.items()):
             if a not in s.objects or s.objects[a].zone != "battlefield":
                 continue
-            if not self._deals_in(a, first_strike, had_first):
+            if not self._deals_in(a, first_strike):
                 continue
             power = self.combat_damage_of(a)
             if power <= 0:
                 continue
-            if first_strike:
-                self._dealt_first.add(a)
             blockers = [b for b in c.blocked.get(a, []) if b in s.objects
                         and s.objects[b].zone == "battlefield"]
             target_ok = target < 0 or (target in s.objects and s.objects[target].zone ==
@@ -3043,10 +3125,8 @@ class Game:
         for b, attackers in list(c.blockers.items()):
             if b not in s.objects or s.objects[b].zone != "battlefield" or not attackers:
                 continue
-            if not self._deals_in(b, first_strike, had_first):
+            if not self._deals_in(b, first_strike):
                 continue
-            if first_strike:
-                self._dealt_first.add(b)
             power = self.combat_damage_of(b)
             live = [a for a in attackers if a in s.objects and s.objects[a].zone == "battlefield"]
             if power > 0 and len(live) == 1:

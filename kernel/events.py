@@ -504,6 +504,20 @@ class CombatEnded(Event, frozen=True):
     CHANGES: ClassVar[frozenset[str] | None] = frozenset({"combat"})
 
 
+@event
+class FirstStrikers(Event, frozen=True):
+    """The first-strike combat damage step has begun (CR 510.4): ``objs`` are the attacking
+    and blocking creatures that had first strike or double strike as it began.  Only they
+    deal combat damage in it; in the regular combat damage step that follows, only the
+    others and those that have double strike then (CR 702.4d, 702.7c).  The combat state
+    keeps them (``Combat.first_strikers``), so a state folded from the log knows which
+    creatures the regular step leaves out."""
+
+    TAG: ClassVar[str] = "FirstStrikers"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"combat"})
+    objs: tuple[int, ...]
+
+
 # --------------------------------------------------------------------------
 # Continuous effects
 

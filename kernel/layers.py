@@ -331,6 +331,8 @@ def _printed_template(reg: Registry, name: str) -> Chars:
     c = Chars(f.name, list(f.types), list(f.supertypes), others, ctypes, list(f.colors),
               _num(f.power), _num(f.toughness), abilities, -1, _num(f.loyalty),
               f.mana_value)
+    if f.printed_name:  # a token keyed apart from another of its name: its printed name
+        c.name = f.printed_name
     if "changeling" in c.abilities:
         c.all_ctypes = True  # CDA (layer 4, first): in every zone
     return c

@@ -213,7 +213,7 @@ class Renderer:
         self.fold_errors: list[tuple[int, str]] = []
         for oid, o in self.state.objects.items():
             if self._sees(o):
-                self.names[oid] = o.card
+                self.names[oid] = self.card_name(o.card)
         self._dispatch = {cls: getattr(self, "_" + cls.TAG, None)
                           for cls in ev.EVENT_TYPES.values()}
 
@@ -222,6 +222,12 @@ class Renderer:
         if can_see(o, self.viewer):
             return True
         return self.viewer is not None and self.viewer in self.revealed.get(o.id, ())
+
+    def card_name(self, key: str) -> str:
+        """The name objects of card ``key`` have (a token's printed name: two tokens keyed
+        apart may share one, :meth:`~kernel.cards.Registry.token_name`); without a
+        registry, the key."""
+        return self.registry.token_name(key) if self.registry is not None and key else key
 
     def player(self, p: int) -> str:
         """A player's name."""
@@ -233,8 +239,8 @@ class Renderer:
         o = self.state.objects.get(oid)
         if o is not None:
             if self._sees(o):
-                self.names[oid] = o.card
-                return o.card + (" (face down)" if o.face_down else "")
+                self.names[oid] = self.card_name(o.card)
+                return self.card_name(o.card) + (" (face down)" if o.face_down else "")
             return "a face-down card" if o.face_down else HIDDEN
         for it in self.state.stack + self.state.pending:
             if it.id == oid:
@@ -262,8 +268,8 @@ class Renderer:
     def item(self, it: StackItem) -> str:
         """A stack item's name: the spell, or ``"<card>'s ability"``."""
         if it.kind == "spell":
-            return it.source_card or self.names.get(it.id, f"#{it.id}")
-        src = it.source_card or self.names.get(it.source, f"#{it.source}")
+            return self.card_name(it.source_card) or self.names.get(it.id, f"#{it.id}")
+        src = self.card_name(it.source_card) or self.names.get(it.source, f"#{it.source}")
         return f"{src}'s {self.ability_text(it.ability)}"
 
     def _find_item(self, item: int) -> str:
@@ -333,7 +339,7 @@ class Renderer:
         for oid in _new_ids(e):
             o = self.state.objects.get(oid)
             if o is not None and self._sees(o):
-                self.names[oid] = o.card
+                self.names[oid] = self.card_name(o.card)
 
     # one method per event tag --------------------------------------------------
     def _GameStarted(self, e: ev.GameStarted) -> str:
@@ -342,7 +348,8 @@ class Renderer:
         return f"Game started: {' vs '.join(e.players)} ({seed}rules {e.profile})"
 
     def _ObjectCreated(self, e: ev.ObjectCreated) -> str:
-        name = e.card if _zone_visible(e.zone, e.owner, self.viewer, e.face_down) else HIDDEN
+        seen = _zone_visible(e.zone, e.owner, self.viewer, e.face_down)
+        name = self.card_name(e.card) if seen else HIDDEN
         extra = []
         if e.token:
             extra.append("token")
@@ -443,8 +450,8 @@ class Renderer:
         o = self.state.objects.get(e.obj)
         owner = o.owner if o is not None else 0
         seen = (o is not None and self._sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
-        name = (o.card if o is not None else self.names.get(e.obj, f"#{e.obj}")) if seen \
-            else HIDDEN
+        name = (self.card_name(o.card) if o is not None else
+                self.names.get(e.obj, f"#{e.obj}")) if seen else HIDDEN
         who = self.player(owner)
         if e.to_zone == "none":
             return f"{name} ceases to exist"
@@ -470,7 +477,8 @@ class Renderer:
         o = self.state.objects.get(e.obj)
         seen = self.viewer is None or not e.face_down or (o is not None and self._sees(o))
         if o is not None:
-            name = o.card if seen else ("a face-down card" if e.face_down else HIDDEN)
+            name = self.card_name(o.card) if seen else (
+                "a face-down card" if e.face_down else HIDDEN)
         else:
             name = self.names.get(e.obj, f"#{e.obj}") if seen else HIDDEN
         text = f"{name} is exiled from {e.from_zone}" + (" face down" if e.face_down else "")
@@ -481,10 +489,10 @@ class Renderer:
     def _TokenCreated(self, e: ev.TokenCreated) -> str:
         if e.attached_to and e.card.endswith(" Role"):
             # "Splashy Spellcaster: Sorcerer Role created attached to Grizzly Bears"
-            top = self.state.stack[-1].source_card if self.state.stack else ""
+            top = self.card_name(self.state.stack[-1].source_card) if self.state.stack else ""
             by = f"{top}: " if top else f"{self.player(e.controller)}: "
-            return f"{by}{e.card} created attached to {self.obj(e.attached_to)}"
-        text = f"{self.player(e.controller)} creates a {e.card} token"
+            return f"{by}{self.card_name(e.card)} created attached to {self.obj(e.attached_to)}"
+        text = f"{self.player(e.controller)} creates a {self.card_name(e.card)} token"
         if e.tapped:
             text += " (tapped)"
         if e.attached_to:
@@ -534,7 +542,7 @@ class Renderer:
 
     def _LandPlayed(self, e: ev.LandPlayed) -> str:
         o = self.state.objects.get(e.obj)
-        name = o.card if o is not None else self.names.get(e.obj, f"#{e.obj}")
+        name = self.card_name(o.card) if o is not None else self.names.get(e.obj, f"#{e.obj}")
         return f"{self.player(e.player)} plays {name}"
 
     def _Revealed(self, e: ev.Revealed) -> str:
@@ -543,7 +551,7 @@ class Renderer:
         for oid in e.objs:
             o = self.state.objects.get(oid)
             if sees and o is not None:
-                names.append(o.card)
+                names.append(self.card_name(o.card))
             else:
                 names.append(self.obj(oid))
         to = f" to {', '.join(self.player(p) for p in e.to)}" if e.to else ""
@@ -551,7 +559,7 @@ class Renderer:
 
     def _SpellCast(self, e: ev.SpellCast) -> str:
         o = self.state.objects.get(e.obj)
-        name = o.card if o is not None else self.names.get(e.obj, f"#{e.obj}")
+        name = self.card_name(o.card) if o is not None else self.names.get(e.obj, f"#{e.obj}")
         text = f"{self.player(e.controller)} casts {name}{self._targets(e.targets)}"
         if e.modes:
             text += f" (modes {', '.join(map(str, e.modes))})"
@@ -642,6 +650,10 @@ class Renderer:
 
     def _CombatEnded(self, e: ev.CombatEnded) -> str:
         return "combat ends"
+
+    def _FirstStrikers(self, e: ev.FirstStrikers) -> str:
+        verb = "deals" if len(e.objs) == 1 else "deal"
+        return f"first strike: {self.refs(e.objs)} {verb} combat damage first"
 
     def effect_text(self, kind: str, params: Any) -> str:
         """A continuous effect's kind and parameters in words."""

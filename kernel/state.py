@@ -102,6 +102,9 @@ class Combat(msgspec.Struct, kw_only=True):
     blocked: dict[int, list[int]] = {}  # attacker id -> blockers (in order)
     removed_attacked: list[int] = []  # planeswalkers removed from combat
     was_blocked: list[int] = []  # attackers that became blocked (they stay blocked)
+    #: the attackers and blockers that had first strike or double strike as the
+    #: first-strike combat damage step began (``FirstStrikers``; empty: no such step yet)
+    first_strikers: list[int] = []
 
 
 class State(msgspec.Struct, kw_only=True):
@@ -478,6 +481,11 @@ def _combat_ended(s: State, e: ev.CombatEnded) -> None:
     s.combat = None
 
 
+def _first_strikers(s: State, e: ev.FirstStrikers) -> None:
+    if s.combat is not None:
+        s.combat.first_strikers = list(e.objs)
+
+
 def _effect_controller(s: State, oid: int) -> int:
     """Who controls ``oid`` by the control effects of resolved spells and abilities (the
     latest one wins), for summoning sickness (CR 302.6): a permanent that comes under
@@ -578,6 +586,7 @@ PROJECTORS: dict[type[ev.Event], Callable[[State, Any], None]] = {
     ev.BlockersDeclared: _blockers,
     ev.RemovedFromCombat: _removed_from_combat,
     ev.CombatEnded: _combat_ended,
+    ev.FirstStrikers: _first_strikers,
     ev.EffectCreated: _effect_created,
     ev.EffectsEnded: _effects_ended,
     ev.PlayerLost: _player_lost,

@@ -120,7 +120,7 @@ class _Viewpoint:
         if not self.sees(o):
             return None
         self.cards.add(o.card)
-        return o.card
+        return self.r.card_name(o.card)  # a token's printed name
 
     def card(self, o: Obj) -> list[Any] | None:
         """``[id, name]`` of a card in a hidden-able zone; ``None`` if hidden."""
@@ -342,7 +342,7 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
     for name in sorted(seen_cards):
         if registry is not None and name in registry:
             f = registry[name].facts
-            cards[name] = [f.mana_cost or "", f.type_line, f.oracle_text,
+            cards[registry.token_name(name)] = [f.mana_cost or "", f.type_line, f.oracle_text,
                            f"{f.power}/{f.toughness}" if f.power is not None else "",
                            f.loyalty or ""]
     return {

@@ -124,10 +124,12 @@ def cost(text: str, *extra: Any, sacrifice: Any = None) -> Cost:
 
 
 def ability(c: Cost, effect: Effect, *targets: Target, sorcery: bool = False,
-            any_player: bool = False, text: str = "") -> Activated:
-    """An activated ability with a cost built by :func:`cost`."""
+            any_player: bool = False, text: str = "",
+            zones: tuple[str, ...] = ("battlefield",)) -> Activated:
+    """An activated ability with a cost built by :func:`cost`; ``zones``: where its source
+    may be to activate it (see :func:`kernel.dsl.activated`)."""
     return Activated(c, effect, tuple(targets), sorcery=sorcery, text=text,
-                     any_player=any_player)
+                     any_player=any_player, zones=zones)
 
 
 class TapUntapped:

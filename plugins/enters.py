@@ -8,7 +8,11 @@ that make other permanents enter tapped.
   (:func:`chosen`).
 * :func:`enters_tapped_if` -- "Each creature without ... enters the battlefield
   tapped": a static ability with an ``enters_tapped(view, source, obj)`` that the
-  kernel asks as any permanent enters (``Game._entered``).
+  kernel asks as any permanent enters, a card or a token.
+* :func:`enters_with_counters_if` -- "Each other Elf you control enters the
+  battlefield with an additional +1/+1 counter on it": a static ability with an
+  ``enters_with_counters(view, source, obj) -> {kind: n}`` that the kernel asks as any
+  permanent enters, a card or a token.
 """
 
 from __future__ import annotations
@@ -54,3 +58,23 @@ def enters_tapped_if(applies: Callable[[View, int, int], bool], text: str) -> St
     """"[Permanents] enter the battlefield tapped": ``applies(view, source, obj)`` says
     which (``obj`` is on the battlefield already, with its characteristics there)."""
     return EntersTapped(lambda v, s: [], text, enters_tapped=applies)
+
+
+@dataclass(frozen=True)
+class EntersWithCounters(Static):
+    """A static ability putting counters on permanents as they enter (see
+    :func:`enters_with_counters_if`)."""
+
+    enters_with_counters: Callable[[View, int, int], dict[str, int] | None] | None = None
+
+
+def enters_with_counters_if(applies: Callable[[View, int, int], bool], counters: dict[str, int],
+                            text: str) -> Static:
+    """"[Permanents] enter the battlefield with [counters] on them": ``applies(view, source,
+    obj)`` says which (``obj`` is on the battlefield already, with its characteristics
+    there); ``counters`` e.g. ``{"+1/+1": 1}``."""
+    given = dict(counters)
+
+    def hook(v: View, src: int, obj: int) -> dict[str, int] | None:
+        return given if applies(v, src, obj) else None
+    return EntersWithCounters(lambda v, s: [], text, enters_with_counters=hook)

@@ -33,6 +33,7 @@ from kernel.dsl import (
     create,
     damage,
     draw,
+    each_step,
     loyalty,
     mana_ability,
     pump,
@@ -42,12 +43,13 @@ from kernel.dsl import (
     triggered,
 )
 from kernel.effects import Ctx
-from kernel.events import Event, StepBegan, ZoneChanged
+from kernel.events import DamageDealt, Event, StepBegan, ZoneChanged
 from kernel.filters import creature, creature_or_player
 from kernel.layers import View
 from kernel.plugins import hookimpl, load_registry
 from kernel.scenario.model import loads_scenarios
 from kernel.scenario.runner import ScenarioResult, run_scenario
+from plugins.enters import enters_with_counters_if
 
 # ---------------------------------------------------------------------------
 # the test-only card set
@@ -219,6 +221,76 @@ T.card("Test Walker Prime",
 T.card("Test Legendary Walker",
        facts=_facts("Test Legendary Walker", "{3}{W}", ("Planeswalker",), ("Otherwalker",),
                     colors=("W",), supertypes=("Legendary",), loyalty=4, text=""))
+
+
+# -- issue 12: the first-strike combat damage step, abilities from the hand ---------------
+
+def _grant_until_eot(*abilities: str) -> Callable[[Ctx], None]:
+    return pump(0, 0, grant=abilities)
+
+
+def _lose_strikes(c: Ctx) -> None:
+    t = c.target(0)
+    if t is not None:
+        c.until_end_of_turn("lose", [t], ["first strike", "double strike"])
+
+
+T.card("Test Quickening", spell(_grant_until_eot("first strike"), target(creature)),
+       facts=_facts("Test Quickening", "{W}", ("Instant",), colors=("W",),
+                    text="Target creature gains first strike until end of turn."))
+T.card("Test Double Blessing", spell(_grant_until_eot("double strike"), target(creature)),
+       facts=_facts("Test Double Blessing", "{R}", ("Instant",), colors=("R",),
+                    text="Target creature gains double strike until end of turn."))
+T.card("Test Slowing", spell(_lose_strikes, target(creature)),
+       facts=_facts("Test Slowing", "{U}", ("Instant",), colors=("U",),
+                    text="Target creature loses first strike and double strike until end "
+                         "of turn."))
+T.card("Test Combat Chime",
+       triggered(StepBegan, each_step("combat_damage"), lambda c: c.gain_life(c.controller, 1)),
+       facts=_facts("Test Combat Chime", "{W}", ("Enchantment",), colors=("W",),
+                    text="At the beginning of each combat damage step, you gain 1 life."))
+
+
+def _me_to_a_player(v: View, src: int, e: Any) -> bool:
+    return bool(e.combat and e.source == src and e.target < 0)
+
+
+T.card("Test Striking Scout",
+       triggered(DamageDealt, _me_to_a_player, draw(1)),
+       facts=_facts("Test Striking Scout", "{W}", ("Creature",), ("Scout",), (1, 1),
+                    ("first strike",), ("W",),
+                    text="First strike\nWhenever Test Striking Scout deals combat damage "
+                         "to a player, draw a card."))
+T.card("Test Cycler",
+       activated("{1}, Discard ~", draw(1), zones=("hand",)),
+       facts=_facts("Test Cycler", "{3}{U}", ("Creature",), ("Bird",), (2, 2), ("flying",),
+                    ("U",), text="Flying\nCycling {1} ({1}, Discard this card: Draw a card.)"))
+T.card("Test Reinforcer",
+       activated("{W}, Discard ~", lambda c: c.put_counters(c.target(0), "+1/+1", 1),
+                 target(creature), zones=("hand",)),
+       facts=_facts("Test Reinforcer", "{1}{W}", ("Creature",), ("Soldier",), (1, 1),
+                    colors=("W",),
+                    text="Reinforce 1—{W} ({W}, Discard this card: Put a +1/+1 counter on "
+                         "target creature.)"))
+T.card("Test Herald",
+       activated("{1}, Reveal ~", lambda c: c.gain_life(c.controller, 1), zones=("hand",)),
+       facts=_facts("Test Herald", "{2}{W}", ("Creature",), ("Cleric",), (2, 2),
+                    colors=("W",),
+                    text="{1}, Reveal Test Herald from your hand: You gain 1 life."))
+
+
+
+def _other_creature_you_control(v: View, src: int, obj: int) -> bool:
+    return obj != src and v.chars(obj).is_creature and \
+        v.chars(obj).controller == v.chars(src).controller
+
+
+T.card("Test Welcomer",
+       enters_with_counters_if(_other_creature_you_control, {"+1/+1": 1},
+                               "each other creature you control enters with a +1/+1 counter"),
+       facts=_facts("Test Welcomer", "{1}{G}", ("Enchantment",), colors=("G",),
+                    text="Each other creature you control enters the battlefield with an "
+                         "additional +1/+1 counter on it."))
 
 
 class TestPack:

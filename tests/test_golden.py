@@ -15,7 +15,15 @@ verifying in every later version.
   that really caused them (docs/debugging.md, "What a cause is"): the events are the
   same, 276 and 16 causes differ.  The first logs keep loading and folding; ``verify``
   re-runs today's engine, which gives other causes, so they diverge at the first of
-  those (:data:`DIVERGES`).
+  those (:data:`DIVERGES`);
+* ``game_walkers-v3`` (``.mtgk``, ``.jsonl``): the same game played again when first strike
+  got a combat damage step of its own with priority after it (CR 510.4, issue 12): until
+  event 574 the events are those of ``game_walkers-v2``; there the first-strike combat
+  damage step begins (``StepBegan(step="first_strike_damage")``, then ``FirstStrikers``)
+  where the older kernel dealt both kinds of damage in one step.  ``game_walkers-v2``
+  keeps loading and folding; its ``verify`` diverges there (:data:`DIVERGES`).  (This
+  kernel's log header also lists the new event type and the ``max_events`` the game was
+  played with.)
 
 The logs are never regenerated to make a test pass: when a change of the kernel
 or of a card makes a golden log stop verifying, either the change is wrong, or
@@ -58,7 +66,7 @@ from tests.conftest import run_mtgk as run
 GOLDEN = Path(__file__).parent / "golden"
 REG = load_registry()
 LOGS = ["game_walkers", "golden-walkers-and-hideaway", "game_walkers-v2",
-        "golden-walkers-and-hideaway-v2"]
+        "golden-walkers-and-hideaway-v2", "game_walkers-v3"]
 DIVERGES = {
     "game_walkers": (83, "DecisionMade has cause -1 in the log, the engine gives cause 0"),
     "golden-walkers-and-hideaway": (44, "DamageRedirected has cause 38 in the log, the "
@@ -67,6 +75,12 @@ DIVERGES = {
 """Golden logs written before a change of causes: where ``verify`` now diverges, and why
 (the first player's choice is caused by the game's start; a redirection of damage by
 the decision to redirect it, no longer by the spell)."""
+GAME_CHANGED = {
+    "game_walkers-v2": (574, "StepBegan(step='combat_damage')",
+                        "StepBegan(step='first_strike_damage')"),
+}
+"""Golden logs of games that the engine now plays differently (first strike's own combat
+damage step): the event where ``verify`` diverges, the log's event and the engine's."""
 
 
 pytestmark = pytest.mark.usefixtures("reset_structlog")
@@ -104,6 +118,12 @@ def test_golden_log_verifies(name: str) -> None:
         assert not report.ok and report.divergence is not None
         assert (report.divergence.seq, report.divergence.reason) == (seq, why)
         return
+    if name in GAME_CHANGED:  # the game itself changed (a rule the engine got wrong)
+        seq, logged, rerun = GAME_CHANGED[name]
+        assert not report.ok and report.divergence is not None
+        assert report.divergence.seq == seq
+        assert f"expected {logged}, got {rerun}" in report.divergence.reason
+        return
     assert report.ok, report.summary()
     code, out, _ = run("verify", GOLDEN / f"{name}.mtgk")
     assert code == 0 and out.splitlines()[-1].startswith("OK: ")
@@ -115,6 +135,15 @@ def test_golden_logs_rewritten_with_new_causes_have_the_same_events(name: str) -
     assert old.header == new.header
     assert [e.event for e in old.envelopes] == [e.event for e in new.envelopes]
     assert [e.cause for e in old.envelopes] != [e.cause for e in new.envelopes]
+
+
+def test_golden_game_replayed_with_the_first_strike_step_is_the_same_game_until_it(
+        ) -> None:
+    old, new = read_log(GOLDEN / "game_walkers-v2.mtgk"), read_log(GOLDEN / "game_walkers-v3.mtgk")
+    seq = GAME_CHANGED["game_walkers-v2"][0]
+    assert old.envelopes[:seq] == new.envelopes[:seq] != []
+    assert new.envelopes[seq].event == ev.StepBegan(step="first_strike_damage")
+    assert isinstance(new.envelopes[seq + 1].event, ev.FirstStrikers)
 
 
 def test_golden_game_has_what_it_is_kept_for() -> None:
@@ -237,7 +266,7 @@ def test_causes_far_back_round_trip(tmp_path: Path) -> None:
 
 def test_verify_repair_cuts_a_torn_golden_copy_and_says_so(tmp_path: Path) -> None:
     path = tmp_path / "torn.mtgk"
-    shutil.copy(GOLDEN / "game_walkers-v2.mtgk", path)
+    shutil.copy(GOLDEN / "game_walkers-v3.mtgk", path)
     full = read_log(path)
     size = os.path.getsize(path)
     with open(path, "r+b") as fp:  # a crash in the middle of appending the last record
@@ -250,7 +279,7 @@ def test_verify_repair_cuts_a_torn_golden_copy_and_says_so(tmp_path: Path) -> No
     assert code == 3 and out.startswith(f"repaired: record {n} at byte")  # 3: incomplete
     assert f"INCOMPLETE: the {n} events verified, but the log stops before the game's end" in out
     assert read_log(path, strict=True).envelopes == full.envelopes[:n]
-    assert Path(f"{path}.orig").read_bytes() == (GOLDEN / "game_walkers-v2.mtgk").read_bytes()[:-2]
+    assert Path(f"{path}.orig").read_bytes() == (GOLDEN / "game_walkers-v3.mtgk").read_bytes()[:-2]
 
 
 # ------------------------------------------------------------------ regeneration

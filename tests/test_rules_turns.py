@@ -15,7 +15,7 @@ from kernel.engine import STEPS, Decision, Game
 from kernel.scenario.runner import ScenarioResult
 from kernel.state import fold
 
-NO_COMBAT = [s for s in STEPS if s not in ("declare_blockers", "combat_damage")]
+NO_COMBAT = [s for s in STEPS if s not in ("declare_blockers", "first_strike_damage", "combat_damage")]
 
 
 class Passer:

@@ -68,7 +68,6 @@ S.card("Wanderwine Prophets",
 
 # ------------------------------------------------------------------ black
 
-S.token("Goblin Rogue", "B", ("Goblin", "Rogue"), 1, 1)
 
 
 def _goblin_you_control(v: View, src: int, e: Any) -> bool:
@@ -97,7 +96,6 @@ S.card("Nova Chaser", *champion(kind("Elemental"), "an Elemental"))  # trample
 
 S.card("Changeling Titan", *champion(creature, "a creature"))  # changeling
 
-S.token("Wolf", "G", ("Wolf",), 2, 2)
 S.card("Wren's Run Packmaster",
        *champion(kind("Elf"), "an Elf"),
        activated("{2}{G}", create("Wolf")),

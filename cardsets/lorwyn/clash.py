@@ -228,7 +228,8 @@ def _lash_out(c: Ctx) -> None:
 S.card("Lash Out", spell(_lash_out, target(creature)))
 
 REBELLION_TOKEN = "Elemental Shaman (Rebellion)"
-S.token(REBELLION_TOKEN, "R", ("Elemental", "Shaman"), 3, 1)
+"""The key of the 3/1 red Elemental Shaman token without haste (the set's tokens.json): its
+objects are named "Elemental Shaman", like Hostility's token with haste."""
 
 
 def _rebellion(c: Ctx) -> None:

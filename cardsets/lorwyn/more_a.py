@@ -70,16 +70,12 @@ from .simple import (
     as_long_as,
     attacking_or_blocking,
     casts,
-    token,
     you_control,
 )
 
 _EARLIER = set(S.defs)
 
 SKIPPED: dict[str, str] = {}
-
-token("Merfolk Wizard", "U", ("Merfolk", "Wizard"), 1, 1)
-token("Kithkin Soldier", "W", ("Kithkin", "Soldier"), 1, 1)
 
 
 # ======================================================================== additional costs

@@ -67,11 +67,8 @@ from .clash import REBELLION_TOKEN
 
 _EARLIER = set(S.defs)
 
-S.token("Goblin Rogue", "B", ("Goblin", "Rogue"), 1, 1)
-S.token("Kithkin Soldier", "W", ("Kithkin", "Soldier"), 1, 1)
 ELEMENTAL_SHAMAN = REBELLION_TOKEN  # a 3/1 red Elemental Shaman (no haste)
-FLYING_ELEMENTAL = "Elemental (Hoofprints)"
-S.token(FLYING_ELEMENTAL, "W", ("Elemental",), 4, 4, ("Flying",))
+FLYING_ELEMENTAL = "Elemental (Hoofprints)"  # the key of a 4/4 white flying "Elemental"
 
 
 # ======================================================================== helpers

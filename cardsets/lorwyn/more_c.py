@@ -236,7 +236,6 @@ S.card("Smokebraider",  # {T}: Add two mana in any combination of colors. Spend 
 
 # ======================================================================== tribal
 
-S.token("Merfolk Wizard", "U", ("Merfolk", "Wizard"), 1, 1)
 
 
 def _return_from_graveyard(c: Ctx) -> None:

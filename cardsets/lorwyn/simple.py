@@ -270,13 +270,7 @@ def put_into_graveyard_from_battlefield(cond: Callable[[View, int, Any], bool], 
                      text="put into a graveyard from the battlefield")
 
 
-token = S.token
-"""Define a creature token of the set (:meth:`kernel.dsl.CardSet.token`)."""
-
-
-# ======================================================================== tokens
-
-token("Elf Warrior", "G", ("Elf", "Warrior"), 1, 1)
+# The tokens these cards create are the core set's (cardsets/core/tokens.json).
 
 
 # ======================================================================== white

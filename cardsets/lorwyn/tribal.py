@@ -78,8 +78,6 @@ SKIPPED: dict[str, str] = {}
 
 # ============================================================ tokens
 
-S.token("Elf Warrior", "G", ("Elf", "Warrior"), 1, 1)
-S.token("Elemental", "G", ("Elemental",), 4, 4)  # Eyes of the Wisent's
 
 
 # ============================================================ changelings

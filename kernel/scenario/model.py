@@ -142,6 +142,7 @@ Step = Literal[
     "beginning_of_combat",
     "declare_attackers",
     "declare_blockers",
+    "first_strike_damage",
     "combat_damage",
     "end_of_combat",
     "postcombat_main",
