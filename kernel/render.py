@@ -34,6 +34,7 @@ pending triggers and the next decision.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,14 @@ from kernel import events as ev
 from kernel.cards import KEYWORDS, Registry
 from kernel.events import Envelope, ref_player
 from kernel.state import Obj, StackItem, State, apply, copy_state, new_state
+from kernel.visibility import (
+    PLAIN_CHOICE_KINDS,
+    PLAYER_FIELDS,
+    PUBLIC_FLAGS,
+    Perspective,
+    follows,
+    sees,
+)
 
 if TYPE_CHECKING:
     from kernel.layers import Chars
@@ -51,12 +60,15 @@ __all__ = [
     "HIDDEN",
     "Renderer",
     "can_see",
+    "characteristics",
+    "clean",
     "event_json",
     "mask_state",
     "register_renderer",
     "render_event",
     "render_log",
     "render_state",
+    "state_json",
 ]
 
 HIDDEN = "a card"
@@ -113,15 +125,26 @@ def can_see(o: Obj, viewer: int | None) -> bool:
     >>> can_see(o, 0), can_see(o, 1), can_see(o, None)
     (True, False, True)
     """
-    if viewer is None or viewer in o.known_to:
-        return True
-    if o.face_down:
-        return False
-    if o.zone in _PUBLIC_ZONES:
-        return True
-    if o.zone == "hand":
-        return o.owner == viewer
-    return o.zone not in ("library",)
+    return sees(o, viewer)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e"
+                      "\u2066-\u2069]")
+
+
+def clean(text: str) -> str:
+    """``text`` fit for a terminal: control characters (escape sequences, carriage
+    returns, newlines, bidirectional overrides) written as ``\\x1b``-style escapes.
+
+    Names in a log (players, cards, decks) are whatever the log says; printed raw,
+    an escape sequence in one would act on the terminal.
+
+    >>> print(clean("Bob\\x1b[2J\\nAlice"))
+    Bob\\x1b[2J\\nAlice
+    """
+    if text.isprintable():
+        return text
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def _zone_visible(zone: str, owner: int, viewer: int | None, face_down: bool = False) -> bool:
@@ -136,7 +159,8 @@ def _zone_visible(zone: str, owner: int, viewer: int | None, face_down: bool = F
     return False
 
 
-def _step_name(step: str) -> str:
+def step_name(step: str) -> str:
+    """A step's name as the log reads it (``precombat main``)."""
     return step.replace("_", " ")
 
 
@@ -182,6 +206,9 @@ def _ability_label(ab: Any, index: int) -> str:
     return text or f"ability {index}"
 
 
+_PUBLIC_CHOICES = frozenset({"discard", "reveal"})
+"""Decision kinds whose chosen cards become public (discarded, revealed)."""
+
 SBA_REASONS = {
     "sba:role": "newer Role from the same player",
     "sba:lethal-damage": "state-based action: lethal damage",
@@ -208,20 +235,21 @@ class Renderer:
         self.registry = registry
         self.viewer = as_player
         self.state = state if state is not None else new_state()
+        self.seen = Perspective(as_player)
         self.names: dict[int, str] = {}
-        self.revealed: dict[int, list[int]] = {}
         self.fold_errors: list[tuple[int, str]] = []
         for oid, o in self.state.objects.items():
-            if self._sees(o):
+            if self.sees(o):
                 self.names[oid] = o.card
         self._dispatch = {cls: getattr(self, "_" + cls.TAG, None)
                           for cls in ev.EVENT_TYPES.values()}
 
     # ------------------------------------------------------------------ names
-    def _sees(self, o: Obj) -> bool:
-        if can_see(o, self.viewer):
-            return True
-        return self.viewer is not None and self.viewer in self.revealed.get(o.id, ())
+    def sees(self, o: Obj) -> bool:
+        """Whether the viewer may know which card ``o`` is (see :mod:`kernel.visibility`)."""
+        return self.seen.sees(o)
+
+    _sees = sees
 
     def player(self, p: int) -> str:
         """A player's name."""
@@ -239,7 +267,25 @@ class Renderer:
         for it in self.state.stack + self.state.pending:
             if it.id == oid:
                 return self.item(it)
-        return self.names.get(oid, f"#{oid}")
+        return self._gone(oid)
+
+    def _gone(self, oid: int) -> str:
+        """The name of an object no longer in the state, as the viewer saw it last."""
+        name = self.names.get(oid)
+        if name is not None:
+            return name
+        return f"#{oid}" if self.viewer is None else HIDDEN
+
+    def public_name(self, oid: int) -> str:
+        """The name of ``oid`` when what happens makes it public whatever the viewer saw
+        before (a land played, a spell cast, an ability activated from a hidden zone is
+        revealed, CR 602.2a; a card discarded)."""
+        o = self.state.objects.get(oid)
+        if o is None:
+            return self.obj(oid)
+        if o.face_down and not self.sees(o):
+            return "a face-down card"
+        return o.card
 
     def ref(self, r: int) -> str:
         """A player or object reference."""
@@ -262,23 +308,31 @@ class Renderer:
     def item(self, it: StackItem) -> str:
         """A stack item's name: the spell, or ``"<card>'s ability"``."""
         if it.kind == "spell":
-            return it.source_card or self.names.get(it.id, f"#{it.id}")
-        src = it.source_card or self.names.get(it.source, f"#{it.source}")
+            return it.source_card or self._gone(it.id)
+        o = self.state.objects.get(it.source)
+        if o is not None and not self.sees(o):
+            return f"{self.obj(it.source)}'s ability"
+        src = it.source_card or self._gone(it.source)
         return f"{src}'s {self.ability_text(it.ability)}"
 
     def _find_item(self, item: int) -> str:
         for it in self.state.stack + self.state.pending:
             if it.id == item:
                 return self.item(it)
-        return self.names.get(item, f"#{item}")
+        return self._gone(item)
 
     def _targets(self, targets: Sequence[int]) -> str:
         return f" targeting {self.refs(targets)}" if targets else ""
 
     # ------------------------------------------------------------------ events
     def describe(self, env: Envelope) -> str:
-        """The text of ``env`` (without its number), as of the current state; no folding."""
-        e = env.event
+        """The text of ``env`` (without its number), as of the current state; no folding.
+
+        Control characters in it (from names in the log) are escaped (:func:`clean`).
+        """
+        return clean(self._describe(env.event))
+
+    def _describe(self, e: ev.Event) -> str:
         custom = RENDERERS.get(e.TAG)
         if custom is not None:
             return str(custom(self, e))
@@ -293,10 +347,19 @@ class Renderer:
         return self.generic(e)
 
     def generic(self, e: ev.Event) -> str:
-        """``Tag(field=value, ...)``, naming players and objects in the usual fields."""
+        """``Tag(field=value, ...)``, naming players and objects in the usual fields.
+
+        For a viewer, fields are first masked as in JSON (see
+        :meth:`kernel.visibility.Perspective.mask_event`): a private field the viewer
+        may not see reads ``hidden``, an object they can't follow ``0``.
+        """
         parts = []
+        shown = self._masked_fields(e)
         for f in e.__struct_fields__:
             v = getattr(e, f)
+            if f in e.PRIVATE and self.viewer is not None and shown[f] in (None, []):
+                parts.append(f"{f}=hidden")
+                continue
             if isinstance(v, int) and not isinstance(v, bool):
                 if f in _PLAYER_FIELDS:
                     parts.append(f"{f}={self.player(v)}")
@@ -304,8 +367,29 @@ class Renderer:
                 if f in _REF_FIELDS and v:
                     parts.append(f"{f}={self.ref(v)}")
                     continue
-            parts.append(f"{f}={v!r}")
+            parts.append(f"{f}={shown[f]!r}")
         return f"{e.TAG}({', '.join(parts)})"
+
+    def _masked_fields(self, e: ev.Event) -> dict[str, Any]:
+        """The fields of ``e`` (not folded yet) as the viewer may see them."""
+        if self.viewer is None:
+            return {f: getattr(e, f) for f in e.__struct_fields__}
+        after = copy_state(self.state)
+        probe = Perspective(self.viewer)
+        probe.revealed = {k: set(v) for k, v in self.seen.revealed.items()}
+        probe.gone = dict(self.seen.gone)
+        probe.before(e, self.state)
+        try:
+            apply(after, e)
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+            pass
+        probe.after(e, after)
+        return probe.mask_event(e, after)
+
+    def masked(self, x: Any) -> Any:
+        """Free-form data (a flag's value, a trigger's data) with the ids of objects the
+        viewer can't follow made 0, as of the current state."""
+        return self.seen.mask_value(x, self.state)
 
     def render(self, env: Envelope) -> str:
         """``"<seq> <text>"`` for ``env``; then fold it into the renderer's state."""
@@ -321,18 +405,22 @@ class Renderer:
         in :attr:`fold_errors`, so that the rest of the log still reads.
         """
         e = env.event
-        if isinstance(e, ev.Revealed):
-            to = list(e.to) or list(range(len(self.state.players)))
-            for oid in e.objs:
-                self.revealed[oid] = sorted(set(self.revealed.get(oid, [])) | set(to))
+        self.seen.before(e, self.state)
+        problem = _unfoldable(e, self.state)
+        if problem:
+            self.fold_errors.append((env.seq, problem))
+            self.seen.after(e, self.state)
+            return
         try:
             apply(self.state, e)
         except (KeyError, IndexError, ValueError, AttributeError, TypeError) as exc:
             self.fold_errors.append((env.seq, f"{type(exc).__name__}: {exc}"))
             return
+        finally:
+            self.seen.after(e, self.state)
         for oid in _new_ids(e):
             o = self.state.objects.get(oid)
-            if o is not None and self._sees(o):
+            if o is not None and self.sees(o):
                 self.names[oid] = o.card
 
     # one method per event tag --------------------------------------------------
@@ -371,22 +459,27 @@ class Renderer:
         return f"Turn {e.turn} ({self.player(e.active)})"
 
     def _StepBegan(self, e: ev.StepBegan) -> str:
-        return f"— {_step_name(e.step)} —"
+        return f"— {step_name(e.step)} —"
 
     def _DecisionMade(self, e: ev.DecisionMade) -> str:
         if e.kind == "first_player" and isinstance(e.choice, int):
             return f"{self.player(e.choice)} plays first"
         who = self.player(e.player) if e.player >= 0 else "game"
-        return f"{who}: {e.kind} → {self.choice(e.kind, e.choice)}"
+        return f"{who}: {e.kind} → {self.choice(e.kind, e.choice, e.player)}"
 
-    def choice(self, kind: str, c: Any) -> str:
-        """A decision's answer in words (objects named, hidden ones masked)."""
+    def choice(self, kind: str, c: Any, player: int | None = None) -> str:
+        """A decision's answer in words (objects named, hidden ones masked).
+
+        The objects a player chooses among are known to them (they look at the cards
+        they search, scry or hide away); so a choice by the viewer names them.  Cards
+        played, cast, discarded or revealed by the decision are public.
+        """
         try:
-            return self._choice(kind, c)
+            return self._choice(kind, c, self.viewer is None or player == self.viewer)
         except (TypeError, ValueError, IndexError, KeyError):
-            return _plain_repr(c)
+            return _plain_repr(self.masked(c))
 
-    def _choice(self, kind: str, c: Any) -> str:
+    def _choice(self, kind: str, c: Any, mine: bool) -> str:
         if kind == "priority" and isinstance(c, list) and c:
             return self.action(c)
         if kind == "mulligan":
@@ -403,23 +496,48 @@ class Renderer:
             return f"to {self.ref(c)}" if c else "no"
         if kind == "order":
             return ", then ".join(self._find_item(i) for i in c)
-        if kind in ("targets", "bottom", "discard", "legend", "choose_card", "champion",
-                    "hideaway", "sacrifice", "exile"):
-            items = c if isinstance(c, list) else [c]
-            if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
-                return self.refs(items) if items else "none"
-        return _plain_repr(c)
+        if kind in PLAIN_CHOICE_KINDS:
+            return _plain_repr(c)
+        return self._named(c, mine or kind in _PUBLIC_CHOICES)
+
+    def _named(self, x: Any, public: bool) -> str:
+        """A free-form answer in words: objects named (when ``public``, even the ones
+        the viewer can't see by where they are), players named, other values as they
+        are."""
+        if isinstance(x, bool):
+            return "yes" if x else "no"
+        if isinstance(x, int):
+            if x < 0:
+                return self.ref(x)
+            if x == 0:
+                return "none"
+            if not self._is_object(x):
+                return str(x)
+            return self.public_name(x) if public else self.obj(x)
+        if isinstance(x, str):
+            return x
+        if isinstance(x, list | tuple):
+            return ", ".join(self._named(i, public) for i in x) if x else "none"
+        return _plain_repr(self.masked(x))
+
+    def _is_object(self, oid: int) -> bool:
+        s = self.state
+        return oid in s.objects or oid in self.names or oid in self.seen.gone or any(
+            it.id == oid for it in s.stack + s.pending)
 
     def action(self, a: list[Any]) -> str:
-        """A priority action (``["cast", obj, targets, modes, x, alt]`` ...) in words."""
+        """A priority action (``["cast", obj, targets, modes, x, alt]`` ...) in words.
+
+        Playing a land, casting a spell and activating an ability are public: the card
+        is named even when it comes from a hidden zone (CR 305.1, 601.2a, 602.2a)."""
         kind = a[0]
         if kind == "pass":
             return "pass"
         if kind == "play":
-            return f"play {self.obj(a[1])}"
+            return f"play {self.public_name(a[1])}"
         if kind == "cast":
             oid, targets, modes, x, alt = (list(a) + [[], [], 0, ""])[1:6]
-            text = f"cast {self.obj(oid)}{self._targets(targets)}"
+            text = f"cast {self.public_name(oid)}{self._targets(targets)}"
             if modes:
                 text += f" (modes {', '.join(map(str, modes))})"
             if x:
@@ -431,20 +549,20 @@ class Renderer:
             oid, idx, targets, x = (list(a) + [[], 0])[1:5]
             o = self.state.objects.get(oid)
             label = f"ability {idx}"
-            if o is not None and self.registry is not None and o.card in self.registry:
+            if o is not None and self.registry is not None and o.card in self.registry \
+                    and not (o.face_down and not self.sees(o)):
                 acts = self.registry[o.card].activated
                 if 1 <= idx <= len(acts):
                     label = self.ability_text(acts[idx - 1][0])
-            text = f"activate {self.obj(oid)}: {label}{self._targets(targets)}"
+            text = f"activate {self.public_name(oid)}: {label}{self._targets(targets)}"
             return text + (f" with X={x}" if x else "")
-        return _plain_repr(a)
+        return _plain_repr(self.masked(a))
 
     def _ZoneChanged(self, e: ev.ZoneChanged) -> str:
         o = self.state.objects.get(e.obj)
         owner = o.owner if o is not None else 0
         seen = (o is not None and self._sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
-        name = (o.card if o is not None else self.names.get(e.obj, f"#{e.obj}")) if seen \
-            else HIDDEN
+        name = (o.card if o is not None else self._gone(e.obj)) if seen else HIDDEN
         who = self.player(owner)
         if e.to_zone == "none":
             return f"{name} ceases to exist"
@@ -472,7 +590,7 @@ class Renderer:
         if o is not None:
             name = o.card if seen else ("a face-down card" if e.face_down else HIDDEN)
         else:
-            name = self.names.get(e.obj, f"#{e.obj}") if seen else HIDDEN
+            name = self._gone(e.obj) if seen else HIDDEN
         text = f"{name} is exiled from {e.from_zone}" + (" face down" if e.face_down else "")
         if e.exiled_with:
             text += f" with {self.obj(e.exiled_with)}"
@@ -530,11 +648,16 @@ class Renderer:
             return f"{self.obj(e.obj)} is now known to {who}"
         if e.value is None:
             return f"{self.obj(e.obj)}: {e.key} cleared"
-        return f"{self.obj(e.obj)}: {e.key} = {_plain_repr(e.value)}"
+        o = self.state.objects.get(e.obj)
+        if self.viewer is not None and e.key not in PUBLIC_FLAGS and (
+                o is None or not self.sees(o)):
+            return f"{self.obj(e.obj)}: {e.key} set"
+        if e.key in ("exiled_with", "known_to_controllers_of") and isinstance(e.value, int):
+            return f"{self.obj(e.obj)}: {e.key} = {self.obj(e.value)}"
+        return f"{self.obj(e.obj)}: {e.key} = {_plain_repr(self.masked(e.value))}"
 
     def _LandPlayed(self, e: ev.LandPlayed) -> str:
-        o = self.state.objects.get(e.obj)
-        name = o.card if o is not None else self.names.get(e.obj, f"#{e.obj}")
+        name = self.public_name(e.obj)
         return f"{self.player(e.player)} plays {name}"
 
     def _Revealed(self, e: ev.Revealed) -> str:
@@ -550,8 +673,7 @@ class Renderer:
         return f"{self.player(e.player)} reveals {', '.join(names) or 'nothing'}{to}"
 
     def _SpellCast(self, e: ev.SpellCast) -> str:
-        o = self.state.objects.get(e.obj)
-        name = o.card if o is not None else self.names.get(e.obj, f"#{e.obj}")
+        name = self.public_name(e.obj)
         text = f"{self.player(e.controller)} casts {name}{self._targets(e.targets)}"
         if e.modes:
             text += f" (modes {', '.join(map(str, e.modes))})"
@@ -567,11 +689,16 @@ class Renderer:
         return text
 
     def _AbilityActivated(self, e: ev.AbilityActivated) -> str:
-        return (f"{self.player(e.controller)} activates {self.obj(e.source)}: "
-                f"{self.ability_text(e.ability)}{self._targets(e.targets)}"
-                + (f" with X={e.x}" if e.x else ""))
+        o = self.state.objects.get(e.source)
+        hidden = o is not None and o.face_down and not self.sees(o)
+        return (f"{self.player(e.controller)} activates {self.public_name(e.source)}: "
+                f"{'ability' if hidden else self.ability_text(e.ability)}"
+                f"{self._targets(e.targets)}" + (f" with X={e.x}" if e.x else ""))
 
     def _AbilityTriggered(self, e: ev.AbilityTriggered) -> str:
+        o = self.state.objects.get(e.source)
+        if o is not None and not self.sees(o):  # its words would say which card it is
+            return f"{self.obj(e.source)}'s ability triggers"
         return f"{self.obj(e.source)}'s {self.ability_text(e.ability)} triggers"
 
     def _TriggerPutOnStack(self, e: ev.TriggerPutOnStack) -> str:
@@ -658,7 +785,9 @@ class Renderer:
                 return f"controlled by {self.player(int(params))}"
         except (TypeError, ValueError, IndexError):
             pass
-        return kind if params is None else f"{kind} {_plain_repr(params)}"
+        if params is None:
+            return kind
+        return f"{kind} {_plain_repr(self.seen.mask_params(params, self.state))}"
 
     def _EffectCreated(self, e: ev.EffectCreated) -> str:
         on = f" on {self.refs(e.objs)}" if e.objs else ""
@@ -684,6 +813,33 @@ class Renderer:
 
     def _DrewFromEmptyLibrary(self, e: ev.DrewFromEmptyLibrary) -> str:
         return f"{self.player(e.player)} has to draw from an empty library"
+
+
+_PLAYER_FIELDS_OF: dict[type, tuple[str, ...]] = {}
+_NONE_ALLOWED = frozenset({"winner", "controller"})
+
+
+def _unfoldable(e: ev.Event, state: State) -> str:
+    """Why ``e`` can't be folded into ``state`` although the projector would take it
+    (it names a player who is not in the game), or ``""``."""
+    cls = type(e)
+    fields = _PLAYER_FIELDS_OF.get(cls)
+    if fields is None:
+        fields = _PLAYER_FIELDS_OF[cls] = tuple(
+            f for f in getattr(cls, "__struct_fields__", ()) if f in PLAYER_FIELDS)
+    if not fields or isinstance(e, ev.GameStarted):
+        return ""
+    n = len(state.players)
+    for f in fields:
+        v = getattr(e, f)
+        if not isinstance(v, int) or isinstance(v, bool):
+            continue
+        low = -1 if f in _NONE_ALLOWED or (f == "player" and isinstance(e, ev.DecisionMade)) \
+            else 0
+        if not low <= v < n:
+            have = f"players 0 to {n - 1}" if n else "no players yet"
+            return f"{e.TAG}.{f} is {v}, not a player of this game ({have})"
+    return ""
 
 
 def _new_ids(e: ev.Event) -> tuple[int, ...]:
@@ -719,19 +875,17 @@ def render_log(envelopes: Iterable[Envelope], registry: Registry | None = None,
 # JSON views
 
 
-def _visible_in(e: ev.Event, r: Renderer) -> bool:
-    if isinstance(e, ev.ObjectCreated):
-        return _zone_visible(e.zone, e.owner, r.viewer, e.face_down)
-    return r.viewer is None
-
-
 def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any]:
     """An envelope as a JSON Lines record (``seq``, ``cause``, ``type``, ``v``, ``event``).
 
-    With a renderer that has a viewer (and has seen the events before this
-    one), private fields the viewer may not see (see
-    :attr:`~kernel.events.Event.PRIVATE`) are masked: card names become
-    ``null`` and orders empty lists.
+    With a renderer that has a viewer, the record is the event as the viewer may
+    see it (see :mod:`kernel.visibility`), and the renderer must have *just folded*
+    ``env`` (:meth:`Renderer.advance`): private fields the viewer may not see are
+    ``null`` (orders ``[]``), the seed ``null``, the ids of objects the viewer
+    can't follow 0; ``cards`` maps the ids of the objects the event names that the
+    viewer can follow to their names (``null``: face down), and a
+    :class:`~kernel.events.Revealed` event shown to the viewer lists the names it
+    shows in ``revealed``.
     """
     from kernel.logfile import UnknownEvent
 
@@ -739,68 +893,72 @@ def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any
     if isinstance(e, UnknownEvent):
         return {"seq": env.seq, "cause": env.cause, "type": e.tag, "v": e.version,
                 "event": msgspec.msgpack.decode(e.raw)}
-    if renderer is not None and renderer.viewer is not None:
-        e = _mask_library_ids(e, renderer)
-    body = {name: getattr(e, name) for name in e.__struct_fields__}
-    if renderer is not None and renderer.viewer is not None and e.PRIVATE \
-            and not _visible_in(e, renderer):
-        for name in e.PRIVATE:
-            body[name] = [] if isinstance(body[name], tuple | list) else None
-    return {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION, "event": body}
+    if renderer is None or renderer.viewer is None:
+        body = {name: getattr(e, name) for name in e.__struct_fields__}
+        return {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION,
+                "event": body}
+    seen = renderer.seen
+    rec: dict[str, Any] = {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION,
+                           "event": seen.mask_event(e, renderer.state),
+                           "cards": {str(k): v for k, v in seen.event_cards(e).items()}}
+    if isinstance(e, ev.Revealed):
+        names = seen.revealed_names(e, renderer.state)
+        if names:
+            rec["revealed"] = names
+    return rec
 
 
-def _mask_library_ids(e: ev.Event, r: Renderer) -> ev.Event:
-    """``e`` with the ids of library cards the viewer can't see replaced by 0.
+def mask_state(state: State, viewer: int | None, seen: Perspective | None = None) -> State:
+    """A copy of ``state`` as ``viewer`` may see it (``seen``: the viewer's
+    :class:`~kernel.visibility.Perspective`, folded up to ``state``, for what was
+    revealed and how cards were followed; without it, nothing was).
 
-    Library objects are created in deck order, so their ids say which card of
-    the deck list they are: an id linking a hidden library card to what it
-    becomes (a draw, a card put into a hand) would tell the viewer which card
-    was drawn.  Cards revealed to the viewer by this very event keep their ids.
-    """
-    from kernel.debug import map_event_ids
-
-    objects = r.state.objects
-    shown: tuple[int, ...] = ()
-    if isinstance(e, ev.Revealed) and (not e.to or r.viewer in e.to):
-        shown = e.objs
-
-    def mask(oid: int) -> int:
-        o = objects.get(oid)
-        if o is None or o.zone != "library" or oid in shown or r._sees(o):
-            return oid
-        return 0
-
-    return map_event_ids(e, mask)
-
-
-def mask_state(state: State, viewer: int | None) -> State:
-    """A copy of ``state`` as ``viewer`` may see it.
-
-    Hidden cards (the other hand, face-down cards) have the name ``""``, card
-    id 0 and no flags: their card id would name their place in the deck list.
-    Library cards the viewer can't see are left out of ``objects`` and listed
-    as ``0``: the ids of library cards (created in deck order) and their order
-    would tell what they are and where.
+    No seed.  Objects the viewer can't follow (every library card, the cards of
+    other players' hands) are left out of ``objects`` and listed as ``0`` in their
+    zone.  The others keep their ids; their ``card_id`` is the viewer's (see
+    :mod:`kernel.visibility`, rule 3); the ones the viewer may not know (face down)
+    have the name ``""`` and keep only public marks.  Ids in free-form data (marks,
+    stack items' data, effects' parameters) of objects the viewer can't follow are 0.
     """
     s = copy_state(state)
     if viewer is None:
         return s
+    p_ = seen if seen is not None and seen.viewer == viewer else Perspective(viewer)
+    s.seed = 0
     for p in s.players:
-        lib = []
-        for oid in p.library:
-            o = s.objects.get(oid)
-            if o is not None and can_see(o, viewer):
-                lib.append(oid)
-            else:
-                lib.append(0)
-                s.objects.pop(oid, None)
-        p.library = lib
+        for zone in ("library", "hand", "graveyard"):
+            ids: list[int] = getattr(p, zone)
+            shown = []
+            for oid in ids:
+                o = s.objects.get(oid)
+                if o is not None and follows(o, viewer):
+                    shown.append(oid)
+                else:
+                    shown.append(0)
+                    s.objects.pop(oid, None)
+            setattr(p, zone, shown)
     for o in s.objects.values():
-        if not can_see(o, viewer):
+        o.card_id = p_.card_id(o)
+        if not p_.sees(o):
             o.card = ""
-            o.card_id = 0
-            o.flags = {}
+            o.flags = {k: v for k, v in o.flags.items() if k in PUBLIC_FLAGS}
+        o.flags = {k: p_.mask_value(v, state) if k != "known_to" else v
+                   for k, v in o.flags.items()}
+    for it in s.stack + s.pending:
+        it.data = p_.mask_value(it.data, state)
+        src = state.objects.get(it.source)
+        if src is not None and not p_.sees(src) and it.kind != "spell":
+            it.ability = ""
+            it.source_card = ""
+    for x in s.effects:
+        x.params = p_.mask_params(x.params, state)
+        x.objs = [p_.shown_id(o, state) for o in x.objs]
     return s
+
+
+def state_json(state: State, viewer: int | None, seen: Perspective | None = None) -> str:
+    """``state`` as JSON, as ``viewer`` may see it (see :func:`mask_state`)."""
+    return msgspec.json.encode(mask_state(state, viewer, seen)).decode()
 
 
 # --------------------------------------------------------------------------
@@ -816,7 +974,7 @@ def _type_line(c: Chars) -> str:
     return f"{left} — {right}" if right else left
 
 
-def _characteristics(state: State, registry: Registry | None,
+def characteristics(state: State, registry: Registry | None,
                      not_shown: str = "characteristics not shown"
                      ) -> tuple[dict[int, Chars], str]:
     """Every object's characteristics (layers applied) and ``""``, or ``{}`` and a
@@ -851,7 +1009,10 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
     if names:
         for k, v in names.items():
             r.names.setdefault(k, v)
-    chars, note = _characteristics(state, registry)
+    chars, note = characteristics(state, registry)
+    if note and as_player is not None and registry is not None:
+        # the reason may name a card the viewer can't see
+        note = note.partition(":")[0] + ": they cannot be computed for this state"
     out: list[str] = []
     if not state.players:
         return "(no game yet)"
@@ -860,7 +1021,7 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
                                      else f"{r.player(state.winner)} won"))
     turn = f"Turn {state.turn}, {r.player(state.active)}'s turn" if state.turn else \
         "Before the first turn"
-    out.append(turn + (f", step: {_step_name(state.step)}" if state.step else ""))
+    out.append(turn + (f", step: {step_name(state.step)}" if state.step else ""))
     if as_player is not None:
         out.append(f"(as seen by {r.player(as_player)})")
     for i, p in enumerate(state.players):
@@ -872,7 +1033,8 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
             hand = ", ".join(r.obj(o) for o in p.hand) or "empty"
             out.append(f"  hand ({len(p.hand)}): {hand}")
         else:
-            known = [r.obj(o) for o in p.hand if r._sees(state.objects[o])]
+            known = [r.obj(o) for o in p.hand
+                     if o in state.objects and r.sees(state.objects[o])]
             extra = f"; known: {', '.join(known)}" if known else ""
             out.append(f"  hand ({len(p.hand)}): hidden{extra}")
         if as_player is None and p.library:
@@ -934,7 +1096,7 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
     nxt = _next_decision(state, registry, as_player, after, r.names)
     if nxt:
         out.append(nxt)
-    return "\n".join(out)
+    return "\n".join(clean(line) for line in out)
 
 
 def _next_decision(state: State, registry: Registry | None, as_player: int | None,
@@ -988,14 +1150,14 @@ def _permanent(state: State, oid: int, c: Chars | None, r: Renderer) -> str:
         flags.append(f"owned by {r.player(o.owner)}")
     if o.loyalty_turn and o.loyalty_turn == state.turn:
         flags.append("loyalty ability used this turn")
-    if r.viewer is None or r._sees(o):
+    if r.viewer is None or r.sees(o):
         for k, v in sorted(o.flags.items()):
             if k in ("known_to", "face"):
                 continue
             if k == "exiled_with" and isinstance(v, int):
                 flags.append(f"exiled with {r.obj(v)}")
             else:
-                flags.append(k if v is True else f"{k}={_plain_repr(v)}")
+                flags.append(k if v is True else f"{k}={_plain_repr(r.masked(v))}")
     if flags:
         parts.append(f"[{', '.join(flags)}]")
     return " ".join(parts)

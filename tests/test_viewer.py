@@ -215,7 +215,8 @@ def test_json_in_the_page_cannot_end_the_script(registry: Registry) -> None:
 
 
 def test_hidden_cards_named_by_id_in_decisions_are_masked(registry: Registry) -> None:
-    """A choice the renderer prints as raw ids (a library search) names no hidden card."""
+    """A choice naming cards by id (a library search) names them to the chooser, who
+    looked at them, and to no one else."""
     header = LogHeader(kernel_version="0", cardsets=[], players=["Alice", "Bob"], seed=1)
     envs = [Envelope(i, -1, e) for i, e in enumerate([
         ev.GameStarted(players=("Alice", "Bob"), seed=1),
@@ -225,11 +226,11 @@ def test_hidden_cards_named_by_id_in_decisions_are_masked(registry: Registry) ->
         ev.DecisionMade(player=0, kind="search", choice=[58]),
     ])]
     alice = viewer_data(header, envs, registry, as_player=0)["perspectives"][0]["text"]
-    assert alice[3] == "Bob: search → a hidden choice"
-    assert "58" in alice[4]  # her own choice stays as the renderer says it
+    assert alice[3] == "Bob: search → a card"
+    assert alice[4] == "Alice: search → Mountain"  # she looked through her library
     everyone = viewer_data(header, envs, registry)["perspectives"]
-    assert "57" in everyone[0]["text"][3]
-    assert everyone[1]["text"][3] == alice[3] and "57" in everyone[2]["text"][3]
+    assert everyone[0]["text"][3] == "Bob: search → Forest"
+    assert everyone[1]["text"][3] == alice[3] and everyone[2]["text"][3] == "Bob: search → Forest"
 
 
 def test_view_command_errors(game: Game, tmp_path: Path) -> None:
