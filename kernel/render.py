@@ -1033,8 +1033,8 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
             hand = ", ".join(r.obj(o) for o in p.hand) or "empty"
             out.append(f"  hand ({len(p.hand)}): {hand}")
         else:
-            known = [r.obj(o) for o in p.hand
-                     if o in state.objects and r.sees(state.objects[o])]
+            known = sorted(r.obj(o) for o in p.hand  # by name: the order would say more
+                           if o in state.objects and r.sees(state.objects[o]))
             extra = f"; known: {', '.join(known)}" if known else ""
             out.append(f"  hand ({len(p.hand)}): hidden{extra}")
         if as_player is None and p.library:

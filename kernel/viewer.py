@@ -141,7 +141,13 @@ class _Viewpoint:
         for i, p in enumerate(s.players):
             m[f"p{i}"] = [p.life, len(p.library), len(p.hand), "".join(p.mana), int(p.lost),
                           p.lands_played]
-            m[f"h{i}"] = [self.card(s.objects[o]) for o in p.hand]
+            hand = [self.card(s.objects[o]) for o in p.hand if o in s.objects]
+            if self.viewer is not None and self.viewer != i:
+                # another player's hand: the cards this viewer knows first, by name (where
+                # a known card sits in the hand would tell when it came there)
+                hand = sorted((c for c in hand if c is not None), key=lambda c: c[1]) + \
+                    [None] * sum(c is None for c in hand)
+            m[f"h{i}"] = hand
             m[f"y{i}"] = [self.card(s.objects[o]) for o in reversed(p.graveyard)]
         m["x"] = [self._exiled(s, s.objects[o]) for o in s.exile]
         m["bf"] = list(s.battlefield)
