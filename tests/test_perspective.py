@@ -90,26 +90,37 @@ def game(seed: int) -> tuple[LogHeader, tuple[Envelope, ...]]:
 
 @dataclass
 class Facts:
-    """For every physical card (``card_id``): its owner and name, and the first event
-    after which Bob saw it (``None``: never); for every event, the objects that exist
-    right after it, with their zone and card."""
+    """For every physical card (``card_id``): its owner and name, and the events after
+    which Bob saw it; for every object, the event that made it; for every player, the
+    events after which Bob no longer knew their library's order (shuffles, and
+    rearrangements by someone else); for every event, the objects that exist right
+    after it, with their zone and card."""
 
     owner: dict[int, int]
     name: dict[int, str]
-    seen_at: dict[int, int | None]
+    seen: dict[int, list[int]]
+    born: dict[int, int]
+    mixed: dict[int, list[int]]
     after: list[dict[int, tuple[str, int]]]  # seq -> {object: (zone, card_id)}
+
+    def seen_by(self, cid: int, t: int) -> int | None:
+        """The last event at or before ``t`` after which Bob saw card ``cid``."""
+        return max((s for s in self.seen.get(cid, []) if s <= t), default=None)
 
 
 def facts(envs: Sequence[Envelope], viewer: int = BOB) -> Facts:
     s = new_state()
     owner: dict[int, int] = {}
     name: dict[int, str] = {}
-    seen: dict[int, int | None] = {}
+    seen: dict[int, list[int]] = {}
+    born: dict[int, int] = {}
+    mixed: dict[int, list[int]] = {}
     after: list[dict[int, tuple[str, int]]] = []
 
     def saw(cid: int, seq: int) -> None:
-        if seen.get(cid) is None:
-            seen[cid] = seq
+        got = seen.setdefault(cid, [])
+        if not got or got[-1] != seq:
+            got.append(seq)
 
     for env in envs:
         e = env.event
@@ -130,18 +141,21 @@ def facts(envs: Sequence[Envelope], viewer: int = BOB) -> Facts:
             for r in named:
                 if r in s.objects:
                     saw(s.objects[r].card_id, env.seq)
+        if "order" in e.PRIVATE and (isinstance(e, ev.LibraryShuffled)
+                                     or getattr(e, "player", viewer) != viewer):
+            mixed.setdefault(getattr(e, "player", -1), []).append(env.seq)
         apply(s, e)
         now: dict[int, tuple[str, int]] = {}
         for o in s.objects.values():
             owner.setdefault(o.card_id, o.owner)
             name.setdefault(o.card_id, o.card)
-            seen.setdefault(o.card_id, None)
+            born.setdefault(o.id, env.seq)
             now[o.id] = (o.zone, o.card_id)
             if (o.zone in PUBLIC and not o.face_down) or viewer in o.known_to or (
                     o.zone == "hand" and o.owner == viewer) or o.token:
                 saw(o.card_id, env.seq)
         after.append(now)
-    return Facts(owner, name, seen, after)
+    return Facts(owner, name, seen, born, mixed, after)
 
 
 def _collect(into: list[int]) -> Any:
@@ -205,7 +219,7 @@ def twin(header: LogHeader, envs: tuple[Envelope, ...], rnd: random.Random
     f = facts(cur)
     what: list[str] = []
     # Alice's cards Bob never sees: other names (permuted, some from elsewhere)
-    unseen = sorted(c for c, s in f.seen_at.items() if s is None and f.owner[c] == ALICE)
+    unseen = sorted(c for c in f.name if not f.seen.get(c) and f.owner[c] == ALICE)
     new = [f.name[c] for c in unseen]
     rnd.shuffle(new)
     for i in range(len(new)):
@@ -267,14 +281,25 @@ def rename(envs: list[Envelope], names: dict[int, str]) -> list[Envelope]:
 
 
 def _groups(f: Facts, t: int, owner: int, zone: str) -> list[list[int]]:
-    """The objects of ``owner``'s ``zone`` right after event ``t`` whose cards Bob has
-    not seen by then, in groups that may trade places (Bob knows his deck list: his
-    library's cards only among cards of the same name)."""
+    """The objects of ``owner``'s ``zone`` right after event ``t`` that may trade places:
+    cards Bob has not seen by then; and in a library, cards he saw before the library
+    was last shuffled (he knows their names, not where they are), among cards of the
+    same name.  Bob knows his own deck list: his library's cards go by name too."""
     groups: dict[str, list[int]] = {}
+    last_mix = max((m for m in f.mixed.get(owner, []) if m <= t), default=None)
     for oid, (z, cid) in sorted(f.after[t].items()):
-        seen = f.seen_at[cid]
-        if z == zone and f.owner[cid] == owner and (seen is None or seen > t):
-            groups.setdefault(f.name[cid] if owner == BOB else "", []).append(oid)
+        if z != zone or f.owner[cid] != owner:
+            continue
+        seen = f.seen_by(cid, t)
+        name = f.name[cid]
+        if seen is None:
+            key = f"by name: {name}" if owner == BOB else "unseen"
+        elif zone == "library" and last_mix is not None and seen < last_mix \
+                and f.born[oid] <= last_mix:
+            key = f"by name: {name}"
+        else:
+            continue
+        groups.setdefault(key, []).append(oid)
     return [g for g in groups.values() if len(g) >= 2]
 
 
@@ -330,8 +355,8 @@ def outputs(path: Path, viewer: str, ats: list[int], cards: list[str]) -> dict[s
 def _cards_to_ask(envs: tuple[Envelope, ...], rnd: random.Random) -> list[str]:
     """A card Bob sees, one of Alice's he never sees, and one in neither deck."""
     f = facts(envs)
-    seen = sorted({f.name[c] for c, s in f.seen_at.items() if s is not None})
-    unseen = sorted({f.name[c] for c, s in f.seen_at.items() if s is None} - set(seen))
+    seen = sorted({f.name[c] for c in f.name if f.seen.get(c)})
+    unseen = sorted({f.name[c] for c in f.name if not f.seen.get(c)} - set(seen))
     return ([rnd.choice(seen)] if seen else []) + ([rnd.choice(unseen)] if unseen else []) \
         + ["Rancor"]
 
