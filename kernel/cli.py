@@ -84,7 +84,15 @@ from kernel.logfile import (
     write_log,
 )
 from kernel.plugins import PluginError, load_registry
-from kernel.render import Renderer, clean, event_json, mask_state, render_state, state_json
+from kernel.render import (
+    Renderer,
+    clean,
+    event_json,
+    fold_note,
+    mask_state,
+    render_state,
+    state_json,
+)
 from kernel.replay import DEFAULT_MAX_TURNS, new_header, run_from_header, verify
 from kernel.state import State
 from kernel.visibility import visible_header
@@ -226,8 +234,8 @@ def _player(arg: str | None, header: LogHeader) -> int | None:
         return folded.index(arg.casefold())
     if arg.isdigit() and int(arg) < len(names):
         return int(arg)
-    raise UserError(f"no player {arg!r} in this game (players: "
-                    f"{', '.join(f'{i}={n}' for i, n in enumerate(names))})")
+    raise UserError(clean(f"no player {arg!r} in this game (players: "
+                          f"{', '.join(f'{i}={n}' for i, n in enumerate(names))})"))
 
 
 def _event_index(n: int, size: int, what: str = "--at") -> int:
@@ -561,11 +569,7 @@ def _fold_warning(r: Renderer) -> None:
 
 
 def _fold_message(errors: Sequence[tuple[int, str]]) -> str:
-    """One line for the events a fold had to leave out (their content makes no sense
-    in the game state, or they need events this kernel can't read)."""
-    seq, why = errors[0]
-    return clean(f"mtgk: warning: {len(errors)} event(s) could not be folded into the state "
-                 f"(the first is event {seq}: {why}); names may be missing after it")
+    return f"mtgk: warning: {fold_note(errors)}"
 
 
 # --------------------------------------------------------------------------

@@ -62,7 +62,9 @@ __all__ = [
     "can_see",
     "characteristics",
     "clean",
+    "FOLD_NOTE",
     "event_json",
+    "fold_note",
     "mask_state",
     "register_renderer",
     "render_event",
@@ -414,7 +416,10 @@ class Renderer:
         try:
             apply(self.state, e)
         except (KeyError, IndexError, ValueError, AttributeError, TypeError) as exc:
-            self.fold_errors.append((env.seq, f"{type(exc).__name__}: {exc}"))
+            # for a viewer, not the detail: it may be the id of an object they can't follow
+            why = f"{type(exc).__name__}: {exc}" if self.viewer is None else \
+                f"{e.TAG or 'an event'} names what is not in the game ({type(exc).__name__})"
+            self.fold_errors.append((env.seq, why))
             return
         finally:
             self.seen.after(e, self.state)
@@ -817,6 +822,18 @@ class Renderer:
 
 _PLAYER_FIELDS_OF: dict[type, tuple[str, ...]] = {}
 _NONE_ALLOWED = frozenset({"winner", "controller"})
+
+
+FOLD_NOTE = "event(s) could not be folded into the state"
+
+
+def fold_note(errors: Sequence[tuple[int, str]]) -> str:
+    """One line for the events a fold had to leave out (:attr:`Renderer.fold_errors`):
+    their content makes no sense in the game state, or they need events this kernel
+    can't read."""
+    seq, why = errors[0]
+    return clean(f"{len(errors)} {FOLD_NOTE} (the first is event {seq}: {why}); names may "
+                 "be missing after it")
 
 
 def _unfoldable(e: ev.Event, state: State) -> str:

@@ -60,7 +60,7 @@ from kernel import events as ev
 from kernel.cards import KEYWORDS, Registry
 from kernel.events import Envelope
 from kernel.logfile import LogHeader, event_tag
-from kernel.render import Renderer, characteristics
+from kernel.render import FOLD_NOTE, Renderer, characteristics, clean, fold_note
 from kernel.state import Obj, StackItem, State
 
 __all__ = ["DEFAULT_EVERY", "build_viewer", "viewer_data", "write_viewer"]
@@ -310,6 +310,9 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
         before = now
         for v in views:
             v.add(n, v.snapshot(v.r.state, chars), every)
+    folded = views[0].r.fold_errors
+    if folded:
+        notes.append(fold_note(folded))
     meta = header.meta
     given = meta.get("deck_names")
     deck_names: list[Any] = given if isinstance(given, list) else []
@@ -373,9 +376,13 @@ def build_viewer(header: LogHeader, envelopes: Sequence[Envelope], registry: Reg
                  as_player: int | None = None, every: int = DEFAULT_EVERY,
                  title: str | None = None) -> str:
     """The viewer page for a game: one self-contained HTML document."""
-    data = viewer_data(header, envelopes, registry, as_player, every, title)
-    heading = data["title"] + (f" — as {header.players[as_player]}"
-                               if as_player is not None else "")
+    return _page(header, viewer_data(header, envelopes, registry, as_player, every, title),
+                 as_player)
+
+
+def _page(header: LogHeader, data: dict[str, Any], as_player: int | None) -> str:
+    heading = clean(data["title"] + (f" — as {header.players[as_player]}"
+                                     if as_player is not None else ""))
     parts = {"CSS": _asset("viewer.css"), "JS": _asset("viewer.js"),
              "TITLE": _html.escape(heading), "DATA": _json_for_script(data)}
     # one pass over the template: inserted text is never scanned for placeholders
@@ -384,10 +391,11 @@ def build_viewer(header: LogHeader, envelopes: Sequence[Envelope], registry: Reg
 
 def write_viewer(path: str | Path, header: LogHeader, envelopes: Sequence[Envelope],
                  registry: Registry | None, as_player: int | None = None,
-                 every: int = DEFAULT_EVERY) -> int:
-    """Write the viewer page to ``path``; returns its size in bytes."""
-    text = build_viewer(header, envelopes, registry, as_player, every)
-    data = text.encode("utf-8")
-    Path(path).write_bytes(data)
-    return len(data)
-
+                 every: int = DEFAULT_EVERY) -> tuple[int, str]:
+    """Write the viewer page to ``path``; returns its size in bytes and a note on the
+    events that could not be folded (``""``: none; the page's footer shows it too)."""
+    data = viewer_data(header, envelopes, registry, as_player, every)
+    raw = _page(header, data, as_player).encode("utf-8")
+    Path(path).write_bytes(raw)
+    note = next((n for n in data["notes"] if FOLD_NOTE in n), "")
+    return len(raw), note
