@@ -5,9 +5,9 @@ The command line (``mtgk log --card/--player/--turn``, ``mtgk explain``,
 ``mtgk diff``, ``mtgk branch``) is a thin layer over this module:
 
 * :func:`event_refs` -- the objects and players an event names (in its fields
-  and, for decisions, in the choice), and :func:`map_event_ids`, which rewrites
-  those object ids (to mask hidden objects, or to compare two logs whose ids
-  differ); :class:`CardIndex` follows each physical card across zone changes
+  and, for decisions, in the choice), and :func:`map_event_ids` (from
+  :mod:`kernel.visibility`), which rewrites those object ids (to mask hidden
+  objects, or to compare two logs whose ids differ); :class:`CardIndex` follows each physical card across zone changes
   (``Obj.card_id``) so that ``--card NAME`` finds every event about it;
 * :func:`moments` / :func:`find_moment` -- which turn and step every event
   belongs to, and the event where a step of a turn began;

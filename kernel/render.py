@@ -7,10 +7,14 @@ and it remembers the name of every object it has seen, so that objects which
 have since changed zones (and ids) are still named.
 
 With a *viewer* (``as_player``), hidden information is masked the way that
-player would see it: cards in the other player's hand, every library's
-contents and order, and face-down exiled cards read as "a card", unless the
-object's ``known_to`` (or a :class:`~kernel.events.Revealed` event) includes
-the viewer.
+player would see it (the rules are :mod:`kernel.visibility`'s; the renderer
+folds a :class:`~kernel.visibility.Perspective` along): cards in the other
+player's hand, every library's contents and order, and face-down exiled cards
+read as "a card", unless the object's ``known_to`` (or a
+:class:`~kernel.events.Revealed` event) includes the viewer; what is public (a
+land played, a spell cast, a card discarded) is named.  :func:`event_json` and
+:func:`mask_state` give events and states as the viewer may see them.  Every
+text is :func:`clean`: control characters in names are escaped.
 
 :func:`render_state` describes a whole state: turn and step, each player,
 the battlefield (characteristics after layers), exile, the stack, combat,

@@ -29,8 +29,10 @@ checked), though the twin's shuffles are not what its seed would give.
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -48,7 +50,7 @@ from kernel.debug import map_choice, map_event_ids
 from kernel.decks import deck_lines
 from kernel.engine import event_from_data
 from kernel.events import Envelope
-from kernel.logfile import LogHeader, write_log
+from kernel.logfile import LogHeader, read_log, write_log
 from kernel.plugins import load_registry
 from kernel.replay import new_header, run_from_header
 from kernel.state import apply, fold, new_state
@@ -431,3 +433,163 @@ def test_the_twin_changes_only_hidden_things() -> None:
     for oid in a.battlefield + [o for p in a.players for o in p.graveyard]:
         assert a.objects[oid].card == b.objects[oid].card
     assert th.decks[1] == header.decks[1] and th.decks[0] != header.decks[0]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``mtgk play --seed 7`` (the README's game, built-in decks)."""
+    path = tmp_path_factory.mktemp("played") / "game.mtgk"
+    code, _, err = run("play", "--seed", 7, "--out", path, "-q")
+    assert code == 0, err
+    return path
+
+
+def test_no_seed_no_other_deck_in_a_players_view(played: Path) -> None:
+    """`mtgk log --as Bob --json` showed ``"seed": 7`` and Alice's deck name: with them
+    `mtgk play --seed 7` rebuilds the game.  Nor the agents' seeds, in any output."""
+    header = read_log(played).header
+    alice_deck = header.meta["deck_names"][0]
+    for argv in (["log", played, "--json"], ["log", played], ["replay", played, "--at", 0,
+                                                                "--json"],
+                 ["replay", played, "--at", -1, "--json"], ["replay", played, "--at", -1],
+                 ["view", played, "--out", played.with_suffix(".bob.html")]):
+        code, out, err = run(*argv, "--as", "Bob")
+        assert code == 0, err
+        if argv[0] == "view":
+            out = played.with_suffix(".bob.html").read_text(encoding="utf-8")
+        assert alice_deck not in out, argv
+        assert '"seed":7,' not in out and '"seed": 7' not in out and "seed 7" not in out, argv
+    recs = [json.loads(x) for x in run("log", played, "--json", "--as", "Bob")[1].splitlines()]
+    h = recs[0]["header"]
+    assert h["seed"] is None and h["decks"][0] == [] and h["decks"][1] == header.decks[1]
+    assert h["meta"]["deck_names"] == [None, header.meta["deck_names"][1]]
+    assert all("seed" not in a for a in h["meta"]["agents"])
+    assert recs[1]["type"] == "GameStarted" and recs[1]["event"]["seed"] is None
+    state = json.loads(run("replay", played, "--at", 5, "--json", "--as", "Bob")[1])
+    assert state["seed"] == 0
+    assert json.loads(run("replay", played, "--at", 5, "--json")[1])["seed"] == 7
+
+
+def _alice_never_shows(path: Path) -> tuple[str, str]:
+    """A card name only in Alice's deck that Bob never sees, and one Bob sees."""
+    envs = read_log(path).envelopes
+    f = facts(envs)
+    seen = {f.name[c] for c in f.name if f.seen.get(c)}
+    hidden = sorted({f.name[c] for c in f.name if f.owner[c] == ALICE} - seen)
+    assert hidden, "every card of Alice's was seen"
+    return hidden[0], sorted(seen)[0]
+
+
+def test_card_filter_is_no_oracle_of_hidden_cards(played: Path) -> None:
+    """`--as Bob --card NAME` told by its exit status whether a hidden card is in the
+    log, and its "did you mean" named hidden cards: a hidden card and a card that is not
+    in the game get the same answer."""
+    hidden, seen = _alice_never_shows(played)
+    code_h, out_h, err_h = run("log", played, "--as", "Bob", "--card", hidden)
+    code_a, out_a, err_a = run("log", played, "--as", "Bob", "--card", "Rancor")
+    assert (code_h, out_h) == (code_a, out_a) == (2, "")
+    assert err_h.replace(repr(hidden), "NAME") == err_a.replace(repr("Rancor"), "NAME")
+    assert "did you mean" not in err_h or hidden not in err_h.split("did you mean")[1]
+    # a close misspelling of a hidden card suggests nothing hidden
+    code, _, err = run("log", played, "--as", "Bob", "--card", hidden[:-1])
+    assert code == 2 and hidden not in err
+    code, out, _ = run("log", played, "--as", "Bob", "--card", seen)
+    assert code == 0 and out
+    assert run("log", played, "--card", hidden)[0] == 0  # everyone's view: it is there
+
+
+def test_public_actions_are_not_masked(played: Path) -> None:
+    """"Alice: priority → play a card" hid a land play that is public; the same for a
+    spell cast (the decision before the SpellCast)."""
+    everyone = run("log", played)[1].splitlines()
+    bob = run("log", played, "--as", "Bob")[1].splitlines()
+    plays = [x for x in everyone if re.match(r"\d+ Alice: priority → (play|cast) ", x)]
+    assert plays
+    for line in plays:
+        assert line in bob
+    assert not any("priority → play a card" in x or "priority → cast a card" in x for x in bob)
+
+
+def _ids_of_alices_hidden_cards(path: Path, at: int) -> set[int]:
+    s = fold(read_log(path).envelopes[: at + 1])
+    return set(s.players[ALICE].hand) | set(s.players[ALICE].library)
+
+
+def test_no_ids_of_cards_bob_cannot_follow(played: Path) -> None:
+    """`diff --as`, `explain --as` and the JSON views showed ids like ``[128]`` of cards in
+    Alice's hand: her hand's and every library's cards have no id in Bob's view."""
+    envs = read_log(played).envelopes
+    n = len(envs)
+    for at in (n // 3, n // 2, (2 * n) // 3):
+        hidden = _ids_of_alices_hidden_cards(played, at)
+        code, out, _ = run("diff", played, at - 40, at, "--as", "Bob")
+        assert code == 1 and out
+        shown = {int(x) for x in re.findall(r"\[(\d+)(?: → \d+)?\]", out)} | {
+            int(x) for x in re.findall(r"→ (\d+)\]", out)}
+        assert not shown & hidden, (at, shown & hidden)
+        diff = json.loads(run("diff", played, at - 40, at, "--as", "Bob", "--json")[1])
+        ids = {o[k] for o in diff["objects"] for k in ("before", "after") if o[k]}
+        assert not ids & hidden
+        code, out, _ = run("explain", played, at, "--as", "Bob", "--depth", "3")
+        assert code == 0 and not re.search(r"#\d", out)
+        state = json.loads(run("replay", played, "--at", at, "--json", "--as", "Bob")[1])
+        assert not {int(k) for k in state["objects"]} & hidden
+        assert set(state["players"][ALICE]["hand"]) <= {0}
+
+
+def _write(tmp: Path, events: list[ev.Event], name: str = "made.mtgk") -> Path:
+    header = LogHeader(kernel_version="0", cardsets=[], players=["Alice", "Bob"],
+                       decks=[["3 Forest"], ["2 Plains"]], seed=3)
+    path = tmp / name
+    write_log(path, header, [Envelope(i, -1, e) for i, e in enumerate(events)])
+    return path
+
+
+def _setup() -> list[ev.Event]:
+    return [ev.GameStarted(players=("Alice", "Bob"), seed=3),
+            ev.ObjectCreated(obj=1, card="Forest", owner=0, zone="library"),
+            ev.ObjectCreated(obj=2, card="Oakgnarl Warrior", owner=0, zone="library"),
+            ev.ObjectCreated(obj=3, card="Forest", owner=0, zone="library"),
+            ev.ObjectCreated(obj=4, card="Plains", owner=1, zone="library"),
+            ev.ObjectCreated(obj=5, card="Plains", owner=1, zone="library")]
+
+
+def test_a_revealed_card_is_forgotten_when_its_library_is_shuffled(tmp_path: Path) -> None:
+    """Bob sees the top card of Alice's library (a clash); she draws it: he knows what she
+    drew.  Shuffled back in first, it could be anywhere: he doesn't."""
+    kept = _setup() + [ev.Revealed(player=0, objs=(2,)),
+                       ev.ZoneChanged(obj=2, new_obj=6, from_zone="library", to_zone="hand",
+                                      reason="draw")]
+    mixed = _setup() + [ev.Revealed(player=0, objs=(2,)),
+                        ev.LibraryShuffled(player=0, order=(3, 2, 1)),
+                        ev.ZoneChanged(obj=2, new_obj=6, from_zone="library", to_zone="hand",
+                                       reason="draw")]
+    out = run("log", _write(tmp_path, kept), "--as", "Bob")[1].splitlines()
+    assert out[-1] == "7 Alice draws Oakgnarl Warrior"
+    out = run("log", _write(tmp_path, mixed, "mixed.mtgk"), "--as", "Bob")[1].splitlines()
+    assert out[-1] == "8 Alice draws a card"
+
+
+def test_free_form_data_names_no_hidden_object(tmp_path: Path) -> None:
+    """Ids reach events' free-form data too: the triggering event a trigger holds, a
+    flag's value, an effect's parameters, a choice of a kind the renderer has no words
+    for.  In Bob's view they are 0 (and in words, "a card")."""
+    events = _setup() + [
+        ev.ZoneChanged(obj=2, new_obj=6, from_zone="library", to_zone="hand", reason="draw"),
+        ev.ObjectCreated(obj=7, card="Hoofprints of the Stag", owner=1, zone="battlefield"),
+        ev.AbilityTriggered(item=8, source=7, ability="Hoofprints of the Stag#0", controller=1,
+                            data=["ZoneChanged", [2, 6, "library", "hand", "draw", -1, -1]]),
+        ev.ObjectFlagged(obj=7, key="chosen", value=6),
+        ev.EffectCreated(effect=9, kind="prevent_damage", source=7, controller=1,
+                         params={"to": 6, "n": 3}),
+        ev.DecisionMade(player=0, kind="rummage", choice=[6, 2]),
+    ]
+    path = _write(tmp_path, events)
+    recs = [json.loads(x) for x in run("log", path, "--as", "Bob", "--json")[1].splitlines()]
+    trig, flag, effect, choice = (r["event"] for r in recs[-4:])
+    assert trig["data"] == ["ZoneChanged", [0, 0, "library", "hand", "draw", -1, -1]]
+    assert flag["value"] == 0 and effect["params"] == {"to": 0, "n": 3}
+    assert choice["choice"] == [0, 0]
+    assert "6" not in run("log", path, "--as", "Bob", "--from", -3)[1]
+    alice = [json.loads(x) for x in run("log", path, "--as", "Alice", "--json")[1].splitlines()]
+    assert alice[-4]["event"]["data"][1][:2] == [0, 6]  # her hand card; no library id
