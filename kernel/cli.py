@@ -464,7 +464,7 @@ def _log(p: argparse.ArgumentParser) -> Runner:
                 continue
             refs = event_refs(env.event)
             text = "" if args.json else f"{seq} {r.describe(env)}"
-            hit_card = wanted is None or _involves_card(r, refs, wanted, ix)
+            hit_card = wanted is None or _involves_card(r, refs, wanted, ix, env.event)
             hit_player = who is None or _involves_player(r, refs, who, env.event)
             r.advance(env)
             hit_card = hit_card or (wanted is not None and _involves_card(r, refs, wanted, ix))
@@ -529,10 +529,13 @@ def _card_filter(envs: Sequence[Envelope], names: Sequence[str] | None,
     return wanted
 
 
-def _involves_card(r: Renderer, refs: Refs, wanted: set[int], ix: CardIndex | None) -> bool:
-    """Whether the event names an object of a wanted card that the viewer can see
-    (in the renderer's current state: call before and after folding the event)."""
+def _involves_card(r: Renderer, refs: Refs, wanted: set[int], ix: CardIndex | None,
+                   e: Any = None) -> bool:
+    """Whether the event ``e`` names an object of a wanted card that the viewer can see
+    (in the renderer's current state: call before and after folding the event), or
+    that the event names to them (a card played, cast, discarded ...)."""
     assert ix is not None
+    public = r.named_by(e) if e is not None and r.viewer is not None else set()
     for oid in refs.objects:
         if ix.card_of(oid) not in wanted:
             continue
@@ -543,7 +546,7 @@ def _involves_card(r: Renderer, refs: Refs, wanted: set[int], ix: CardIndex | No
             if any(it.id == oid for it in r.state.stack + r.state.pending):
                 return True  # an ability on the stack: public
             continue
-        if r.sees(o):
+        if r.sees(o) or oid in public:
             return True
     return False
 

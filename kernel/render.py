@@ -54,6 +54,7 @@ from kernel.visibility import (
     PUBLIC_FLAGS,
     Perspective,
     follows,
+    map_choice,
     sees,
 )
 
@@ -529,6 +530,24 @@ class Renderer:
             return ", ".join(self._named(i, public) for i in x) if x else "none"
         return _plain_repr(self.masked(x))
 
+    def named_by(self, e: ev.Event) -> set[int]:
+        """The objects decision ``e`` names to the viewer whatever they saw before (see
+        :meth:`choice`): the card played, cast or activated, cards discarded or
+        revealed, and every card of the viewer's own choices."""
+        if not isinstance(e, ev.DecisionMade):
+            return set()
+        c = e.choice
+        out: set[int] = set()
+        if e.kind == "priority" and isinstance(c, list) and len(c) > 1 and c[0] in (
+                "play", "cast", "activate") and isinstance(c[1], int):
+            out.add(c[1])
+        if e.kind in _PUBLIC_CHOICES or (self.viewer is not None and e.player == self.viewer):
+            def note(oid: int) -> int:
+                out.add(oid)
+                return oid
+            map_choice(e.kind, c, note)
+        return out
+
     def _is_object(self, oid: int) -> bool:
         s = self.state
         return oid in s.objects or oid in self.names or oid in self.seen.gone or any(
@@ -911,9 +930,10 @@ def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any
     from kernel.logfile import UnknownEvent
 
     e = env.event
-    if isinstance(e, UnknownEvent):
+    if isinstance(e, UnknownEvent):  # for a viewer, not its fields: they can't be masked
+        viewer = renderer.viewer if renderer is not None else None
         return {"seq": env.seq, "cause": env.cause, "type": e.tag, "v": e.version,
-                "event": msgspec.msgpack.decode(e.raw)}
+                "event": msgspec.msgpack.decode(e.raw) if viewer is None else None}
     if renderer is None or renderer.viewer is None:
         body = {name: getattr(e, name) for name in e.__struct_fields__}
         return {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION,

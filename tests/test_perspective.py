@@ -508,6 +508,10 @@ def test_public_actions_are_not_masked(played: Path) -> None:
     for line in plays:
         assert line in bob
     assert not any("priority → play a card" in x or "priority → cast a card" in x for x in bob)
+    cast = next(x for x in plays if " cast " in x)
+    name = re.sub(r" targeting .*| \(modes .*| with X=.*| for its .*", "",
+                  cast.split(" cast ", 1)[1])
+    assert cast in run("log", played, "--as", "Bob", "--card", name)[1].splitlines()
 
 
 def _ids_of_alices_hidden_cards(path: Path, at: int) -> set[int]:
