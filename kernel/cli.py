@@ -409,7 +409,8 @@ def _log(p: argparse.ArgumentParser) -> Runner:
                    help="write JSON Lines (a header line, then one line per event)")
     p.add_argument("--as", dest="as_player", metavar="PLAYER",
                    help="show only what PLAYER (name or index) could see: the other hand, "
-                        "library contents and order and face-down cards are masked")
+                        "library contents and order and face-down cards are masked, the "
+                        "seed and the other decks left out")
     p.add_argument("--type", dest="types", action="extend", nargs="+", metavar="T",
                    help="only events of these types (e.g. DamageDealt SpellCast)")
     p.add_argument("--card", dest="cards", action="append", metavar="NAME",

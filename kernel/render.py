@@ -413,6 +413,11 @@ class Renderer:
         """
         e = env.event
         self.seen.before(e, self.state)
+        if self.viewer is not None and isinstance(e, ev.DecisionMade):
+            for oid in self.named_by(e):
+                o = self.state.objects.get(oid)
+                if o is not None and not (o.face_down and not self.sees(o)):
+                    self.seen.names.add(o.card)
         problem = _unfoldable(e, self.state)
         if problem:
             self.fold_errors.append((env.seq, problem))

@@ -595,5 +595,7 @@ def test_free_form_data_names_no_hidden_object(tmp_path: Path) -> None:
     assert flag["value"] == 0 and effect["params"] == {"to": 0, "n": 3}
     assert choice["choice"] == [0, 0]
     assert "6" not in run("log", path, "--as", "Bob", "--from", -3)[1]
+    code, out, _ = run("explain", path, -1, "--as", "Bob")
+    assert code == 0 and "Alice: rummage → a card, a card" in out and "6" not in out
     alice = [json.loads(x) for x in run("log", path, "--as", "Alice", "--json")[1].splitlines()]
     assert alice[-4]["event"]["data"][1][:2] == [0, 6]  # her hand card; no library id
