@@ -261,6 +261,8 @@ class Renderer:
     def player(self, p: int) -> str:
         """A player's name."""
         players = self.state.players
+        if not isinstance(p, int) or isinstance(p, bool):
+            return f"player {_plain_repr(p)}"
         return players[p].name if 0 <= p < len(players) else f"player {p}"
 
     def obj(self, oid: int) -> str:
@@ -337,7 +339,12 @@ class Renderer:
 
         Control characters in it (from names in the log) are escaped (:func:`clean`).
         """
-        return clean(self._describe(env.event))
+        try:
+            return clean(self._describe(env.event))
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            # a log whose content makes no sense here (the fold says so too)
+            return clean(f"{event_name(env.event)} (its fields make no sense in this game: "
+                         f"{type(exc).__name__})")
 
     def _describe(self, e: ev.Event) -> str:
         custom = RENDERERS.get(e.TAG)
@@ -676,7 +683,7 @@ class Renderer:
         return f"{self.player(e.controller)} gains control of {self.obj(e.obj)}"
 
     def _ObjectFlagged(self, e: ev.ObjectFlagged) -> str:
-        if e.key == "known_to":
+        if e.key == "known_to" and isinstance(e.value, list | tuple | None):
             who = ", ".join(self.player(p) for p in (e.value or [])) or "nobody"
             return f"{self.obj(e.obj)} is now known to {who}"
         if e.value is None:
@@ -852,6 +859,11 @@ _PLAYER_FIELDS_OF: dict[type, tuple[str, ...]] = {}
 _NONE_ALLOWED = frozenset({"winner", "controller"})
 
 
+def event_name(e: ev.Event) -> str:
+    """The type of ``e`` as logs name it (an unknown event's stored tag)."""
+    return str(getattr(e, "tag", "") or e.TAG or type(e).__name__)
+
+
 FOLD_NOTE = "event(s) could not be folded into the state"
 
 
@@ -867,6 +879,11 @@ def fold_note(errors: Sequence[tuple[int, str]]) -> str:
 def _unfoldable(e: ev.Event, state: State) -> str:
     """Why ``e`` can't be folded into ``state`` although the projector would take it
     (it names a player who is not in the game), or ``""``."""
+    n = len(state.players)
+    if isinstance(e, ev.ObjectFlagged) and e.key == "known_to" and e.value is not None and (
+            not isinstance(e.value, list | tuple) or not all(
+                isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n for p in e.value)):
+        return f"ObjectFlagged.value of known_to is {_plain_repr(e.value)}, not players of this game"
     cls = type(e)
     fields = _PLAYER_FIELDS_OF.get(cls)
     if fields is None:
@@ -874,7 +891,6 @@ def _unfoldable(e: ev.Event, state: State) -> str:
             f for f in getattr(cls, "__struct_fields__", ()) if f in PLAYER_FIELDS)
     if not fields or isinstance(e, ev.GameStarted):
         return ""
-    n = len(state.players)
     for f in fields:
         v = getattr(e, f)
         if not isinstance(v, int) or isinstance(v, bool):

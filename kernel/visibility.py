@@ -259,8 +259,11 @@ class Perspective:
     where they were shown); ``gone`` remembers, for objects that no longer exist,
     what the viewer knew of them; ``last`` is what the viewer knew of each object the
     last folded event names, as of that event (before it for the objects it moves,
-    after it for the ones it makes); ``names`` is every card name the viewer has
-    been shown so far.
+    after it for the ones it makes); ``cards`` maps followed objects to their card id
+    in the viewer's eyes (rule 3; an object not in it is its own); ``names`` is every
+    card name the viewer has been shown so far.  Whether the viewer follows an object
+    never changes while the object exists (it stays in its zone), so ids are masked
+    the same way at every moment.
     """
 
     def __init__(self, viewer: int | None = None) -> None:
@@ -284,6 +287,7 @@ class Perspective:
         return follows(o, self.viewer)
 
     def status(self, o: Obj) -> Status:
+        """What the viewer knows of ``o`` now."""
         return (self.follows(o), o.card if self.sees(o) else None)
 
     def known(self, oid: int, state: State) -> Status | None:

@@ -7,7 +7,7 @@ value of the same JSON type (a player index of 40, an object id that never exist
 a list of ids, a string with escape sequences ...), and runs the tools on it.  The
 reader accepts such a file (it is well formed); the tools must then report what they
 can't fold (a warning naming the event) and go on, or refuse in one ``mtgk:`` line.
-``MTGK_FUZZ_EXAMPLES`` sets the number of logs tried (default 80).
+``MTGK_FUZZ_EXAMPLES`` sets the number of logs tried (default 40).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from kernel.replay import new_header, run_from_header
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()
-EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "80"))
+EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "40"))
 DECK = "9 Forest\n8 Mountain\n4 Gray Ogre\n4 Shock\n4 Leaf Gilder\n3 Oakgnarl Warrior\n" \
        "4 Mosswort Bridge\n4 Cloudcrown Oak\n"
 
