@@ -438,8 +438,8 @@ def _log(p: argparse.ArgumentParser) -> Runner:
         start = 0 if args.start is None else (_event_index(args.start, n, "--from") if n else 0)
         stop = n - 1 if args.stop is None else (_event_index(args.stop, n, "--to") if n else -1)
         when = _moment_filter(envs, args.turn, args.step)
+        wanted = _card_filter(envs, args.cards, _seen_names(envs, viewer) if args.cards else None)
         reg = _registry(args)
-        wanted = _card_filter(envs, args.cards, _seen_names(envs, viewer))
         out = _out()
         plain = (types is None and viewer is None and start == 0 and stop == n - 1
                  and when is None and wanted is None and who is None)

@@ -599,3 +599,23 @@ def test_free_form_data_names_no_hidden_object(tmp_path: Path) -> None:
     assert code == 0 and "Alice: rummage → a card, a card" in out and "6" not in out
     alice = [json.loads(x) for x in run("log", path, "--as", "Alice", "--json")[1].splitlines()]
     assert alice[-4]["event"]["data"][1][:2] == [0, 6]  # her hand card; no library id
+
+
+def test_two_logs_compared_as_a_player(tmp_path: Path) -> None:
+    """`mtgk diff LOG1 LOG2 --as Bob` compares what Bob saw: a hidden difference (a card
+    in Alice's library, the seed) is none; a public one is where the games part."""
+    a = _setup() + [ev.LifeLost(player=1, n=2)]
+    b = list(a)
+    b[2] = ev.ObjectCreated(obj=2, card="Gray Ogre", owner=0, zone="library")
+    c = b[:-1] + [ev.LifeLost(player=1, n=3)]
+    pa, pb, pc = _write(tmp_path, a, "a.mtgk"), _write(tmp_path, b, "b.mtgk"), \
+        _write(tmp_path, c, "c.mtgk")
+    code, out, _ = run("diff", pa, pb)
+    assert code == 1 and "ObjectCreated differs in card" in out
+    code, out, _ = run("diff", pa, pb, "--as", "Bob")
+    assert code == 0 and "events: the same (7 events)" in out
+    code, out, _ = run("diff", pa, pc, "--as", "Bob", "--json")
+    d = json.loads(out)
+    assert code == 1 and d["first"] == 6 and d["reason"] == "LifeLost differs in n"
+    assert d["a"]["text"] == "Bob loses 2 life (life 20 → 18)"
+    assert "Oakgnarl" not in out and "Gray Ogre" not in out
