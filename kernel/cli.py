@@ -617,7 +617,8 @@ def _replay(p: argparse.ArgumentParser) -> Runner:
             print(state_json(state, viewer, r.seen), file=out)
             return 1 if lf.torn else 0
         print(f"After {at} {line}", file=out)
-        print(render_state(state, reg, viewer, after=envs[at + 1:], names=r.names), file=out)
+        print(render_state(state, reg, viewer, after=envs[at + 1:], names=r.names,
+                           seen=r.seen), file=out)
         return 1 if lf.torn else 0
 
     return run

@@ -1055,19 +1055,24 @@ def characteristics(state: State, registry: Registry | None,
 
 
 def render_state(state: State, game_or_registry: Any = None, as_player: int | None = None,
-                 after: Sequence[Envelope] = (), names: dict[int, str] | None = None) -> str:
+                 after: Sequence[Envelope] = (), names: dict[int, str] | None = None,
+                 seen: Perspective | None = None) -> str:
     """The whole of ``state``, readably, from everyone's or ``as_player``'s seat.
 
     ``game_or_registry`` (a :class:`~kernel.engine.Game` or a
     :class:`~kernel.cards.Registry`) supplies the characteristics after
     layers; ``after`` are the events that follow ``state`` in its log: the
     first decision among them is shown as the pending decision; ``names``
-    (object id -> card name) names objects no longer in the state.
+    (object id -> card name) names objects no longer in the state; ``seen`` is the
+    viewer's :class:`~kernel.visibility.Perspective` folded up to ``state`` (what was
+    revealed to them), e.g. a :class:`Renderer`'s ``seen``.
     """
     registry: Registry | None = getattr(game_or_registry, "reg", game_or_registry)
     if registry is not None and not isinstance(registry, Registry):
         registry = None
     r = Renderer(registry, as_player, state)
+    if seen is not None and seen.viewer == as_player:
+        r.seen = seen
     if names:
         for k, v in names.items():
             r.names.setdefault(k, v)

@@ -456,3 +456,25 @@ def test_browser_shows_a_players_page(browser: Any, game: Game, registry: Regist
     bob_draw = next(i for i in draws if game.texts[i].startswith("Bob draws"))
     page.jump(bob_draw)
     assert page.current_event() == (bob_draw, "Bob draws a card")
+
+
+def test_a_known_card_in_another_hand_says_not_when_it_came(registry: Registry) -> None:
+    """A card revealed from Bob's hand is known to Alice, but not which of his cards it is:
+    her page lists it first (by name), with no id; where it sits in the hand would say
+    when he drew it.  (Found by tests/test_perspective.py.)"""
+    header = LogHeader(kernel_version="0", cardsets=[], players=["Alice", "Bob"], seed=1)
+    envs = [Envelope(i, -1, e) for i, e in enumerate([
+        ev.GameStarted(players=("Alice", "Bob"), seed=1),
+        ev.ObjectCreated(obj=1, card="Forest", owner=1, zone="hand"),
+        ev.ObjectCreated(obj=2, card="Shock", owner=1, zone="hand"),
+        ev.ObjectCreated(obj=3, card="Plains", owner=1, zone="hand"),
+        ev.Revealed(player=1, objs=(3,)),
+    ])]
+    data = viewer_data(header, envs, registry, as_player=0)
+    assert frame(data, 0, 4)["h1"] == [[0, "Plains"], None, None]
+    text = Renderer(registry, 0)
+    for env in envs:
+        text.advance(env)
+    from kernel.render import render_state
+    assert "hand (3): hidden; known: Plains" in render_state(text.state, registry, 0,
+                                                              seen=text.seen)
