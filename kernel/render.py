@@ -88,7 +88,6 @@ _REASONS = {
 }
 
 
-_PLAYER_FIELDS = frozenset({"player", "controller", "owner", "winner", "active", "from_player"})
 _REF_FIELDS = frozenset({"obj", "new_obj", "source", "target", "item", "to", "attached_to"})
 
 EventRenderer = Callable[["Renderer", Any], str]
@@ -256,8 +255,6 @@ class Renderer:
         """Whether the viewer may know which card ``o`` is (see :mod:`kernel.visibility`)."""
         return self.seen.sees(o)
 
-    _sees = sees
-
     def player(self, p: int) -> str:
         """A player's name."""
         players = self.state.players
@@ -269,7 +266,7 @@ class Renderer:
         """An object's name, or :data:`HIDDEN` if the viewer may not see it."""
         o = self.state.objects.get(oid)
         if o is not None:
-            if self._sees(o):
+            if self.sees(o):
                 self.names[oid] = o.card
                 return o.card + (" (face down)" if o.face_down else "")
             return "a face-down card" if o.face_down else HIDDEN
@@ -375,7 +372,7 @@ class Renderer:
                 parts.append(f"{f}=hidden")
                 continue
             if isinstance(v, int) and not isinstance(v, bool):
-                if f in _PLAYER_FIELDS:
+                if f in PLAYER_FIELDS:
                     parts.append(f"{f}={self.player(v)}")
                     continue
                 if f in _REF_FIELDS and v:
@@ -601,7 +598,7 @@ class Renderer:
     def _ZoneChanged(self, e: ev.ZoneChanged) -> str:
         o = self.state.objects.get(e.obj)
         owner = o.owner if o is not None else 0
-        seen = (o is not None and self._sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
+        seen = (o is not None and self.sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
         name = (o.card if o is not None else self._gone(e.obj)) if seen else HIDDEN
         who = self.player(owner)
         if e.to_zone == "none":
@@ -626,7 +623,7 @@ class Renderer:
 
     def _RemovedFromGame(self, e: ev.RemovedFromGame) -> str:
         o = self.state.objects.get(e.obj)
-        seen = self.viewer is None or not e.face_down or (o is not None and self._sees(o))
+        seen = self.viewer is None or not e.face_down or (o is not None and self.sees(o))
         if o is not None:
             name = o.card if seen else ("a face-down card" if e.face_down else HIDDEN)
         else:
