@@ -61,7 +61,7 @@ REG = load_registry()
 POOL = spells(REG)
 GAMES = int(os.environ.get("MTGK_TWIN_GAMES", "32"))
 """How many different random games the property test draws from."""
-EXAMPLES = int(os.environ.get("MTGK_TWIN_EXAMPLES", "16"))
+EXAMPLES = int(os.environ.get("MTGK_TWIN_EXAMPLES", "24"))
 """How many game/twin pairs it checks (each at a few moments)."""
 TRADES = 5
 """How many times in a twin the unseen cards of a hidden zone trade places."""
