@@ -43,7 +43,7 @@ from kernel.cards import Registry
 from kernel.engine import Agent, Decision, Game, RulesError
 from kernel.events import Envelope, ref_player
 from kernel.logfile import LogHeader, UnknownEvent, event_tag
-from kernel.render import Renderer, step_name
+from kernel.render import Renderer, _step_name
 from kernel.state import Obj, State
 from kernel.visibility import (
     PLAIN_CHOICE_KINDS,
@@ -511,7 +511,7 @@ def _rule_origin(envelopes: Sequence[Envelope], root: Link, n: int) -> str:
         seq = envelopes[seq].cause
     if isinstance(e, ev.StepBegan):
         turn = moments(envelopes[: root.seq + 1])[-1].turn
-        return f"{rule}, in turn {turn}'s {step_name(e.step)} step (event {root.seq})"
+        return f"{rule}, in turn {turn}'s {_step_name(e.step)} step (event {root.seq})"
     if isinstance(e, ev.TurnBegan):
         return f"{rule}, at the start of turn {e.turn} (event {root.seq})"
     return f"{rule}: {root.text} (event {root.seq})"

@@ -165,8 +165,7 @@ def _zone_visible(zone: str, owner: int, viewer: int | None, face_down: bool = F
     return False
 
 
-def step_name(step: str) -> str:
-    """A step's name as the log reads it (``precombat main``)."""
+def _step_name(step: str) -> str:
     return step.replace("_", " ")
 
 
@@ -478,7 +477,7 @@ class Renderer:
         return f"Turn {e.turn} ({self.player(e.active)})"
 
     def _StepBegan(self, e: ev.StepBegan) -> str:
-        return f"— {step_name(e.step)} —"
+        return f"— {_step_name(e.step)} —"
 
     def _DecisionMade(self, e: ev.DecisionMade) -> str:
         if e.kind == "first_player" and isinstance(e.choice, int):
@@ -1085,7 +1084,7 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
                                      else f"{r.player(state.winner)} won"))
     turn = f"Turn {state.turn}, {r.player(state.active)}'s turn" if state.turn else \
         "Before the first turn"
-    out.append(turn + (f", step: {step_name(state.step)}" if state.step else ""))
+    out.append(turn + (f", step: {_step_name(state.step)}" if state.step else ""))
     if as_player is not None:
         out.append(f"(as seen by {r.player(as_player)})")
     for i, p in enumerate(state.players):
