@@ -479,16 +479,6 @@ def _log(p: argparse.ArgumentParser) -> Runner:
     return run
 
 
-def _seen_names(envs: Sequence[Envelope], viewer: int | None) -> list[str] | None:
-    """Every card name ``viewer`` is shown in the log (``None`` for everyone's view)."""
-    if viewer is None:
-        return None
-    r = Renderer(None, viewer)
-    for env in envs:
-        r.advance(env)
-    return sorted(r.seen.names)
-
-
 def _moment_filter(envs: Sequence[Envelope], turn: int | None, step: str | None
                    ) -> list[bool] | None:
     """For each event, whether it is in turn ``turn`` (and step ``step``)."""
@@ -500,6 +490,16 @@ def _moment_filter(envs: Sequence[Envelope], turn: int | None, step: str | None
         have = f"turns {turns[0]} to {turns[-1]}" if turns else "no turns"
         raise UserError(f"--turn {turn}: the log has {have}")
     return [(turn is None or m.turn == turn) and (step is None or m.step == step) for m in ms]
+
+
+def _seen_names(envs: Sequence[Envelope], viewer: int | None) -> list[str] | None:
+    """Every card name ``viewer`` is shown in the log (``None`` for everyone's view)."""
+    if viewer is None:
+        return None
+    r = Renderer(None, viewer)
+    for env in envs:
+        r.advance(env)
+    return sorted(r.seen.names)
 
 
 def _card_filter(envs: Sequence[Envelope], names: Sequence[str] | None,
