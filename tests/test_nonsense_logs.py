@@ -7,7 +7,11 @@ value of the same JSON type (a player index of 40, an object id that never exist
 a list of ids, a string with escape sequences ...), and runs the tools on it.  The
 reader accepts such a file (it is well formed); the tools must then report what they
 can't fold (a warning naming the event) and go on, or refuse in one ``mtgk:`` line.
-``MTGK_FUZZ_EXAMPLES`` sets the number of logs tried (default 40).
+``MTGK_FUZZ_EXAMPLES`` sets the number of logs tried (default 40; three command runs
+each); ``MTGK_FUZZ_STATS=FILE`` appends one line per command run to FILE: its outcome
+(``shown``: exit 0 or 1, nothing left out; ``warned``: shown, with the one-line warning
+naming the first event that could not be folded; ``refused``: exit 2, one line) and the
+seconds it took.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,6 +37,7 @@ from tests.conftest import run_mtgk as run
 
 REG = load_registry()
 EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "40"))
+STATS = os.environ.get("MTGK_FUZZ_STATS")
 DECK = "9 Forest\n8 Mountain\n4 Gray Ogre\n4 Shock\n4 Leaf Gilder\n3 Oakgnarl Warrior\n" \
        "4 Mosswort Bridge\n4 Cloudcrown Oak\n"
 
@@ -76,6 +82,7 @@ COMMANDS = [
 
 
 def _check(argv: list[str]) -> tuple[int, str, str]:
+    start = time.perf_counter()
     try:
         code, out, err = run(*argv)
     except Exception as exc:  # noqa: BLE001 - the test's point: nothing escapes
@@ -84,10 +91,16 @@ def _check(argv: list[str]) -> tuple[int, str, str]:
     assert "Traceback" not in err and "internal error" not in err, (argv, err)
     for line in err.splitlines():
         assert line.startswith("mtgk: "), (argv, line)
+    if STATS:
+        outcome = "refused" if code == 2 else "warned" if "could not be folded" in err \
+            else "shown"
+        with open(STATS, "a", encoding="utf-8") as f:
+            f.write(f"{outcome} {time.perf_counter() - start:.4f}\n")
     return code, out, err
 
 
 @settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.generate],
+          database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_log_that_makes_no_sense_gives_clear_lines(tmp_path_factory: pytest.TempPathFactory,
