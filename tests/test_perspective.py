@@ -10,12 +10,16 @@ differs only in what Bob cannot see (the hidden-information model is
 * Alice's cards Bob never sees get other names (a permutation of them, and some
   replaced by other cards of the pool): her deck list changes;
 * every recorded library order (shuffles, rearrangements) is permuted;
-* two cards that sit unseen in the same hidden zone (Alice's library or hand, or
-  two same-named cards of Bob's library) trade places from some event on: what the
-  original did with one, the twin does with the other, and their names are swapped
-  at creation so that what becomes public stays the same.  This is "the card Alice
-  drew on turn 3 is the one she cast on turn 7" against "it is the one she drew on
-  turn 5": Bob can't tell (a hand may be arranged at will), so no view may tell;
+* another deck order: the same cards are made with other ids (Bob's own among cards of
+  the same name, since he knows his deck list);
+* the cards that sit unseen in one hidden zone (Alice's library or hand, or Bob's
+  library) trade places from some event on: what the original did with one, the twin
+  does with another, and their names are swapped at creation so that what becomes
+  public stays the same.  This is "the card Alice drew on turn 3 is the one she cast
+  on turn 7" against "it is the one she drew on turn 5": Bob can't tell (a hand may be
+  arranged at will), so no view may tell.  A card Bob saw before its library was last
+  shuffled trades places only with cards of its name (he knows it is there, not
+  where);
 
 and every ``--as Bob`` output (``log`` text and JSON, with ``--card`` and
 ``--player`` filters, ``replay`` text and JSON, ``diff`` of two moments and of the
