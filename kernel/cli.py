@@ -87,8 +87,18 @@ from kernel.logfile import (
     write_log,
 )
 from kernel.plugins import PluginError, load_registry
-from kernel.render import Renderer, event_json, mask_state, render_state
-from kernel.replay import DEFAULT_MAX_TURNS, Seeker, new_header, run_from_header, verify
+from kernel.render import (
+    Renderer,
+    clean,
+    event_json,
+    fold_note,
+    mask_state,
+    render_state,
+    state_json,
+)
+from kernel.replay import DEFAULT_MAX_TURNS, new_header, run_from_header, verify
+from kernel.state import State
+from kernel.visibility import visible_header
 
 __all__ = ["AGENTS", "UserError", "command", "main"]
 
@@ -250,8 +260,8 @@ def _player(arg: str | None, header: LogHeader) -> int | None:
         return folded.index(arg.casefold())
     if arg.isdigit() and int(arg) < len(names):
         return int(arg)
-    raise UserError(f"no player {arg!r} in this game (players: "
-                    f"{', '.join(f'{i}={n}' for i, n in enumerate(names))})")
+    raise UserError(clean(f"no player {arg!r} in this game (players: "
+                          f"{', '.join(f'{i}={n}' for i, n in enumerate(names))})"))
 
 
 def _event_index(n: int, size: int, what: str = "--at") -> int:
@@ -484,7 +494,8 @@ def _log(p: argparse.ArgumentParser) -> Runner:
                    help="write JSON Lines (a header line, then one line per event)")
     p.add_argument("--as", dest="as_player", metavar="PLAYER",
                    help="show only what PLAYER (name or index) could see: the other hand, "
-                        "library contents and order and face-down cards are masked")
+                        "library contents and order and face-down cards are masked, the "
+                        "seed and the other decks left out")
     p.add_argument("--type", dest="types", action="extend", nargs="+", metavar="T",
                    help="only events of these types (e.g. DamageDealt SpellCast)")
     p.add_argument("--card", dest="cards", action="append", metavar="NAME",
@@ -516,7 +527,7 @@ def _log(p: argparse.ArgumentParser) -> Runner:
         start = 0 if args.start is None else (_event_index(args.start, n, "--from") if n else 0)
         stop = n - 1 if args.stop is None else (_event_index(args.stop, n, "--to") if n else -1)
         when = _moment_filter(envs, args.turn, args.step)
-        wanted = _card_filter(envs, args.cards)
+        wanted = _card_filter(envs, args.cards, _seen_names(envs, viewer) if args.cards else None)
         reg = _registry(args)
         out = _out()
         plain = (types is None and viewer is None and start == 0 and stop == n - 1
@@ -527,7 +538,7 @@ def _log(p: argparse.ArgumentParser) -> Runner:
         r = Renderer(reg, viewer)
         ix = CardIndex(envs) if wanted is not None else None
         if args.json:
-            print(_json_line({"header": _visible_header(lf.header, viewer)}), file=out)
+            print(_json_line({"header": visible_header(lf.header, viewer)}), file=out)
         for env in envs:
             seq = env.seq
             if not (start <= seq <= stop and (types is None or event_tag(env.event) in types)
@@ -536,21 +547,21 @@ def _log(p: argparse.ArgumentParser) -> Runner:
                 continue
             if wanted is None and who is None:
                 if args.json:
+                    r.advance(env)  # a viewer's record is made from the folded event
                     print(_json_line(event_json(env, r)), file=out)
-                    r.advance(env)
                 else:
                     print(r.render(env), file=out)
                 continue
             refs = event_refs(env.event)
-            text = _json_line(event_json(env, r)) if args.json else f"{seq} {r.describe(env)}"
-            hit_card = wanted is None or _involves_card(r, refs, wanted, ix)
+            text = "" if args.json else f"{seq} {r.describe(env)}"
+            hit_card = wanted is None or _involves_card(r, refs, wanted, ix, env.event)
             hit_player = who is None or _involves_player(r, refs, who, env.event)
             r.advance(env)
             hit_card = hit_card or (wanted is not None and _involves_card(r, refs, wanted, ix))
             hit_player = hit_player or (who is not None
                                         and _involves_player(r, refs, who, env.event))
             if hit_card and hit_player:
-                print(text, file=out)
+                print(_json_line(event_json(env, r)) if args.json else text, file=out)
         if lf.breaks and not args.json:
             _show_salvaged(lf, r, types, start == 0 and stop == n - 1 and when is None
                            and wanted is None and who is None, out)
@@ -586,26 +597,51 @@ def _moment_filter(envs: Sequence[Envelope], turn: int | None, step: str | None
     return [(turn is None or m.turn == turn) and (step is None or m.step == step) for m in ms]
 
 
-def _card_filter(envs: Sequence[Envelope], names: Sequence[str] | None) -> set[int] | None:
-    """The card ids of the cards named (``--card``), or ``None`` for no filter."""
+def _seen_names(envs: Sequence[Envelope], viewer: int | None) -> list[str] | None:
+    """Every card name ``viewer`` is shown in the log (``None`` for everyone's view)."""
+    if viewer is None:
+        return None
+    r = Renderer(None, viewer)
+    for env in envs:
+        r.advance(env)
+    return sorted(r.seen.names)
+
+
+def _card_filter(envs: Sequence[Envelope], names: Sequence[str] | None,
+                 seen: Sequence[str] | None = None) -> set[int] | None:
+    """The card ids of the cards named (``--card``), or ``None`` for no filter.
+
+    ``seen`` (for a perspective view) is every card name the viewer is shown: a name
+    outside it is not in the log as far as the viewer can tell, and gets the same
+    answer as a name that is in no event at all (the suggestions come from ``seen``).
+    """
     if not names:
         return None
     ix = CardIndex(envs)
+    shown = None if seen is None else {n.casefold() for n in seen}
     wanted: set[int] = set()
     for name in names:
-        found = ix.matching(name)
+        found = ix.matching(name) if shown is None or name.casefold() in shown else set()
         if not found:
-            close = ix.suggest(name)
+            if seen is None:
+                close = ix.suggest(name)
+            else:
+                folded = {n.casefold(): n for n in seen}
+                close = [folded[c] for c in difflib.get_close_matches(
+                    name.casefold(), list(folded), n=3, cutoff=0.6)]
             hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
             raise UserError(f"--card: no card named {name!r} appears in this log{hint}")
         wanted |= found
     return wanted
 
 
-def _involves_card(r: Renderer, refs: Refs, wanted: set[int], ix: CardIndex | None) -> bool:
-    """Whether the event names an object of a wanted card that the viewer can see
-    (in the renderer's current state: call before and after folding the event)."""
+def _involves_card(r: Renderer, refs: Refs, wanted: set[int], ix: CardIndex | None,
+                   e: Any = None) -> bool:
+    """Whether the event ``e`` names an object of a wanted card that the viewer can see
+    (in the renderer's current state: call before and after folding the event), or
+    that the event names to them (a card played, cast, discarded ...)."""
     assert ix is not None
+    public = r.named_by(e) if e is not None and r.viewer is not None else set()
     for oid in refs.objects:
         if ix.card_of(oid) not in wanted:
             continue
@@ -616,7 +652,7 @@ def _involves_card(r: Renderer, refs: Refs, wanted: set[int], ix: CardIndex | No
             if any(it.id == oid for it in r.state.stack + r.state.pending):
                 return True  # an ability on the stack: public
             continue
-        if r._sees(o):
+        if r.sees(o) or oid in public:
             return True
     return False
 
@@ -657,21 +693,11 @@ def _show_salvaged(lf: LogFile, r: Renderer, types: set[str] | None, show: bool,
 
 def _fold_warning(r: Renderer) -> None:
     if r.fold_errors:
-        seq, why = r.fold_errors[0]
-        _err(f"mtgk: warning: {len(r.fold_errors)} event(s) could not be folded into the state "
-             f"(the first is event {seq}: {why}); names may be missing after it")
+        _err(_fold_message(r.fold_errors))
 
 
-def _visible_header(header: LogHeader, viewer: int | None) -> LogHeader:
-    """The header as ``viewer`` may see it: the other players' deck lists are hidden.
-
-    (Library objects are created in deck order, so a deck list would tell
-    which card every hidden library object is.)
-    """
-    if viewer is None:
-        return header
-    decks = [lines if i == viewer else [] for i, lines in enumerate(header.decks)]
-    return msgspec.structs.replace(header, decks=decks)
+def _fold_message(errors: Sequence[tuple[int, str]]) -> str:
+    return f"mtgk: warning: {fold_note(errors)}"
 
 
 # --------------------------------------------------------------------------
@@ -712,10 +738,11 @@ def _replay(p: argparse.ArgumentParser) -> Runner:
         state = r.state
         out = _out()
         if args.json:
-            print(msgspec.json.encode(mask_state(state, viewer)).decode(), file=out)
+            print(state_json(state, viewer, r.seen), file=out)
             return 1 if lf.torn or lf.breaks else 0
         print(f"After {at} {line}", file=out)
-        print(render_state(state, reg, viewer, after=envs[at + 1:], names=r.names), file=out)
+        print(render_state(state, reg, viewer, after=envs[at + 1:], names=r.names,
+                           seen=r.seen), file=out)
         return 1 if lf.torn or lf.breaks else 0
 
     return run
@@ -916,7 +943,9 @@ def _explain(p: argparse.ArgumentParser) -> Runner:
         if args.json:
             print(_json_line(x.to_json()), file=out)
         else:
-            print("\n".join(x.lines()), file=out)
+            print("\n".join(clean(line) for line in x.lines()), file=out)
+        if x.fold_errors:
+            _err(_fold_message(x.fold_errors))
         return 1 if lf.torn else 0
 
     return run
@@ -985,20 +1014,23 @@ def _diff_events(args: argparse.Namespace) -> int:
     b = _event_index(int(args.b), len(envs), "B")
     viewer = _player(args.as_player, lf.header)
     reg = _registry(args)
-    sk = Seeker(envs)
-    with _folding():
-        sa, sb = sk.state_at(a), sk.state_at(b)
-    if viewer is not None:
-        sa, sb = mask_state(sa, viewer), mask_state(sb, viewer)
+    r = Renderer(None, viewer)
+    states: dict[int, State] = {}
+    for env in envs[: max(a, b) + 1]:
+        r.advance(env)
+        if env.seq in (a, b):
+            states[env.seq] = mask_state(r.state, viewer, r.seen)
+    _fold_warning(r)
+    sa, sb = states[a], states[b]
     d = diff_states(sa, sb, reg)
     out = _out()
     if args.json:
         print(_json_line({"from": a, "to": b, **d.to_json()}), file=out)
     else:
-        print(f"From after event {a} ({_where(sa)}) to after event {b} ({_where(sb)}):",
+        print(clean(f"From after event {a} ({_where(sa)}) to after event {b} ({_where(sb)}):"),
               file=out)
         for line in d.lines():
-            print(f"  {line}", file=out)
+            print(clean(f"  {line}"), file=out)
     if lf.torn:
         return 1
     return 0 if d.empty else 1
@@ -1007,18 +1039,22 @@ def _diff_events(args: argparse.Namespace) -> int:
 def _where(s: Any) -> str:
     if not s.players or not s.turn:
         return "before the first turn"
-    return f"turn {s.turn}, {s.players[s.active].name}'s {s.step.replace('_', ' ')} step"
+    who = s.players[s.active].name if 0 <= s.active < len(s.players) else f"player {s.active}"
+    return f"turn {s.turn}, {who}'s {s.step.replace('_', ' ')} step"
 
 
 def _diff_logs(args: argparse.Namespace) -> int:
     la = _read(args.file)
     lb = _read(args.a)
+    reg = _registry(args)
+    viewer = _player(args.as_player, la.header)
+    if viewer is not None:
+        _player(args.as_player, lb.header)  # the player must be in both games
+        return _diff_views(args, la, lb, viewer, reg)
     d = diff_logs(la.header, la.envelopes, lb.header, lb.envelopes)
     out = _out()
-    reg = _registry(args)
-    viewer_a = _player(args.as_player, la.header)
     ctx = max(0, args.context)
-    ra, rb = Renderer(reg, viewer_a), Renderer(reg, viewer_a)
+    ra, rb = Renderer(reg), Renderer(reg)
     first = d.first if d.first is not None else 0
     for env in la.envelopes[: max(0, first - ctx)]:
         ra.advance(env)
@@ -1036,24 +1072,97 @@ def _diff_logs(args: argparse.Namespace) -> int:
             "a": _env_json(d.a, line_a), "b": _env_json(d.b, line_b),
             "events": list(d.sizes)}), file=out)
         return 0 if d.same else 1
-    if d.header:
+    return _print_log_diff(args, d.header, d.common, d.first, d.reason, context, line_a,
+                           line_b, d.sizes)
+
+
+def _print_log_diff(args: argparse.Namespace, header: dict[str, tuple[Any, Any]], common: int,
+                    first: int | None, reason: str, context: list[str], line_a: str,
+                    line_b: str, sizes: tuple[int, int]) -> int:
+    out = _out()
+    if header:
         print("headers differ:", file=out)
-        for k, (va, vb) in d.header.items():
+        for k, (va, vb) in header.items():
             print(f"  {k}: {_json_line(va)}", file=out)
             print(f"  {' ' * len(k)}  {_json_line(vb)}", file=out)
     else:
         print("headers: the same", file=out)
-    if d.first is None:
-        print(f"events: the same ({d.sizes[0]} events)", file=out)
-        return 0 if d.same else 1
-    print(f"events: the same up to event {d.common - 1} ({d.common} events); "
-          f"first difference at event {d.first}: {d.reason}", file=out)
+    if first is None:
+        print(f"events: the same ({sizes[0]} events)", file=out)
+        return 1 if header else 0
+    print(clean(f"events: the same up to event {common - 1} ({common} events); "
+                f"first difference at event {first}: {reason}"), file=out)
     for line in context:
-        print(f"    {line}", file=out)
-    print(f"  {args.file}: {line_a}", file=out)
-    print(f"  {args.a}: {line_b}", file=out)
-    print(f"{args.file} has {d.sizes[0]} events, {args.a} has {d.sizes[1]}", file=out)
+        print(clean(f"    {line}"), file=out)
+    print(clean(f"  {args.file}: {line_a}"), file=out)
+    print(clean(f"  {args.a}: {line_b}"), file=out)
+    print(clean(f"{args.file} has {sizes[0]} events, {args.a} has {sizes[1]}"), file=out)
     return 1
+
+
+def _view_records(lf: LogFile, viewer: int, reg: Registry) -> tuple[list[dict[str, Any]],
+                                                                    list[str]]:
+    """Every event of ``lf`` as ``viewer`` sees it: JSON records and text lines."""
+    r = Renderer(reg, viewer)
+    recs: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for env in lf.envelopes:
+        lines.append(f"{env.seq} {r.describe(env)}")
+        r.advance(env)
+        recs.append(event_json(env, r))
+    return recs, lines
+
+
+def _diff_views(args: argparse.Namespace, la: LogFile, lb: LogFile, viewer: int,
+                reg: Registry) -> int:
+    """``mtgk diff LOG1 LOG2 --as PLAYER``: where the two games part as PLAYER saw them
+    (headers and events as in ``log --as PLAYER --json``)."""
+    ha, hb = visible_header(la.header, viewer), visible_header(lb.header, viewer)
+    header: dict[str, tuple[Any, Any]] = {}
+    for k in sorted(set(ha) | set(hb)):
+        if k == "meta":
+            ma, mb = ha.get(k) or {}, hb.get(k) or {}
+            for m in sorted(set(ma) | set(mb)):
+                if ma.get(m) != mb.get(m):
+                    header[f"meta.{m}"] = (ma.get(m), mb.get(m))
+        elif ha.get(k) != hb.get(k):
+            header[k] = (ha.get(k), hb.get(k))
+    ra, ta = _view_records(la, viewer, reg)
+    rb, tb = _view_records(lb, viewer, reg)
+    n = min(len(ra), len(rb))
+    first = next((i for i in range(n) if _json_line(ra[i]) != _json_line(rb[i])), None)
+    if first is None and len(ra) != len(rb):
+        first = n
+    reason = ""
+    if first is not None:
+        if first == n:
+            longer = "first" if len(ra) > len(rb) else "second"
+            shorter = "second" if longer == "first" else "first"
+            reason = f"the {shorter} log ends after {n} events; the {longer} goes on"
+        elif ra[first]["type"] != rb[first]["type"]:
+            reason = f"different events: {ra[first]['type']} vs {rb[first]['type']}"
+        else:
+            fa, fb = ra[first]["event"], rb[first]["event"]
+            diff = [k for k in fa if _json_line(fa[k]) != _json_line(fb.get(k))]
+            what = ", ".join(diff) or ("its cause" if ra[first]["cause"] != rb[first]["cause"]
+                                       else "what it shows")
+            reason = f"{ra[first]['type']} differs in {what}"
+    common = n if first is None else first
+    line_a = ta[first] if first is not None and first < len(ta) else "(the log has ended)"
+    line_b = tb[first] if first is not None and first < len(tb) else "(the log has ended)"
+    at = common if first is None else first
+    context = ta[max(0, at - max(0, args.context)): at] if first is not None else []
+    if args.json:
+        def rec(recs: list[dict[str, Any]], text: str) -> dict[str, Any] | None:
+            if first is None or first >= len(recs):
+                return None
+            return {**recs[first], "text": text.partition(" ")[2]}
+        print(_json_line({"header": {k: list(v) for k, v in header.items()}, "common": common,
+                          "first": first, "reason": reason, "a": rec(ra, line_a),
+                          "b": rec(rb, line_b), "events": [len(ra), len(rb)]}), file=_out())
+        return 0 if first is None and not header else 1
+    return _print_log_diff(args, header, common, first, reason, context, line_a, line_b,
+                           (len(ra), len(rb)))
 
 
 def _env_json(env: Envelope | None, text: str) -> dict[str, Any] | None:

@@ -41,6 +41,7 @@ from kernel.cli import (
 )
 from kernel.decks import builtin_decks
 from kernel.logfile import LogError, decode_log, write_jsonl
+from kernel.render import clean
 from kernel.store import DEFAULT_DB, GameRecord, SqliteStore, StoreError, Summary, open_store
 
 __all__: list[str] = []
@@ -84,13 +85,15 @@ def _view(p: argparse.ArgumentParser) -> Runner:
             raise UserError("--out would overwrite the log itself")
         reg = _registry(args)
         try:
-            size = write_viewer(out, lf.header, lf.envelopes, reg, viewer, args.every)
+            size, folded = write_viewer(out, lf.header, lf.envelopes, reg, viewer, args.every)
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+        if folded:
+            print(f"mtgk: warning: {folded}", file=sys.stderr)
         if not args.quiet:
             who = f" as {lf.header.players[viewer]}" if viewer is not None else ""
-            print(f"{out}: {len(lf.envelopes)} events{who}, {size} bytes; open it in a "
-                  f"browser", file=_out())
+            print(clean(f"{out}: {len(lf.envelopes)} events{who}, {size} bytes; open it in a "
+                        f"browser"), file=_out())
         return 1 if lf.torn else 0
 
     return run

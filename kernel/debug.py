@@ -5,9 +5,9 @@ The command line (``mtgk log --card/--player/--turn``, ``mtgk explain``,
 ``mtgk diff``, ``mtgk branch``) is a thin layer over this module:
 
 * :func:`event_refs` -- the objects and players an event names (in its fields
-  and, for decisions, in the choice), and :func:`map_event_ids`, which rewrites
-  those object ids (to mask hidden objects, or to compare two logs whose ids
-  differ); :class:`CardIndex` follows each physical card across zone changes
+  and, for decisions, in the choice), and :func:`map_event_ids` (from
+  :mod:`kernel.visibility`), which rewrites those object ids (to mask hidden
+  objects, or to compare two logs whose ids differ); :class:`CardIndex` follows each physical card across zone changes
   (``Obj.card_id``) so that ``--card NAME`` finds every event about it;
 * :func:`moments` / :func:`find_moment` -- which turn and step every event
   belongs to, and the event where a step of a turn began;
@@ -45,6 +45,14 @@ from kernel.events import Envelope, ref_player
 from kernel.logfile import LogHeader, UnknownEvent, event_tag
 from kernel.render import Renderer, _step_name
 from kernel.state import Obj, State
+from kernel.visibility import (
+    PLAIN_CHOICE_KINDS,
+    PLAYER_FIELDS,
+    REF_FIELDS,
+    field_holds_ids,
+    map_choice,
+    map_event_ids,
+)
 
 __all__ = [
     "BranchError",
@@ -72,22 +80,6 @@ __all__ = [
 # --------------------------------------------------------------------------
 # Which objects and players an event names
 
-PLAYER_FIELDS = frozenset({"player", "controller", "owner", "winner", "active", "from_player"})
-"""Event fields holding a player index."""
-OBJECT_FIELDS = frozenset({"obj", "new_obj", "source", "item", "attached_to", "exiled_with",
-                           "objs", "to", "order", "effect", "effects"})
-"""Event fields holding object ids (or tuples of them); ``to`` only when it is an int
-(``Revealed.to`` lists players, plugin events may use it for a zone name)."""
-REF_FIELDS = frozenset({"target", "targets"})
-"""Event fields holding references: an object id, or ``-1 - player``."""
-ID_CHOICE_KINDS = frozenset({"bottom", "discard", "legend", "choose_card", "champion",
-                             "hideaway", "sacrifice", "exile", "choose", "order", "role",
-                             "scry", "top", "reveal", "search"})
-"""Decision kinds whose choice is object ids (a list or one), or other plain values."""
-PLAIN_CHOICE_KINDS = frozenset({"mulligan", "may", "modes", "mode", "x", "clash", "number",
-                                "creature_type", "color", "first_player"})
-"""Decision kinds whose choice never names an object."""
-
 _NON_ID_FIELDS = frozenset({"effect", "effects"})  # effect ids: mapped, but not objects
 
 
@@ -99,103 +91,8 @@ class Refs:
     players: tuple[int, ...]
 
 
-IdMap = Callable[[int], int]
-
-
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _map_ref(x: Any, fn: IdMap) -> Any:
-    """Map an object id (> 0) with ``fn``; players (< 0), 0 and non-ints unchanged."""
-    if _is_int(x) and x > 0:
-        return fn(x)
-    return x
-
-
-def _map_deep(x: Any, fn: IdMap) -> Any:
-    if isinstance(x, list | tuple):
-        return type(x)(_map_deep(i, fn) for i in x)
-    return _map_ref(x, fn)
-
-
-def map_choice(kind: str, choice: Any, fn: IdMap) -> Any:
-    """``choice`` of a ``kind`` decision with every object id in it mapped by ``fn``.
-
-    Priority actions (``["cast", obj, targets, modes, x, alt]``,
-    ``["activate", obj, index, targets, x]``, ``["play", obj]``), target lists,
-    attackers and blockers (pairs), damage assignments (``[ref, amount]``) and
-    the kinds in :data:`ID_CHOICE_KINDS` are understood; numbers in other
-    positions (modes, X, amounts, ability indexes) are left alone.  A kind not
-    known here has every positive int in its choice mapped.
-
-    >>> map_choice("priority", ["activate", 5, 2, [7, -1], 3], lambda i: i + 100)
-    ['activate', 105, 2, [107, -1], 3]
-    >>> map_choice("assign", [[5, 2], [-2, 1]], lambda i: 0)
-    [[0, 2], [-2, 1]]
-    >>> map_choice("x", 5, lambda i: 0)
-    5
-    """
-    try:
-        if kind == "priority" and isinstance(choice, list) and choice:
-            out = list(choice)
-            if out[0] in ("play", "cast", "activate") and len(out) > 1:
-                out[1] = _map_ref(out[1], fn)
-            if out[0] == "cast" and len(out) > 2:
-                out[2] = _map_deep(out[2], fn)
-            if out[0] == "activate" and len(out) > 3:
-                out[3] = _map_deep(out[3], fn)
-            return out
-        if kind in PLAIN_CHOICE_KINDS:
-            return choice
-        if kind == "assign" and isinstance(choice, list):
-            return [[_map_ref(p[0], fn), *p[1:]] if isinstance(p, list) and p else p
-                    for p in choice]
-        if kind in ("attackers", "blockers", "targets", "redirect") or kind in ID_CHOICE_KINDS:
-            return _map_deep(choice, fn)
-    except (TypeError, IndexError):
-        return choice
-    return _map_deep(choice, fn)
-
-
-def _field_is_ids(e: ev.Event, name: str, value: Any) -> bool:
-    if name not in OBJECT_FIELDS:
-        return False
-    if name == "to" and isinstance(e, ev.Revealed):
-        return False
-    if _is_int(value):
-        return True
-    return isinstance(value, tuple | list) and all(_is_int(v) for v in value)
-
-
-def map_event_ids(e: ev.Event, fn: IdMap) -> ev.Event:
-    """A copy of ``e`` with the object (and effect) ids in its fields mapped by ``fn``.
-
-    Covers the fields of :data:`OBJECT_FIELDS` and :data:`REF_FIELDS`,
-    attack and block pairs, library orders, ``exiled_with`` flags and decision
-    choices (see :func:`map_choice`).  Player references, zero ("none") and
-    free-form data (``params``, ``data``) are left alone.  Unknown events are
-    returned unchanged.
-    """
-    if isinstance(e, UnknownEvent):
-        return e
-    changes: dict[str, Any] = {}
-    for name in e.__struct_fields__:
-        v = getattr(e, name)
-        if _field_is_ids(e, name, v) or name in REF_FIELDS:
-            nv = _map_deep(v, fn)
-        elif name in ("attacks", "blocks") or (name == "order" and isinstance(
-                e, ev.LibraryShuffled)):
-            nv = _map_deep(v, fn)
-        elif name == "choice" and isinstance(e, ev.DecisionMade):
-            nv = map_choice(e.kind, v, fn)
-        elif name == "value" and isinstance(e, ev.ObjectFlagged) and e.key == "exiled_with":
-            nv = _map_ref(v, fn)
-        else:
-            continue
-        if nv != v:
-            changes[name] = nv
-    return msgspec.structs.replace(e, **changes) if changes else e
 
 
 def event_refs(e: ev.Event) -> Refs:
@@ -235,7 +132,7 @@ def event_refs(e: ev.Event) -> Refs:
                     player(p)
         elif name in _NON_ID_FIELDS or name == "order":
             continue  # effect ids; a library's order names every card in it
-        elif _field_is_ids(e, name, v) or name in REF_FIELDS or name in ("attacks", "blocks"):
+        elif field_holds_ids(e, name, v) or name in REF_FIELDS or name in ("attacks", "blocks"):
             _walk_refs(v, obj, player)
     return Refs(tuple(objs), tuple(players))
 
@@ -447,7 +344,8 @@ class Explanation:
     whose cause is the event (and theirs, up to the asked depth).
     ``decisions_along`` maps a link to the decision made just before it while its
     cause was being carried out (a redirect, a target, a "may"): not its cause,
-    but what shaped it.
+    but what shaped it.  ``fold_errors`` are the events the renderer could not fold
+    (``(seq, why)``: a log whose content makes no sense there).
     """
 
     event: Link
@@ -459,6 +357,7 @@ class Explanation:
     consequences: list[Link] = field(default_factory=list)
     more_consequences: int = 0
     decisions_along: dict[int, Link] = field(default_factory=dict)
+    fold_errors: list[tuple[int, str]] = field(default_factory=list)
 
     def summary(self) -> str:
         """``"CounterRemoved ← DamageDealt ← SpellCast ← cast Shock by Alice at event 95"``."""
@@ -562,7 +461,7 @@ def explain(envelopes: Sequence[Envelope], n: int, registry: Registry | None = N
             texts[env.seq] = r.describe(env)
             e = env.event
             if isinstance(e, ev.DecisionMade):
-                choices[env.seq] = r.choice(e.kind, e.choice)
+                choices[env.seq] = r.choice(e.kind, e.choice, e.player)
         r.advance(env)
 
     def link(s: int, d: int = 0) -> Link:
@@ -601,7 +500,7 @@ def explain(envelopes: Sequence[Envelope], n: int, registry: Registry | None = N
         origin_text = _rule_origin(envelopes, root, n)
     return Explanation(link(n), chain, origin, origin_text, root, context,
                        [link(s, d) for s, d in conseq], more,
-                       {k: link(v) for k, v in along.items()})
+                       {k: link(v) for k, v in along.items()}, list(r.fold_errors))
 
 
 def _rule_origin(envelopes: Sequence[Envelope], root: Link, n: int) -> str:

@@ -7,10 +7,14 @@ and it remembers the name of every object it has seen, so that objects which
 have since changed zones (and ids) are still named.
 
 With a *viewer* (``as_player``), hidden information is masked the way that
-player would see it: cards in the other player's hand, every library's
-contents and order, and face-down exiled cards read as "a card", unless the
-object's ``known_to`` (or a :class:`~kernel.events.Revealed` event) includes
-the viewer.
+player would see it (the rules are :mod:`kernel.visibility`'s; the renderer
+folds a :class:`~kernel.visibility.Perspective` along): cards in the other
+player's hand, every library's contents and order, and face-down exiled cards
+read as "a card", unless the object's ``known_to`` (or a
+:class:`~kernel.events.Revealed` event) includes the viewer; what is public (a
+land played, a spell cast, a card discarded) is named.  :func:`event_json` and
+:func:`mask_state` give events and states as the viewer may see them.  Every
+text is :func:`clean`: control characters in names are escaped.
 
 :func:`render_state` describes a whole state: turn and step, each player,
 the battlefield (characteristics after layers), exile, the stack, combat,
@@ -34,6 +38,7 @@ pending triggers and the next decision.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +48,15 @@ from kernel import events as ev
 from kernel.cards import KEYWORDS, Registry
 from kernel.events import Envelope, ref_player
 from kernel.state import Obj, StackItem, State, apply, copy_state, new_state
+from kernel.visibility import (
+    PLAIN_CHOICE_KINDS,
+    PLAYER_FIELDS,
+    PUBLIC_FLAGS,
+    Perspective,
+    follows,
+    map_choice,
+    sees,
+)
 
 if TYPE_CHECKING:
     from kernel.layers import Chars
@@ -51,12 +65,17 @@ __all__ = [
     "HIDDEN",
     "Renderer",
     "can_see",
+    "characteristics",
+    "clean",
+    "FOLD_NOTE",
     "event_json",
+    "fold_note",
     "mask_state",
     "register_renderer",
     "render_event",
     "render_log",
     "render_state",
+    "state_json",
 ]
 
 HIDDEN = "a card"
@@ -69,7 +88,6 @@ _REASONS = {
 }
 
 
-_PLAYER_FIELDS = frozenset({"player", "controller", "owner", "winner", "active", "from_player"})
 _REF_FIELDS = frozenset({"obj", "new_obj", "source", "target", "item", "to", "attached_to"})
 
 EventRenderer = Callable[["Renderer", Any], str]
@@ -113,15 +131,26 @@ def can_see(o: Obj, viewer: int | None) -> bool:
     >>> can_see(o, 0), can_see(o, 1), can_see(o, None)
     (True, False, True)
     """
-    if viewer is None or viewer in o.known_to:
-        return True
-    if o.face_down:
-        return False
-    if o.zone in _PUBLIC_ZONES:
-        return True
-    if o.zone == "hand":
-        return o.owner == viewer
-    return o.zone not in ("library",)
+    return sees(o, viewer)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e"
+                      "\u2066-\u2069]")
+
+
+def clean(text: str) -> str:
+    """``text`` fit for a terminal: control characters (escape sequences, carriage
+    returns, newlines, bidirectional overrides) written as ``\\x1b``-style escapes.
+
+    Names in a log (players, cards, decks) are whatever the log says; printed raw,
+    an escape sequence in one would act on the terminal.
+
+    >>> print(clean("Bob\\x1b[2J\\nAlice"))
+    Bob\\x1b[2J\\nAlice
+    """
+    if text.isprintable():
+        return text
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def _zone_visible(zone: str, owner: int, viewer: int | None, face_down: bool = False) -> bool:
@@ -182,6 +211,9 @@ def _ability_label(ab: Any, index: int) -> str:
     return text or f"ability {index}"
 
 
+_PUBLIC_CHOICES = frozenset({"discard", "reveal"})
+"""Decision kinds whose chosen cards become public (discarded, revealed)."""
+
 SBA_REASONS = {
     "sba:role": "newer Role from the same player",
     "sba:lethal-damage": "state-based action: lethal damage",
@@ -208,20 +240,19 @@ class Renderer:
         self.registry = registry
         self.viewer = as_player
         self.state = state if state is not None else new_state()
+        self.seen = Perspective(as_player)
         self.names: dict[int, str] = {}
-        self.revealed: dict[int, list[int]] = {}
         self.fold_errors: list[tuple[int, str]] = []
         for oid, o in self.state.objects.items():
-            if self._sees(o):
+            if self.sees(o):
                 self.names[oid] = self.card_name(o.card)
         self._dispatch = {cls: getattr(self, "_" + cls.TAG, None)
                           for cls in ev.EVENT_TYPES.values()}
 
     # ------------------------------------------------------------------ names
-    def _sees(self, o: Obj) -> bool:
-        if can_see(o, self.viewer):
-            return True
-        return self.viewer is not None and self.viewer in self.revealed.get(o.id, ())
+    def sees(self, o: Obj) -> bool:
+        """Whether the viewer may know which card ``o`` is (see :mod:`kernel.visibility`)."""
+        return self.seen.sees(o)
 
     def card_name(self, key: str) -> str:
         """The name objects of card ``key`` have (a token's printed name: two tokens keyed
@@ -232,20 +263,40 @@ class Renderer:
     def player(self, p: int) -> str:
         """A player's name."""
         players = self.state.players
+        if not isinstance(p, int) or isinstance(p, bool):
+            return f"player {_plain_repr(p)}"
         return players[p].name if 0 <= p < len(players) else f"player {p}"
 
     def obj(self, oid: int) -> str:
         """An object's name, or :data:`HIDDEN` if the viewer may not see it."""
         o = self.state.objects.get(oid)
         if o is not None:
-            if self._sees(o):
+            if self.sees(o):
                 self.names[oid] = self.card_name(o.card)
                 return self.card_name(o.card) + (" (face down)" if o.face_down else "")
             return "a face-down card" if o.face_down else HIDDEN
         for it in self.state.stack + self.state.pending:
             if it.id == oid:
                 return self.item(it)
-        return self.names.get(oid, f"#{oid}")
+        return self._gone(oid)
+
+    def _gone(self, oid: int) -> str:
+        """The name of an object no longer in the state, as the viewer saw it last."""
+        name = self.names.get(oid)
+        if name is not None:
+            return name
+        return f"#{oid}" if self.viewer is None else HIDDEN
+
+    def public_name(self, oid: int) -> str:
+        """The name of ``oid`` when what happens makes it public whatever the viewer saw
+        before (a land played, a spell cast, an ability activated from a hidden zone is
+        revealed, CR 602.2a; a card discarded)."""
+        o = self.state.objects.get(oid)
+        if o is None:
+            return self.obj(oid)
+        if o.face_down and not self.sees(o):
+            return "a face-down card"
+        return self.card_name(o.card)
 
     def ref(self, r: int) -> str:
         """A player or object reference."""
@@ -268,23 +319,36 @@ class Renderer:
     def item(self, it: StackItem) -> str:
         """A stack item's name: the spell, or ``"<card>'s ability"``."""
         if it.kind == "spell":
-            return self.card_name(it.source_card) or self.names.get(it.id, f"#{it.id}")
-        src = self.card_name(it.source_card) or self.names.get(it.source, f"#{it.source}")
+            return self.card_name(it.source_card) or self._gone(it.id)
+        o = self.state.objects.get(it.source)
+        if o is not None and not self.sees(o):
+            return f"{self.obj(it.source)}'s ability"
+        src = self.card_name(it.source_card) or self._gone(it.source)
         return f"{src}'s {self.ability_text(it.ability)}"
 
     def _find_item(self, item: int) -> str:
         for it in self.state.stack + self.state.pending:
             if it.id == item:
                 return self.item(it)
-        return self.names.get(item, f"#{item}")
+        return self._gone(item)
 
     def _targets(self, targets: Sequence[int]) -> str:
         return f" targeting {self.refs(targets)}" if targets else ""
 
     # ------------------------------------------------------------------ events
     def describe(self, env: Envelope) -> str:
-        """The text of ``env`` (without its number), as of the current state; no folding."""
-        e = env.event
+        """The text of ``env`` (without its number), as of the current state; no folding.
+
+        Control characters in it (from names in the log) are escaped (:func:`clean`).
+        """
+        try:
+            return clean(self._describe(env.event))
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            # a log whose content makes no sense here (the fold says so too)
+            return clean(f"{event_name(env.event)} (its fields make no sense in this game: "
+                         f"{type(exc).__name__})")
+
+    def _describe(self, e: ev.Event) -> str:
         custom = RENDERERS.get(e.TAG)
         if custom is not None:
             return str(custom(self, e))
@@ -299,19 +363,49 @@ class Renderer:
         return self.generic(e)
 
     def generic(self, e: ev.Event) -> str:
-        """``Tag(field=value, ...)``, naming players and objects in the usual fields."""
+        """``Tag(field=value, ...)``, naming players and objects in the usual fields.
+
+        For a viewer, fields are first masked as in JSON (see
+        :meth:`kernel.visibility.Perspective.mask_event`): a private field the viewer
+        may not see reads ``hidden``, an object they can't follow ``0``.
+        """
         parts = []
+        shown = self._masked_fields(e)
         for f in e.__struct_fields__:
             v = getattr(e, f)
+            if f in e.PRIVATE and self.viewer is not None and shown[f] in (None, []):
+                parts.append(f"{f}=hidden")
+                continue
             if isinstance(v, int) and not isinstance(v, bool):
-                if f in _PLAYER_FIELDS:
+                if f in PLAYER_FIELDS:
                     parts.append(f"{f}={self.player(v)}")
                     continue
                 if f in _REF_FIELDS and v:
                     parts.append(f"{f}={self.ref(v)}")
                     continue
-            parts.append(f"{f}={v!r}")
+            parts.append(f"{f}={shown[f]!r}")
         return f"{e.TAG}({', '.join(parts)})"
+
+    def _masked_fields(self, e: ev.Event) -> dict[str, Any]:
+        """The fields of ``e`` (not folded yet) as the viewer may see them."""
+        if self.viewer is None:
+            return {f: getattr(e, f) for f in e.__struct_fields__}
+        after = copy_state(self.state)
+        probe = Perspective(self.viewer)
+        probe.revealed = {k: set(v) for k, v in self.seen.revealed.items()}
+        probe.gone = dict(self.seen.gone)
+        probe.before(e, self.state)
+        try:
+            apply(after, e)
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+            pass
+        probe.after(e, after)
+        return probe.mask_event(e, after)
+
+    def masked(self, x: Any) -> Any:
+        """Free-form data (a flag's value, a trigger's data) with the ids of objects the
+        viewer can't follow made 0, as of the current state."""
+        return self.seen.mask_value(x, self.state)
 
     def render(self, env: Envelope) -> str:
         """``"<seq> <text>"`` for ``env``; then fold it into the renderer's state."""
@@ -327,18 +421,30 @@ class Renderer:
         in :attr:`fold_errors`, so that the rest of the log still reads.
         """
         e = env.event
-        if isinstance(e, ev.Revealed):
-            to = list(e.to) or list(range(len(self.state.players)))
-            for oid in e.objs:
-                self.revealed[oid] = sorted(set(self.revealed.get(oid, [])) | set(to))
+        self.seen.before(e, self.state)
+        if self.viewer is not None and isinstance(e, ev.DecisionMade):
+            for oid in self.named_by(e):
+                o = self.state.objects.get(oid)
+                if o is not None and not (o.face_down and not self.sees(o)):
+                    self.seen.names.add(o.card)
+        problem = _unfoldable(e, self.state)
+        if problem:
+            self.fold_errors.append((env.seq, problem))
+            self.seen.after(e, self.state)
+            return
         try:
             apply(self.state, e)
         except (KeyError, IndexError, ValueError, AttributeError, TypeError) as exc:
-            self.fold_errors.append((env.seq, f"{type(exc).__name__}: {exc}"))
+            # for a viewer, not the detail: it may be the id of an object they can't follow
+            why = f"{type(exc).__name__}: {exc}" if self.viewer is None else \
+                f"{e.TAG or 'an event'} names what is not in the game ({type(exc).__name__})"
+            self.fold_errors.append((env.seq, why))
             return
+        finally:
+            self.seen.after(e, self.state)
         for oid in _new_ids(e):
             o = self.state.objects.get(oid)
-            if o is not None and self._sees(o):
+            if o is not None and self.sees(o):
                 self.names[oid] = self.card_name(o.card)
 
     # one method per event tag --------------------------------------------------
@@ -384,16 +490,21 @@ class Renderer:
         if e.kind == "first_player" and isinstance(e.choice, int):
             return f"{self.player(e.choice)} plays first"
         who = self.player(e.player) if e.player >= 0 else "game"
-        return f"{who}: {e.kind} → {self.choice(e.kind, e.choice)}"
+        return f"{who}: {e.kind} → {self.choice(e.kind, e.choice, e.player)}"
 
-    def choice(self, kind: str, c: Any) -> str:
-        """A decision's answer in words (objects named, hidden ones masked)."""
+    def choice(self, kind: str, c: Any, player: int | None = None) -> str:
+        """A decision's answer in words (objects named, hidden ones masked).
+
+        The objects a player chooses among are known to them (they look at the cards
+        they search, scry or hide away); so a choice by the viewer names them.  Cards
+        played, cast, discarded or revealed by the decision are public.
+        """
         try:
-            return self._choice(kind, c)
+            return self._choice(kind, c, self.viewer is None or player == self.viewer)
         except (TypeError, ValueError, IndexError, KeyError):
-            return _plain_repr(c)
+            return _plain_repr(self.masked(c))
 
-    def _choice(self, kind: str, c: Any) -> str:
+    def _choice(self, kind: str, c: Any, mine: bool) -> str:
         if kind == "priority" and isinstance(c, list) and c:
             return self.action(c)
         if kind == "mulligan":
@@ -410,23 +521,66 @@ class Renderer:
             return f"to {self.ref(c)}" if c else "no"
         if kind == "order":
             return ", then ".join(self._find_item(i) for i in c)
-        if kind in ("targets", "bottom", "discard", "legend", "choose_card", "champion",
-                    "hideaway", "sacrifice", "exile"):
-            items = c if isinstance(c, list) else [c]
-            if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
-                return self.refs(items) if items else "none"
-        return _plain_repr(c)
+        if kind in PLAIN_CHOICE_KINDS:
+            return _plain_repr(c)
+        return self._named(c, mine or kind in _PUBLIC_CHOICES)
+
+    def _named(self, x: Any, public: bool) -> str:
+        """A free-form answer in words: objects named (when ``public``, even the ones
+        the viewer can't see by where they are), players named, other values as they
+        are."""
+        if isinstance(x, bool):
+            return "yes" if x else "no"
+        if isinstance(x, int):
+            if x < 0:
+                return self.ref(x)
+            if x == 0:
+                return "none"
+            if not self._is_object(x):
+                return str(x)
+            return self.public_name(x) if public else self.obj(x)
+        if isinstance(x, str):
+            return x
+        if isinstance(x, list | tuple):
+            return ", ".join(self._named(i, public) for i in x) if x else "none"
+        return _plain_repr(self.masked(x))
+
+    def named_by(self, e: ev.Event) -> set[int]:
+        """The objects decision ``e`` names to the viewer whatever they saw before (see
+        :meth:`choice`): the card played, cast or activated, cards discarded or
+        revealed, and every card of the viewer's own choices."""
+        if not isinstance(e, ev.DecisionMade):
+            return set()
+        c = e.choice
+        out: set[int] = set()
+        if e.kind == "priority" and isinstance(c, list) and len(c) > 1 and c[0] in (
+                "play", "cast", "activate") and isinstance(c[1], int):
+            out.add(c[1])
+        if e.kind in _PUBLIC_CHOICES or (self.viewer is not None and e.player == self.viewer):
+            def note(oid: int) -> int:
+                out.add(oid)
+                return oid
+            map_choice(e.kind, c, note)
+        return out
+
+    def _is_object(self, oid: int) -> bool:
+        s = self.state
+        return oid in s.objects or oid in self.names or oid in self.seen.gone or any(
+            it.id == oid for it in s.stack + s.pending)
 
     def action(self, a: list[Any]) -> str:
-        """A priority action (``["cast", obj, targets, modes, x, alt]`` ...) in words."""
+        """A priority action (``["cast", obj, targets, modes, x, alt]`` ...) in words.
+
+        Playing a land, casting a spell and activating an ability are public: the card
+        is named even when it comes from a hidden zone (CR 305.1, 601.2a, 602.2a)."""
         kind = a[0]
         if kind == "pass":
             return "pass"
         if kind == "play":
-            return f"play {self.obj(a[1])}"
+            return f"play {self.public_name(a[1])}"
         if kind == "cast":
             oid, targets, modes, x, alt = (list(a) + [[], [], 0, ""])[1:6]
-            text = f"cast {self.obj(oid)}{self._targets(targets)}"
+            text = f"cast {self.public_name(oid)}{self._targets(targets)}"
             if modes:
                 text += f" (modes {', '.join(map(str, modes))})"
             if x:
@@ -438,20 +592,20 @@ class Renderer:
             oid, idx, targets, x = (list(a) + [[], 0])[1:5]
             o = self.state.objects.get(oid)
             label = f"ability {idx}"
-            if o is not None and self.registry is not None and o.card in self.registry:
+            if o is not None and self.registry is not None and o.card in self.registry \
+                    and not (o.face_down and not self.sees(o)):
                 acts = self.registry[o.card].activated
                 if 1 <= idx <= len(acts):
                     label = self.ability_text(acts[idx - 1][0])
-            text = f"activate {self.obj(oid)}: {label}{self._targets(targets)}"
+            text = f"activate {self.public_name(oid)}: {label}{self._targets(targets)}"
             return text + (f" with X={x}" if x else "")
-        return _plain_repr(a)
+        return _plain_repr(self.masked(a))
 
     def _ZoneChanged(self, e: ev.ZoneChanged) -> str:
         o = self.state.objects.get(e.obj)
         owner = o.owner if o is not None else 0
-        seen = (o is not None and self._sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
-        name = (self.card_name(o.card) if o is not None else
-                self.names.get(e.obj, f"#{e.obj}")) if seen else HIDDEN
+        seen = (o is not None and self.sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
+        name = (self.card_name(o.card) if o is not None else self._gone(e.obj)) if seen else HIDDEN
         who = self.player(owner)
         if e.to_zone == "none":
             return f"{name} ceases to exist"
@@ -475,12 +629,12 @@ class Renderer:
 
     def _RemovedFromGame(self, e: ev.RemovedFromGame) -> str:
         o = self.state.objects.get(e.obj)
-        seen = self.viewer is None or not e.face_down or (o is not None and self._sees(o))
+        seen = self.viewer is None or not e.face_down or (o is not None and self.sees(o))
         if o is not None:
             name = self.card_name(o.card) if seen else (
                 "a face-down card" if e.face_down else HIDDEN)
         else:
-            name = self.names.get(e.obj, f"#{e.obj}") if seen else HIDDEN
+            name = self._gone(e.obj) if seen else HIDDEN
         text = f"{name} is exiled from {e.from_zone}" + (" face down" if e.face_down else "")
         if e.exiled_with:
             text += f" with {self.obj(e.exiled_with)}"
@@ -533,16 +687,21 @@ class Renderer:
         return f"{self.player(e.controller)} gains control of {self.obj(e.obj)}"
 
     def _ObjectFlagged(self, e: ev.ObjectFlagged) -> str:
-        if e.key == "known_to":
+        if e.key == "known_to" and isinstance(e.value, list | tuple | None):
             who = ", ".join(self.player(p) for p in (e.value or [])) or "nobody"
             return f"{self.obj(e.obj)} is now known to {who}"
         if e.value is None:
             return f"{self.obj(e.obj)}: {e.key} cleared"
-        return f"{self.obj(e.obj)}: {e.key} = {_plain_repr(e.value)}"
+        o = self.state.objects.get(e.obj)
+        if self.viewer is not None and e.key not in PUBLIC_FLAGS and (
+                o is None or not self.sees(o)):
+            return f"{self.obj(e.obj)}: {e.key} set"
+        if e.key in ("exiled_with", "known_to_controllers_of") and isinstance(e.value, int):
+            return f"{self.obj(e.obj)}: {e.key} = {self.obj(e.value)}"
+        return f"{self.obj(e.obj)}: {e.key} = {_plain_repr(self.masked(e.value))}"
 
     def _LandPlayed(self, e: ev.LandPlayed) -> str:
-        o = self.state.objects.get(e.obj)
-        name = self.card_name(o.card) if o is not None else self.names.get(e.obj, f"#{e.obj}")
+        name = self.public_name(e.obj)
         return f"{self.player(e.player)} plays {name}"
 
     def _Revealed(self, e: ev.Revealed) -> str:
@@ -558,8 +717,7 @@ class Renderer:
         return f"{self.player(e.player)} reveals {', '.join(names) or 'nothing'}{to}"
 
     def _SpellCast(self, e: ev.SpellCast) -> str:
-        o = self.state.objects.get(e.obj)
-        name = self.card_name(o.card) if o is not None else self.names.get(e.obj, f"#{e.obj}")
+        name = self.public_name(e.obj)
         text = f"{self.player(e.controller)} casts {name}{self._targets(e.targets)}"
         if e.modes:
             text += f" (modes {', '.join(map(str, e.modes))})"
@@ -575,11 +733,16 @@ class Renderer:
         return text
 
     def _AbilityActivated(self, e: ev.AbilityActivated) -> str:
-        return (f"{self.player(e.controller)} activates {self.obj(e.source)}: "
-                f"{self.ability_text(e.ability)}{self._targets(e.targets)}"
-                + (f" with X={e.x}" if e.x else ""))
+        o = self.state.objects.get(e.source)
+        hidden = o is not None and o.face_down and not self.sees(o)
+        return (f"{self.player(e.controller)} activates {self.public_name(e.source)}: "
+                f"{'ability' if hidden else self.ability_text(e.ability)}"
+                f"{self._targets(e.targets)}" + (f" with X={e.x}" if e.x else ""))
 
     def _AbilityTriggered(self, e: ev.AbilityTriggered) -> str:
+        o = self.state.objects.get(e.source)
+        if o is not None and not self.sees(o):  # its words would say which card it is
+            return f"{self.obj(e.source)}'s ability triggers"
         return f"{self.obj(e.source)}'s {self.ability_text(e.ability)} triggers"
 
     def _TriggerPutOnStack(self, e: ev.TriggerPutOnStack) -> str:
@@ -670,7 +833,9 @@ class Renderer:
                 return f"controlled by {self.player(int(params))}"
         except (TypeError, ValueError, IndexError):
             pass
-        return kind if params is None else f"{kind} {_plain_repr(params)}"
+        if params is None:
+            return kind
+        return f"{kind} {_plain_repr(self.seen.mask_params(params, self.state))}"
 
     def _EffectCreated(self, e: ev.EffectCreated) -> str:
         on = f" on {self.refs(e.objs)}" if e.objs else ""
@@ -696,6 +861,54 @@ class Renderer:
 
     def _DrewFromEmptyLibrary(self, e: ev.DrewFromEmptyLibrary) -> str:
         return f"{self.player(e.player)} has to draw from an empty library"
+
+
+_PLAYER_FIELDS_OF: dict[type, tuple[str, ...]] = {}
+_NONE_ALLOWED = frozenset({"winner", "controller"})
+
+
+def event_name(e: ev.Event) -> str:
+    """The type of ``e`` as logs name it (an unknown event's stored tag)."""
+    return str(getattr(e, "tag", "") or e.TAG or type(e).__name__)
+
+
+FOLD_NOTE = "event(s) could not be folded into the state"
+
+
+def fold_note(errors: Sequence[tuple[int, str]]) -> str:
+    """One line for the events a fold had to leave out (:attr:`Renderer.fold_errors`):
+    their content makes no sense in the game state, or they need events this kernel
+    can't read."""
+    seq, why = errors[0]
+    return clean(f"{len(errors)} {FOLD_NOTE} (the first is event {seq}: {why}); names may "
+                 "be missing after it")
+
+
+def _unfoldable(e: ev.Event, state: State) -> str:
+    """Why ``e`` can't be folded into ``state`` although the projector would take it
+    (it names a player who is not in the game), or ``""``."""
+    n = len(state.players)
+    if isinstance(e, ev.ObjectFlagged) and e.key == "known_to" and e.value is not None and (
+            not isinstance(e.value, list | tuple) or not all(
+                isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n for p in e.value)):
+        return f"ObjectFlagged.value of known_to is {_plain_repr(e.value)}, not players of this game"
+    cls = type(e)
+    fields = _PLAYER_FIELDS_OF.get(cls)
+    if fields is None:
+        fields = _PLAYER_FIELDS_OF[cls] = tuple(
+            f for f in getattr(cls, "__struct_fields__", ()) if f in PLAYER_FIELDS)
+    if not fields or isinstance(e, ev.GameStarted):
+        return ""
+    for f in fields:
+        v = getattr(e, f)
+        if not isinstance(v, int) or isinstance(v, bool):
+            continue
+        low = -1 if f in _NONE_ALLOWED or (f == "player" and isinstance(e, ev.DecisionMade)) \
+            else 0
+        if not low <= v < n:
+            have = f"players 0 to {n - 1}" if n else "no players yet"
+            return f"{e.TAG}.{f} is {v}, not a player of this game ({have})"
+    return ""
 
 
 def _new_ids(e: ev.Event) -> tuple[int, ...]:
@@ -731,88 +944,91 @@ def render_log(envelopes: Iterable[Envelope], registry: Registry | None = None,
 # JSON views
 
 
-def _visible_in(e: ev.Event, r: Renderer) -> bool:
-    if isinstance(e, ev.ObjectCreated):
-        return _zone_visible(e.zone, e.owner, r.viewer, e.face_down)
-    return r.viewer is None
-
-
 def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any]:
     """An envelope as a JSON Lines record (``seq``, ``cause``, ``type``, ``v``, ``event``).
 
-    With a renderer that has a viewer (and has seen the events before this
-    one), private fields the viewer may not see (see
-    :attr:`~kernel.events.Event.PRIVATE`) are masked: card names become
-    ``null`` and orders empty lists.
+    With a renderer that has a viewer, the record is the event as the viewer may
+    see it (see :mod:`kernel.visibility`), and the renderer must have *just folded*
+    ``env`` (:meth:`Renderer.advance`): private fields the viewer may not see are
+    ``null`` (orders ``[]``), the seed ``null``, the ids of objects the viewer
+    can't follow 0; ``cards`` maps the ids of the objects the event names that the
+    viewer can follow to their names (``null``: face down), and a
+    :class:`~kernel.events.Revealed` event shown to the viewer lists the names it
+    shows in ``revealed``.
     """
     from kernel.logfile import UnknownEvent
 
     e = env.event
-    if isinstance(e, UnknownEvent):
+    if isinstance(e, UnknownEvent):  # for a viewer, not its fields: they can't be masked
+        viewer = renderer.viewer if renderer is not None else None
         return {"seq": env.seq, "cause": env.cause, "type": e.tag, "v": e.version,
-                "event": msgspec.msgpack.decode(e.raw)}
-    if renderer is not None and renderer.viewer is not None:
-        e = _mask_library_ids(e, renderer)
-    body = {name: getattr(e, name) for name in e.__struct_fields__}
-    if renderer is not None and renderer.viewer is not None and e.PRIVATE \
-            and not _visible_in(e, renderer):
-        for name in e.PRIVATE:
-            body[name] = [] if isinstance(body[name], tuple | list) else None
-    return {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION, "event": body}
+                "event": msgspec.msgpack.decode(e.raw) if viewer is None else None}
+    if renderer is None or renderer.viewer is None:
+        body = {name: getattr(e, name) for name in e.__struct_fields__}
+        return {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION,
+                "event": body}
+    seen = renderer.seen
+    rec: dict[str, Any] = {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION,
+                           "event": seen.mask_event(e, renderer.state),
+                           "cards": {str(k): v for k, v in seen.event_cards(e).items()}}
+    if isinstance(e, ev.Revealed):
+        names = seen.revealed_names(e, renderer.state)
+        if names:
+            rec["revealed"] = names
+    return rec
 
 
-def _mask_library_ids(e: ev.Event, r: Renderer) -> ev.Event:
-    """``e`` with the ids of library cards the viewer can't see replaced by 0.
+def mask_state(state: State, viewer: int | None, seen: Perspective | None = None) -> State:
+    """A copy of ``state`` as ``viewer`` may see it (``seen``: the viewer's
+    :class:`~kernel.visibility.Perspective`, folded up to ``state``, for what was
+    revealed and how cards were followed; without it, nothing was).
 
-    Library objects are created in deck order, so their ids say which card of
-    the deck list they are: an id linking a hidden library card to what it
-    becomes (a draw, a card put into a hand) would tell the viewer which card
-    was drawn.  Cards revealed to the viewer by this very event keep their ids.
-    """
-    from kernel.debug import map_event_ids
-
-    objects = r.state.objects
-    shown: tuple[int, ...] = ()
-    if isinstance(e, ev.Revealed) and (not e.to or r.viewer in e.to):
-        shown = e.objs
-
-    def mask(oid: int) -> int:
-        o = objects.get(oid)
-        if o is None or o.zone != "library" or oid in shown or r._sees(o):
-            return oid
-        return 0
-
-    return map_event_ids(e, mask)
-
-
-def mask_state(state: State, viewer: int | None) -> State:
-    """A copy of ``state`` as ``viewer`` may see it.
-
-    Hidden cards (the other hand, face-down cards) have the name ``""``, card
-    id 0 and no flags: their card id would name their place in the deck list.
-    Library cards the viewer can't see are left out of ``objects`` and listed
-    as ``0``: the ids of library cards (created in deck order) and their order
-    would tell what they are and where.
+    No seed.  Objects the viewer can't follow (every library card, the cards of
+    other players' hands) are left out of ``objects`` and listed as ``0`` in their
+    zone.  The others keep their ids; their ``card_id`` is the viewer's (see
+    :mod:`kernel.visibility`, rule 3); the ones the viewer may not know (face down)
+    have the name ``""`` and keep only public marks.  Ids in free-form data (marks,
+    stack items' data, effects' parameters) of objects the viewer can't follow are 0.
     """
     s = copy_state(state)
     if viewer is None:
         return s
+    p_ = seen if seen is not None and seen.viewer == viewer else Perspective(viewer)
+    s.seed = 0
     for p in s.players:
-        lib = []
-        for oid in p.library:
-            o = s.objects.get(oid)
-            if o is not None and can_see(o, viewer):
-                lib.append(oid)
-            else:
-                lib.append(0)
-                s.objects.pop(oid, None)
-        p.library = lib
+        for zone in ("library", "hand", "graveyard"):
+            ids: list[int] = getattr(p, zone)
+            shown = []
+            for oid in ids:
+                o = s.objects.get(oid)
+                if o is not None and follows(o, viewer):
+                    shown.append(oid)
+                else:
+                    shown.append(0)
+                    s.objects.pop(oid, None)
+            setattr(p, zone, shown)
     for o in s.objects.values():
-        if not can_see(o, viewer):
+        o.card_id = p_.card_id(o)
+        if not p_.sees(o):
             o.card = ""
-            o.card_id = 0
-            o.flags = {}
+            o.flags = {k: v for k, v in o.flags.items() if k in PUBLIC_FLAGS}
+        o.flags = {k: p_.mask_value(v, state) if k != "known_to" else v
+                   for k, v in o.flags.items()}
+    for it in s.stack + s.pending:
+        it.data = p_.mask_value(it.data, state)
+        src = state.objects.get(it.source)
+        if src is not None and not p_.sees(src) and it.kind != "spell":
+            it.ability = ""
+            it.source_card = ""
+    for x in s.effects:
+        x.params = p_.mask_params(x.params, state)
+        x.objs = [p_.shown_id(o, state) for o in x.objs]
     return s
+
+
+def state_json(state: State, viewer: int | None, seen: Perspective | None = None) -> str:
+    """``state`` as JSON, as ``viewer`` may see it (see :func:`mask_state`)."""
+    return msgspec.json.encode(mask_state(state, viewer, seen)).decode()
 
 
 # --------------------------------------------------------------------------
@@ -828,7 +1044,7 @@ def _type_line(c: Chars) -> str:
     return f"{left} — {right}" if right else left
 
 
-def _characteristics(state: State, registry: Registry | None,
+def characteristics(state: State, registry: Registry | None,
                      not_shown: str = "characteristics not shown"
                      ) -> tuple[dict[int, Chars], str]:
     """Every object's characteristics (layers applied) and ``""``, or ``{}`` and a
@@ -847,23 +1063,31 @@ def _characteristics(state: State, registry: Registry | None,
 
 
 def render_state(state: State, game_or_registry: Any = None, as_player: int | None = None,
-                 after: Sequence[Envelope] = (), names: dict[int, str] | None = None) -> str:
+                 after: Sequence[Envelope] = (), names: dict[int, str] | None = None,
+                 seen: Perspective | None = None) -> str:
     """The whole of ``state``, readably, from everyone's or ``as_player``'s seat.
 
     ``game_or_registry`` (a :class:`~kernel.engine.Game` or a
     :class:`~kernel.cards.Registry`) supplies the characteristics after
     layers; ``after`` are the events that follow ``state`` in its log: the
     first decision among them is shown as the pending decision; ``names``
-    (object id -> card name) names objects no longer in the state.
+    (object id -> card name) names objects no longer in the state; ``seen`` is the
+    viewer's :class:`~kernel.visibility.Perspective` folded up to ``state`` (what was
+    revealed to them), e.g. a :class:`Renderer`'s ``seen``.
     """
     registry: Registry | None = getattr(game_or_registry, "reg", game_or_registry)
     if registry is not None and not isinstance(registry, Registry):
         registry = None
     r = Renderer(registry, as_player, state)
+    if seen is not None and seen.viewer == as_player:
+        r.seen = seen
     if names:
         for k, v in names.items():
             r.names.setdefault(k, v)
-    chars, note = _characteristics(state, registry)
+    chars, note = characteristics(state, registry)
+    if note and as_player is not None and registry is not None:
+        # the reason may name a card the viewer can't see
+        note = note.partition(":")[0] + ": they cannot be computed for this state"
     out: list[str] = []
     if not state.players:
         return "(no game yet)"
@@ -884,7 +1108,8 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
             hand = ", ".join(r.obj(o) for o in p.hand) or "empty"
             out.append(f"  hand ({len(p.hand)}): {hand}")
         else:
-            known = [r.obj(o) for o in p.hand if r._sees(state.objects[o])]
+            known = sorted(r.obj(o) for o in p.hand  # by name: the order would say more
+                           if o in state.objects and r.sees(state.objects[o]))
             extra = f"; known: {', '.join(known)}" if known else ""
             out.append(f"  hand ({len(p.hand)}): hidden{extra}")
         if as_player is None and p.library:
@@ -946,7 +1171,7 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
     nxt = _next_decision(state, registry, as_player, after, r.names)
     if nxt:
         out.append(nxt)
-    return "\n".join(out)
+    return "\n".join(clean(line) for line in out)
 
 
 def _next_decision(state: State, registry: Registry | None, as_player: int | None,
@@ -1000,14 +1225,14 @@ def _permanent(state: State, oid: int, c: Chars | None, r: Renderer) -> str:
         flags.append(f"owned by {r.player(o.owner)}")
     if o.loyalty_turn and o.loyalty_turn == state.turn:
         flags.append("loyalty ability used this turn")
-    if r.viewer is None or r._sees(o):
+    if r.viewer is None or r.sees(o):
         for k, v in sorted(o.flags.items()):
             if k in ("known_to", "face"):
                 continue
             if k == "exiled_with" and isinstance(v, int):
                 flags.append(f"exiled with {r.obj(v)}")
             else:
-                flags.append(k if v is True else f"{k}={_plain_repr(v)}")
+                flags.append(k if v is True else f"{k}={_plain_repr(r.masked(v))}")
     if flags:
         parts.append(f"[{', '.join(flags)}]")
     return " ".join(parts)

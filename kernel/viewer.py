@@ -60,7 +60,7 @@ from kernel import events as ev
 from kernel.cards import KEYWORDS, Registry
 from kernel.events import Envelope
 from kernel.logfile import LogHeader, event_tag
-from kernel.render import Renderer, _characteristics, can_see
+from kernel.render import FOLD_NOTE, Renderer, characteristics, clean, fold_note
 from kernel.state import Obj, StackItem, State
 
 __all__ = ["DEFAULT_EVERY", "build_viewer", "viewer_data", "write_viewer"]
@@ -111,9 +111,7 @@ class _Viewpoint:
 
     # names -------------------------------------------------------------------
     def sees(self, o: Obj) -> bool:
-        if can_see(o, self.viewer):
-            return True
-        return self.viewer is not None and self.viewer in self.r.revealed.get(o.id, ())
+        return self.r.sees(o)
 
     def name(self, o: Obj) -> str | None:
         """The card's name, or ``None`` if this viewer may not see it."""
@@ -123,43 +121,17 @@ class _Viewpoint:
         return self.r.card_name(o.card)  # a token's printed name
 
     def card(self, o: Obj) -> list[Any] | None:
-        """``[id, name]`` of a card in a hidden-able zone; ``None`` if hidden."""
+        """``[id, name]`` of a card in a hidden-able zone; ``None`` if hidden (the id is
+        0 for a card the viewer knows but can't follow: one revealed from a hand)."""
         n = self.name(o)
-        return None if n is None else [o.id, n]
+        return None if n is None else [self.r.seen.shown_id(o.id, self.r.state), n]
 
     # the event text ------------------------------------------------------------
     def text(self, env: Envelope) -> str:
-        e = env.event
-        if self.viewer is not None and isinstance(e, ev.GameStarted):
-            # the seed would give away every library's order
-            self.r.advance(env)
-            return f"Game started: {' vs '.join(e.players)} (rules {e.profile})"
+        """The event's text as this viewer reads it (then the event is folded)."""
         text = self.r.describe(env)
-        if self.viewer is not None and isinstance(e, ev.DecisionMade) \
-                and e.player != self.viewer:
-            # the renderer writes choices it has no words for as raw data, which may
-            # hold the ids of cards this viewer cannot see (a library search ...)
-            shown = set(re.findall(r"\d+", text.partition("→")[2]))
-            if any(str(x) in shown for x in self._hidden_ids(e.choice)):
-                text = f"{self.r.player(e.player)}: {e.kind} → a hidden choice"
         self.r.advance(env)
         return text
-
-    def _hidden_ids(self, choice: Any) -> list[int]:
-        """The objects a decision's answer names that this viewer may not see."""
-        out: list[int] = []
-        todo = [choice]
-        objects = self.r.state.objects
-        while todo:
-            x = todo.pop()
-            if isinstance(x, list | tuple):
-                todo.extend(x)
-            elif isinstance(x, dict):
-                todo.extend(x.values())
-            elif isinstance(x, int) and not isinstance(x, bool) and x in objects \
-                    and not self.sees(objects[x]):
-                out.append(x)
-        return out
 
     # the state map -------------------------------------------------------------
     def snapshot(self, s: State, chars: dict[int, Any]) -> dict[str, Any]:
@@ -169,7 +141,13 @@ class _Viewpoint:
         for i, p in enumerate(s.players):
             m[f"p{i}"] = [p.life, len(p.library), len(p.hand), "".join(p.mana), int(p.lost),
                           p.lands_played]
-            m[f"h{i}"] = [self.card(s.objects[o]) for o in p.hand]
+            hand = [self.card(s.objects[o]) for o in p.hand if o in s.objects]
+            if self.viewer is not None and self.viewer != i:
+                # another player's hand: the cards this viewer knows first, by name (where
+                # a known card sits in the hand would tell when it came there)
+                hand = sorted((c for c in hand if c is not None), key=lambda c: c[1]) + \
+                    [None] * sum(c is None for c in hand)
+            m[f"h{i}"] = hand
             m[f"y{i}"] = [self.card(s.objects[o]) for o in reversed(p.graveyard)]
         m["x"] = [self._exiled(s, s.objects[o]) for o in s.exile]
         m["bf"] = list(s.battlefield)
@@ -278,7 +256,7 @@ def _refs(e: ev.Event) -> list[int]:
 def _chars(s: State, reg: Registry | None) -> tuple[dict[int, Any], str]:
     if reg is None:
         return {}, "no card registry: power and toughness not shown"
-    return _characteristics(s, reg, "power and toughness not shown")
+    return characteristics(s, reg, "power and toughness not shown")
 
 
 def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry | None,
@@ -322,6 +300,9 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
             turn_starts.append([e.turn, n, e.active])
         turns.append(s.turn)
         chars, note = _chars(s, registry)
+        if note and as_player is not None and registry is not None:
+            # the reason may name a card the viewer can't see
+            note = note.partition(":")[0] + ": they cannot be computed for some events"
         if note and note not in notes:
             notes.append(note)
         now = set(s.battlefield) | {it.id for it in s.stack}
@@ -329,6 +310,9 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
         before = now
         for v in views:
             v.add(n, v.snapshot(v.r.state, chars), every)
+    folded = views[0].r.fold_errors
+    if folded:
+        notes.append(fold_note(folded))
     meta = header.meta
     given = meta.get("deck_names")
     deck_names: list[Any] = given if isinstance(given, list) else []
@@ -392,9 +376,13 @@ def build_viewer(header: LogHeader, envelopes: Sequence[Envelope], registry: Reg
                  as_player: int | None = None, every: int = DEFAULT_EVERY,
                  title: str | None = None) -> str:
     """The viewer page for a game: one self-contained HTML document."""
-    data = viewer_data(header, envelopes, registry, as_player, every, title)
-    heading = data["title"] + (f" — as {header.players[as_player]}"
-                               if as_player is not None else "")
+    return _page(header, viewer_data(header, envelopes, registry, as_player, every, title),
+                 as_player)
+
+
+def _page(header: LogHeader, data: dict[str, Any], as_player: int | None) -> str:
+    heading = clean(data["title"] + (f" — as {header.players[as_player]}"
+                                     if as_player is not None else ""))
     parts = {"CSS": _asset("viewer.css"), "JS": _asset("viewer.js"),
              "TITLE": _html.escape(heading), "DATA": _json_for_script(data)}
     # one pass over the template: inserted text is never scanned for placeholders
@@ -403,10 +391,11 @@ def build_viewer(header: LogHeader, envelopes: Sequence[Envelope], registry: Reg
 
 def write_viewer(path: str | Path, header: LogHeader, envelopes: Sequence[Envelope],
                  registry: Registry | None, as_player: int | None = None,
-                 every: int = DEFAULT_EVERY) -> int:
-    """Write the viewer page to ``path``; returns its size in bytes."""
-    text = build_viewer(header, envelopes, registry, as_player, every)
-    data = text.encode("utf-8")
-    Path(path).write_bytes(data)
-    return len(data)
-
+                 every: int = DEFAULT_EVERY) -> tuple[int, str]:
+    """Write the viewer page to ``path``; returns its size in bytes and a note on the
+    events that could not be folded (``""``: none; the page's footer shows it too)."""
+    data = viewer_data(header, envelopes, registry, as_player, every)
+    raw = _page(header, data, as_player).encode("utf-8")
+    Path(path).write_bytes(raw)
+    note = next((n for n in data["notes"] if FOLD_NOTE in n), "")
+    return len(raw), note

@@ -338,9 +338,10 @@ def test_as_player_json_never_links_a_hidden_library_card_to_what_it_becomes(gam
     masked = msgspec.json.decode(out, type=State)
     truth = states[n]
     assert masked.players[0].library == [0] * len(truth.players[0].library)
-    for oid in truth.players[0].hand:
-        assert masked.objects[oid].card == "" and masked.objects[oid].card_id == 0
-    assert not set(masked.objects) & {o for o in truth.players[0].library}
+    assert masked.players[0].hand == [0] * len(truth.players[0].hand)
+    hidden = set(truth.players[0].library) | set(truth.players[0].hand)
+    assert not set(masked.objects) & hidden
+    assert masked.seed == 0
 
 
 def test_face_down_exiled_card_stays_hidden_from_the_opponent(tmp_path: Path) -> None:

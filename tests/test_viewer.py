@@ -215,7 +215,8 @@ def test_json_in_the_page_cannot_end_the_script(registry: Registry) -> None:
 
 
 def test_hidden_cards_named_by_id_in_decisions_are_masked(registry: Registry) -> None:
-    """A choice the renderer prints as raw ids (a library search) names no hidden card."""
+    """A choice naming cards by id (a library search) names them to the chooser, who
+    looked at them, and to no one else."""
     header = LogHeader(kernel_version="0", cardsets=[], players=["Alice", "Bob"], seed=1)
     envs = [Envelope(i, -1, e) for i, e in enumerate([
         ev.GameStarted(players=("Alice", "Bob"), seed=1),
@@ -225,11 +226,11 @@ def test_hidden_cards_named_by_id_in_decisions_are_masked(registry: Registry) ->
         ev.DecisionMade(player=0, kind="search", choice=[58]),
     ])]
     alice = viewer_data(header, envs, registry, as_player=0)["perspectives"][0]["text"]
-    assert alice[3] == "Bob: search → a hidden choice"
-    assert "58" in alice[4]  # her own choice stays as the renderer says it
+    assert alice[3] == "Bob: search → a card"
+    assert alice[4] == "Alice: search → Mountain"  # she looked through her library
     everyone = viewer_data(header, envs, registry)["perspectives"]
-    assert "57" in everyone[0]["text"][3]
-    assert everyone[1]["text"][3] == alice[3] and "57" in everyone[2]["text"][3]
+    assert everyone[0]["text"][3] == "Bob: search → Forest"
+    assert everyone[1]["text"][3] == alice[3] and everyone[2]["text"][3] == "Bob: search → Forest"
 
 
 def test_view_command_errors(game: Game, tmp_path: Path) -> None:
@@ -455,3 +456,25 @@ def test_browser_shows_a_players_page(browser: Any, game: Game, registry: Regist
     bob_draw = next(i for i in draws if game.texts[i].startswith("Bob draws"))
     page.jump(bob_draw)
     assert page.current_event() == (bob_draw, "Bob draws a card")
+
+
+def test_a_known_card_in_another_hand_says_not_when_it_came(registry: Registry) -> None:
+    """A card revealed from Bob's hand is known to Alice, but not which of his cards it is:
+    her page lists it first (by name), with no id; where it sits in the hand would say
+    when he drew it.  (Found by tests/test_perspective.py.)"""
+    header = LogHeader(kernel_version="0", cardsets=[], players=["Alice", "Bob"], seed=1)
+    envs = [Envelope(i, -1, e) for i, e in enumerate([
+        ev.GameStarted(players=("Alice", "Bob"), seed=1),
+        ev.ObjectCreated(obj=1, card="Forest", owner=1, zone="hand"),
+        ev.ObjectCreated(obj=2, card="Shock", owner=1, zone="hand"),
+        ev.ObjectCreated(obj=3, card="Plains", owner=1, zone="hand"),
+        ev.Revealed(player=1, objs=(3,)),
+    ])]
+    data = viewer_data(header, envs, registry, as_player=0)
+    assert frame(data, 0, 4)["h1"] == [[0, "Plains"], None, None]
+    text = Renderer(registry, 0)
+    for env in envs:
+        text.advance(env)
+    from kernel.render import render_state
+    assert "hand (3): hidden; known: Plains" in render_state(text.state, registry, 0,
+                                                              seen=text.seen)

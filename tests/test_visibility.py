@@ -11,9 +11,9 @@ from typing import Any
 from kernel import events as ev
 from kernel.cards import Registry
 from kernel.engine import Game
+from kernel.render import Renderer, event_json
 from kernel.scenario.runner import ScenarioResult
-from kernel.state import apply, copy_state, new_state
-from kernel.visibility import HIDDEN, can_see, visible_event, visible_log
+from kernel.visibility import can_see
 
 HIDE = """
 name: hide-oakgnarl
@@ -43,6 +43,16 @@ def _only(g: Game, name: str) -> int:
     return ids[0]
 
 
+def visible_log(log: list[ev.Envelope], player: int) -> list[dict[str, Any]]:
+    """Every entry of ``log`` as ``player`` may see it (``mtgk log --as --json``)."""
+    r = Renderer(None, player)
+    out = []
+    for env in log:
+        r.advance(env)
+        out.append(event_json(env, r))
+    return out
+
+
 def _as_text(view: list[dict[str, Any]]) -> str:
     return json.dumps(view, default=str)
 
@@ -55,8 +65,12 @@ def test_hidden_card_is_hidden_from_the_opponent_in_the_log(registry: Registry) 
     # positive: bob sees the public facts -- the land, and that a card was exiled
     assert "Mosswort Bridge" in _as_text(bob)
     exiled = [v for v in bob if v["type"] == "RemovedFromGame"]
-    assert len(exiled) == 1 and exiled[0]["fields"]["face_down"] is True
-    assert list(exiled[0]["cards"].values()) == [None, None]
+    assert len(exiled) == 1 and exiled[0]["event"]["face_down"] is True
+    # the card came from a library (no id), the face-down card is one Bob can follow
+    assert exiled[0]["event"]["obj"] == 0 and exiled[0]["event"]["new_obj"] > 0
+    x = exiled[0]["event"]
+    assert exiled[0]["cards"] == {str(x["new_obj"]): None, str(x["exiled_with"]):
+                                  "Mosswort Bridge"}
 
 
 def test_can_see_the_face_down_card(registry: Registry) -> None:
@@ -89,35 +103,36 @@ def test_new_controller_may_look_and_everyone_forgets_when_the_land_leaves(
     assert g.state.objects[hidden].zone == "exile"
 
 
+def _records(envs: list[ev.Envelope], player: int) -> list[dict[str, Any]]:
+    return visible_log(envs, player)
+
+
 def test_private_fields_are_masked_per_player() -> None:
-    s = new_state()
-    apply(s, ev.GameStarted(players=("alice", "bob"), seed=0))
-    lib = ev.Envelope(seq=1, cause=-1,
-                      event=ev.ObjectCreated(obj=1, card="Forest", owner=0, zone="library"))
-    hand = ev.Envelope(seq=2, cause=-1,
-                       event=ev.ObjectCreated(obj=2, card="Shock", owner=0, zone="hand"))
-    bf = ev.Envelope(seq=3, cause=-1,
-                     event=ev.ObjectCreated(obj=3, card="Plains", owner=1, zone="battlefield"))
-    for p in (0, 1):
-        assert visible_event(lib, s, p)["fields"]["card"] == HIDDEN
-        assert visible_event(bf, s, p)["fields"]["card"] == "Plains"
-    assert visible_event(hand, s, 0)["fields"]["card"] == "Shock"
-    assert visible_event(hand, s, 1)["fields"]["card"] == HIDDEN
-    after = copy_state(s)
-    apply(after, lib.event)
-    shuffle = ev.Envelope(seq=4, cause=-1, event=ev.LibraryShuffled(player=0, order=(1,)))
-    assert visible_event(shuffle, after, 0)["fields"]["order"] == HIDDEN
+    envs = [ev.Envelope(0, -1, ev.GameStarted(players=("alice", "bob"), seed=5)),
+            ev.Envelope(1, -1, ev.ObjectCreated(obj=1, card="Forest", owner=0, zone="library")),
+            ev.Envelope(2, -1, ev.ObjectCreated(obj=2, card="Shock", owner=0, zone="hand")),
+            ev.Envelope(3, -1, ev.ObjectCreated(obj=3, card="Plains", owner=1,
+                                                zone="battlefield")),
+            ev.Envelope(4, -1, ev.LibraryShuffled(player=0, order=(1,)))]
+    alice, bob = _records(envs, 0), _records(envs, 1)
+    for view in (alice, bob):
+        assert view[0]["event"]["seed"] is None
+        assert view[1]["event"]["card"] is None and view[1]["event"]["obj"] == 0
+        assert view[3]["event"]["card"] == "Plains" and view[3]["cards"] == {"3": "Plains"}
+        assert view[4]["event"]["order"] == []
+    assert alice[2]["event"]["card"] == "Shock" and alice[2]["event"]["obj"] == 2
+    assert bob[2]["event"]["card"] is None and bob[2]["event"]["obj"] == 0
 
 
 def test_revealed_cards_are_named_to_whom_they_were_shown() -> None:
-    s = new_state()
-    apply(s, ev.GameStarted(players=("alice", "bob"), seed=0))
-    apply(s, ev.ObjectCreated(obj=1, card="Dread", owner=1, zone="hand"))
-    to_all = ev.Envelope(seq=2, cause=-1, event=ev.Revealed(player=1, objs=(1,)))
-    to_bob = ev.Envelope(seq=3, cause=-1, event=ev.Revealed(player=1, objs=(1,), to=(1,)))
-    assert visible_event(to_all, s, 0)["cards"] == {1: "Dread"}
-    assert visible_event(to_bob, s, 0)["cards"] == {1: None}
-    assert visible_event(to_bob, s, 1)["cards"] == {1: "Dread"}
+    envs = [ev.Envelope(0, -1, ev.GameStarted(players=("alice", "bob"), seed=0)),
+            ev.Envelope(1, -1, ev.ObjectCreated(obj=1, card="Dread", owner=1, zone="hand")),
+            ev.Envelope(2, -1, ev.Revealed(player=1, objs=(1,), to=(1,))),
+            ev.Envelope(3, -1, ev.Revealed(player=1, objs=(1,)))]
+    alice, bob = _records(envs, 0), _records(envs, 1)
+    assert "revealed" not in alice[2] and alice[3]["revealed"] == ["Dread"]
+    assert bob[2]["revealed"] == ["Dread"]
+    assert list(alice[3]["event"]["objs"]) == [0]  # a card in Bob's hand: no id for Alice
 
 
 def test_mtgk_log_as_the_opponent_hides_the_card(registry: Registry, tmp_path: Any,
