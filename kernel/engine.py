@@ -2527,10 +2527,10 @@ class Game:
                  for what, ref, why, cause in todo if what in ("destroy", "graveyard")]
         moves += [Move(oid, "graveyard", "sba:legend-rule", cause) for oid, cause in legend
                   if oid not in done and oid in self.state.objects]
-        ready = self._ready_moves(moves)
         lost: int | None = None
-        nxt = iter(ready)
         try:
+            ready = self._ready_moves(moves)
+            nxt = iter(ready)
             for what, ref, why, cause in todo:
                 if what == "lose":
                     lost = self.emit(ev.PlayerLost(player=ref, reason=why), cause=cause)
@@ -2719,8 +2719,8 @@ class Game:
         had then.  They trigger before the moves are recorded (as for one object, with
         its move's cause); other abilities trigger after the last of them.  A single
         move is :meth:`move` (or :meth:`destroy`, :meth:`exile`)."""
-        ready = self._ready_moves(moves)
         try:
+            ready = self._ready_moves(moves)
             for r in ready:
                 self._make_move(r)
         finally:
