@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 import structlog
 
+from kernel import events as ev
 from kernel.cards import CardFacts, CardSetInfo, Registry
 from kernel.cli import main
 from kernel.dsl import (
@@ -42,7 +43,7 @@ from kernel.dsl import (
     triggered,
 )
 from kernel.effects import Ctx
-from kernel.events import Event, RemovedFromGame, StepBegan, ZoneChanged
+from kernel.events import Event, StepBegan, ZoneChanged
 from kernel.filters import creature, creature_or_player
 from kernel.layers import View
 from kernel.plugins import hookimpl, load_registry
@@ -246,7 +247,7 @@ T.card("Test Griever",
                     colors=("B",), text="Whenever another creature you control dies, "
                                         "you gain 1 life."))
 T.card("Test Farewell Keeper",
-       triggered((ZoneChanged, RemovedFromGame), _another_of_yours,
+       triggered((ZoneChanged, ev.RemovedFromGame), _another_of_yours,
                  lambda c: c.gain_life(c.controller, 1), look_back=True,
                  text="whenever another creature you control leaves the battlefield"),
        facts=_facts("Test Farewell Keeper", "{W}", ("Creature",), ("Spirit",), (1, 1),
