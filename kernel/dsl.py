@@ -495,8 +495,7 @@ def exiled_with(c: View | Ctx, source: int) -> list[int]:
 def return_exiled(c: Ctx) -> None:
     """"Return the exiled card(s) to the battlefield under (their) owner's control": the
     cards exiled with this permanent (:func:`exiled_with`)."""
-    for oid in exiled_with(c, c.source):
-        c.put_onto_battlefield(oid)  # under its owner's control
+    c.put_all_onto_battlefield(exiled_with(c, c.source))  # under their owners' control
 
 
 def may(effect: Effect, prompt: str = "") -> Effect:

@@ -13,7 +13,7 @@ methods ignore ``None``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from kernel import events as ev
@@ -208,6 +208,40 @@ class Ctx:
                               controller=-1 if controller is None else controller,
                               tapped=tapped)
 
+    # One instruction for several objects ("destroy all ...", "exile those cards", "each
+    # player discards ..."): they all move at once (Game.move_together), so replacement
+    # effects, indestructible and leaves-the-battlefield abilities see them all as they
+    # were before any of them moved.  ``None`` in ``oids`` is skipped.
+
+    def destroy_all(self, oids: Iterable[int | None]) -> None:
+        """Destroy all of ``oids`` at once."""
+        self.game.destroy_all([o for o in oids if o is not None])
+
+    def sacrifice_all(self, oids: Iterable[int | None]) -> None:
+        """Sacrifice all of ``oids`` at once."""
+        self.game.move_all([o for o in oids if o is not None], "graveyard", reason="sacrifice")
+
+    def bounce_all(self, oids: Iterable[int | None]) -> None:
+        """Return all of ``oids`` to their owners' hands at once."""
+        self.game.move_all([o for o in oids if o is not None], "hand", reason="bounce")
+
+    def exile_all(self, oids: Iterable[int | None], linked: bool = False) -> list[int | None]:
+        """Exile all of ``oids`` at once; their new ids (``None``: not exiled)."""
+        return self.game.exile_all([o for o in oids if o is not None],
+                                   exiled_with=self.source if linked else 0)
+
+    def put_all_onto_battlefield(self, oids: Iterable[int | None], controller: int | None = None,
+                                 tapped: bool = False) -> list[int | None]:
+        """Put all of ``oids`` onto the battlefield at once (under their owners' control,
+        or ``controller``'s); their new ids."""
+        return self.game.move_all([o for o in oids if o is not None], "battlefield",
+                                  reason="put", controller=-1 if controller is None
+                                  else controller, tapped=tapped)
+
+    def discard_all(self, oids: Iterable[int | None]) -> None:
+        """Discard all of ``oids`` (cards in hands) at once."""
+        self.game.move_all([o for o in oids if o is not None], "graveyard", reason="discard")
+
     def put_on_library(self, oid: int | None, bottom: bool = False) -> None:
         """Put on top (or the bottom) of its owner's library."""
         if oid is not None and oid in self.game.state.objects:
@@ -224,9 +258,9 @@ class Ctx:
         self.game.move(oid, "graveyard", reason="discard")
 
     def mill(self, player: int, n: int) -> None:
+        """``player`` mills ``n`` cards (all at once)."""
         lib = self.game.state.players[player].library
-        for oid in list(lib[:n]):
-            self.game.move(oid, "graveyard", reason="mill")
+        self.game.move_all(list(lib[:n]), "graveyard", reason="mill")
 
     def shuffle(self, player: int | None = None) -> None:
         self.game.shuffle(self.controller if player is None else player)

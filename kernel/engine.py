@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from itertools import combinations, islice, product
 from typing import Any, NoReturn, Protocol
@@ -242,6 +243,8 @@ class Game:
         self._sba_parts: frozenset[str] | None = None
         self._chars_at = -1
         self._lki: dict[int, tuple[int, Chars | None]] = {}
+        #: the ids below this are taken by moves happening at once (:meth:`move_together`)
+        self._id_floor = 0
         self.listeners: list[Callable[[Envelope], None]] = []
         if start:
             self.emit(ev.GameStarted(players=tuple(players), seed=seed, profile=profile))
@@ -264,15 +267,18 @@ class Game:
     Deterministic, unlike a wall clock; a log's header records it as ``meta["max_events"]``
     (:func:`kernel.replay.run_from_header`).  The longest reference game has 1,872 events."""
 
-    def emit(self, e: Event, cause: int | None = None) -> int:
-        """Append ``e`` to the log, fold it into the state, and collect triggers."""
+    def emit(self, e: Event, cause: int | None = None, together: bool = False) -> int:
+        """Append ``e`` to the log, fold it into the state, and collect triggers.
+        ``together``: ``e`` is one of several moves that happen at once
+        (:meth:`move_together`), which records last known information and triggers
+        abilities for all of them."""
         if len(self.log) >= self.max_events and type(e) is not ev.GameEnded:
             self.emit(ev.GameEnded(winner=-1, reason="event-budget"))
             raise GameOver()
         why = self._cause[-1] if cause is None else cause
         kind = type(e)
         plans = None
-        if not self._setting_up:
+        if not (self._setting_up or together):
             plans = self._tag_plans.get(e.TAG)
             if plans is None:
                 plans = self._trigger_plans(e.TAG)
@@ -284,7 +290,7 @@ class Game:
         seq = len(self.log)
         env = Envelope(seq=seq, cause=why, event=e)
         left = kind in _MOVES and e.from_zone == "battlefield"  # type: ignore[attr-defined]
-        if left:
+        if left and not together:
             o = s.objects.get(e.obj)  # type: ignore[attr-defined]
             if o is not None:
                 self._lki[o.id] = (o.controller, self.chars(o.id))
@@ -315,10 +321,11 @@ class Game:
                 raise
         if left and s.effects:
             self._source_left(e.obj, seq)  # type: ignore[attr-defined]
-        if plans and plans[1]:
-            self._triggers(plans[1], e, seq, before=False)
-        if s.effects and not self._setting_up:
-            self._delayed_triggers(e, seq)
+        if plans is not None:  # (not setting up, nor one of several moves at once)
+            if plans[1]:
+                self._triggers(plans[1], e, seq, before=False)
+            if s.effects:
+                self._delayed_triggers(e, seq)
         return seq
 
     def _sba_reads(self) -> frozenset[str]:
@@ -622,7 +629,10 @@ class Game:
         return 1 - player
 
     def new_id(self) -> int:
-        return self.state.next_id
+        """The id of the next new object, stack item or effect (past the ids that moves
+        happening at once have taken, :meth:`move_together`)."""
+        n = self.state.next_id
+        return n if n >= self._id_floor else self._id_floor
 
     def battlefield(self, controller: int | None = None) -> list[int]:
         if controller is None:
@@ -934,8 +944,7 @@ class Game:
         if len(hand) > 7:
             extra = len(hand) - 7
             chosen = self.choose(active, "discard", list(hand), f"discard {extra}", count=extra)
-            for oid in chosen:
-                self.move(oid, "graveyard", reason="discard")
+            self.move_all(chosen, "graveyard", reason="discard")  # (at once)
         if any(self.state.objects[o].damage for o in self.state.battlefield):
             self.emit(ev.DamageRemoved())
         eot = tuple(e.id for e in self.state.effects if e.duration == "eot")
@@ -2557,32 +2566,47 @@ class Game:
                 keep = self.choose(ctrl, "legend", ids, "legend rule: choose one to keep")
             legend.extend((i, why_now) for i in ids if i != keep)
         done: set[int] = set()
-        lost: int | None = None
+        todo: list[tuple[str, int, str, int]] = []
         for (what, ref, why), cause in zip(acts, causes, strict=True):
-            if what == "lose":
-                lost = self.emit(ev.PlayerLost(player=ref, reason=why), cause=cause)
-                continue
-            if ref in done or ref not in self.state.objects:
-                continue
-            done.add(ref)
-            with self.caused(cause):
-                if what == "annihilate":
-                    o = self.state.objects[ref]
-                    n = min(o.counters.get("+1/+1", 0), o.counters.get("-1/-1", 0))
-                    self.emit(ev.CounterRemoved(obj=ref, kind="+1/+1", n=n))
-                    self.emit(ev.CounterRemoved(obj=ref, kind="-1/-1", n=n))
-                elif what == "cease":
-                    o = self.state.objects[ref]
-                    self.emit(ev.ZoneChanged(obj=ref, new_obj=ref, from_zone=o.zone,
-                                             to_zone="none", reason="token-ceased"))
-                elif what in ("destroy", "graveyard"):
-                    self.move(ref, "graveyard", reason="sba:" + why)
-                elif what == "unattach":  # e.g. Equipment attached to an illegal permanent
-                    self.emit(ev.Attached(obj=ref, to=0))
-        for oid, cause in legend:
-            if oid not in done and oid in self.state.objects:
+            if what != "lose":
+                if ref in done or ref not in self.state.objects:
+                    continue
+                done.add(ref)
+            todo.append((what, ref, why, cause))
+        # the permanents put into graveyards, all at once (CR 704.3): replacement effects
+        # and look-back triggers see the state before any of them moved
+        moves = [Move(ref, "graveyard", "sba:" + why, cause)
+                 for what, ref, why, cause in todo if what in ("destroy", "graveyard")]
+        moves += [Move(oid, "graveyard", "sba:legend-rule", cause) for oid, cause in legend
+                  if oid not in done and oid in self.state.objects]
+        lost: int | None = None
+        try:
+            ready = self._ready_moves(moves)
+            nxt = iter(ready)
+            for what, ref, why, cause in todo:
+                if what == "lose":
+                    lost = self.emit(ev.PlayerLost(player=ref, reason=why), cause=cause)
+                    continue
+                if what in ("destroy", "graveyard"):
+                    self._make_move(next(nxt))
+                    continue
                 with self.caused(cause):
-                    self.move(oid, "graveyard", reason="sba:legend-rule")
+                    if what == "annihilate":
+                        o = self.state.objects[ref]
+                        n = min(o.counters.get("+1/+1", 0), o.counters.get("-1/-1", 0))
+                        self.emit(ev.CounterRemoved(obj=ref, kind="+1/+1", n=n))
+                        self.emit(ev.CounterRemoved(obj=ref, kind="-1/-1", n=n))
+                    elif what == "cease":
+                        o = self.state.objects[ref]
+                        self.emit(ev.ZoneChanged(obj=ref, new_obj=ref, from_zone=o.zone,
+                                                 to_zone="none", reason="token-ceased"))
+                    elif what == "unattach":  # e.g. Equipment attached to an illegal permanent
+                        self.emit(ev.Attached(obj=ref, to=0))
+            for r in nxt:  # the legend rule's
+                self._make_move(r)
+        finally:
+            self._id_floor = 0
+        self._moved_together(ready)
         self._check_game_over(lost)
         return True
 
@@ -2732,6 +2756,148 @@ class Game:
             self._entered(new, tapped, cast_data)
         return new
 
+    def move_together(self, moves: Sequence[Move]) -> list[int | None]:
+        """Move several objects at once, as one instruction does ("destroy all ...",
+        "exile all ...", "each player discards ...") and as state-based actions do
+        (CR 608.2e-style simultaneity, 704.3); returns each one's new id (``None``: it
+        didn't move).
+
+        Replacement effects -- indestructible for a destruction, regeneration shields,
+        "exile it instead" -- are applied to each move against the state before any of
+        them happened; then they all happen, one ``ZoneChanged`` (or ``RemovedFromGame``)
+        each.  Leaves-the-battlefield abilities look back at the state before the first
+        of them (CR 603.10a): each sees every object that left with it, the object with
+        the ability included, and each object's last known characteristics are those it
+        had then.  They trigger before the moves are recorded (as for one object, with
+        its move's cause); other abilities trigger after the last of them.  A single
+        move is :meth:`move` (or :meth:`destroy`, :meth:`exile`)."""
+        try:
+            ready = self._ready_moves(moves)
+            for r in ready:
+                self._make_move(r)
+        finally:
+            self._id_floor = 0
+        self._moved_together(ready)
+        return [r.new for r in ready]
+
+    def move_all(self, oids: Sequence[int], to_zone: str, reason: str = "",
+                 controller: int = -1, tapped: bool = False) -> list[int | None]:
+        """Objects ``oids`` to ``to_zone``, all at once (:meth:`move_together`)."""
+        return self.move_together([Move(o, to_zone, reason, controller=controller,
+                                        tapped=tapped) for o in oids])
+
+    def destroy_all(self, oids: Sequence[int]) -> list[int | None]:
+        """"Destroy all ...": the permanents ``oids`` at once (:meth:`move_together`);
+        one that is indestructible as they are destroyed stays."""
+        return self.move_together([Move(o, "graveyard", "destroy", destroy=True)
+                                   for o in oids])
+
+    def exile_all(self, oids: Sequence[int], face_down: bool = False, exiled_with: int = 0,
+                  reason: str = "") -> list[int | None]:
+        """"Exile all ...": objects ``oids`` at once, like :meth:`exile` each."""
+        return self.move_together([Move(o, "exile", reason, face_down=face_down,
+                                        exiled_with=exiled_with, replaceable=False)
+                                   for o in oids])
+
+    def _ready_moves(self, moves: Sequence[Move]) -> list[_Ready]:
+        """The first part of :meth:`move_together`: each move's replacement effects
+        applied, its event made (new ids taken), the last known information of what
+        leaves the battlefield kept, and the look-back abilities triggered -- all
+        against the state before any of them moves.  (One move is left to
+        :meth:`move`.)"""
+        if len(moves) < 2:
+            return [_Ready(m, plain=True) for m in moves]
+        s = self.state
+        ready: list[_Ready] = []
+        seen: set[int] = set()
+        for m in moves:
+            r = _Ready(m)
+            ready.append(r)
+            o = s.objects.get(m.obj)
+            if o is None or o.zone == "none" or m.obj in seen:
+                continue
+            seen.add(m.obj)
+            if o.token and o.zone not in ("battlefield", "stack") and m.to_zone != "none":
+                continue  # (see move)
+            if m.destroy and (o.zone != "battlefield" or self.chars(m.obj).has("indestructible")):
+                continue
+            r.cause = self._cause[-1] if m.cause is None else m.cause
+            to_zone = m.to_zone
+            if m.replaceable:
+                with self.caused(r.cause):
+                    proposed = replace(self, "move", {"obj": m.obj, "from_zone": o.zone,
+                                                      "to_zone": to_zone, "reason": m.reason})
+                if proposed is None:
+                    continue
+                to_zone = proposed["to_zone"]
+            r.to_zone = to_zone
+        new = self.new_id()
+        for r in ready:
+            m = r.move
+            if not r.to_zone or m.obj not in s.objects:
+                r.to_zone = ""
+                continue
+            o = s.objects[m.obj]
+            r.new = new
+            new += 1
+            if r.to_zone == "exile":
+                r.event = ev.RemovedFromGame(obj=m.obj, new_obj=r.new, from_zone=o.zone,
+                                             face_down=m.face_down, exiled_with=m.exiled_with,
+                                             reason=m.reason)
+            else:
+                position = m.position
+                if r.to_zone == "library" and position == -1 and m.reason in ("put",):
+                    position = 0
+                r.event = ev.ZoneChanged(obj=m.obj, new_obj=r.new, from_zone=o.zone,
+                                         to_zone=r.to_zone, reason=m.reason, position=position,
+                                         controller=m.controller)
+            if o.zone == "battlefield":
+                self._lki[o.id] = (o.controller, self.chars(o.id))
+        self._id_floor = new  # (the triggered abilities' ids come after the new objects')
+        if not self._setting_up:
+            for r in ready:
+                if r.event is not None:
+                    plans = self._tag_plans.get(r.event.TAG) or self._trigger_plans(r.event.TAG)
+                    if plans[0]:
+                        self._triggers(plans[0], r.event, r.cause, before=True)
+        return ready
+
+    def _make_move(self, r: _Ready) -> None:
+        """Make one move that :meth:`_ready_moves` made ready (a single one: :meth:`move`)."""
+        m = r.move
+        if r.plain:
+            with self.caused(self._cause[-1] if m.cause is None else m.cause):
+                if m.destroy:
+                    r.new = self.destroy(m.obj)
+                elif m.to_zone == "exile" and not m.replaceable:
+                    r.new = self.exile(m.obj, face_down=m.face_down, exiled_with=m.exiled_with,
+                                       reason=m.reason)
+                else:
+                    r.new = self.move(m.obj, m.to_zone, reason=m.reason, position=m.position,
+                                      controller=m.controller, tapped=m.tapped)
+            return
+        if r.event is None:
+            return
+        r.seq = self.emit(r.event, cause=r.cause, together=True)
+        if r.to_zone == "battlefield":
+            with self.caused(r.cause):
+                self._entered(r.new or 0, m.tapped, None)
+
+    def _moved_together(self, ready: Sequence[_Ready]) -> None:
+        """The last part of :meth:`move_together`: the abilities that trigger on the moves
+        (other than look-back ones), once all of them have happened."""
+        if self._setting_up:
+            return
+        for r in ready:
+            e = r.event
+            if e is None or r.seq < 0:
+                continue
+            plans = self._tag_plans.get(e.TAG) or self._trigger_plans(e.TAG)
+            if plans[1]:
+                self._triggers(plans[1], e, r.seq, before=False)
+            if self.state.effects:
+                self._delayed_triggers(e, r.seq)
+
     def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None) -> None:
         """What happens as permanent ``new`` enters the battlefield -- a card moved there
         or played, or a token created: its "as ~ enters" choice, entering tapped (asked,
@@ -2797,11 +2963,13 @@ class Game:
                                      exiled_with=exiled_with, reason=reason))
         return new
 
-    def destroy(self, oid: int) -> None:
+    def destroy(self, oid: int) -> int | None:
+        """Destroy a permanent (not if it is indestructible); returns its new id."""
         if oid in self.state.objects and self.state.objects[oid].zone == "battlefield":
             if self.chars(oid).has("indestructible"):
-                return
-            self.move(oid, "graveyard", reason="destroy")
+                return None
+            return self.move(oid, "graveyard", reason="destroy")
+        return None
 
     def draw(self, player: int, n: int = 1) -> None:
         for _ in range(n):
@@ -3267,6 +3435,46 @@ def event_from_data(data: Any) -> Event | None:
     if not isinstance(data, list) or len(data) not in (2, 3) or data[0] not in ev.EVENT_TYPES:
         return None
     return msgspec.convert(data[1], ev.EVENT_TYPES[data[0]])
+
+
+@dataclass(frozen=True)
+class Move:
+    """One object's part of moves that happen at once (:meth:`Game.move_together`).
+
+    ``to_zone``, ``reason``, ``position``, ``controller`` and ``tapped`` are those of
+    :meth:`Game.move`, ``face_down`` and ``exiled_with`` those of :meth:`Game.exile`;
+    ``cause``: the event that caused this move (``None``: the current cause);
+    ``destroy``: it is a destruction (an indestructible permanent isn't moved);
+    ``replaceable``: replacement effects apply to it (:meth:`Game.exile` has none).
+    """
+
+    obj: int
+    to_zone: str
+    reason: str = ""
+    cause: int | None = None
+    position: int = -1
+    controller: int = -1
+    tapped: bool = False
+    face_down: bool = False
+    exiled_with: int = 0
+    destroy: bool = False
+    replaceable: bool = True
+
+
+@dataclass
+class _Ready:
+    """A :class:`Move` made ready to happen together with others (``plain``: alone, by
+    :meth:`Game.move`): where it goes after replacement effects (``""``: nowhere, it
+    doesn't happen), its cause, its event and the object's new id, and the event's
+    number once recorded."""
+
+    move: Move
+    plain: bool = False
+    to_zone: str = ""
+    cause: int = -1
+    event: Event | None = None
+    new: int | None = None
+    seq: int = -1
 
 
 class _SetupScope:

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 import structlog
 
+from kernel import events as ev
 from kernel.cards import CardFacts, CardSetInfo, Registry
 from kernel.cli import main
 from kernel.dsl import (
@@ -47,6 +48,7 @@ from kernel.events import DamageDealt, Event, StepBegan, ZoneChanged
 from kernel.filters import creature, creature_or_player
 from kernel.layers import View
 from kernel.plugins import hookimpl, load_registry
+from kernel.replacement import Replacement
 from kernel.scenario.model import loads_scenarios
 from kernel.scenario.runner import ScenarioResult, run_scenario
 from plugins.enters import enters_with_counters_if
@@ -210,6 +212,68 @@ T.card("Test Mourner",
                  look_back=True),
        facts=_facts("Test Mourner", "{B}", ("Enchantment",), colors=("B",),
                     text="Whenever a creature dies, you gain 1 life."))
+
+# Simultaneity (CR 608.2e-style "all at once") and look-back for objects leaving together
+# (CR 603.10a): one instruction moving several objects, and watchers of those moves.
+
+def _all_creatures(c: Ctx) -> list[int]:
+    return c.objects(creature)
+
+
+T.card("Test Wrath", spell(lambda c: c.destroy_all(_all_creatures(c))),
+       facts=_facts("Test Wrath", "{2}{W}{W}", ("Sorcery",), colors=("W",),
+                    text="Destroy all creatures."))
+T.card("Test Exile Sweep", spell(lambda c: c.exile_all(_all_creatures(c))),
+       facts=_facts("Test Exile Sweep", "{3}{W}{W}", ("Sorcery",), colors=("W",),
+                    text="Exile all creatures."))
+T.card("Test Evacuation", spell(lambda c: c.bounce_all(_all_creatures(c))),
+       facts=_facts("Test Evacuation", "{3}{U}{U}", ("Instant",), colors=("U",),
+                    text="Return all creatures to their owners' hands."))
+T.card("Test Culling", spell(lambda c: c.sacrifice_all(_all_creatures(c))),
+       facts=_facts("Test Culling", "{2}{B}{B}", ("Sorcery",), colors=("B",),
+                    text="Each player sacrifices all creatures they control."))
+
+
+def _another_of_yours(v: View, src: int, e: Any) -> bool:
+    """Another creature you control (as it last existed) left the battlefield."""
+    return bool(e.from_zone == "battlefield" and e.obj != src and e.obj in v.state.objects
+                and v.chars(e.obj).is_creature
+                and v.chars(e.obj).controller == v.chars(src).controller)
+
+
+T.card("Test Griever",
+       triggered(ZoneChanged, lambda v, s, e: e.to_zone == "graveyard"
+                 and _another_of_yours(v, s, e), lambda c: c.gain_life(c.controller, 1),
+                 look_back=True, text="whenever another creature you control dies"),
+       facts=_facts("Test Griever", "{1}{B}", ("Creature",), ("Human",), (2, 2),
+                    colors=("B",), text="Whenever another creature you control dies, "
+                                        "you gain 1 life."))
+T.card("Test Farewell Keeper",
+       triggered((ZoneChanged, ev.RemovedFromGame), _another_of_yours,
+                 lambda c: c.gain_life(c.controller, 1), look_back=True,
+                 text="whenever another creature you control leaves the battlefield"),
+       facts=_facts("Test Farewell Keeper", "{W}", ("Creature",), ("Spirit",), (1, 1),
+                    colors=("W",), text="Whenever another creature you control leaves the "
+                                        "battlefield, you gain 1 life."))
+
+
+class _WardenExile(Replacement):
+    """If a creature an opponent controls would die, exile it instead."""
+
+    key, event = "test-warden", "move"
+
+    def applies(self, game: Any, p: dict[str, Any], source: int) -> bool:
+        c = game.chars(p["obj"])
+        return bool(p["from_zone"] == "battlefield" and p["to_zone"] == "graveyard"
+                    and c.is_creature and c.controller != game.chars(source).controller)
+
+    def apply(self, game: Any, p: dict[str, Any], source: int) -> dict[str, Any] | None:
+        return dict(p, to_zone="exile")
+
+
+T.card("Test Warden", _WardenExile(),
+       facts=_facts("Test Warden", "{1}{W}", ("Creature",), ("Human",), (1, 1), colors=("W",),
+                    text="If a creature an opponent controls would die, exile it instead."))
 
 T.card("Test Walker",
        loyalty("+1", lambda c: c.gain_life(c.controller, 1)),

@@ -8,8 +8,9 @@ and heuristic agents, with and without mulligans -- every event of the log is ch
   and the setup before the first decision); so following causes from any event ends, at
   event 0 or a setup event, and no cycle can hide;
 * the link is justified by what the event is: a triggered ability's cause is the event
-  it triggered on (a leaves-the-battlefield ability, recorded just before that event:
-  that event's cause); a triggered ability goes on the stack caused by its triggering;
+  it triggered on (a leaves-the-battlefield ability is recorded just before that event,
+  or before all the moves of objects that left together, with that event's cause); a
+  triggered ability goes on the stack caused by its triggering;
   a stack item resolves caused by the event that put it on the stack; a step begins as
   the last one ended (its last recorded pass of priority, or its beginning); a priority
   decision is caused by the step it is made in; an attack or a block by the decision
@@ -242,10 +243,15 @@ class Checker:
                 "by the resolving spell or ability"
         if as_data(ce) == data[:2]:
             return ""  # the event it triggered on
-        later = [x for x in self.log[seq + 1:] if x.cause == c
-                 and not isinstance(x.event, ev.AbilityTriggered)][:1]
-        if later and as_data(later[0].event) == data[:2]:
-            return ""  # a look-back trigger, recorded just before the event, with its cause
+        for x in self.log[seq + 1:]:
+            # a look-back trigger, recorded just before the event, with its cause -- or,
+            # for objects that left together, before the first of those moves
+            if x.cause != c or isinstance(x.event, ev.AbilityTriggered):
+                continue
+            if as_data(x.event) == data[:2]:
+                return ""
+            if not isinstance(x.event, ev.ZoneChanged | ev.RemovedFromGame):
+                break
         return "not the event it triggered on"
 
     def decision(self, e: ev.DecisionMade, step: int, c: int, ce: ev.Event) -> str:

@@ -61,7 +61,9 @@ TESTPACK = (["Plains", "Island", "Swamp", "Mountain", "Forest"] * 4
                "Test Deathtoucher", "Test Deadly Trampler", "Test Lifelinker", "Test Flash Bear", "Test Mana Elf",
                "Test Flyer", "Test Reacher", "Test Fearsome", "Test Wall", "Test Vigilant",
                "Test Hasty", "Test First Striker", "Test Islandwalker", "Test Enlarge",
-               "Test Sorcery Growth", "Test Legendary Walker", "Murder", "Lightning Bolt"])
+               "Test Sorcery Growth", "Test Legendary Walker", "Murder", "Lightning Bolt",
+               "Test Wrath", "Test Exile Sweep", "Test Griever", "Test Farewell Keeper",
+               "Test Warden"])
 
 
 def deck_pool(reg: Registry) -> dict[str, list[str]]:

@@ -22,6 +22,7 @@ from kernel.dsl import (
     triggered_on,
 )
 from kernel.effects import Ctx
+from kernel.engine import Move
 from kernel.filters import artifact, creature, creature_or_player, enchantment, kind, land
 from kernel.layers import View
 from plugins.champion import champion
@@ -84,16 +85,14 @@ def _exhume(c: Ctx) -> None:
         if cards:
             chosen.append((p, c.choose(cards, player=p, prompt="put a creature card from your "
                                        "graveyard onto the battlefield")))
-    for p, oid in chosen:
-        c.put_onto_battlefield(oid, controller=p)
+    c.game.move_together([Move(oid, "battlefield", "put", controller=p) for p, oid in chosen])
 
 
 def _ghostly_flicker(c: Ctx) -> None:
     """Exile two target artifacts, creatures, and/or lands you control, then return those
     cards to the battlefield under your control."""
-    exiled = [c.exile(t) for t in c.legal_targets()]
-    for oid in exiled:
-        c.put_onto_battlefield(oid, controller=c.controller)
+    exiled = c.exile_all(c.legal_targets())  # both at once, then both return at once
+    c.put_all_onto_battlefield(exiled, controller=c.controller)
 
 
 def _bitterblossom(c: Ctx) -> None:

@@ -86,9 +86,8 @@ def discard_cards(c: Ctx, player: int, n: int) -> None:
     hand = list(c.state.players[player].hand)
     if not hand:
         return
-    for oid in c.choose(hand, kind="discard", player=player, prompt=f"discard {n}",
-                        count=min(n, len(hand))):
-        c.discard(player, oid)
+    c.discard_all(c.choose(hand, kind="discard", player=player, prompt=f"discard {n}",
+                           count=min(n, len(hand))))
 
 
 # ------------------------------------------------------------------ tokens other than Roles

@@ -281,8 +281,7 @@ def _spring_cleaning(c: Ctx) -> None:
     enchantments your opponents control."""
     c.destroy(c.target(0))
     if clash(c):
-        for oid in c.objects(enchantment.opponent_controls()):
-            c.destroy(oid)
+        c.destroy_all(c.objects(enchantment.opponent_controls()))
 
 
 S.card("Spring Cleaning", spell(_spring_cleaning, target(enchantment)))

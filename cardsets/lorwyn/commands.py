@@ -38,8 +38,7 @@ creature_card_mv_x_in_your_graveyard = creature_card.in_your("graveyard").where(
 def destroy_all(f: Filter) -> Callable[[Ctx], None]:
     """Destroy all [f]."""
     def eff(c: Ctx) -> None:
-        for oid in c.objects(f):
-            c.destroy(oid)
+        c.destroy_all(c.objects(f))  # all at once
     return eff
 
 
@@ -82,12 +81,8 @@ def _two_to_each_creature(c: Ctx) -> None:
 def _wheel(c: Ctx) -> None:
     """Each player discards all the cards in their hand, then draws that many cards."""
     order = [c.state.active] + [p for p in range(len(c.state.players)) if p != c.state.active]
-    counts: dict[int, int] = {}
-    for p in order:
-        hand = list(c.state.players[p].hand)
-        counts[p] = len(hand)
-        for oid in hand:
-            c.discard(p, oid)
+    counts = {p: len(c.state.players[p].hand) for p in order}
+    c.discard_all([oid for p in order for oid in c.state.players[p].hand])  # all at once
     for p in order:
         c.draw(p, counts[p])
 
@@ -113,8 +108,7 @@ def _shuffle_graveyard_in(c: Ctx) -> None:
     p = c.controller_of(c.target(0))
     if p is None:
         return
-    for oid in list(c.state.players[p].graveyard):
-        c.game.move(oid, "library", reason="shuffle")
+    c.game.move_all(list(c.state.players[p].graveyard), "library", reason="shuffle")
     c.shuffle(p)
 
 

@@ -50,9 +50,8 @@ def _discard_two(c: Ctx) -> None:
     if who is None:
         return
     hand = list(c.state.players[who].hand)
-    for oid in c.choose(hand, kind="discard", player=who, prompt="discard two cards",
-                        count=min(2, len(hand))):
-        c.discard(who, oid)
+    c.discard_all(c.choose(hand, kind="discard", player=who, prompt="discard two cards",
+                           count=min(2, len(hand))))
 
 
 S.card("Mournwhelk", etb(_discard_two, target(player)), evoke("{3}{B}"))

@@ -273,8 +273,7 @@ def _urn_returns(c: Ctx) -> None:
     c.sacrifice(c.source)
     if c.state.objects.get(c.source) is not None:
         return  # it wasn't sacrificed
-    for oid in cards:
-        c.put_onto_battlefield(oid)
+    c.put_all_onto_battlefield(cards)  # under their owners' control
 
 
 S.card("Colfenor's Urn",
@@ -376,8 +375,7 @@ def _fathom_trawl(c: Ctx) -> None:
         if "Land" not in c.chars(oid).types:
             nonland.append(oid)
     c.reveal(c.you, shown)
-    for oid in nonland:
-        c.game.move(oid, "hand", reason="reveal")
+    c.game.move_all(nonland, "hand", reason="reveal")
     rest = [o for o in shown if o not in nonland]
     while rest:
         nxt = rest[0] if len(rest) == 1 else \

@@ -145,8 +145,7 @@ def _tutor(c: Ctx) -> None:
 def _reanimate_all(c: Ctx) -> None:
     graves = [o for p in c.state.players for o in p.graveyard
               if "Creature" in c.chars(o).types]
-    for oid in graves:
-        c.put_onto_battlefield(oid, controller=c.controller)
+    c.put_all_onto_battlefield(graves, controller=c.controller)  # all at once
 
 
 _walker("Liliana Vess",

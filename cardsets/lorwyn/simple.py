@@ -533,8 +533,7 @@ def _seedguide_ash(c: Ctx) -> None:
     battlefield tapped, then shuffle."""
     if not c.may("search your library for Forests?"):
         return
-    for oid in search_library(c, forest_card, up_to=3):
-        c.put_onto_battlefield(oid, tapped=True)
+    c.put_all_onto_battlefield(search_library(c, forest_card, up_to=3), tapped=True)
     c.shuffle()
 
 
@@ -623,8 +622,7 @@ def _wanderers_twig(c: Ctx) -> None:
                    and "Land" in v.chars(r).types, "basic_land_card")
     picked = search_library(c, basic)
     c.reveal(c.you, picked)
-    for oid in picked:
-        c.game.move(oid, "hand", reason="search")
+    c.game.move_all(picked, "hand", reason="search")
     c.shuffle()
 
 
