@@ -60,7 +60,7 @@ def test_strict_unused_answer_fails(registry: Registry) -> None:
 def test_actions_after_the_game_ended_fail(registry: Registry) -> None:
     text = shock(life=2, expect=0, more="  - {player: alice, play: Mountain}")
     ok, why = run(registry, text)
-    assert not ok and "game ended" in why and "alice won" in why
+    assert not ok and "game ended" in why and "alice wins" in why
 
 
 def test_an_ambiguous_name_in_an_expectation_fails(registry: Registry) -> None:

@@ -142,6 +142,7 @@ Step = Literal[
     "beginning_of_combat",
     "declare_attackers",
     "declare_blockers",
+    "first_strike_damage",
     "combat_damage",
     "end_of_combat",
     "postcombat_main",
@@ -174,7 +175,7 @@ COMMON_ACTION_KEYS: tuple[str, ...] = ("player", "answers", "refused")
 """Keys every action may carry."""
 
 VERB_KEYS: dict[str, tuple[str, ...]] = {
-    "cast": ("targets", "modes", "x", "evoke"),
+    "cast": ("targets", "modes", "x", "evoke", "alt_cost"),
     "play": (),
     "activate": ("ability", "targets", "x"),
     "attack": (),
@@ -197,11 +198,19 @@ ANSWER_KINDS: tuple[str, ...] = (
     "x",
     "may",
     "choose",
+    "arrange",
+    "pay",
     "order",
     "assign",
     "discard",
 )
 """Decision keys of an answer: each answer has exactly one of these."""
+
+VARIANTS: tuple[str, ...] = ("free_for_all", "two_headed_giant")
+"""Values of the top-level ``variant`` key (``free_for_all``: the default, named)."""
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
 
 PLAYER_EXPECT_KEYS: tuple[str, ...] = (
     "life",
@@ -218,6 +227,7 @@ CARD_EXPECT_KEYS: tuple[str, ...] = (
     "counters",
     "power",
     "toughness",
+    "damage",
     "tapped",
     "controller",
     "owner",
@@ -302,6 +312,8 @@ class CardEntry(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
     exiled_with: str | None = None
     controller: str | None = None
     """Player controlling it when not its owner (battlefield only)."""
+    damage: NonNeg = 0
+    """Damage marked on it this turn (battlefield only; it wears off in cleanup)."""
 
     @property
     def ref(self) -> str:
@@ -351,6 +363,14 @@ class CountFilter(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True)
     type: str | None = None
     subtype: str | None = None
     token: bool | None = None
+    tapped: bool | None = None
+
+
+class Arrangement(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """The value of an ``arrange`` answer: where looked-at cards go, each list top first."""
+
+    top: list[str] = []
+    bottom: list[str] = []
 
 
 class Answer(Struct, frozen=True, kw_only=True):
@@ -359,8 +379,9 @@ class Answer(Struct, frozen=True, kw_only=True):
     ``value`` by kind: redirect ``str | None`` (None: don't redirect), clash
     ``"top" | "bottom"``, hideaway ``str``, champion ``str | None`` (None:
     none), target ``str``, targets ``list[str]``, mode ``int``, modes
-    ``list[int]``, x ``int``, may ``bool``, choose ``list[str]``, order
-    ``list[str]``, assign ``dict[str, int]``, discard ``list[str]``.
+    ``list[int]``, x ``int``, may ``bool``, choose ``list[str]``, arrange
+    :class:`Arrangement`, pay ``bool``, order ``list[str]``, assign
+    ``dict[str, int]``, discard ``list[str]``.
     ``player`` is ``None`` for the acting player.
     """
 
@@ -386,6 +407,8 @@ class Expectation(Struct, frozen=True, kw_only=True):
     library_bottom: list[str] | None = None
     lost: bool | None = None
     winner: str | None = None
+    draw: bool | None = None
+    """The game is over and no player won (``False``: it is not so)."""
     # card subject
     card: str | None = None
     zone: str | None = None
@@ -393,6 +416,7 @@ class Expectation(Struct, frozen=True, kw_only=True):
     counters: dict[str, int] | None = None
     power: int | None = None
     toughness: int | None = None
+    damage: int | None = None
     tapped: bool | None = None
     controller: str | None = None
     owner: str | None = None
@@ -429,7 +453,7 @@ class Expectation(Struct, frozen=True, kw_only=True):
 class Action(Struct, frozen=True, kw_only=True):
     """One step of a scenario.  ``verb`` is one of :data:`VERBS`.
 
-    Fields used per verb: cast ``card, targets, modes, x, evoke``; play
+    Fields used per verb: cast ``card, targets, modes, x, evoke, alt_cost``; play
     ``card``; activate ``card, ability, targets, x``; attack ``attackers``;
     block ``blocks``; resolve ``resolve``; pass_until ``pass_until``; check
     ``check``.  All verbs: ``player`` (None when not written), ``answers``,
@@ -448,6 +472,9 @@ class Action(Struct, frozen=True, kw_only=True):
     modes: list[int] = []
     x: int | None = None
     evoke: bool = False
+    alt_cost: str = ""
+    """The alternative cost paid instead of the mana cost (``evoke: true`` gives
+    ``"evoke"``); ``""``: the mana cost."""
     ability: str | int | None = None
     """Loyalty cost (``"+1"``, ``"-1"``, ``"-X"``, ``"0"``) or 1-based index."""
     attackers: dict[str, str | None] = {}
@@ -468,6 +495,10 @@ class Scenario(Struct, frozen=True, kw_only=True):
     strict: bool = False
     players: dict[str, PlayerSetup]
     """Player name -> setup, in turn order."""
+    variant: str = "free_for_all"
+    """One of :data:`VARIANTS`."""
+    teams: list[list[str]] = []
+    """Two-Headed Giant: the two teams, each a list of player names."""
     turn: TurnSpec
     actions: list[Action] = []
     expect: list[Expectation] = []
@@ -495,7 +526,7 @@ class Scenario(Struct, frozen=True, kw_only=True):
 
 
 class _RawPlayer(Struct, forbid_unknown_fields=True):
-    life: Int = 20
+    life: Int | None = None
     battlefield: list[str | CardEntry] = []
     hand: list[str | CardEntry] = []
     library: list[str | CardEntry] = []
@@ -522,6 +553,8 @@ class _RawAnswer(Struct, forbid_unknown_fields=True):
     x: NonNeg | UnsetType = UNSET
     may: bool | str | UnsetType = UNSET
     choose: str | list[str] | UnsetType = UNSET
+    arrange: Arrangement | UnsetType = UNSET
+    pay: bool | str | UnsetType = UNSET
     order: list[str] | UnsetType = UNSET
     assign: dict[str, NonNeg] | UnsetType = UNSET
     discard: list[str] | UnsetType = UNSET
@@ -537,12 +570,14 @@ class _RawExpectation(Struct, forbid_unknown_fields=True):
     library_bottom: list[str] | UnsetType = UNSET
     lost: bool | UnsetType = UNSET
     winner: str | UnsetType = UNSET
+    draw: bool | UnsetType = UNSET
     card: str | UnsetType = UNSET
     zone: Zone | UnsetType = UNSET
     loyalty: Int | UnsetType = UNSET
     counters: dict[str, NonNeg] | UnsetType = UNSET
     power: Int | UnsetType = UNSET
     toughness: Int | UnsetType = UNSET
+    damage: NonNeg | UnsetType = UNSET
     tapped: bool | UnsetType = UNSET
     controller: str | UnsetType = UNSET
     owner: str | UnsetType = UNSET
@@ -575,6 +610,7 @@ class _RawAction(Struct, forbid_unknown_fields=True):
     modes: list[Positive] | UnsetType = UNSET
     x: NonNeg | UnsetType = UNSET
     evoke: bool | UnsetType = UNSET
+    alt_cost: str | UnsetType = UNSET
     answers: list[_RawAnswer] | UnsetType = UNSET
     ability: str | Int | UnsetType = UNSET
     refused: bool | UnsetType = UNSET
@@ -585,6 +621,8 @@ class _RawScenario(Struct, forbid_unknown_fields=True):
     players: dict[str, _RawPlayer]
     description: str = ""
     strict: bool = False
+    variant: Literal["free_for_all", "two_headed_giant"] = "free_for_all"
+    teams: list[list[str]] | None = None
     turn: _RawTurn | None = None
     actions: list[_RawAction] = []
     expect: list[_RawExpectation] = []
@@ -1127,15 +1165,16 @@ class _Builder:
         if not raw.name.strip():
             raise self.error("name", "expected a non-empty scenario name")
         self.players = list(raw.players)
-        if len(self.players) != 2:
+        if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
             raise self.error(
                 "players",
-                f"exactly two players are required, got {len(self.players)}"
+                f"two to four players are required, got {len(self.players)}"
                 + (f" ({_name_list(self.players)})" if self.players else ""),
             )
         for name in self.players:
             if not name.strip():
                 raise self.error("players", "player names must not be empty")
+        teams = self._teams(raw)
 
         # aliases first: later checks may refer to them
         for pname, rp in raw.players.items():
@@ -1160,7 +1199,11 @@ class _Builder:
                     if entry.alias is not None:
                         self.permanents.add(entry.alias)
 
-        players = {pname: self._player(pname, rp) for pname, rp in raw.players.items()}
+        default_life = 30 if raw.variant == "two_headed_giant" else 20
+        players = {pname: self._player(pname, rp, default_life)
+                   for pname, rp in raw.players.items()}
+        if teams:
+            self._team_life(raw, teams, players)
         turn = self._turn(raw.turn)
         actions = [self._action(a, f"actions[{i}]") for i, a in enumerate(raw.actions)]
         expect = [self._expectation(e, f"expect[{i}]") for i, e in enumerate(raw.expect)]
@@ -1169,13 +1212,55 @@ class _Builder:
             description=raw.description,
             strict=raw.strict,
             players=players,
+            variant=raw.variant,
+            teams=teams,
             turn=turn,
             actions=actions,
             expect=expect,
             file=self.file,
         )
 
-    def _player(self, pname: str, rp: _RawPlayer) -> PlayerSetup:
+    def _teams(self, raw: _RawScenario) -> list[list[str]]:
+        """Check ``variant`` and ``teams``: Two-Headed Giant needs two teams of two that
+        are the four players; ``teams`` means nothing in another variant."""
+        if raw.variant != "two_headed_giant":
+            if raw.teams is not None:
+                raise self.error("teams", "`teams` needs `variant: two_headed_giant`")
+            return []
+        if raw.teams is None:
+            raise self.error("variant", "`variant: two_headed_giant` needs `teams` "
+                             "(e.g. teams: [[alice, carol], [bob, dave]])")
+        if len(raw.teams) != 2 or any(len(team) != 2 for team in raw.teams):
+            raise self.error("teams", "Two-Headed Giant has two teams of two players")
+        seen: list[str] = []
+        for t, team in enumerate(raw.teams):
+            for k, name in enumerate(team):
+                self.check_player(name, f"teams[{t}][{k}]")
+                if name in seen:
+                    raise self.error(f"teams[{t}][{k}]", f"{_short(name)} is in two teams")
+                seen.append(name)
+        if len(seen) != len(self.players):
+            left = [n for n in self.players if n not in seen]
+            raise self.error("teams", f"every player is in a team; not in one: "
+                             f"{_name_list(left)}")
+        return [list(team) for team in raw.teams]
+
+    def _team_life(self, raw: _RawScenario, teams: list[list[str]],
+                   players: dict[str, PlayerSetup]) -> None:
+        """A team shares one life total: ``life:`` on either player sets it (both may
+        write it only if they agree); both players' setups then hold it."""
+        for team in teams:
+            written = {n: raw.players[n].life for n in team if raw.players[n].life is not None}
+            if len(set(written.values())) > 1:
+                raise self.error(f"players{_key_seg(team[1])}.life",
+                                 f"{team[0]} and {team[1]} are a team with one life total; "
+                                 f"their `life` differs ({', '.join(map(str, written.values()))})")
+            if written:
+                life = next(iter(written.values()))
+                for n in team:
+                    players[n] = msgspec.structs.replace(players[n], life=life)
+
+    def _player(self, pname: str, rp: _RawPlayer, default_life: int = 20) -> PlayerSetup:
         zones: dict[str, list[CardEntry]] = {}
         base = f"players{_key_seg(pname)}"
         for zone in SETUP_ZONES:
@@ -1192,12 +1277,12 @@ class _Builder:
                     raise self.error(path, "expected a card name")
                 entries.append(entry)
             zones[zone] = entries
-        return PlayerSetup(life=rp.life, **zones)
+        return PlayerSetup(life=default_life if rp.life is None else rp.life, **zones)
 
     def _check_entry(self, entry: CardEntry, zone: str, path: str) -> None:
         self.check_card(entry.card, f"{path}.card")
         if zone != "battlefield":
-            for key in ("tapped", "sick", "token"):
+            for key in ("tapped", "sick", "token", "damage"):
                 if getattr(entry, key):
                     raise self.error(f"{path}.{key}", f"`{key}` is only allowed on the battlefield")
             for key in ("attached_to", "controller"):
@@ -1278,6 +1363,17 @@ class _Builder:
             fields["x"] = ra.x
         if not isinstance(ra.evoke, UnsetType):
             fields["evoke"] = ra.evoke
+            if ra.evoke:
+                fields["alt_cost"] = "evoke"
+        if not isinstance(ra.alt_cost, UnsetType):
+            alt = ra.alt_cost.strip().lower()
+            if not alt:
+                raise self.error(f"{path}.alt_cost", "expected the name of an alternative cost "
+                                 "(evoke, prowl, ...)")
+            if fields.get("alt_cost", alt) != alt:
+                raise self.error(f"{path}.alt_cost", f"`evoke: true` and `alt_cost: "
+                                 f"{_plain(alt)}` name two different costs")
+            fields["alt_cost"] = alt
         if not isinstance(ra.ability, UnsetType):
             fields["ability"] = self._ability(ra.ability, f"{path}.ability")
 
@@ -1379,7 +1475,7 @@ class _Builder:
                 value = v
             else:
                 raise self.error(kpath, "expected a permanent's name or `none`, got yes")
-        elif kind == "may":
+        elif kind in ("may", "pay"):
             if isinstance(v, bool):
                 value = v
             elif v.lower() in ("yes", "true"):
@@ -1388,6 +1484,14 @@ class _Builder:
                 value = False
             else:
                 raise self.error(kpath, f"expected yes or no, got {_short(v)}")
+        elif kind == "arrange":
+            for side in ("top", "bottom"):
+                for i, name in enumerate(getattr(v, side)):
+                    self.check_ref(name, f"{kpath}.{side}[{i}]")
+            if not v.top and not v.bottom:
+                raise self.error(kpath, "expected `top` and/or `bottom`: the looked-at cards, "
+                                 "each list top first")
+            value = v
         elif kind in ("hideaway", "target"):
             self.check_ref(v, kpath, player_ok=kind == "target")
             value = v
@@ -1454,7 +1558,7 @@ class _Builder:
                 raise self.error(
                     f"{path}.count",
                     "expected a FILTER mapping (name, zone, controller, owner, type, "
-                    "subtype, token), or `log_has` with a number of events",
+                    "subtype, token, tapped), or `log_has` with a number of events",
                 )
         if count_is_filter and "equals" not in present:
             raise self.error(f"{path}.count", "`count` needs `equals`")
@@ -1506,12 +1610,14 @@ class _Builder:
             library_bottom=opt(raw.library_bottom),
             lost=opt(raw.lost),
             winner=opt(raw.winner),
+            draw=opt(raw.draw),
             card=opt(raw.card),
             zone=opt(raw.zone),
             loyalty=opt(raw.loyalty),
             counters=opt(raw.counters),
             power=opt(raw.power),
             toughness=opt(raw.toughness),
+            damage=opt(raw.damage),
             tapped=opt(raw.tapped),
             controller=opt(raw.controller),
             owner=opt(raw.owner),
