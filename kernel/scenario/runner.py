@@ -369,8 +369,12 @@ class ScenarioRun:
             raise ScenarioFailed(why)
         self._next()  # checks before the first action see the setup as it is
         if self.i >= len(self.sc.actions):
+            # nothing to play: the game is in its step, but no state-based action is ever
+            # checked (the StepBegan is the one play would begin with: the log re-runs)
+            with g.setting_up():
+                g.emit(ev.StepBegan(step=self.sc.turn.step))
             self._close()
-            return  # nothing to play: no state-based action is ever checked
+            return
         active = self.names.index(self.sc.turn.active)
         try:
             g.turn_from(self.sc.turn.step, self.sc.turn.number, active, resume=True)
