@@ -1015,7 +1015,13 @@ class ScenarioRun:
             if not flat:
                 raise ScenarioFailed(f"{name!r} is not one of the choices: "
                                      f"{', '.join(words[:12])}{', ...' if len(words) > 12 else ''}")
-        return self.ref(str(name), candidates=flat, avoid=picked)
+        oid = self.ref(str(name), candidates=flat, avoid=picked)
+        if flat and oid not in flat:
+            shown = ["none" if o == 0 else self.game.name(o) if o < 0 else self._label(o)
+                     for o in flat[:12]]
+            raise ScenarioFailed(f"{name!r} is not one of the choices: {', '.join(shown)}"
+                                 f"{', ...' if len(flat) > 12 else ''}")
+        return oid
 
     def _order(self, d: Decision, v: list[str]) -> list[int]:
         s = self.game.state
