@@ -2,7 +2,7 @@
 
 A bug seen in a game becomes a regression test: :func:`export_scenario` writes
 the position right after an event as a scenario (the format of
-``shared/spec/scenario-format.md``) -- both players' life, every zone in order
+docs/scenarios.md) -- both players' life, every zone in order
 (libraries top first), each object with an alias, counters, tapped, summoning
 sickness, marked damage, tokens, attachments, face-down and "exiled with" links,
 and the turn, active player and step.  The scenario's ``actions`` and ``expect`` are

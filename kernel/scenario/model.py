@@ -1,7 +1,7 @@
 """The rules-scenario file model: typed, validated scenarios read from YAML.
 
-This module implements the file format of ``shared/spec/scenario-format.md``
-(the contract): it reads a YAML file holding one scenario (a mapping) or
+This module implements the file format of docs/scenarios.md (the second
+edition of the contract ``shared/spec/scenario-format.md``): it reads a YAML file holding one scenario (a mapping) or
 several (``scenarios:`` followed by a list), checks every key and value, and
 returns :class:`Scenario` objects ready for a runner.  It does not run
 anything.

@@ -141,7 +141,11 @@ def printed_name(reg: Registry, card: str) -> str:
     """The name the card (or token) ``card`` -- a registry name -- is printed or created
     with: what scenarios call it.  A card set may register two different tokens that
     share a name under names qualified in parentheses ("Elemental (Hoofprints)" is the
-    Elemental token of Hoofprints of the Stag); the qualifier is not part of the name."""
+    Elemental token of Hoofprints of the Stag); the qualifier is not part of the name.
+    (A registry that knows its tokens' printed names says: ``Registry.token_name``.)"""
+    token_name = getattr(reg, "token_name", None)
+    if callable(token_name):
+        return str(token_name(card))
     name = reg[card].facts.name if card in reg else card
     m = _QUALIFIED.fullmatch(name)
     return m.group(1) if m else name
