@@ -1,17 +1,20 @@
 """The rules-scenario file model: typed, validated scenarios read from YAML.
 
-This module implements the file format of docs/scenarios.md (the second
-edition of the contract ``shared/spec/scenario-format.md``): it reads a YAML file holding one scenario (a mapping) or
-several (``scenarios:`` followed by a list), checks every key and value, and
-returns :class:`Scenario` objects ready for a runner.  It does not run
-anything.
+This module implements the file format of docs/scenarios.md (the second edition
+of the contract ``shared/spec/scenario-format.md``): it reads a YAML file holding
+one scenario (a mapping) or several (``scenarios:`` followed by a list), checks
+every key and value, and returns :class:`Scenario` objects ready for a runner.
+It does not run anything.
 
 Model
 -----
-``Scenario(name, description, strict, players, turn, actions, expect, file)``
-    ``players`` maps each player's name to a :class:`PlayerSetup` (life and
-    five zones of :class:`CardEntry`), in turn order (dict order).  ``turn`` is
-    a :class:`TurnSpec` whose ``active`` is always filled in.
+``Scenario(name, description, strict, players, variant, teams, turn, actions, expect,
+file)``
+    ``players`` maps each of the two to four players' names to a
+    :class:`PlayerSetup` (life and five zones of :class:`CardEntry`), in turn
+    order (dict order).  ``turn`` is a :class:`TurnSpec` whose ``active`` is
+    always filled in.  ``variant`` is one of :data:`VARIANTS`; ``teams`` is set
+    for Two-Headed Giant only.
 :class:`Action`
     One struct for every verb: ``verb`` is one of :data:`VERBS` and the fields
     that verb uses are set (``card`` for cast/play/activate, ``attackers``,
@@ -37,8 +40,8 @@ Normalisation choices (documented here, as the spec asks)
     error (name the planeswalker).
   - ``{champion: none}`` (the string; any case), ``{champion: no}`` and
     ``{champion: null}`` mean "exile nothing": ``Answer.value is None``.
-  - ``{may: yes}`` / ``{may: no}`` (booleans, or the quoted strings) give a
-    ``bool``.
+  - ``{may: yes}`` / ``{may: no}`` and ``{pay: yes}`` / ``{pay: no}``
+    (booleans, or the quoted strings) give a ``bool``.
 * An unquoted ``ability: +1`` would be the integer 1 in YAML; the loader
   keeps the plus sign, so it means the loyalty cost ``"+1"`` like the quoted
   form.  Loyalty costs become strings (``"+1"``, ``"-2"``, ``"-X"``, ``"0"``;
@@ -53,10 +56,17 @@ Normalisation choices (documented here, as the spec asks)
 * Answer values: ``targets``, ``modes``, ``choose``, ``order`` and ``discard``
   are lists (``{choose: X}`` gives ``["X"]``); ``assign`` is a dict of name to
   amount; ``clash`` is ``"top"``/``"bottom"``; ``target``/``hideaway`` are
-  names; ``mode``/``x`` are ints.
+  names; ``mode``/``x`` are ints; ``arrange`` is an :class:`Arrangement`
+  (``top`` and ``bottom`` lists, at least one of them not empty).
+* ``cast``'s ``alt_cost`` is kept in lower case; ``evoke: true`` sets it to
+  ``"evoke"`` (both written: they must agree).
+* Two-Headed Giant (``variant: two_headed_giant``) needs ``teams``: two teams of
+  two, every player in one; a team's ``life`` (default 30) is written on either
+  player or on both alike, and both players' setups hold it.  ``teams`` without
+  that variant is an error.
 * ``pass_until`` needs both ``turn`` and ``step``.
 * Setup keys that only make sense on the battlefield (``tapped``, ``sick``,
-  ``token``, ``attached_to``, ``controller``) are errors in other zones;
+  ``token``, ``attached_to``, ``controller``, ``damage``) are errors in other zones;
   ``face_down`` and ``exiled_with`` are errors outside exile.
 * Keys a verb does not take are errors (``ability`` on ``cast``); ``player``,
   ``answers`` and ``refused`` are accepted on every action, as the spec says.
@@ -111,10 +121,12 @@ __all__ = [
     "EXPECTATION_ZONES",
     "SETUP_ZONES",
     "STEPS",
+    "VARIANTS",
     "VERBS",
     "VERB_KEYS",
     "Action",
     "Answer",
+    "Arrangement",
     "CardEntry",
     "CountFilter",
     "Expectation",
@@ -206,7 +218,8 @@ ANSWER_KINDS: tuple[str, ...] = (
 )
 """Decision keys of an answer: each answer has exactly one of these."""
 
-VARIANTS: tuple[str, ...] = ("free_for_all", "two_headed_giant")
+Variant = Literal["free_for_all", "two_headed_giant"]
+VARIANTS: tuple[str, ...] = get_args(Variant)
 """Values of the top-level ``variant`` key (``free_for_all``: the default, named)."""
 
 MIN_PLAYERS = 2
@@ -621,7 +634,7 @@ class _RawScenario(Struct, forbid_unknown_fields=True):
     players: dict[str, _RawPlayer]
     description: str = ""
     strict: bool = False
-    variant: Literal["free_for_all", "two_headed_giant"] = "free_for_all"
+    variant: Variant = "free_for_all"
     teams: list[list[str]] | None = None
     turn: _RawTurn | None = None
     actions: list[_RawAction] = []
