@@ -1326,7 +1326,7 @@ _PASSTHROUGH["scenario"] = _run_scenario
 def _export_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mtgk scenario export",
-        description="Write a rules scenario (shared/spec/scenario-format.md) that sets up the "
+        description="Write a rules scenario (docs/scenarios.md) that sets up the "
                     "position of a logged game right after event N (--at), or as a step "
                     "began (--turn T --step S): life totals, every zone in order with an "
                     "alias CARD#ID for each object, counters, tapped, summoning sickness, "

@@ -354,14 +354,19 @@ class Ctx:
 
     def pay(self, player: int, cost: str, prompt: str = "") -> bool:
         """"[player] may pay [cost]" (as in "unless its controller pays {X}"): asks them
-        (``may``, default no) if they can pay; True if they paid.  A cost of nothing is
-        paid without asking."""
+        (``may``, default no; the decision's context is ``{"answer": "pay", "cost": cost}``,
+        which a scenario answers with ``{pay: yes}``) if they can pay -- one that can't is
+        "asked" with the one answer no; True if they paid.  A cost of nothing is paid
+        without asking."""
         from kernel.mana import ManaCost, plan_payment
         mana = ManaCost.parse(cost)
         if mana.is_free:
             return True
         plan = plan_payment(mana, *self.game.payment(player))
-        if plan is None or not self.may(prompt or f"pay {cost}?", player=player):
+        paid = self.game.choose(player, "may", [False] if plan is None else [False, True],
+                                prompt=prompt or f"pay {cost}?",
+                                context={"answer": "pay", "cost": cost})
+        if plan is None or not paid:
             return False
         self.game._pay(player, plan)
         return True

@@ -27,7 +27,7 @@ import msgspec
 import structlog
 
 from kernel import events as ev
-from kernel.cards import X_COUNT, Activated, CardDef, Registry, Target, Triggered
+from kernel.cards import X_COUNT, Activated, CardDef, Cost, Registry, Target, Triggered
 from kernel.effects import Ctx, blame
 from kernel.events import Envelope, Event, player_ref, ref_player
 from kernel.layers import (
@@ -708,8 +708,9 @@ class Game:
         return choice
 
     def choose(self, player: int, kind: str, options: list[Any], prompt: str = "",
-               count: int | None = None, up_to: bool = False) -> Any:
-        """Ask for one option, or (with ``count``) a list of ``count`` (``up_to``: at most)."""
+               count: int | None = None, up_to: bool = False, context: Any = None) -> Any:
+        """Ask for one option, or (with ``count``) a list of ``count`` (``up_to``: at most).
+        ``context`` goes to the :class:`Decision` (what an agent may want to know of it)."""
         options = _plain(options)
         if count is not None or up_to:
             n = 1 if count is None else count
@@ -718,10 +719,10 @@ class Game:
             if n <= 0:
                 return []
             return self.ask(Decision(kind, player, options, prompt, count=n, up_to=up_to,
-                                     many=True))
+                                     many=True, context=context))
         if not options:
             return None
-        return self.ask(Decision(kind, player, options, prompt))
+        return self.ask(Decision(kind, player, options, prompt, context=context))
 
     # ------------------------------------------------------------------ the game
     def rng(self, what: str) -> random.Random:
@@ -1564,9 +1565,28 @@ class Game:
             return ["cast", oid, list(targets), list(modes), int(x), alt]
         if kind == "activate":
             oid, idx, targets, x = (list(action) + [[], 0])[1:5]
+            if int(idx) < 0:  # an intrinsic mana ability (CR 305.6)
+                self._check_intrinsic(player, oid, -int(idx))
+                return ["activate", oid, int(idx), [], 0]
             self._check_activate(player, oid, int(idx), list(targets), int(x), sorcery_ok)
             return ["activate", oid, int(idx), list(targets), int(x)]
         raise RulesError("117", f"unknown action {kind!r}")
+
+    def intrinsic_mana(self, oid: int) -> list[str]:
+        """The mana of ``oid``'s intrinsic mana abilities (CR 305.6: a land with a basic
+        land type has "{T}: Add [its mana]"), one per basic land type, in the order of its
+        subtypes.  The action ``["activate", oid, -k]`` activates the ``k``-th."""
+        return [BASIC_MANA[t] for t in self.chars(oid).subtypes if t in BASIC_MANA]
+
+    def _check_intrinsic(self, player: int, oid: int, k: int) -> None:
+        o = self.state.objects.get(oid)
+        if o is None or o.zone != "battlefield":
+            raise RulesError("602.2", "that is not a permanent on the battlefield")
+        if self.chars(oid).controller != player:
+            raise RulesError("602.2", f"only {o.card}'s controller can activate its abilities")
+        if not 1 <= k <= len(self.intrinsic_mana(oid)):
+            raise RulesError("305.6", f"{o.card} has no intrinsic mana ability {k}")
+        self._check_activation_costs(player, oid, _intrinsic(self.intrinsic_mana(oid)[k - 1]), 0)
 
     def spell_cost(self, oid: int, alt: str = "") -> ManaCost:
         """The total cost to cast ``oid``: its mana cost or the alternative cost ``alt``,
@@ -1966,6 +1986,9 @@ class Game:
         return choice
 
     def _activate(self, player: int, oid: int, idx: int, targets: list[int], x: int) -> None:
+        if idx < 0:
+            self._activate_mana(player, oid, _intrinsic(self.intrinsic_mana(oid)[-idx - 1]))
+            return
         key, ab = self.definition(oid).activated[idx - 1]
         if ab.mana:
             self._activate_mana(player, oid, ab)
@@ -3370,6 +3393,11 @@ class Game:
                     raise RulesError("702.19c", f"{self.name(b)} must be assigned lethal damage "
                                      "before damage tramples over")
         return [[k, v] for k, v in got.items()]
+
+
+def _intrinsic(mana: str) -> Activated:
+    """The intrinsic mana ability "{T}: Add [mana]" of a basic land type (CR 305.6)."""
+    return Activated(Cost(tap=True), lambda c: None, mana=(mana,), text=f"{{T}}: Add {{{mana}}}.")
 
 
 def _singulars(q: str) -> list[str]:

@@ -470,6 +470,18 @@ class DamageRemoved(Event, frozen=True):
     CHANGES: ClassVar[frozenset[str] | None] = frozenset({"damage"})
 
 
+@event
+class DamageMarked(Event, frozen=True):
+    """A scenario's setup: ``amount`` damage is marked on permanent ``obj``, as dealt to it
+    earlier this turn (it wears off in cleanup).  Not damage being dealt: nothing deals
+    it, nothing sees it dealt (that is :class:`DamageDealt`)."""
+
+    TAG: ClassVar[str] = "DamageMarked"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"damage"})
+    obj: int
+    amount: int
+
+
 # --------------------------------------------------------------------------
 # Combat
 

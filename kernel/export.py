@@ -2,10 +2,10 @@
 
 A bug seen in a game becomes a regression test: :func:`export_scenario` writes
 the position right after an event as a scenario (the format of
-``shared/spec/scenario-format.md``) -- both players' life, every zone in order
+docs/scenarios.md) -- both players' life, every zone in order
 (libraries top first), each object with an alias, counters, tapped, summoning
-sickness, tokens, attachments, face-down and "exiled with" links, and the
-turn, active player and step.  The scenario's ``actions`` and ``expect`` are
+sickness, marked damage, tokens, attachments, face-down and "exiled with" links,
+and the turn, active player and step.  The scenario's ``actions`` and ``expect`` are
 left empty for the reporter to fill in; a comment lists what happened next in
 the game.
 
@@ -16,8 +16,8 @@ name is unambiguous and can be traced back.
 The position must be a quiet one: the stack empty and no triggered ability
 waiting to go on it (:class:`ExportError` names the nearest earlier event that
 qualifies).  What the scenario format cannot express -- continuous effects,
-marked damage, a land already played this turn, mana in pools, a combat under
-way, other per-object marks -- is reported in :attr:`Export.warnings` (and in
+a land already played this turn, mana in pools, a combat under way, other
+per-object marks -- is reported in :attr:`Export.warnings` (and in
 the file's header comment), not silently dropped.
 
 :func:`check_export` proves an export: it runs the exported setup through the
@@ -189,6 +189,11 @@ def export_scenario(header: LogHeader, envelopes: Sequence[Envelope], at: int,
                 parts.append("token: true")
             if o.controller != o.owner:
                 parts.append(f"controller: {_q(names[o.controller])}")
+            if o.damage:
+                parts.append(f"damage: {o.damage}")
+                if o.deathtouched:
+                    warnings.append(f"{label(o.id)} was dealt damage by a source with "
+                                    "deathtouch: the setup marks the damage only")
             if o.attached_to:
                 if o.attached_to in kept:
                     parts.append(f"attached_to: {_q(aliases[o.attached_to])}")
@@ -220,8 +225,6 @@ def export_scenario(header: LogHeader, envelopes: Sequence[Envelope], at: int,
         if extra:
             warnings.append(f"{label(o.id)} has marks the scenario format can't set up: "
                             f"{json.dumps(extra, sort_keys=True)}")
-        if o.damage:
-            warnings.append(f"{label(o.id)} has {o.damage} damage marked: left out")
         if o.loyalty_turn and o.loyalty_turn == s.turn:
             warnings.append(f"{label(o.id)} has already activated a loyalty ability this turn: "
                             "the scenario lets it activate one again")
@@ -521,7 +524,7 @@ def _setup_problems(orig: State, new: State, from_orig: Any) -> list[str]:
             out.append(f"{o.card} [{oid}] is missing from the setup")
             continue
         for f in ("card", "owner", "controller", "zone", "tapped", "sick", "token",
-                  "face_down", "counters"):
+                  "face_down", "counters", "damage"):
             if getattr(o, f) != getattr(n, f):
                 out.append(f"{o.card} [{oid}]: {f} {getattr(o, f)!r} in the original, "
                            f"{getattr(n, f)!r} in the setup")

@@ -33,8 +33,9 @@ class ScenarioFile(pytest.File):
     def collect(self) -> Any:
         from kernel.events import EVENT_TYPES
         from kernel.scenario.model import load_scenarios
+        from kernel.scenario.runner import known_card
         reg = _reg()
-        for sc in load_scenarios(self.path, known_card=reg.__contains__,
+        for sc in load_scenarios(self.path, known_card=known_card(reg),
                                  known_event=EVENT_TYPES.__contains__):
             yield ScenarioItem.from_parent(self, name=sc.name, scenario=sc)
 

@@ -798,6 +798,9 @@ class Renderer:
     def _DamageRemoved(self, e: ev.DamageRemoved) -> str:
         return "damage wears off"
 
+    def _DamageMarked(self, e: ev.DamageMarked) -> str:
+        return f"{self.obj(e.obj)} has {e.amount} damage marked (set up)"
+
     def _AttackersDeclared(self, e: ev.AttackersDeclared) -> str:
         who = self.player(self.state.active)
         pairs = ", ".join(f"{self.obj(a)} → {self.ref(t)}" for a, t in e.attacks)

@@ -172,7 +172,7 @@ triggers nothing and play resumes inside the scenario's step (see :func:`run_set
 
 SETUP_EVENTS: tuple[type[ev.Event], ...] = (
     ev.TurnBegan, ev.LifeGained, ev.LifeLost, ev.ObjectCreated, ev.CounterPlaced, ev.Attached,
-    ev.ObjectFlagged)
+    ev.ObjectFlagged, ev.DamageMarked)
 """The event types a scenario's setup is made of (what the scenario runner emits
 before play starts); a scenario log's events before its first ``StepBegan`` must
 be of these types."""

@@ -448,6 +448,13 @@ def _damage_redirected(s: State, e: ev.DamageRedirected) -> None:
     pass
 
 
+def _damage_marked(s: State, e: ev.DamageMarked) -> None:
+    o = s.objects[e.obj]
+    o.damage += e.amount
+    if e.obj not in s.damaged:  # it was dealt damage this turn
+        s.damaged = s.damaged + [e.obj]
+
+
 def _damage_removed(s: State, e: ev.DamageRemoved) -> None:
     for oid in s.battlefield:
         o = s.objects[oid]
@@ -582,6 +589,7 @@ PROJECTORS: dict[type[ev.Event], Callable[[State, Any], None]] = {
     ev.DamageDealt: _damage_dealt,
     ev.DamageRedirected: _damage_redirected,
     ev.DamageRemoved: _damage_removed,
+    ev.DamageMarked: _damage_marked,
     ev.AttackersDeclared: _attackers,
     ev.BlockersDeclared: _blockers,
     ev.RemovedFromCombat: _removed_from_combat,

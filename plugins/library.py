@@ -3,8 +3,8 @@
 "Look at the top N cards of your library, then put them back in any order"
 (Ponder, Inkfathom Divers, Gilt-Leaf Seer): :func:`look_and_reorder`.  The look is a
 ``Revealed`` event shown to that player only; while more than one card is left, the
-player chooses the next card from the top (decision ``choose``; a scenario answers
-``{choose: NAME}`` once per card but the last).  A new order is recorded as one
+player chooses the next card from the top (decision ``choose``, with the context
+:func:`plugins.scry.arrangement`; a scenario answers ``{arrange: {top: [NAMES]}}``).  A new order is recorded as one
 :class:`plugins.scry.LibraryOrdered` event (private to the library's owner).
 """
 
@@ -27,7 +27,8 @@ def look_and_reorder(game: Game, player: int, n: int) -> None:
     if not top:
         return
     game.emit(ev.Revealed(player=player, objs=tuple(top), to=(player,)))
-    ordered = put_in_any_order(game, player, top, "put back: the next card from the top")
+    ordered = put_in_any_order(game, player, top, "put back: the next card from the top",
+                               looked=top)
     new = ordered + lib[len(top):]
     if new != lib:
         game.emit(LibraryOrdered(player=player, order=tuple(new)))

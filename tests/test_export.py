@@ -200,6 +200,35 @@ def test_export_of_a_sick_and_tapped_position(rich: Path) -> None:
     assert not c.setup_problems
 
 
+def test_marked_damage_is_exported(tmp_path: Path) -> None:
+    """Damage marked on a permanent is part of the position (the second edition's setup
+    key ``damage``); main left it out with a warning."""
+    sc = loads_scenarios("""
+name: damaged
+players:
+  alice: {battlefield: [Axegrinder Giant], library: [Forest, Forest]}
+  bob: {battlefield: [Mountain], hand: [Shock], library: [Forest, Forest]}
+actions:
+  - {player: bob, cast: Shock, targets: [Axegrinder Giant]}
+  - {resolve: all}
+  - {pass_until: {turn: 2, step: upkeep}}
+""", "damaged.yaml", lambda n: n in REG)[0]
+    res = run_scenario(sc, REG)
+    assert res.passed, res.reason
+    log = read_log(write_scenario_log(res, tmp_path, REG))
+    envs = log.envelopes
+    at = next(e.seq for e in envs if isinstance(e.event, ev.StepBegan)
+              and e.event.step == "beginning_of_combat")
+    x = export_scenario(log.header, envs, at, REG)
+    assert re.search(r'\{card: "Axegrinder Giant", as: "Axegrinder Giant#\d+", damage: 2\}',
+                     x.text)
+    assert not [w for w in x.warnings if "damage" in w]
+    c = check_export(x, log.header, envs, REG)
+    assert c.ok and not c.setup_problems, c.summary()
+    [exported] = loads_scenarios(x.text, "x.yaml", lambda n: n in REG)
+    assert exported.players["alice"].battlefield[0].damage == 2
+
+
 # ------------------------------------------------------------------ command line
 
 

@@ -251,11 +251,11 @@ def test_unnamed_scenario_in_list_is_located_by_index() -> None:
 
 @pytest.mark.parametrize(
     "players",
-    ["{alice: {}}", "{alice: {}, bob: {}, carol: {}}", "{}"],
+    ["{alice: {}}", "{a: {}, b: {}, c: {}, d: {}, e: {}}", "{}"],
 )
-def test_exactly_two_players(players: str) -> None:
+def test_two_to_four_players(players: str) -> None:
     err = error(f"name: p\nplayers: {players}\n")
-    assert err.path == "players" and "exactly two players" in str(err)
+    assert err.path == "players" and "two to four players" in str(err)
 
 
 def test_turn_active_must_be_a_player() -> None:
@@ -1054,3 +1054,114 @@ def test_log_has_accepts_the_plugins_event_types(registry: object, tmp_path: Pat
 ])
 def test_what_the_fuzzing_found(text: str) -> None:
     one_line(error(text))
+
+
+# ---------------------------------------------------------------------------
+# the second edition
+
+
+def test_first_strike_damage_is_a_step_name() -> None:
+    [sc] = load(BASE + "turn: {step: first_strike_damage}\nactions:\n"
+                "  - {pass_until: {turn: 2, step: first_strike_damage}}\n")
+    assert sc.turn.step == "first_strike_damage"
+    assert sc.actions[0].pass_until is not None
+    assert sc.actions[0].pass_until.step == "first_strike_damage"
+    err = error(BASE + "turn: {step: first_strike}\n")
+    assert err.path == "turn.step" and "first_strike_damage" in str(err)
+
+
+def test_setup_damage() -> None:
+    [sc] = load(BASE.replace("[Grizzly Bears]", "[{card: Grizzly Bears, damage: 1}]"))
+    assert sc.players["bob"].battlefield[0].damage == 1
+    err = error(BASE.replace("hand: [Shock]", "hand: [{card: Shock, damage: 1}]"))
+    assert err.path == "players.alice.hand[0].damage" and "only allowed on the battlefield" \
+        in str(err)
+    err = error(BASE.replace("[Grizzly Bears]", "[{card: Grizzly Bears, damage: -1}]"))
+    assert err.path == "players.bob.battlefield[0].damage"
+
+
+def test_alt_cost() -> None:
+    a = load(with_actions("{player: alice, cast: Shock, alt_cost: Prowl}",
+                          "{player: alice, cast: Shock, evoke: true}",
+                          "{player: alice, cast: Shock, evoke: true, alt_cost: evoke}"))[0].actions
+    assert [x.alt_cost for x in a] == ["prowl", "evoke", "evoke"]
+    err = error(with_actions("{player: alice, cast: Shock, evoke: true, alt_cost: prowl}"))
+    assert err.path == "actions[0].alt_cost" and "two different costs" in str(err)
+    err = error(with_actions("{player: alice, activate: jace, alt_cost: evoke}"))
+    assert err.path == "actions[0].alt_cost" and "not allowed with `activate`" in str(err)
+    err = error(with_actions("{player: alice, cast: Shock, alt_cost: ' '}"))
+    assert err.path == "actions[0].alt_cost"
+
+
+def test_arrange_and_pay_answers() -> None:
+    [sc] = load(with_actions(
+        "{resolve: all, answers: [{arrange: {top: [Forest], bottom: [Shock, jace]}},"
+        " {arrange: {bottom: [Forest]}}, {pay: yes}, {pay: no, player: bob}, {pay: 'no'}]}"))
+    arr, only_bottom, yes, no, quoted = sc.actions[0].answers
+    assert arr.kind == "arrange" and (arr.value.top, arr.value.bottom) == (["Forest"],
+                                                                         ["Shock", "jace"])
+    assert (only_bottom.value.top, only_bottom.value.bottom) == ([], ["Forest"])
+    assert [(x.kind, x.value, x.player) for x in (yes, no, quoted)] == [
+        ("pay", True, None), ("pay", False, "bob"), ("pay", False, None)]
+    err = error(with_actions("{resolve: all, answers: [{arrange: {middle: [Forest]}}]}"))
+    assert err.path == "actions[0].answers[0].arrange.middle" and "unknown key" in str(err)
+    err = error(with_actions("{resolve: all, answers: [{arrange: {}}]}"))
+    assert err.path == "actions[0].answers[0].arrange"
+    err = error(with_actions("{resolve: all, answers: [{pay: maybe}]}"))
+    assert err.path == "actions[0].answers[0].pay" and "yes or no" in str(err)
+    err = error(with_actions("{resolve: all, answers: [{arrange: {top: [Nope]}}]}"),
+                known_card=lambda n: n in ("Forest", "Jace Beleren", "Shock", "Grizzly Bears"))
+    assert err.path == "actions[0].answers[0].arrange.top[0]" and "unknown card" in str(err)
+
+
+def test_draw_damage_and_tapped_expectations() -> None:
+    [sc] = load(with_expect("{draw: true}", "{card: Grizzly Bears, damage: 0}",
+                            "{count: {tapped: true, name: Forest}, equals: 1}"))
+    draw, damage, count = sc.expect
+    assert draw.draw is True and damage.damage == 0
+    assert count.count is not None and count.count.tapped is True
+    err = error(with_expect("{damage: 1}"))
+    assert err.path == "expect[0].damage" and "needs `card`" in str(err)
+    err = error(with_expect("{draw: maybe}"))
+    assert err.path == "expect[0].draw"
+
+
+FOUR = """\
+name: 2hg
+VARIANT
+players:
+  alice: {ALICE}
+  bob: {}
+  carol: {}
+  dave: {}
+"""
+
+
+def test_more_players_and_two_headed_giant() -> None:
+    [sc] = load(FOUR.replace("VARIANT", "").replace("ALICE", ""))
+    assert sc.variant == "free_for_all" and sc.player_names == ["alice", "bob", "carol", "dave"]
+    assert sc.players["alice"].life == 20
+    two = FOUR.replace("VARIANT", "variant: two_headed_giant\nteams: [[alice, carol], [bob, dave]]")
+    [sc] = load(two.replace("ALICE", ""))
+    assert sc.teams == [["alice", "carol"], ["bob", "dave"]]
+    assert [p.life for p in sc.players.values()] == [30, 30, 30, 30]
+    [sc] = load(two.replace("ALICE", "life: 25"))
+    assert [p.life for p in sc.players.values()] == [25, 30, 25, 30]  # one life per team
+    err = error(two.replace("ALICE", "life: 25").replace("carol: {}", "carol: {life: 24}"))
+    assert err.path == "players.carol.life" and "one life total" in str(err)
+
+
+@pytest.mark.parametrize(("variant", "path", "reason"), [
+    ("variant: two_headed_giant", "variant", "needs `teams`"),
+    ("teams: [[alice, carol], [bob, dave]]", "teams", "needs `variant: two_headed_giant`"),
+    ("variant: two_headed_giant\nteams: [[alice, carol, bob], [dave]]", "teams",
+     "two teams of two"),
+    ("variant: two_headed_giant\nteams: [[alice, carol], [bob, erin]]", "teams[1][1]",
+     "unknown player 'erin'"),
+    ("variant: two_headed_giant\nteams: [[alice, carol], [bob, alice]]", "teams[1][1]",
+     "in two teams"),
+    ("variant: archenemy", "variant", "free_for_all, two_headed_giant"),
+])
+def test_variant_errors(variant: str, path: str, reason: str) -> None:
+    err = error(FOUR.replace("VARIANT", variant).replace("ALICE", ""))
+    assert err.path == path and reason in str(err)

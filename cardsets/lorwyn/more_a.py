@@ -64,6 +64,7 @@ from plugins.incarnations import Prevent
 from plugins.play_exiled import ONE_SPELL, PLAY_EXILED, SKIP_DRAW, exile_top_face_down
 from plugins.prevention import prevent_all_from
 from plugins.reveal_cost import return_a, reveal_or_pay, sacrifice_a
+from plugins.scry import put_on_bottom_in_any_order
 
 from .cards import S
 from .simple import (
@@ -377,10 +378,8 @@ def _fathom_trawl(c: Ctx) -> None:
     c.reveal(c.you, shown)
     c.game.move_all(nonland, "hand", reason="reveal")
     rest = [o for o in shown if o not in nonland]
-    while rest:
-        nxt = rest[0] if len(rest) == 1 else \
-            c.choose(rest, prompt="put on the bottom of your library: the next card")
-        rest.remove(nxt)
+    for nxt in put_on_bottom_in_any_order(c.game, c.you, rest,
+                                          "put on the bottom of your library: the next card"):
         c.put_on_library(nxt, bottom=True)
 
 

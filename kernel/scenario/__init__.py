@@ -1,7 +1,8 @@
 """Rules scenarios: declarative rules tests read from YAML files.
 
-See :mod:`kernel.scenario.model` for the file model and the loader, and
-``shared/spec/scenario-format.md`` for the file format.
+See :mod:`kernel.scenario.model` for the file model and the loader,
+:mod:`kernel.scenario.runner` for running scenarios, and docs/scenarios.md for the
+file format.
 """
 
 from kernel.scenario.model import (
@@ -9,10 +10,12 @@ from kernel.scenario.model import (
     EXPECTATION_ZONES,
     SETUP_ZONES,
     STEPS,
+    VARIANTS,
     VERB_KEYS,
     VERBS,
     Action,
     Answer,
+    Arrangement,
     CardEntry,
     CountFilter,
     Expectation,
@@ -33,10 +36,12 @@ __all__ = [
     "EXPECTATION_ZONES",
     "SETUP_ZONES",
     "STEPS",
+    "VARIANTS",
     "VERBS",
     "VERB_KEYS",
     "Action",
     "Answer",
+    "Arrangement",
     "CardEntry",
     "CountFilter",
     "Expectation",

@@ -1,17 +1,20 @@
 """The rules-scenario file model: typed, validated scenarios read from YAML.
 
-This module implements the file format of ``shared/spec/scenario-format.md``
-(the contract): it reads a YAML file holding one scenario (a mapping) or
-several (``scenarios:`` followed by a list), checks every key and value, and
-returns :class:`Scenario` objects ready for a runner.  It does not run
-anything.
+This module implements the file format of docs/scenarios.md (the second edition
+of the contract ``shared/spec/scenario-format.md``): it reads a YAML file holding
+one scenario (a mapping) or several (``scenarios:`` followed by a list), checks
+every key and value, and returns :class:`Scenario` objects ready for a runner.
+It does not run anything.
 
 Model
 -----
-``Scenario(name, description, strict, players, turn, actions, expect, file)``
-    ``players`` maps each player's name to a :class:`PlayerSetup` (life and
-    five zones of :class:`CardEntry`), in turn order (dict order).  ``turn`` is
-    a :class:`TurnSpec` whose ``active`` is always filled in.
+``Scenario(name, description, strict, players, variant, teams, turn, actions, expect,
+file)``
+    ``players`` maps each of the two to four players' names to a
+    :class:`PlayerSetup` (life and five zones of :class:`CardEntry`), in turn
+    order (dict order).  ``turn`` is a :class:`TurnSpec` whose ``active`` is
+    always filled in.  ``variant`` is one of :data:`VARIANTS`; ``teams`` is set
+    for Two-Headed Giant only.
 :class:`Action`
     One struct for every verb: ``verb`` is one of :data:`VERBS` and the fields
     that verb uses are set (``card`` for cast/play/activate, ``attackers``,
@@ -37,8 +40,8 @@ Normalisation choices (documented here, as the spec asks)
     error (name the planeswalker).
   - ``{champion: none}`` (the string; any case), ``{champion: no}`` and
     ``{champion: null}`` mean "exile nothing": ``Answer.value is None``.
-  - ``{may: yes}`` / ``{may: no}`` (booleans, or the quoted strings) give a
-    ``bool``.
+  - ``{may: yes}`` / ``{may: no}`` and ``{pay: yes}`` / ``{pay: no}``
+    (booleans, or the quoted strings) give a ``bool``.
 * An unquoted ``ability: +1`` would be the integer 1 in YAML; the loader
   keeps the plus sign, so it means the loyalty cost ``"+1"`` like the quoted
   form.  Loyalty costs become strings (``"+1"``, ``"-2"``, ``"-X"``, ``"0"``;
@@ -53,10 +56,17 @@ Normalisation choices (documented here, as the spec asks)
 * Answer values: ``targets``, ``modes``, ``choose``, ``order`` and ``discard``
   are lists (``{choose: X}`` gives ``["X"]``); ``assign`` is a dict of name to
   amount; ``clash`` is ``"top"``/``"bottom"``; ``target``/``hideaway`` are
-  names; ``mode``/``x`` are ints.
+  names; ``mode``/``x`` are ints; ``arrange`` is an :class:`Arrangement`
+  (``top`` and ``bottom`` lists, at least one of them not empty).
+* ``cast``'s ``alt_cost`` is kept in lower case; ``evoke: true`` sets it to
+  ``"evoke"`` (both written: they must agree).
+* Two-Headed Giant (``variant: two_headed_giant``) needs ``teams``: two teams of
+  two, every player in one; a team's ``life`` (default 30) is written on either
+  player or on both alike, and both players' setups hold it.  ``teams`` without
+  that variant is an error.
 * ``pass_until`` needs both ``turn`` and ``step``.
 * Setup keys that only make sense on the battlefield (``tapped``, ``sick``,
-  ``token``, ``attached_to``, ``controller``) are errors in other zones;
+  ``token``, ``attached_to``, ``controller``, ``damage``) are errors in other zones;
   ``face_down`` and ``exiled_with`` are errors outside exile.
 * Keys a verb does not take are errors (``ability`` on ``cast``); ``player``,
   ``answers`` and ``refused`` are accepted on every action, as the spec says.
@@ -111,10 +121,12 @@ __all__ = [
     "EXPECTATION_ZONES",
     "SETUP_ZONES",
     "STEPS",
+    "VARIANTS",
     "VERBS",
     "VERB_KEYS",
     "Action",
     "Answer",
+    "Arrangement",
     "CardEntry",
     "CountFilter",
     "Expectation",
@@ -175,7 +187,7 @@ COMMON_ACTION_KEYS: tuple[str, ...] = ("player", "answers", "refused")
 """Keys every action may carry."""
 
 VERB_KEYS: dict[str, tuple[str, ...]] = {
-    "cast": ("targets", "modes", "x", "evoke"),
+    "cast": ("targets", "modes", "x", "evoke", "alt_cost"),
     "play": (),
     "activate": ("ability", "targets", "x"),
     "attack": (),
@@ -198,11 +210,20 @@ ANSWER_KINDS: tuple[str, ...] = (
     "x",
     "may",
     "choose",
+    "arrange",
+    "pay",
     "order",
     "assign",
     "discard",
 )
 """Decision keys of an answer: each answer has exactly one of these."""
+
+Variant = Literal["free_for_all", "two_headed_giant"]
+VARIANTS: tuple[str, ...] = get_args(Variant)
+"""Values of the top-level ``variant`` key (``free_for_all``: the default, named)."""
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
 
 PLAYER_EXPECT_KEYS: tuple[str, ...] = (
     "life",
@@ -219,6 +240,7 @@ CARD_EXPECT_KEYS: tuple[str, ...] = (
     "counters",
     "power",
     "toughness",
+    "damage",
     "tapped",
     "controller",
     "owner",
@@ -303,6 +325,8 @@ class CardEntry(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
     exiled_with: str | None = None
     controller: str | None = None
     """Player controlling it when not its owner (battlefield only)."""
+    damage: NonNeg = 0
+    """Damage marked on it this turn (battlefield only; it wears off in cleanup)."""
 
     @property
     def ref(self) -> str:
@@ -352,6 +376,14 @@ class CountFilter(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True)
     type: str | None = None
     subtype: str | None = None
     token: bool | None = None
+    tapped: bool | None = None
+
+
+class Arrangement(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """The value of an ``arrange`` answer: where looked-at cards go, each list top first."""
+
+    top: list[str] = []
+    bottom: list[str] = []
 
 
 class Answer(Struct, frozen=True, kw_only=True):
@@ -360,8 +392,9 @@ class Answer(Struct, frozen=True, kw_only=True):
     ``value`` by kind: redirect ``str | None`` (None: don't redirect), clash
     ``"top" | "bottom"``, hideaway ``str``, champion ``str | None`` (None:
     none), target ``str``, targets ``list[str]``, mode ``int``, modes
-    ``list[int]``, x ``int``, may ``bool``, choose ``list[str]``, order
-    ``list[str]``, assign ``dict[str, int]``, discard ``list[str]``.
+    ``list[int]``, x ``int``, may ``bool``, choose ``list[str]``, arrange
+    :class:`Arrangement`, pay ``bool``, order ``list[str]``, assign
+    ``dict[str, int]``, discard ``list[str]``.
     ``player`` is ``None`` for the acting player.
     """
 
@@ -387,6 +420,8 @@ class Expectation(Struct, frozen=True, kw_only=True):
     library_bottom: list[str] | None = None
     lost: bool | None = None
     winner: str | None = None
+    draw: bool | None = None
+    """The game is over and no player won (``False``: it is not so)."""
     # card subject
     card: str | None = None
     zone: str | None = None
@@ -394,6 +429,7 @@ class Expectation(Struct, frozen=True, kw_only=True):
     counters: dict[str, int] | None = None
     power: int | None = None
     toughness: int | None = None
+    damage: int | None = None
     tapped: bool | None = None
     controller: str | None = None
     owner: str | None = None
@@ -430,7 +466,7 @@ class Expectation(Struct, frozen=True, kw_only=True):
 class Action(Struct, frozen=True, kw_only=True):
     """One step of a scenario.  ``verb`` is one of :data:`VERBS`.
 
-    Fields used per verb: cast ``card, targets, modes, x, evoke``; play
+    Fields used per verb: cast ``card, targets, modes, x, evoke, alt_cost``; play
     ``card``; activate ``card, ability, targets, x``; attack ``attackers``;
     block ``blocks``; resolve ``resolve``; pass_until ``pass_until``; check
     ``check``.  All verbs: ``player`` (None when not written), ``answers``,
@@ -449,6 +485,9 @@ class Action(Struct, frozen=True, kw_only=True):
     modes: list[int] = []
     x: int | None = None
     evoke: bool = False
+    alt_cost: str = ""
+    """The alternative cost paid instead of the mana cost (``evoke: true`` gives
+    ``"evoke"``); ``""``: the mana cost."""
     ability: str | int | None = None
     """Loyalty cost (``"+1"``, ``"-1"``, ``"-X"``, ``"0"``) or 1-based index."""
     attackers: dict[str, str | None] = {}
@@ -469,6 +508,10 @@ class Scenario(Struct, frozen=True, kw_only=True):
     strict: bool = False
     players: dict[str, PlayerSetup]
     """Player name -> setup, in turn order."""
+    variant: str = "free_for_all"
+    """One of :data:`VARIANTS`."""
+    teams: list[list[str]] = []
+    """Two-Headed Giant: the two teams, each a list of player names."""
     turn: TurnSpec
     actions: list[Action] = []
     expect: list[Expectation] = []
@@ -496,7 +539,7 @@ class Scenario(Struct, frozen=True, kw_only=True):
 
 
 class _RawPlayer(Struct, forbid_unknown_fields=True):
-    life: Int = 20
+    life: Int | None = None
     battlefield: list[str | CardEntry] = []
     hand: list[str | CardEntry] = []
     library: list[str | CardEntry] = []
@@ -523,6 +566,8 @@ class _RawAnswer(Struct, forbid_unknown_fields=True):
     x: NonNeg | UnsetType = UNSET
     may: bool | str | UnsetType = UNSET
     choose: str | list[str] | UnsetType = UNSET
+    arrange: Arrangement | UnsetType = UNSET
+    pay: bool | str | UnsetType = UNSET
     order: list[str] | UnsetType = UNSET
     assign: dict[str, NonNeg] | UnsetType = UNSET
     discard: list[str] | UnsetType = UNSET
@@ -538,12 +583,14 @@ class _RawExpectation(Struct, forbid_unknown_fields=True):
     library_bottom: list[str] | UnsetType = UNSET
     lost: bool | UnsetType = UNSET
     winner: str | UnsetType = UNSET
+    draw: bool | UnsetType = UNSET
     card: str | UnsetType = UNSET
     zone: Zone | UnsetType = UNSET
     loyalty: Int | UnsetType = UNSET
     counters: dict[str, NonNeg] | UnsetType = UNSET
     power: Int | UnsetType = UNSET
     toughness: Int | UnsetType = UNSET
+    damage: NonNeg | UnsetType = UNSET
     tapped: bool | UnsetType = UNSET
     controller: str | UnsetType = UNSET
     owner: str | UnsetType = UNSET
@@ -576,6 +623,7 @@ class _RawAction(Struct, forbid_unknown_fields=True):
     modes: list[Positive] | UnsetType = UNSET
     x: NonNeg | UnsetType = UNSET
     evoke: bool | UnsetType = UNSET
+    alt_cost: str | UnsetType = UNSET
     answers: list[_RawAnswer] | UnsetType = UNSET
     ability: str | Int | UnsetType = UNSET
     refused: bool | UnsetType = UNSET
@@ -586,6 +634,8 @@ class _RawScenario(Struct, forbid_unknown_fields=True):
     players: dict[str, _RawPlayer]
     description: str = ""
     strict: bool = False
+    variant: Variant = "free_for_all"
+    teams: list[list[str]] | None = None
     turn: _RawTurn | None = None
     actions: list[_RawAction] = []
     expect: list[_RawExpectation] = []
@@ -1128,15 +1178,16 @@ class _Builder:
         if not raw.name.strip():
             raise self.error("name", "expected a non-empty scenario name")
         self.players = list(raw.players)
-        if len(self.players) != 2:
+        if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
             raise self.error(
                 "players",
-                f"exactly two players are required, got {len(self.players)}"
+                f"two to four players are required, got {len(self.players)}"
                 + (f" ({_name_list(self.players)})" if self.players else ""),
             )
         for name in self.players:
             if not name.strip():
                 raise self.error("players", "player names must not be empty")
+        teams = self._teams(raw)
 
         # aliases first: later checks may refer to them
         for pname, rp in raw.players.items():
@@ -1161,7 +1212,11 @@ class _Builder:
                     if entry.alias is not None:
                         self.permanents.add(entry.alias)
 
-        players = {pname: self._player(pname, rp) for pname, rp in raw.players.items()}
+        default_life = 30 if raw.variant == "two_headed_giant" else 20
+        players = {pname: self._player(pname, rp, default_life)
+                   for pname, rp in raw.players.items()}
+        if teams:
+            self._team_life(raw, teams, players)
         turn = self._turn(raw.turn)
         actions = [self._action(a, f"actions[{i}]") for i, a in enumerate(raw.actions)]
         expect = [self._expectation(e, f"expect[{i}]") for i, e in enumerate(raw.expect)]
@@ -1170,13 +1225,55 @@ class _Builder:
             description=raw.description,
             strict=raw.strict,
             players=players,
+            variant=raw.variant,
+            teams=teams,
             turn=turn,
             actions=actions,
             expect=expect,
             file=self.file,
         )
 
-    def _player(self, pname: str, rp: _RawPlayer) -> PlayerSetup:
+    def _teams(self, raw: _RawScenario) -> list[list[str]]:
+        """Check ``variant`` and ``teams``: Two-Headed Giant needs two teams of two that
+        are the four players; ``teams`` means nothing in another variant."""
+        if raw.variant != "two_headed_giant":
+            if raw.teams is not None:
+                raise self.error("teams", "`teams` needs `variant: two_headed_giant`")
+            return []
+        if raw.teams is None:
+            raise self.error("variant", "`variant: two_headed_giant` needs `teams` "
+                             "(e.g. teams: [[alice, carol], [bob, dave]])")
+        if len(raw.teams) != 2 or any(len(team) != 2 for team in raw.teams):
+            raise self.error("teams", "Two-Headed Giant has two teams of two players")
+        seen: list[str] = []
+        for t, team in enumerate(raw.teams):
+            for k, name in enumerate(team):
+                self.check_player(name, f"teams[{t}][{k}]")
+                if name in seen:
+                    raise self.error(f"teams[{t}][{k}]", f"{_short(name)} is in two teams")
+                seen.append(name)
+        if len(seen) != len(self.players):
+            left = [n for n in self.players if n not in seen]
+            raise self.error("teams", f"every player is in a team; not in one: "
+                             f"{_name_list(left)}")
+        return [list(team) for team in raw.teams]
+
+    def _team_life(self, raw: _RawScenario, teams: list[list[str]],
+                   players: dict[str, PlayerSetup]) -> None:
+        """A team shares one life total: ``life:`` on either player sets it (both may
+        write it only if they agree); both players' setups then hold it."""
+        for team in teams:
+            written = {n: raw.players[n].life for n in team if raw.players[n].life is not None}
+            if len(set(written.values())) > 1:
+                raise self.error(f"players{_key_seg(team[1])}.life",
+                                 f"{team[0]} and {team[1]} are a team with one life total; "
+                                 f"their `life` differs ({', '.join(map(str, written.values()))})")
+            if written:
+                life = next(iter(written.values()))
+                for n in team:
+                    players[n] = msgspec.structs.replace(players[n], life=life)
+
+    def _player(self, pname: str, rp: _RawPlayer, default_life: int = 20) -> PlayerSetup:
         zones: dict[str, list[CardEntry]] = {}
         base = f"players{_key_seg(pname)}"
         for zone in SETUP_ZONES:
@@ -1193,12 +1290,12 @@ class _Builder:
                     raise self.error(path, "expected a card name")
                 entries.append(entry)
             zones[zone] = entries
-        return PlayerSetup(life=rp.life, **zones)
+        return PlayerSetup(life=default_life if rp.life is None else rp.life, **zones)
 
     def _check_entry(self, entry: CardEntry, zone: str, path: str) -> None:
         self.check_card(entry.card, f"{path}.card")
         if zone != "battlefield":
-            for key in ("tapped", "sick", "token"):
+            for key in ("tapped", "sick", "token", "damage"):
                 if getattr(entry, key):
                     raise self.error(f"{path}.{key}", f"`{key}` is only allowed on the battlefield")
             for key in ("attached_to", "controller"):
@@ -1279,6 +1376,17 @@ class _Builder:
             fields["x"] = ra.x
         if not isinstance(ra.evoke, UnsetType):
             fields["evoke"] = ra.evoke
+            if ra.evoke:
+                fields["alt_cost"] = "evoke"
+        if not isinstance(ra.alt_cost, UnsetType):
+            alt = ra.alt_cost.strip().lower()
+            if not alt:
+                raise self.error(f"{path}.alt_cost", "expected the name of an alternative cost "
+                                 "(evoke, prowl, ...)")
+            if fields.get("alt_cost", alt) != alt:
+                raise self.error(f"{path}.alt_cost", f"`evoke: true` and `alt_cost: "
+                                 f"{_plain(alt)}` name two different costs")
+            fields["alt_cost"] = alt
         if not isinstance(ra.ability, UnsetType):
             fields["ability"] = self._ability(ra.ability, f"{path}.ability")
 
@@ -1380,7 +1488,7 @@ class _Builder:
                 value = v
             else:
                 raise self.error(kpath, "expected a permanent's name or `none`, got yes")
-        elif kind == "may":
+        elif kind in ("may", "pay"):
             if isinstance(v, bool):
                 value = v
             elif v.lower() in ("yes", "true"):
@@ -1389,6 +1497,14 @@ class _Builder:
                 value = False
             else:
                 raise self.error(kpath, f"expected yes or no, got {_short(v)}")
+        elif kind == "arrange":
+            for side in ("top", "bottom"):
+                for i, name in enumerate(getattr(v, side)):
+                    self.check_ref(name, f"{kpath}.{side}[{i}]")
+            if not v.top and not v.bottom:
+                raise self.error(kpath, "expected `top` and/or `bottom`: the looked-at cards, "
+                                 "each list top first")
+            value = v
         elif kind in ("hideaway", "target"):
             self.check_ref(v, kpath, player_ok=kind == "target")
             value = v
@@ -1455,7 +1571,7 @@ class _Builder:
                 raise self.error(
                     f"{path}.count",
                     "expected a FILTER mapping (name, zone, controller, owner, type, "
-                    "subtype, token), or `log_has` with a number of events",
+                    "subtype, token, tapped), or `log_has` with a number of events",
                 )
         if count_is_filter and "equals" not in present:
             raise self.error(f"{path}.count", "`count` needs `equals`")
@@ -1507,12 +1623,14 @@ class _Builder:
             library_bottom=opt(raw.library_bottom),
             lost=opt(raw.lost),
             winner=opt(raw.winner),
+            draw=opt(raw.draw),
             card=opt(raw.card),
             zone=opt(raw.zone),
             loyalty=opt(raw.loyalty),
             counters=opt(raw.counters),
             power=opt(raw.power),
             toughness=opt(raw.toughness),
+            damage=opt(raw.damage),
             tapped=opt(raw.tapped),
             controller=opt(raw.controller),
             owner=opt(raw.owner),
