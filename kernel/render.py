@@ -436,8 +436,9 @@ class Renderer:
             apply(self.state, e)
         except (KeyError, IndexError, ValueError, AttributeError, TypeError) as exc:
             # for a viewer, not the detail: it may be the id of an object they can't follow
-            why = f"{type(exc).__name__}: {exc}" if self.viewer is None else \
-                f"{e.TAG or 'an event'} names what is not in the game ({type(exc).__name__})"
+            what = f"{e.TAG or 'an event'} names what is not in the game"
+            why = f"{what} ({type(exc).__name__}: {exc})" if self.viewer is None else \
+                f"{what} ({type(exc).__name__})"
             self.fold_errors.append((env.seq, why))
             return
         finally:
