@@ -67,7 +67,7 @@ from kernel.decks import DeckError, builtin_decks, deck_lines, load_deck
 from kernel.effects import CardError
 from kernel.engine import STEPS, Agent, Game
 from kernel.events import EVENT_TYPES, Envelope
-from kernel.export import ExportError, check_export, export_scenario
+from kernel.export import ExportError, check_export, export_scenario, priority_point
 from kernel.logfile import (
     CorruptLogError,
     ForeignFileError,
@@ -1327,8 +1327,9 @@ def _export_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mtgk scenario export",
         description="Write a rules scenario (docs/scenarios.md) that sets up the "
-                    "position of a logged game right after event N (--at), or as a step "
-                    "began (--turn T --step S): life totals, every zone in order with an "
+                    "position of a logged game right after event N (--at), or in a step "
+                    "once its beginning is done, as its first player gets priority "
+                    "(--turn T --step S): life totals, every zone in order with an "
                     "alias CARD#ID for each object, counters, tapped, summoning sickness, "
                     "tokens, attachments, face-down and exiled-with links, turn, active "
                     "player and step. The stack must be empty and no triggered ability "
@@ -1337,7 +1338,8 @@ def _export_parser() -> argparse.ArgumentParser:
                     "regression test.")
     p.add_argument("file", metavar="LOG")
     p.add_argument("--at", type=int, metavar="N", help="the event (negative: from the end)")
-    p.add_argument("--turn", type=int, metavar="T", help="as turn T (or its --step) began")
+    p.add_argument("--turn", type=int, metavar="T",
+                   help="in turn T (or its --step) once its beginning is done")
     p.add_argument("--step", choices=STEPS, metavar="STEP",
                    help="with --turn: the step (" + ", ".join(STEPS) + ")")
     p.add_argument("--out", "-o", metavar="FILE",
@@ -1361,6 +1363,9 @@ def _scenario_export(argv: list[str]) -> int:
     lf = _read(args.file)
     envs = lf.envelopes
     at = _moment_arg(args, envs)
+    if args.turn is not None:
+        # where a scenario starting in the step begins: its beginning past, priority next
+        at = priority_point(envs, at)
     reg = _registry(args)
     try:
         with _folding():

@@ -55,7 +55,7 @@ from kernel.render import Renderer
 from kernel.state import Obj, State, apply, new_state
 
 __all__ = ["Export", "ExportCheck", "ExportError", "check_export", "export_scenario",
-           "exportable"]
+           "exportable", "priority_point"]
 
 SETUP_ZONES = ("battlefield", "hand", "library", "graveyard", "exile")
 """The order in which the scenario runner creates each player's objects."""
@@ -111,6 +111,36 @@ def exportable(s: State) -> str | None:
         return (f"{n} triggered abilit{'ies wait' if n != 1 else 'y waits'} to be put on "
                 "the stack")
     return None
+
+
+def priority_point(envelopes: Sequence[Envelope], at: int) -> int:
+    """The last event of the beginning of the step that event ``at`` is in: the one
+    just before the step's first priority decision, once its turn-based actions and
+    "at the beginning of" triggers are done -- where a scenario that starts in the
+    step begins.  ``at`` itself if it is already past that point.
+
+    >>> envs = [Envelope(0, -1, ev.StepBegan(step="draw")),
+    ...         Envelope(1, 0, ev.ZoneChanged(obj=1, new_obj=2, from_zone="library",
+    ...                                       to_zone="hand", reason="draw")),
+    ...         Envelope(2, 0, ev.DecisionMade(player=0, kind="priority", choice=None))]
+    >>> priority_point(envs, 0), priority_point(envs, 2)
+    (1, 2)
+    """
+    for env in reversed(envelopes[: at + 1]):
+        e = env.event
+        if isinstance(e, ev.DecisionMade) and e.kind == "priority":
+            return at  # a player had priority in this step already
+        if isinstance(e, ev.StepBegan):
+            if e.step in ("untap", "cleanup"):
+                return at  # no priority: a scenario starting in them plays them whole
+            break
+    for env in envelopes[at + 1:]:
+        e = env.event
+        if isinstance(e, ev.DecisionMade) and e.kind == "priority":
+            return env.seq - 1
+        if isinstance(e, ev.StepBegan | ev.TurnBegan | ev.GameEnded):
+            return env.seq - 1
+    return at
 
 
 def _q(text: str) -> str:
@@ -248,12 +278,13 @@ def export_scenario(header: LogHeader, envelopes: Sequence[Envelope], at: int,
     if s.profile != "lorwyn-2007":
         warnings.append(f"the game uses the rules profile {s.profile!r}; scenarios use the "
                         "default")
-    start = envelopes[at].event
-    if not isinstance(start, ev.StepBegan):
-        warnings.append(f"the position is in the middle of the {s.step.replace('_', ' ')} "
-                        "step: the scenario begins that step anew, so what happens at its "
-                        "beginning (turn-based actions, \"at the beginning of\" triggers) "
-                        "happens again")
+    point = priority_point(envelopes, at)
+    if point > at:
+        warnings.append(f"the position is at the beginning of the {s.step.replace('_', ' ')} "
+                        f"step, before what happens as it begins (events {at + 1} to "
+                        f"{point}: turn-based actions, \"at the beginning of\" triggers); a "
+                        "scenario starts with its step's beginning past, so they don't "
+                        f"happen (the position after event {point} has them)")
     notes: list[str] = []
     setup_order = [o for p in range(2) for o in s.battlefield if s.objects[o].owner == p]
     if setup_order != s.battlefield:
@@ -453,7 +484,7 @@ def check_export(export: Export, header: LogHeader, envelopes: Sequence[Envelope
     divergence: str | None = None
     complete = False
     try:
-        g.turn_from(sc.turn.step, sc.turn.number, active)
+        g.turn_from(sc.turn.step, sc.turn.number, active, resume=True)  # as the runner does
         g.run(first=1 - active, turn=sc.turn.number + 1, max_turns=max_turns)
         complete = True
     except _Stop as stop:

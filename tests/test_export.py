@@ -15,7 +15,14 @@ from kernel import events as ev
 from kernel.agents import HeuristicAgent
 from kernel.decks import parse_deck
 from kernel.events import Envelope
-from kernel.export import Export, ExportError, check_export, export_scenario, exportable
+from kernel.export import (
+    Export,
+    ExportError,
+    check_export,
+    export_scenario,
+    exportable,
+    priority_point,
+)
 from kernel.logfile import LogHeader, read_log
 from kernel.plugins import load_registry
 from kernel.replay import new_header, run_from_header
@@ -120,7 +127,6 @@ def test_lossy_positions_say_what_is_left_out(game: Played) -> None:
     land = next(e.seq for e in game.envs if isinstance(e.event, ev.LandPlayed))
     x = export_scenario(game.header, game.envs, land, REG)
     assert any("has played 1 land(s) this turn" in w for w in x.warnings)
-    assert any("in the middle of the precombat main step" in w for w in x.warnings)
     assert "# Not part of this position" in x.text and "has played 1 land(s)" in x.text
     assert "# What happened next in the original game:" in x.text
 
@@ -266,3 +272,39 @@ def test_export_keeps_exported_setup_ids_traceable(game: Played) -> None:
     state = fold(game.envs[: at + 1])
     for oid in x.created:
         assert x.aliases[oid] == f"{state.objects[oid].card}#{oid}"
+
+
+def test_the_check_proves_what_the_runner_plays(game: Played) -> None:
+    """A scenario starts in its step with the step's beginning past (the runner resumes
+    it). A position taken as the draw step began, before the draw, is exported with a
+    warning that the draw won't happen, and the check -- which plays the scenario as the
+    runner does -- finds the difference; the position once the step's beginning is done
+    (``priority_point``, what ``--turn T --step S`` exports) holds the drawn card and
+    reproduces the game. (The check used to begin the step anew, unlike the runner, and
+    called such exports proven.)"""
+    began = next(e.seq for e in game.envs if isinstance(e.event, ev.StepBegan)
+                 and e.event.step == "draw" and fold(game.envs[: e.seq + 1]).turn > 1)
+    drawn = game.envs[began + 1].event
+    assert isinstance(drawn, ev.ZoneChanged) and drawn.reason == "draw"
+    x = export_scenario(game.header, game.envs, began, REG)
+    assert any("before what happens as it begins" in w and f"events {began + 1} to" in w
+               for w in x.warnings)
+    assert not check_export(x, game.header, game.envs, REG).ok
+    point = priority_point(game.envs, began)
+    assert point > began and priority_point(game.envs, point) == point
+    y = export_scenario(game.header, game.envs, point, REG)
+    assert not any("before what happens" in w for w in y.warnings)
+    assert drawn.new_obj in y.aliases
+    c = check_export(y, game.header, game.envs, REG)
+    assert c.ok, c.summary()
+
+
+def test_export_command_takes_a_step_once_its_beginning_is_done(tmp_path: Path) -> None:
+    log = tmp_path / "g.mtgk"
+    code, _, err = run("play", "--seed", 5, "--max-turns", 6, "--out", log)
+    assert code == 0, err
+    out = tmp_path / "s.yaml"
+    code, _, err = run("scenario", "export", log, "--turn", 3, "--step", "draw", "--out", out,
+                       "--check")
+    assert code == 0 and "check: OK" in err, err
+    assert "before what happens as it begins" not in out.read_text(encoding="utf-8")
