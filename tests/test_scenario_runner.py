@@ -389,17 +389,21 @@ def test_a_setup_token_named_by_its_registry_name_is_called_by_its_printed_name(
     assert not ok and "'Elemental' is ambiguous: 2 objects in battlefield" in why
 
 
-@pytest.mark.skipif("first_strike_damage" in __import__("kernel.engine").engine.STEPS,
-                    reason="the engine has the first-strike combat damage step")
-def test_a_step_the_engine_lacks_fails_cleanly(registry: Registry) -> None:
-    for where, text in (("turn.step", "turn: {step: first_strike_damage}\n"),
-                        ("actions[0].pass_until.step",
-                         "actions:\n  - {pass_until: {turn: 1, step: first_strike_damage}}\n")):
-        [sc] = loads_scenarios("name: fs\nplayers: {alice: {}, bob: {}}\n" + text)
-        r = run_scenario(sc, registry)
-        assert not r.passed and r.invalid
-        assert r.reason == (f"not supported yet: {where}: the engine has no "
-                            "first_strike_damage step")
+def test_pass_until_a_first_strike_damage_step_a_combat_does_not_have_fails(
+        registry: Registry) -> None:
+    [sc] = loads_scenarios("""
+name: no-first-strike
+players:
+  alice: {battlefield: [Grizzly Bears]}
+  bob: {}
+actions:
+  - {player: alice, attack: [Grizzly Bears]}
+  - {pass_until: {turn: 1, step: first_strike_damage}}
+""")
+    r = run_scenario(sc, registry)
+    assert not r.passed
+    assert r.reason.startswith("actions[1]: the game passed turn 1 without a first strike "
+                               "damage step (that step happens only when")
 
 
 def test_a_redirect_to_a_planeswalker_that_is_no_choice_fails_naming_the_choices(
