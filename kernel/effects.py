@@ -118,6 +118,33 @@ class Ctx:
     def __repr__(self) -> str:
         return f"<Ctx {self.item.source_card!r} controller={self.controller}>"
 
+    # A player is named by their index (``c.you``, ``c.opponent()``) or by a player
+    # reference (what a target that is a player gives back: ``-1 - index``); every helper
+    # that takes a player takes either.  Helpers that take an object refuse a player
+    # reference, and those that take a player refuse what can't be one, so a card never
+    # quietly acts on the wrong one.
+
+    def as_player(self, who: int, helper: str = "a player") -> int:
+        """The index of the player ``who`` names: an index or a player reference
+        (raises ``ValueError`` naming ``helper`` for anything else)."""
+        n = len(self.game.state.players)
+        if isinstance(who, bool) or not isinstance(who, int):
+            raise TypeError(f"{helper}: {who!r} is not a player (an index 0..{n - 1} or a "
+                            "player reference)")
+        p = ref_player(who) if who < 0 else who
+        if p is None or not 0 <= p < n:
+            what = "a player reference of no player" if who < 0 else "an object's id"
+            raise ValueError(f"{helper}: {who} is {what}, not a player of this game (a "
+                             f"player is an index 0..{n - 1} or a player reference)")
+        return p
+
+    def _object(self, oid: int, helper: str) -> int:
+        if isinstance(oid, bool) or not isinstance(oid, int):
+            raise TypeError(f"{helper}: {oid!r} is not an object id")
+        if oid < 0:
+            raise ValueError(f"{helper}: {oid} is a player reference, not an object")
+        return oid
+
     # ---------------------------------------------------------------- reading
     @property
     def you(self) -> int:
@@ -152,7 +179,7 @@ class Ctx:
         return self.game.last_known_controller(ref)
 
     def opponents(self, player: int | None = None) -> list[int]:
-        me = self.controller if player is None else player
+        me = self.controller if player is None else self.as_player(player, "opponents")
         return [p for p in range(len(self.game.state.players)) if p != me]
 
     def opponent(self, player: int | None = None) -> int:
@@ -183,29 +210,30 @@ class Ctx:
 
     def destroy(self, oid: int | None) -> None:
         if oid is not None:
-            self.game.destroy(oid)
+            self.game.destroy(self._object(oid, "destroy"))
 
     def sacrifice(self, oid: int | None) -> None:
         if oid is not None:
-            self.game.move(oid, "graveyard", reason="sacrifice")
+            self.game.move(self._object(oid, "sacrifice"), "graveyard", reason="sacrifice")
 
     def bounce(self, oid: int | None) -> None:
         """Return to its owner's hand."""
         if oid is not None:
-            self.game.move(oid, "hand", reason="bounce")
+            self.game.move(self._object(oid, "bounce"), "hand", reason="bounce")
 
     def exile(self, oid: int | None, face_down: bool = False, linked: bool = False) -> int | None:
         if oid is None:
             return None
-        return self.game.exile(oid, face_down=face_down,
+        return self.game.exile(self._object(oid, "exile"), face_down=face_down,
                                exiled_with=self.source if linked else 0)
 
     def put_onto_battlefield(self, oid: int | None, controller: int | None = None,
                              tapped: bool = False) -> int | None:
         if oid is None:
             return None
-        return self.game.move(oid, "battlefield", reason="put",
-                              controller=-1 if controller is None else controller,
+        return self.game.move(self._object(oid, "put_onto_battlefield"), "battlefield",
+                              reason="put", controller=-1 if controller is None else
+                              self.as_player(controller, "put_onto_battlefield"),
                               tapped=tapped)
 
     # One instruction for several objects ("destroy all ...", "exile those cards", "each
@@ -234,9 +262,11 @@ class Ctx:
                                  tapped: bool = False) -> list[int | None]:
         """Put all of ``oids`` onto the battlefield at once (under their owners' control,
         or ``controller``'s); their new ids."""
-        return self.game.move_all([o for o in oids if o is not None], "battlefield",
-                                  reason="put", controller=-1 if controller is None
-                                  else controller, tapped=tapped)
+        return self.game.move_all([self._object(o, "put_all_onto_battlefield") for o in oids
+                                   if o is not None], "battlefield", reason="put",
+                                  controller=-1 if controller is None else
+                                  self.as_player(controller, "put_all_onto_battlefield"),
+                                  tapped=tapped)
 
     def discard_all(self, oids: Iterable[int | None]) -> None:
         """Discard all of ``oids`` (cards in hands) at once."""
@@ -252,38 +282,42 @@ class Ctx:
             self.game.move(oid, "library", reason="put", position=bottom_at if bottom else 0)
 
     def draw(self, player: int | None = None, n: int = 1) -> None:
-        self.game.draw(self.controller if player is None else player, n)
+        self.game.draw(self.controller if player is None else self.as_player(player, "draw"),
+                       n)
 
     def discard(self, player: int, oid: int) -> None:
-        self.game.move(oid, "graveyard", reason="discard")
+        self.as_player(player, "discard")
+        self.game.move(self._object(oid, "discard"), "graveyard", reason="discard")
 
     def mill(self, player: int, n: int) -> None:
         """``player`` mills ``n`` cards (all at once)."""
-        lib = self.game.state.players[player].library
+        lib = self.game.state.players[self.as_player(player, "mill")].library
         self.game.move_all(list(lib[:n]), "graveyard", reason="mill")
 
     def shuffle(self, player: int | None = None) -> None:
-        self.game.shuffle(self.controller if player is None else player)
+        self.game.shuffle(self.controller if player is None else
+                          self.as_player(player, "shuffle"))
 
     def gain_life(self, player: int | None, n: int) -> None:
         if player is not None and n > 0:
-            self.game.emit(ev.LifeGained(player=player, n=n))
+            self.game.emit(ev.LifeGained(player=self.as_player(player, "gain_life"), n=n))
 
     def lose_life(self, player: int | None, n: int) -> None:
         if player is not None and n > 0:
-            self.game.emit(ev.LifeLost(player=player, n=n))
+            self.game.emit(ev.LifeLost(player=self.as_player(player, "lose_life"), n=n))
 
     def tap(self, oid: int | None) -> None:
-        if oid is not None and not self.game.state.objects[oid].tapped:
+        if oid is not None and not self.game.state.objects[self._object(oid, "tap")].tapped:
             self.game.emit(ev.Tapped(obj=oid))
 
     def untap(self, oid: int | None) -> None:
-        if oid is not None and self.game.state.objects[oid].tapped:
+        if oid is not None and self.game.state.objects[self._object(oid, "untap")].tapped:
             self.game.emit(ev.Untapped(obj=oid))
 
     def put_counters(self, oid: int | None, kind: str, n: int = 1) -> None:
         if oid is not None and n > 0:
-            self.game.emit(ev.CounterPlaced(obj=oid, kind=kind, n=n))
+            self.game.emit(ev.CounterPlaced(obj=self._object(oid, "put_counters"), kind=kind,
+                                            n=n))
 
     def remove_counters(self, oid: int | None, kind: str, n: int = 1) -> None:
         if oid is None:
@@ -295,7 +329,8 @@ class Ctx:
 
     def create_token(self, name: str, n: int = 1, controller: int | None = None,
                      attached_to: int = 0, tapped: bool = False) -> list[int]:
-        who = self.controller if controller is None else controller
+        who = self.controller if controller is None else self.as_player(controller,
+                                                                         "create_token")
         return [self.game.create_token(name, who, attached_to=attached_to, tapped=tapped)
                 for _ in range(n)]
 
@@ -344,12 +379,14 @@ class Ctx:
     def choose(self, options: Sequence[Any], kind: str = "choose", player: int | None = None,
                prompt: str = "", count: int | None = None, up_to: bool = False) -> Any:
         """Ask a player to choose one option (or, with ``count``, a list of them)."""
-        return self.game.choose(self.controller if player is None else player, kind,
+        return self.game.choose(self.controller if player is None else
+                                self.as_player(player, "choose"), kind,
                                 list(options), prompt=prompt, count=count, up_to=up_to)
 
     def may(self, prompt: str = "", player: int | None = None) -> bool:
         """Ask "you may ..."; the default answer is no."""
-        return bool(self.game.choose(self.controller if player is None else player, "may",
+        return bool(self.game.choose(self.controller if player is None else
+                                     self.as_player(player, "may"), "may",
                                      [False, True], prompt=prompt))
 
     def pay(self, player: int, cost: str, prompt: str = "") -> bool:
@@ -359,6 +396,7 @@ class Ctx:
         "asked" with the one answer no; True if they paid.  A cost of nothing is paid
         without asking."""
         from kernel.mana import ManaCost, plan_payment
+        player = self.as_player(player, "pay")
         mana = ManaCost.parse(cost)
         if mana.is_free:
             return True
@@ -373,7 +411,8 @@ class Ctx:
 
     def reveal(self, player: int, objs: Sequence[int]) -> None:
         if objs:
-            self.game.emit(ev.Revealed(player=player, objs=tuple(objs)))
+            self.game.emit(ev.Revealed(player=self.as_player(player, "reveal"),
+                                       objs=tuple(self._object(o, "reveal") for o in objs)))
 
     def player_ref(self, player: int) -> int:
         return player_ref(player)
