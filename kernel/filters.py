@@ -32,9 +32,11 @@ A filter is called as ``f(view, ref, you, source)``: ``view`` is a
 from __future__ import annotations
 
 from collections.abc import Callable
+from difflib import get_close_matches
 from typing import Any
 
 from kernel.events import ref_player
+from kernel.subtypes import creature_types, is_creature_type
 
 Pred = Callable[[Any, int, int, int], bool]
 
@@ -322,6 +324,11 @@ def kind(*subtypes: str) -> Kind:
     """A permanent of any of the given creature types (``kind("Goblin", "Shaman")``)."""
     if not subtypes:
         raise ValueError("kind() needs at least one creature type")
+    for t in subtypes:
+        if not is_creature_type(t):
+            close = get_close_matches(t, creature_types(), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"kind({t!r}): {t!r} is not a creature type (CR 205.3m){hint}")
     return Kind(*subtypes)
 
 

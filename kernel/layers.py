@@ -81,11 +81,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from kernel.cards import SpellAbility
 from kernel.effects import blame
+from kernel.subtypes import creature_types, is_creature_type, planeswalker_types
 
 if TYPE_CHECKING:
     from kernel.cards import Registry
@@ -94,32 +94,6 @@ if TYPE_CHECKING:
 LAYER_ORDER = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
 
 
-@cache
-def creature_types() -> tuple[str, ...]:
-    """Every creature type in the Comprehensive Rules (CR 205.3m), shipped as data, sorted."""
-    return _data_list("creature_types.txt")
-
-
-@cache
-def planeswalker_types() -> tuple[str, ...]:
-    return _data_list("planeswalker_types.txt")
-
-
-def _data_list(name: str) -> tuple[str, ...]:
-    try:
-        text = resources.files("kernel").joinpath(f"data/{name}").read_text("utf-8")
-    except FileNotFoundError:
-        text = ""
-    return tuple(sorted(line.strip() for line in text.splitlines() if line.strip()))
-
-
-@cache
-def _creature_type_set() -> frozenset[str]:
-    return frozenset(creature_types())
-
-
-def is_creature_type(t: str) -> bool:
-    return t in _creature_type_set()
 
 
 # CR 205.3g-k: the other lists of subtypes, each correlated with its card type(s).

@@ -231,3 +231,27 @@ def test_slow_loads_are_reported(sandbox: Path, monkeypatch: pytest.MonkeyPatch)
         assert seconds >= 0.5  # its first import, done by the first load
     finally:
         structlog.reset_defaults()
+
+
+def test_a_misspelled_creature_type_fails_the_pack_at_load_time(sandbox: Path) -> None:
+    """``kind("Rouge")`` used to build a filter that silently matched nothing."""
+    (sandbox / "broken_pack.py").write_text(
+        "from kernel.filters import kind\n"
+        "ROGUES = kind('Rouge')\n")
+    _fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "rogues", "broken_pack")
+    reg = load_registry()
+    assert [name for name, _ in reg.failures] == ["rogues"]
+    assert ("kind('Rouge'): 'Rouge' is not a creature type (CR 205.3m) (did you mean "
+            "'Rogue'?)") in reg.failures[0][1]
+    assert "Shock" in reg
+
+
+def test_kind_accepts_every_creature_type_and_nothing_else() -> None:
+    from kernel.filters import kind
+    from kernel.subtypes import creature_types
+
+    for t in creature_types():
+        kind(t)
+    for bad in ("Rouge", "Forest", "Ajani", "elf", ""):
+        with pytest.raises(ValueError, match="is not a creature type"):
+            kind(bad)
