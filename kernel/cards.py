@@ -202,6 +202,60 @@ class Static:
 
 Ability = SpellAbility | Activated | Triggered | Static
 
+#: The hooks a :class:`Static` subclass may carry, each a function the engine calls
+#: through ``Game.static_hooks(name)``; a pack whose own code asks for another hook
+#: registers it with :func:`register_static_hook`.  Any other public attribute of a
+#: subclass is refused as its set loads (a misspelled hook would never be called).
+STATIC_HOOKS: dict[str, str] = {
+    "cost_change": "spells cost more or less to cast (Game.cost_change)",
+    "forbids_cast": "spells can't be cast (Game.cast_forbidden)",
+    "as_though_haste": "abilities activated as though creatures had haste",
+    "extra_mana": "additional mana as a permanent is tapped for mana",
+    "enters_tapped": "permanents enter the battlefield tapped",
+    "enters_with_counters": "permanents enter the battlefield with counters",
+}
+
+
+def register_static_hook(name: str, what: str) -> None:
+    """Declare a static-ability hook that a pack's own code asks for with
+    ``game.static_hooks(name)``; ``what`` says what it does."""
+    if not name.isidentifier() or name.startswith("_"):
+        raise ValueError(f"register_static_hook: {name!r} is not a public attribute name")
+    STATIC_HOOKS.setdefault(name, what)
+
+
+class CardDefinitionError(ValueError):
+    """A card's definition is wrong in a way that can be told as its set loads."""
+
+
+def _static_extras(cls: type) -> list[str]:
+    """The public attributes a subclass of :class:`Static` adds (fields and methods)."""
+    base = set(Static.__dataclass_fields__) | set(vars(Static))
+    names: list[str] = []
+    for klass in cls.__mro__:
+        if klass in (Static, object):
+            break
+        for name in list(getattr(klass, "__dataclass_fields__", {})) + list(vars(klass)):
+            if not name.startswith("_") and name not in base and name not in names:
+                names.append(name)
+    return names
+
+
+def check_definition(card: CardDef, set_name: str) -> None:
+    """Raise :class:`CardDefinitionError` naming the card and its set for what is wrong in
+    its definition that loading can tell: a static ability with an attribute that is no
+    static hook (see :data:`STATIC_HOOKS`)."""
+    for i, ab in enumerate(card.abilities):
+        if isinstance(ab, Static) and type(ab) is not Static:
+            for name in _static_extras(type(ab)):
+                if name not in STATIC_HOOKS:
+                    known = ", ".join(sorted(STATIC_HOOKS))
+                    text = f" {ab.text!r}" if ab.text else ""
+                    raise CardDefinitionError(
+                        f"card {card.facts.name!r} (set {set_name}): its static ability #{i}"
+                        f"{text} ({type(ab).__name__}) has {name!r}, which is no static hook "
+                        f"(the hooks: {known}; a pack adds one with register_static_hook)")
+
 
 @dataclass
 class CardDef:

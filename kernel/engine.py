@@ -27,7 +27,16 @@ import msgspec
 import structlog
 
 from kernel import events as ev
-from kernel.cards import X_COUNT, Activated, CardDef, Cost, Registry, Target, Triggered
+from kernel.cards import (
+    STATIC_HOOKS,
+    X_COUNT,
+    Activated,
+    CardDef,
+    Cost,
+    Registry,
+    Target,
+    Triggered,
+)
 from kernel.effects import Ctx, blame
 from kernel.events import Envelope, Event, player_ref, ref_player
 from kernel.layers import (
@@ -495,6 +504,9 @@ class Game:
         cache = self._chars_cache()
         out: list[tuple[int, Any]] | None = cache.get(attr)
         if out is None:
+            if attr not in STATIC_HOOKS:
+                raise KeyError(f"static_hooks: {attr!r} is no static hook (register it with "
+                               "kernel.cards.register_static_hook)")
             live = cache.get("\0statics")
             if live is None:  # each static ability a permanent has now, with its source
                 cs = self._all_chars()

@@ -28,7 +28,7 @@ from typing import Any, cast
 import pluggy
 import structlog
 
-from kernel.cards import CardSetInfo, Registry, set_clash
+from kernel.cards import CardSetInfo, Registry, check_definition, set_clash
 
 hookspec = pluggy.HookspecMarker("mtgk")
 hookimpl = pluggy.HookimplMarker("mtgk")
@@ -185,6 +185,9 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
             # pluggy types a hook implementation's result as ``object``; the hookspec says
             # ``mtgk_cardsets`` gives a list of CardSetInfo
             plugin.sets = list(cast("list[CardSetInfo]", impl.function() or []))
+            for info in plugin.sets:
+                for card in info.cards:
+                    check_definition(card, info.name)
         except Exception as exc:  # noqa: BLE001
             plugin.refused = True
             _fail(reg, plugin.name, plugin.dist, f"{type(exc).__name__}: {exc}", strict)

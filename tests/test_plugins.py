@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import sys
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -255,3 +256,50 @@ def test_kind_accepts_every_creature_type_and_nothing_else() -> None:
     for bad in ("Rouge", "Forest", "Ajani", "elf", ""):
         with pytest.raises(ValueError, match="is not a creature type"):
             kind(bad)
+
+
+def test_a_static_ability_with_a_misspelled_hook_fails_its_set_naming_the_card() -> None:
+    """A ``Static`` subclass whose hook is misspelled (``cost_chnage``) was loaded and its
+    hook never called; now its set is refused, naming the card, and the others load."""
+    from dataclasses import dataclass as dc
+
+    from kernel.cards import Static, register_static_hook
+    from kernel.dsl import CardSet
+    from kernel.plugins import hookimpl
+    from tests.conftest import _facts
+
+    @dc(frozen=True)
+    class Cheaper(Static):
+        cost_chnage: Any = None
+
+    t = CardSet("typo-hooks", "0.0.1", __file__, facts="no-such-file.json")
+    t.card("Thrifty Imp", Cheaper(lambda v, s: [], "spells cost {1} less",
+                                   cost_chnage=lambda v, s, c: -1),
+           facts=_facts("Thrifty Imp", "{B}", ("Creature",), ("Imp",), (1, 1)))
+
+    class Pack:
+        @hookimpl
+        def mtgk_cardsets(self) -> list[CardSetInfo]:
+            return [t.info()]
+
+    reg = load_registry(extra=[("typo-hooks", Pack())])
+    [(name, error)] = reg.failures
+    assert name == "typo-hooks" and "Thrifty Imp" not in reg and "Shock" in reg
+    assert ("card 'Thrifty Imp' (set typo-hooks): its static ability #0 'spells cost {1} "
+            "less' (Cheaper) has 'cost_chnage', which is no static hook") in error
+    register_static_hook("cost_chnage", "a hook this test's own code would ask for")
+    try:
+        reg = load_registry(extra=[("typo-hooks", Pack())])
+        assert not reg.failures and "Thrifty Imp" in reg
+    finally:
+        from kernel.cards import STATIC_HOOKS
+        del STATIC_HOOKS["cost_chnage"]
+
+
+def test_asking_for_an_unregistered_static_hook_fails() -> None:
+    from kernel.engine import Game
+
+    g = Game(Registry(), ["A", "B"], seed=1)
+    with pytest.raises(KeyError, match="'cost_chnage' is no static hook"):
+        g.static_hooks("cost_chnage")
+    assert g.static_hooks("cost_change") == []
