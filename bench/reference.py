@@ -22,11 +22,11 @@ from pathlib import Path
 
 import msgspec
 
-from kernel.agents import HeuristicAgent, RandomAgent
-from kernel.decks import builtin_decks, deck_lines, load_deck
-from kernel.logfile import encode_log
-from kernel.plugins import load_registry
-from kernel.replay import new_header, run_from_header
+from mtgk.agents import HeuristicAgent, RandomAgent
+from mtgk.decks import builtin_decks, deck_lines, load_deck
+from mtgk.loading import load_registry
+from mtgk.logfile import encode_log
+from mtgk.replay import new_header, run_from_header
 
 HERE = Path(__file__).parent
 GAMES_PER_DECK = 40

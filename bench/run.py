@@ -19,14 +19,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from kernel.agents import RandomAgent
-from kernel.bench import playouts
-from kernel.decks import parse_deck
-from kernel.engine import Game
-from kernel.logfile import LogHeader, read_log, write_log
-from kernel.plugins import load_registry
-from kernel.replay import Seeker
-from kernel.state import fold
+from mtgk.agents import RandomAgent
+from mtgk.bench import playouts
+from mtgk.decks import parse_deck
+from mtgk.engine import Game
+from mtgk.loading import load_registry
+from mtgk.logfile import LogHeader, read_log, write_log
+from mtgk.replay import Seeker
+from mtgk.state import fold
 
 HERE = Path(__file__).parent
 

@@ -2,12 +2,15 @@
 
 The public API:
 
-* :class:`~kernel.engine.Game` -- a game, its state and its event log;
-* :mod:`kernel.events` -- the events (the only way state changes);
-* :func:`~kernel.state.apply` / :func:`~kernel.state.fold` -- the projector;
-* :func:`~kernel.plugins.load_registry` -- card sets and mechanics plugins;
-* :mod:`kernel.dsl` and :mod:`kernel.filters` -- how cards are written.
+* :class:`~mtgk.engine.Game` -- a game, its state and its event log;
+* :mod:`mtgk.events` -- the events (the only way state changes);
+* :func:`~mtgk.state.apply` / :func:`~mtgk.state.fold` -- the projector;
+* :func:`~mtgk.loading.load_registry` -- card sets and mechanics plugins;
+* :mod:`mtgk.dsl` and :mod:`mtgk.filters` -- how cards are written.
 """
 
 __version__ = "0.1.0"
 
+if __name__ != "mtgk":  # the checkout's folder kernel/ imported by its old name
+    raise ImportError("the folder kernel/ is installed as the package 'mtgk': import mtgk.NAME, "
+                      "not kernel.NAME (docs/pack-authors.md)", name=__name__)

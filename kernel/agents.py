@@ -4,10 +4,10 @@
 * :class:`HeuristicAgent` -- plays lands and its biggest spells, attacks when
   it pays, blocks to trade; good enough that games end;
 * :class:`ReplayAgent` -- answers from a recorded log (verify, branch);
-* scripted agents live with the scenario runner (:mod:`kernel.scenario`).
+* scripted agents live with the scenario runner (:mod:`mtgk.scenario`).
 
 An agent has one method, ``decide(game, decision)``.  Its answer is checked
-by the engine; an illegal answer raises :class:`~kernel.engine.RulesError`
+by the engine; an illegal answer raises :class:`~mtgk.engine.RulesError`
 (or is passed to the agent's ``refused(game, decision, error)`` if it has one).
 """
 
@@ -17,10 +17,10 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kernel import events as ev
+from mtgk import events as ev
 
 if TYPE_CHECKING:
-    from kernel.engine import Decision, Game
+    from mtgk.engine import Decision, Game
 
 
 class RandomAgent:
@@ -195,7 +195,7 @@ class ReplayAgent:
     """Answers with the decisions recorded in a log, in order.
 
     At each decision it looks at the recorded event at the position the
-    engine is about to write: a recorded :class:`~kernel.events.DecisionMade`
+    engine is about to write: a recorded :class:`~mtgk.events.DecisionMade`
     is the answer; otherwise the decision had one option and took it.
     """
 

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kernel import events as ev
-from kernel.agents import RandomAgent
-from kernel.cards import Registry
-from kernel.engine import Decision, Game
+from mtgk import events as ev
+from mtgk.agents import RandomAgent
+from mtgk.cards import Registry
+from mtgk.engine import Decision, Game
 
 
 @dataclass

@@ -12,7 +12,7 @@
     mtgk diff    FILE1 FILE2 [--context K] [--json]   (where two logs part)
     mtgk branch  FILE --at N [--choice JSON | --agent KIND] [--seed S] [--out FILE]
     mtgk scenario export FILE (--at N | --turn T [--step S]) [--out FILE] [--check]
-    mtgk scenario ...            (the scenario runner, kernel.scenario.runner)
+    mtgk scenario ...            (the scenario runner, mtgk.scenario.runner)
 
 Debugging saved logs is described in docs/debugging.md.
 
@@ -47,10 +47,10 @@ from typing import IO, Any
 import msgspec
 import structlog
 
-from kernel import diag
-from kernel.agents import HeuristicAgent, RandomAgent
-from kernel.cards import Registry
-from kernel.debug import (
+from mtgk import diag
+from mtgk.agents import HeuristicAgent, RandomAgent
+from mtgk.cards import Registry
+from mtgk.debug import (
     BranchError,
     BranchRefused,
     CardIndex,
@@ -63,12 +63,13 @@ from kernel.debug import (
     find_moment,
     moments,
 )
-from kernel.decks import DeckError, builtin_decks, deck_lines, load_deck
-from kernel.effects import CardError
-from kernel.engine import STEPS, Agent, Game
-from kernel.events import EVENT_TYPES, Envelope
-from kernel.export import ExportError, check_export, export_scenario, priority_point
-from kernel.logfile import (
+from mtgk.decks import DeckError, builtin_decks, deck_lines, load_deck
+from mtgk.effects import CardError
+from mtgk.engine import STEPS, Agent, Game
+from mtgk.events import EVENT_TYPES, Envelope
+from mtgk.export import ExportError, check_export, export_scenario, priority_point
+from mtgk.loading import PluginError, load_registry
+from mtgk.logfile import (
     CorruptLogError,
     ForeignFileError,
     LogBreak,
@@ -86,8 +87,7 @@ from kernel.logfile import (
     write_jsonl,
     write_log,
 )
-from kernel.plugins import PluginError, load_registry
-from kernel.render import (
+from mtgk.render import (
     Renderer,
     clean,
     event_json,
@@ -96,9 +96,9 @@ from kernel.render import (
     render_state,
     state_json,
 )
-from kernel.replay import DEFAULT_MAX_TURNS, new_header, run_from_header, verify
-from kernel.state import State
-from kernel.visibility import visible_header
+from mtgk.replay import DEFAULT_MAX_TURNS, new_header, run_from_header, verify
+from mtgk.state import State
+from mtgk.visibility import visible_header
 
 __all__ = ["AGENTS", "UserError", "command", "main"]
 
@@ -198,7 +198,7 @@ def _import_plugins() -> None:
     if _plugins_imported:
         return
     _plugins_imported = True
-    from kernel.plugins import import_plugins
+    from mtgk.loading import import_plugins
 
     import_plugins()  # (timed there: -v reports each plugin's load time)
 
@@ -279,7 +279,7 @@ def _known_event_types() -> dict[str, str]:
     loaded code knows)."""
     _import_plugins()
     known = {tag: cls.__module__ for tag, cls in EVENT_TYPES.items()}
-    known["UnknownEvent"] = "kernel.logfile"
+    known["UnknownEvent"] = "mtgk.logfile"
     return dict(sorted(known.items()))
 
 
@@ -318,7 +318,7 @@ def _add_game_args(p: argparse.ArgumentParser, decks_help: str) -> None:
     """The options ``mtgk play`` and ``mtgk sim`` share: --decks, --agents, --players,
     --max-turns, --max-events and --timeout (checked, and the decks loaded, by
     :func:`_game_decks`)."""
-    from kernel.sim import DEFAULT_TIMEOUT
+    from mtgk.sim import DEFAULT_TIMEOUT
 
     p.add_argument("--decks", nargs="+", metavar="DECK", help=decks_help)
     p.add_argument("--agents", nargs="+", metavar="KIND", choices=sorted(AGENTS),
@@ -384,8 +384,8 @@ def _play(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     def run(args: argparse.Namespace) -> int:
-        from kernel.sim import GameTimeout, TimeLimit
-        from kernel.store import BUDGET_REASON, budget_error
+        from mtgk.sim import GameTimeout, TimeLimit
+        from mtgk.store import BUDGET_REASON, budget_error
 
         reg, names, decks = _game_decks(args)
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
@@ -1289,7 +1289,7 @@ def _branch_summary(res: Any, src: str, path: str, size: int, kinds: list[str],
 
 
 # --------------------------------------------------------------------------
-# mtgk scenario (implemented by kernel.scenario.runner) and mtgk scenario export
+# mtgk scenario (implemented by mtgk.scenario.runner) and mtgk scenario export
 
 
 @command("scenario", "run rules scenario files, or export a position from a log as one "
@@ -1308,15 +1308,15 @@ def _run_scenario(argv: list[str], glob: list[str]) -> int:
         return _scenario_export(glob + argv[1:])
     argv = glob + argv
     try:
-        mod = importlib.import_module("kernel.scenario.runner")
+        mod = importlib.import_module("mtgk.scenario.runner")
     except ModuleNotFoundError as exc:
-        if exc.name in ("kernel.scenario.runner", "kernel.scenario"):
-            raise UserError("the scenario runner (kernel.scenario.runner) is not installed in "
+        if exc.name in ("mtgk.scenario.runner", "mtgk.scenario"):
+            raise UserError("the scenario runner (mtgk.scenario.runner) is not installed in "
                             "this version of mtgk") from None
         raise
     fn = getattr(mod, "cli_main", None)
     if fn is None:
-        raise UserError("kernel.scenario.runner has no cli_main(args) entry point")
+        raise UserError("mtgk.scenario.runner has no cli_main(args) entry point")
     return int(fn(argv) or 0)
 
 
@@ -1408,7 +1408,7 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
                    help="print the figures as one JSON object instead of the two lines")
 
     def run(args: argparse.Namespace) -> int:
-        from kernel.bench import playouts
+        from mtgk.bench import playouts
         if args.games < 1:
             raise UserError("--games must be at least 1")
         reg = _registry(args)
@@ -1434,7 +1434,7 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
     return run
 
 
-from kernel import cli_view  # noqa: E402, F401 - registers view, sim and db
+from mtgk import cli_view  # noqa: E402, F401 - registers view, sim and db
 
 # --------------------------------------------------------------------------
 # the parser and main
@@ -1509,11 +1509,11 @@ def _print_version(args: argparse.Namespace) -> int:
     """``mtgk --version``: the kernel, then every card set and plugin with its version."""
     import importlib.metadata as md
 
-    import kernel
-    from kernel.plugins import PLUGIN_GROUP
+    import mtgk
+    from mtgk.loading import PLUGIN_GROUP
 
     out = _out()
-    print(f"mtgk {kernel.__version__} (kernel: pure Python, {sys.implementation.name} "
+    print(f"mtgk {mtgk.__version__} (kernel: pure Python, {sys.implementation.name} "
           f"{sys.version.split()[0]})", file=out)
     reg = _registry(args)
     for name in sorted(reg.sets):

@@ -13,8 +13,8 @@
     mtgk db   [--db FILE] export ID [--out FILE.mtgk | --jsonl]
     mtgk db   [--db FILE] add LOG ...
 
-The commands register themselves with :func:`kernel.cli.command`; importing
-this module (``kernel.cli`` does) is what makes them available.
+The commands register themselves with :func:`mtgk.cli.command`; importing
+this module (``mtgk.cli`` does) is what makes them available.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from kernel.cli import (
+from mtgk.cli import (
     Runner,
     UserError,
     _add_game_args,
@@ -39,10 +39,10 @@ from kernel.cli import (
     _registry,
     command,
 )
-from kernel.decks import builtin_decks
-from kernel.logfile import LogError, decode_log, write_jsonl
-from kernel.render import clean
-from kernel.store import DEFAULT_DB, GameRecord, SqliteStore, StoreError, Summary, open_store
+from mtgk.decks import builtin_decks
+from mtgk.logfile import LogError, decode_log, write_jsonl
+from mtgk.render import clean
+from mtgk.store import DEFAULT_DB, GameRecord, SqliteStore, StoreError, Summary, open_store
 
 __all__: list[str] = []
 
@@ -72,7 +72,7 @@ def _view(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
 
     def run(args: argparse.Namespace) -> int:
-        from kernel.viewer import write_viewer
+        from mtgk.viewer import write_viewer
 
         if args.every < 1:
             raise UserError("--every must be at least 1")
@@ -129,7 +129,7 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
                         "log bytes: the same settings and seed)")
 
     def run(args: argparse.Namespace) -> int:
-        from kernel.sim import Progress, SimError, default_workers, id_ranges, plan, run_sim
+        from mtgk.sim import Progress, SimError, default_workers, id_ranges, plan, run_sim
 
         if args.games < 1:
             raise UserError("--games must be at least 1")
@@ -392,8 +392,8 @@ def _db_export(args: argparse.Namespace) -> int:
 
 
 def _db_add(args: argparse.Namespace) -> int:
-    from kernel.logfile import encode_log
-    from kernel.store import game_facts
+    from mtgk.logfile import encode_log
+    from mtgk.store import game_facts
 
     logs = [_read(path) for path in args.files]  # every file read before one is added
     ids = []

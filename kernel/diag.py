@@ -40,8 +40,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 import structlog
 
 if TYPE_CHECKING:
-    from kernel.engine import Game
-    from kernel.events import Envelope
+    from mtgk.engine import Game
+    from mtgk.events import Envelope
 
 __all__ = ["add_common_options", "configure", "game_context", "track"]
 

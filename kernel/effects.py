@@ -16,16 +16,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from kernel import events as ev
-from kernel.cards import Activated, SpellAbility, Static, Triggered
-from kernel.events import player_ref, ref_player
+from mtgk import events as ev
+from mtgk.cards import Activated, SpellAbility, Static, Triggered
+from mtgk.events import player_ref, ref_player
 
 if TYPE_CHECKING:
-    from kernel.cards import Registry
-    from kernel.engine import Game
-    from kernel.filters import Filter
-    from kernel.layers import Chars
-    from kernel.state import StackItem
+    from mtgk.cards import Registry
+    from mtgk.engine import Game
+    from mtgk.filters import Filter
+    from mtgk.layers import Chars
+    from mtgk.state import StackItem
 
 
 class CardError(Exception):
@@ -105,7 +105,7 @@ class Ctx:
         self.modes = list(item.modes)
         self.x = item.x
         if event is None and item.kind == "triggered":
-            from kernel.engine import event_from_data
+            from mtgk.engine import event_from_data
             event = event_from_data(item.data)
         self.event = event
         data = item.data
@@ -187,7 +187,7 @@ class Ctx:
 
     def objects(self, f: Filter, zone: str = "battlefield") -> list[int]:
         """Objects that ``f`` accepts from the point of view of this ability."""
-        from kernel.filters import matching
+        from mtgk.filters import matching
         return matching(self.game.view(), f, self.controller, self.source, zone)
 
     def count(self, f: Filter) -> int:
@@ -348,7 +348,7 @@ class Ctx:
         values as they are now, for ``duration`` (``"eot"``, ``"next_turn"``, ``""``)."""
         if oid is None or of is None:
             return
-        from kernel.layers import copiable_name
+        from mtgk.layers import copiable_name
         self.game.add_effect("copy", [oid], copiable_name(self.game.chars(of)), self.source,
                              self.controller, duration)
 
@@ -395,7 +395,7 @@ class Ctx:
         which a scenario answers with ``{pay: yes}``) if they can pay -- one that can't is
         "asked" with the one answer no; True if they paid.  A cost of nothing is paid
         without asking."""
-        from kernel.mana import ManaCost, plan_payment
+        from mtgk.mana import ManaCost, plan_payment
         player = self.as_player(player, "pay")
         mana = ManaCost.parse(cost)
         if mana.is_free:

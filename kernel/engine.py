@@ -3,11 +3,11 @@
 A :class:`Game` owns a state and its log.  The engine only ever changes the
 state by appending an event (:meth:`Game.emit`), which the projector folds in.
 Every choice is asked of the player's agent as a :class:`Decision`; the answer
-is checked, then recorded as a :class:`~kernel.events.DecisionMade` event.
+is checked, then recorded as a :class:`~mtgk.events.DecisionMade` event.
 Random outcomes (shuffles) are recorded with their results.
 
->>> from kernel.plugins import load_registry
->>> from kernel.agents import RandomAgent
+>>> from mtgk.loading import load_registry
+>>> from mtgk.agents import RandomAgent
 >>> reg = load_registry()
 >>> g = Game(reg, ["alice", "bob"], seed=1)
 >>> g
@@ -26,8 +26,8 @@ from typing import Any, NoReturn, Protocol
 import msgspec
 import structlog
 
-from kernel import events as ev
-from kernel.cards import (
+from mtgk import events as ev
+from mtgk.cards import (
     STATIC_HOOKS,
     X_COUNT,
     Activated,
@@ -37,9 +37,9 @@ from kernel.cards import (
     Target,
     Triggered,
 )
-from kernel.effects import Ctx, blame
-from kernel.events import Envelope, Event, player_ref, ref_player
-from kernel.layers import (
+from mtgk.effects import Ctx, blame
+from mtgk.events import Envelope, Event, player_ref, ref_player
+from mtgk.layers import (
     APPLIERS,
     Chars,
     View,
@@ -50,7 +50,7 @@ from kernel.layers import (
     printed,
     printed_template,
 )
-from kernel.mana import (
+from mtgk.mana import (
     SPEND_RESTRICTIONS,
     ManaCost,
     Source,
@@ -59,8 +59,8 @@ from kernel.mana import (
     plan_payment,
     restriction,
 )
-from kernel.replacement import replace
-from kernel.state import Obj, StackItem, State, apply, new_state
+from mtgk.replacement import replace
+from mtgk.state import Obj, StackItem, State, apply, new_state
 
 log = structlog.get_logger("mtgk.engine")
 
@@ -260,7 +260,7 @@ class Game:
 
     def diag(self) -> Any:
         """The kernel's diagnostics logger for this game (structlog), bound to its seed;
-        silent unless structlog is configured (``mtgk -v``, :func:`kernel.diag.configure`)."""
+        silent unless structlog is configured (``mtgk -v``, :func:`mtgk.diag.configure`)."""
         if not structlog.is_configured():
             return _SILENT
         return log.bind(seed=self.seed)
@@ -274,7 +274,7 @@ class Game:
     """The event budget: a game that reaches this many events without ending (a card
     looping forever, say) is ended there by ``GameEnded(winner=-1, reason="event-budget")``.
     Deterministic, unlike a wall clock; a log's header records it as ``meta["max_events"]``
-    (:func:`kernel.replay.run_from_header`).  The longest reference game has 1,872 events."""
+    (:func:`mtgk.replay.run_from_header`).  The longest reference game has 1,872 events."""
 
     def emit(self, e: Event, cause: int | None = None, together: bool = False) -> int:
         """Append ``e`` to the log, fold it into the state, and collect triggers.
@@ -432,8 +432,8 @@ class Game:
 
     def card_failed(self, error: Exception, card: str, ability: Any, part: str) -> NoReturn:
         """Called with the exception raised as the engine ran ``card``'s code (``ability``
-        and ``part``: which, see :func:`kernel.effects.blame`): raise it as a
-        :class:`~kernel.effects.CardError` naming the card, its ability and its set --
+        and ``part``: which, see :func:`mtgk.effects.blame`): raise it as a
+        :class:`~mtgk.effects.CardError` naming the card, its ability and its set --
         unless it isn't the card's doing: a rules error, the game's end, a check of
         validated mode, or an exception of an agent or a listener, which go on as they
         are.  (Call sites are ``try``/``except``: nothing is done unless something is
@@ -506,7 +506,7 @@ class Game:
         if out is None:
             if attr not in STATIC_HOOKS:
                 raise KeyError(f"static_hooks: {attr!r} is no static hook (register it with "
-                               "kernel.cards.register_static_hook)")
+                               "mtgk.cards.register_static_hook)")
             live = cache.get("\0statics")
             if live is None:  # each static ability a permanent has now, with its source
                 cs = self._all_chars()
@@ -630,7 +630,7 @@ class Game:
 
     def name(self, ref: int) -> str:
         """A player's name, or an object's (a token's printed name, not its registry key:
-        :meth:`~kernel.cards.Registry.token_name`)."""
+        :meth:`~mtgk.cards.Registry.token_name`)."""
         p = ref_player(ref)
         if p is not None:
             return self.state.players[p].name
@@ -1614,7 +1614,7 @@ class Game:
         whatever the player chooses (CR 601.2f): ``extras["additional_cost"]`` is an object
         with ``mana(game, player, card) -> int`` and ``unpayable(game, player, card) ->
         str`` (why it can't be paid now, or ``""``); a cast hook pays the rest of it (see
-        ``plugins.reveal_cost``: "reveal a Kithkin card from your hand or pay {3}")."""
+        ``mtgk.plugins.reveal_cost``: "reveal a Kithkin card from your hand or pay {3}")."""
         ac = self.card(oid).extras.get("additional_cost")
         if ac is None:
             return 0
@@ -2077,7 +2077,7 @@ class Game:
                 ) -> tuple[list[str], list[Source]]:
         """The pool mana and the mana sources ``player`` may use to pay for ``spend`` (a
         spell being cast, an ability being activated; ``None``: anything else, e.g.
-        "unless its controller pays {X}"), as :func:`~kernel.mana.plan_payment` takes
+        "unless its controller pays {X}"), as :func:`~mtgk.mana.plan_payment` takes
         them: mana with a spending restriction only where it may be spent, first."""
         return self.pool_for(player, spend), self.mana_sources(player, exclude, spend)
 
@@ -2966,7 +2966,7 @@ class Game:
     def _enters_with_counters_by_statics(self, new: int) -> list[tuple[str, int]]:
         """The counters static abilities of permanents (with an ``enters_with_counters(view,
         source, obj) -> {kind: n}``: "Each other Elf you control enters with an additional
-        +1/+1 counter on it", ``plugins.enters.enters_with_counters_if``) put on ``new`` as it
+        +1/+1 counter on it", ``mtgk.plugins.enters.enters_with_counters_if``) put on ``new`` as it
         enters, source by source in battlefield order, kinds in name order."""
         out: list[tuple[str, int]] = []
         for src, fn in self.static_hooks("enters_with_counters"):
@@ -3018,7 +3018,7 @@ class Game:
                      tapped: bool = False) -> int:
         """Create the token keyed ``name`` in the registry (its facts and abilities are
         that definition's; two tokens sharing a printed name have two keys: see
-        :meth:`~kernel.cards.Registry.token_name`) under ``controller``'s control.  It
+        :meth:`~mtgk.cards.Registry.token_name`) under ``controller``'s control.  It
         enters the battlefield as any permanent does (:meth:`_entered`): "as ~ enters"
         choices, "enters tapped" (its own or another permanent's), "enters with
         counters".  Returns its id."""
@@ -3038,7 +3038,7 @@ class Game:
     # ------------------------------------------------------------------ damage
     def deal_damage(self, source: int, to: int, amount: int, combat: bool = False,
                     controller: int | None = None) -> None:
-        """Deal damage, after replacement and prevention effects (:mod:`kernel.replacement`)."""
+        """Deal damage, after replacement and prevention effects (:mod:`mtgk.replacement`)."""
         if amount <= 0:
             return
         src_ctrl = self.last_known_controller(source) if controller is None else controller

@@ -25,7 +25,7 @@ creature | player
 kind('Elf').creature.other()
 
 A filter is called as ``f(view, ref, you, source)``: ``view`` is a
-:class:`kernel.layers.View`, ``ref`` an object id or player reference,
+:class:`mtgk.layers.View`, ``ref`` an object id or player reference,
 ``you`` the controller of the spell or ability asking, ``source`` its object.
 """
 
@@ -35,8 +35,8 @@ from collections.abc import Callable
 from difflib import get_close_matches
 from typing import Any
 
-from kernel.events import ref_player
-from kernel.subtypes import creature_types, is_creature_type
+from mtgk.events import ref_player
+from mtgk.subtypes import creature_types, is_creature_type
 
 Pred = Callable[[Any, int, int, int], bool]
 
@@ -45,7 +45,7 @@ Reads = frozenset[str] | None
 """What a filter looks at: groups of characteristics -- ``"controller"``, ``"types"``
 (card types, supertypes, subtypes), ``"colors"``, ``"abilities"``, ``"pt"``,
 ``"mana_value"`` -- and parts of the state beyond the permanents
-(``kernel.events.STATE_PARTS``: ``"tapped"``, ``"combat"``, a zone ...); ``None``:
+(``mtgk.events.STATE_PARTS``: ``"tapped"``, ``"combat"``, a zone ...); ``None``:
 unknown (it may look at anything).  The layer system uses it to skip dependency
 trials (CR 613.8a) that cannot find one, and the engine to keep characteristics
 across events that change nothing a static ability reads."""

@@ -17,13 +17,13 @@ _registry: Any = None
 def _reg() -> Any:
     global _registry
     if _registry is None:
-        from kernel.plugins import load_registry
+        from mtgk.loading import load_registry
         _registry = load_registry()
     return _registry
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    from kernel.scenario.model import is_scenario_test_file
+    from mtgk.scenario.model import is_scenario_test_file
     if file_path.suffix == ".yaml" and is_scenario_test_file(file_path):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
@@ -31,9 +31,9 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Any:
-        from kernel.events import EVENT_TYPES
-        from kernel.scenario.model import load_scenarios
-        from kernel.scenario.runner import known_card
+        from mtgk.events import EVENT_TYPES
+        from mtgk.scenario.model import load_scenarios
+        from mtgk.scenario.runner import known_card
         reg = _reg()
         for sc in load_scenarios(self.path, known_card=known_card(reg),
                                  known_event=EVENT_TYPES.__contains__):
@@ -46,7 +46,7 @@ class ScenarioItem(pytest.Item):
         self.scenario = scenario
 
     def runtest(self) -> None:
-        from kernel.scenario.runner import run_scenario
+        from mtgk.scenario.runner import run_scenario
         result = run_scenario(self.scenario, _reg())
         if not result.passed:
             raise ScenarioFailure(result.reason)

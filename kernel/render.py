@@ -7,11 +7,11 @@ and it remembers the name of every object it has seen, so that objects which
 have since changed zones (and ids) are still named.
 
 With a *viewer* (``as_player``), hidden information is masked the way that
-player would see it (the rules are :mod:`kernel.visibility`'s; the renderer
-folds a :class:`~kernel.visibility.Perspective` along): cards in the other
+player would see it (the rules are :mod:`mtgk.visibility`'s; the renderer
+folds a :class:`~mtgk.visibility.Perspective` along): cards in the other
 player's hand, every library's contents and order, and face-down exiled cards
 read as "a card", unless the object's ``known_to`` (or a
-:class:`~kernel.events.Revealed` event) includes the viewer; what is public (a
+:class:`~mtgk.events.Revealed` event) includes the viewer; what is public (a
 land played, a spell cast, a card discarded) is named.  :func:`event_json` and
 :func:`mask_state` give events and states as the viewer may see them.  Every
 text is :func:`clean`: control characters in names are escaped.
@@ -20,8 +20,8 @@ text is :func:`clean`: control characters in names are escaped.
 the battlefield (characteristics after layers), exile, the stack, combat,
 pending triggers and the next decision.
 
->>> from kernel import events as ev
->>> from kernel.events import Envelope
+>>> from mtgk import events as ev
+>>> from mtgk.events import Envelope
 >>> r = Renderer()
 >>> r.render(Envelope(0, -1, ev.GameStarted(players=("Alice", "Bob"), seed=1)))
 '0 Game started: Alice vs Bob (seed 1, rules lorwyn-2007)'
@@ -44,11 +44,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from kernel import events as ev
-from kernel.cards import KEYWORDS, Registry
-from kernel.events import Envelope, ref_player
-from kernel.state import Obj, StackItem, State, apply, copy_state, new_state
-from kernel.visibility import (
+from mtgk import events as ev
+from mtgk.cards import KEYWORDS, Registry
+from mtgk.events import Envelope, ref_player
+from mtgk.state import Obj, StackItem, State, apply, copy_state, new_state
+from mtgk.visibility import (
     PLAIN_CHOICE_KINDS,
     PLAYER_FIELDS,
     PUBLIC_FLAGS,
@@ -59,7 +59,7 @@ from kernel.visibility import (
 )
 
 if TYPE_CHECKING:
-    from kernel.layers import Chars
+    from mtgk.layers import Chars
 
 __all__ = [
     "HIDDEN",
@@ -184,7 +184,7 @@ def _plain_repr(x: Any) -> str:
 
 def _ability_label(ab: Any, index: int) -> str:
     """``"+1"``, ``"{3}{R}, {T} ability"``, ``"etb ability"`` ... for one ability."""
-    from kernel.cards import Activated, Static, Triggered
+    from mtgk.cards import Activated, Static, Triggered
 
     text = getattr(ab, "text", "")
     if isinstance(ab, Activated):
@@ -251,12 +251,12 @@ class Renderer:
 
     # ------------------------------------------------------------------ names
     def sees(self, o: Obj) -> bool:
-        """Whether the viewer may know which card ``o`` is (see :mod:`kernel.visibility`)."""
+        """Whether the viewer may know which card ``o`` is (see :mod:`mtgk.visibility`)."""
         return self.seen.sees(o)
 
     def card_name(self, key: str) -> str:
         """The name objects of card ``key`` have (a token's printed name: two tokens keyed
-        apart may share one, :meth:`~kernel.cards.Registry.token_name`); without a
+        apart may share one, :meth:`~mtgk.cards.Registry.token_name`); without a
         registry, the key."""
         return self.registry.token_name(key) if self.registry is not None and key else key
 
@@ -357,7 +357,7 @@ class Renderer:
             fn = getattr(self, "_" + e.TAG, None) if e.TAG else None
         if fn is not None:
             return str(fn(e))
-        from kernel.logfile import UnknownEvent
+        from mtgk.logfile import UnknownEvent
         if isinstance(e, UnknownEvent):
             return f"unknown event {e.tag} (version {e.version}): this kernel cannot read it"
         return self.generic(e)
@@ -366,7 +366,7 @@ class Renderer:
         """``Tag(field=value, ...)``, naming players and objects in the usual fields.
 
         For a viewer, fields are first masked as in JSON (see
-        :meth:`kernel.visibility.Perspective.mask_event`): a private field the viewer
+        :meth:`mtgk.visibility.Perspective.mask_event`): a private field the viewer
         may not see reads ``hidden``, an object they can't follow ``0``.
         """
         parts = []
@@ -952,15 +952,15 @@ def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any
     """An envelope as a JSON Lines record (``seq``, ``cause``, ``type``, ``v``, ``event``).
 
     With a renderer that has a viewer, the record is the event as the viewer may
-    see it (see :mod:`kernel.visibility`), and the renderer must have *just folded*
+    see it (see :mod:`mtgk.visibility`), and the renderer must have *just folded*
     ``env`` (:meth:`Renderer.advance`): private fields the viewer may not see are
     ``null`` (orders ``[]``), the seed ``null``, the ids of objects the viewer
     can't follow 0; ``cards`` maps the ids of the objects the event names that the
     viewer can follow to their names (``null``: face down), and a
-    :class:`~kernel.events.Revealed` event shown to the viewer lists the names it
+    :class:`~mtgk.events.Revealed` event shown to the viewer lists the names it
     shows in ``revealed``.
     """
-    from kernel.logfile import UnknownEvent
+    from mtgk.logfile import UnknownEvent
 
     e = env.event
     if isinstance(e, UnknownEvent):  # for a viewer, not its fields: they can't be masked
@@ -984,13 +984,13 @@ def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any
 
 def mask_state(state: State, viewer: int | None, seen: Perspective | None = None) -> State:
     """A copy of ``state`` as ``viewer`` may see it (``seen``: the viewer's
-    :class:`~kernel.visibility.Perspective`, folded up to ``state``, for what was
+    :class:`~mtgk.visibility.Perspective`, folded up to ``state``, for what was
     revealed and how cards were followed; without it, nothing was).
 
     No seed.  Objects the viewer can't follow (every library card, the cards of
     other players' hands) are left out of ``objects`` and listed as ``0`` in their
     zone.  The others keep their ids; their ``card_id`` is the viewer's (see
-    :mod:`kernel.visibility`, rule 3); the ones the viewer may not know (face down)
+    :mod:`mtgk.visibility`, rule 3); the ones the viewer may not know (face down)
     have the name ``""`` and keep only public marks.  Ids in free-form data (marks,
     stack items' data, effects' parameters) of objects the viewer can't follow are 0.
     """
@@ -1055,8 +1055,8 @@ def characteristics(state: State, registry: Registry | None,
     note (starting with ``not_shown``) saying why they cannot be computed."""
     if registry is None:
         return {}, f"{not_shown}: no card registry"
-    from kernel.cards import UnknownCardError
-    from kernel.layers import compute
+    from mtgk.cards import UnknownCardError
+    from mtgk.layers import compute
 
     try:
         return compute(state, registry), ""
@@ -1071,12 +1071,12 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
                  seen: Perspective | None = None) -> str:
     """The whole of ``state``, readably, from everyone's or ``as_player``'s seat.
 
-    ``game_or_registry`` (a :class:`~kernel.engine.Game` or a
-    :class:`~kernel.cards.Registry`) supplies the characteristics after
+    ``game_or_registry`` (a :class:`~mtgk.engine.Game` or a
+    :class:`~mtgk.cards.Registry`) supplies the characteristics after
     layers; ``after`` are the events that follow ``state`` in its log: the
     first decision among them is shown as the pending decision; ``names``
     (object id -> card name) names objects no longer in the state; ``seen`` is the
-    viewer's :class:`~kernel.visibility.Perspective` folded up to ``state`` (what was
+    viewer's :class:`~mtgk.visibility.Perspective` folded up to ``state`` (what was
     revealed to them), e.g. a :class:`Renderer`'s ``seen``.
     """
     registry: Registry | None = getattr(game_or_registry, "reg", game_or_registry)

@@ -25,7 +25,7 @@ def planeswalker_types() -> tuple[str, ...]:
 
 def _data_list(name: str) -> tuple[str, ...]:
     try:
-        text = resources.files(__package__ or "kernel").joinpath(f"data/{name}").read_text("utf-8")
+        text = resources.files(__package__ or "mtgk").joinpath(f"data/{name}").read_text("utf-8")
     except FileNotFoundError:
         text = ""
     return tuple(sorted(line.strip() for line in text.splitlines() if line.strip()))

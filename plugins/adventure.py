@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from kernel import events as ev
-from kernel.cards import CardFacts, Effect, Registry, SpellAbility, Target
-from kernel.plugins import hookimpl
+from mtgk import events as ev
+from mtgk.cards import CardFacts, Effect, Registry, SpellAbility, Target
+from mtgk.loading import hookimpl
 
 if TYPE_CHECKING:
-    from kernel.dsl import CardSet
-    from kernel.effects import Ctx
-    from kernel.engine import Game
+    from mtgk.dsl import CardSet
+    from mtgk.effects import Ctx
+    from mtgk.engine import Game
 
 ALT = "adventure"
 ON_ADVENTURE = "on_adventure"

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.plugins import hookimpl
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.loading import hookimpl
 
 if TYPE_CHECKING:
-    from kernel.engine import Game
+    from mtgk.engine import Game
 
 FLAG = "cast_bargained"
 

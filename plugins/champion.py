@@ -16,7 +16,7 @@ control" (Lorwyn primer, "Keyword Ability: Champion"):
 * the champion can't exile itself; its controller chooses (decision kind
   ``champion``, options ``[0, id, ...]`` where 0 is "exile nothing": then the
   champion is sacrificed, if it is still on the battlefield);
-* the card is exiled with :class:`~kernel.events.RemovedFromGame`
+* the card is exiled with :class:`~mtgk.events.RemovedFromGame`
   ``exiled_with=<the champion>`` (reason ``champion``) -- the link between the
   two abilities.  The link is to that *object*: if the champion left the
   battlefield before its enters ability resolved, its leaves ability found
@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kernel import events as ev
-from kernel.cards import Effect, Target, Triggered
-from kernel.dsl import (
+from mtgk import events as ev
+from mtgk.cards import Effect, Target, Triggered
+from mtgk.dsl import (
     ENTERS,
     leaves,
     me,
@@ -40,11 +40,11 @@ from kernel.dsl import (
     self_entered,
     triggered,
 )
-from kernel.filters import Filter, matching
+from mtgk.filters import Filter, matching
 
 if TYPE_CHECKING:
-    from kernel.effects import Ctx
-    from kernel.layers import View
+    from mtgk.effects import Ctx
+    from mtgk.layers import View
 
 
 def champion(quality: Filter, text: str) -> tuple[Triggered, Triggered]:

@@ -40,16 +40,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from kernel import events as ev
-from kernel.cards import Effect, Target, Triggered
-from kernel.dsl import controller, triggered
-from kernel.events import Event, event, player_ref, ref_player
-from kernel.mana import ManaCost
+from mtgk import events as ev
+from mtgk.cards import Effect, Target, Triggered
+from mtgk.dsl import controller, triggered
+from mtgk.events import Event, event, player_ref, ref_player
+from mtgk.mana import ManaCost
 
 if TYPE_CHECKING:
-    from kernel.effects import Ctx
-    from kernel.engine import Game
-    from kernel.layers import View
+    from mtgk.effects import Ctx
+    from mtgk.engine import Game
+    from mtgk.layers import View
 
 
 @event

@@ -4,7 +4,7 @@ The copy is a new stack item controlled by the copying player, with the same sou
 ability, targets and X; it was not activated, so nothing that triggers on activation
 sees it, and no cost is paid.  It is recorded as :class:`AbilityCopied` and resolves
 like the original (or not at all, if all its targets are illegal by then).  "You may
-choose new targets for the copy" is :func:`plugins.copy_spell.choose_new_targets` (a
+choose new targets for the copy" is :func:`mtgk.plugins.copy_spell.choose_new_targets` (a
 ``may`` decision, then ``targets``).  The original need not still be on the stack:
 the copy is made from what was activated (the ``AbilityActivated`` event).
 """
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from kernel.events import Event, event
-from kernel.state import StackItem, State, register_projector
-from plugins.copy_spell import choose_new_targets
+from mtgk.events import Event, event
+from mtgk.plugins.copy_spell import choose_new_targets
+from mtgk.state import StackItem, State, register_projector
 
 if TYPE_CHECKING:
-    from kernel.engine import Game
+    from mtgk.engine import Game
 
 
 @event

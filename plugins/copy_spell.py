@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from kernel.events import Event, event
-from kernel.render import Renderer, register_renderer
-from kernel.state import Obj, StackItem, State, register_projector, stack_item
+from mtgk.events import Event, event
+from mtgk.render import Renderer, register_renderer
+from mtgk.state import Obj, StackItem, State, register_projector, stack_item
 
 if TYPE_CHECKING:
-    from kernel.engine import Game
+    from mtgk.engine import Game
 
 
 @event
@@ -93,7 +93,7 @@ register_renderer(TargetsChanged.TAG, _render_retargeted)
 
 def choose_new_targets(game: Game, chooser: int, item: int | None) -> None:
     """"[chooser] may choose new targets for [item]" (a spell or ability on the stack)."""
-    from kernel.engine import Decision
+    from mtgk.engine import Decision
 
     it = stack_item(game.state, item)
     if it is None or not it.targets:

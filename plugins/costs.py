@@ -1,5 +1,5 @@
 """Activation costs beyond mana, tapping, life and sacrifice (CR 602.2b, 118), and
-activation restrictions (CR 602.5): the parts of a :class:`~kernel.cards.Cost`'s
+activation restrictions (CR 602.5): the parts of a :class:`~mtgk.cards.Cost`'s
 ``extra`` tuple.
 
 Each part has ``can_pay(game, player, source)`` (checked, like every cost, before the
@@ -21,13 +21,13 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from kernel import events as ev
-from kernel.cards import Activated, Cost, Effect, Target
-from kernel.dsl import parse_cost
+from mtgk import events as ev
+from mtgk.cards import Activated, Cost, Effect, Target
+from mtgk.dsl import parse_cost
 
 if TYPE_CHECKING:
-    from kernel.engine import Game
-    from kernel.filters import Filter
+    from mtgk.engine import Game
+    from mtgk.filters import Filter
 
 
 class _CardFromZone:
@@ -127,7 +127,7 @@ def ability(c: Cost, effect: Effect, *targets: Target, sorcery: bool = False,
             any_player: bool = False, text: str = "",
             zones: tuple[str, ...] = ("battlefield",)) -> Activated:
     """An activated ability with a cost built by :func:`cost`; ``zones``: where its source
-    may be to activate it (see :func:`kernel.dsl.activated`)."""
+    may be to activate it (see :func:`mtgk.dsl.activated`)."""
     return Activated(c, effect, tuple(targets), sorcery=sorcery, text=text,
                      any_player=any_player, zones=zones)
 

@@ -34,12 +34,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kernel import events as ev
-from kernel.cards import Effect, Triggered
+from mtgk import events as ev
+from mtgk.cards import Effect, Triggered
 
 if TYPE_CHECKING:
-    from kernel.effects import Ctx
-    from kernel.layers import View
+    from mtgk.effects import Ctx
+    from mtgk.layers import View
 
 MAIN_PHASES = ("precombat_main", "postcombat_main")
 

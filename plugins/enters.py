@@ -21,12 +21,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kernel import events as ev
-from kernel.cards import Static
+from mtgk import events as ev
+from mtgk.cards import Static
 
 if TYPE_CHECKING:
-    from kernel.engine import Game
-    from kernel.layers import View
+    from mtgk.engine import Game
+    from mtgk.layers import View
 
 CHOSEN = "chosen"
 

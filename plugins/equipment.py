@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kernel import events as ev
-from kernel.cards import Activated, Static
-from kernel.dsl import activated, gets_and_has, pt_and_grant_layers, static, target
-from kernel.filters import creature
+from mtgk import events as ev
+from mtgk.cards import Activated, Static
+from mtgk.dsl import activated, gets_and_has, pt_and_grant_layers, static, target
+from mtgk.filters import creature
 
 if TYPE_CHECKING:
-    from kernel.effects import Ctx
-    from kernel.layers import View
+    from mtgk.effects import Ctx
+    from mtgk.layers import View
 
 
 def _attach(c: Ctx) -> None:

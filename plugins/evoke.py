@@ -30,13 +30,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kernel import events as ev
-from kernel.cards import Triggered
-from kernel.dsl import me
+from mtgk import events as ev
+from mtgk.cards import Triggered
+from mtgk.dsl import me
 
 if TYPE_CHECKING:
-    from kernel.effects import Ctx
-    from kernel.layers import View
+    from mtgk.effects import Ctx
+    from mtgk.layers import View
 
 ALT = "evoke"
 

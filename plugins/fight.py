@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kernel.cards import Registry
-from kernel.plugins import hookimpl
-from kernel.replacement import Proposal, Replacement, register_effect_replacement
+from mtgk.cards import Registry
+from mtgk.loading import hookimpl
+from mtgk.replacement import Proposal, Replacement, register_effect_replacement
 
 if TYPE_CHECKING:
-    from kernel.effects import Ctx
-    from kernel.engine import Game
+    from mtgk.effects import Ctx
+    from mtgk.engine import Game
 
 EXILE_IF_DIES = "exile_if_dies"
 

@@ -5,25 +5,25 @@
   has resolved this turn (countered or fizzled ones don't count).
 * :func:`activations_this_turn` and :func:`no_more_than` -- "Activate no more than twice
   each turn" (Fire-Belly Changeling): an activation restriction, a part of a cost's
-  ``extra`` (:mod:`plugins.costs`).
+  ``extra`` (:mod:`mtgk.plugins.costs`).
 * :func:`sacrificed_for_cost` -- "the sacrificed creature" (Brion Stoutarm): the
   permanents sacrificed to pay the costs of the resolving ability, with their last
   known characteristics (``game.chars`` of the old object).
 
 All of them read the game's log (events of the current turn: see
-:func:`plugins.hideaway.events_this_turn`).
+:func:`mtgk.plugins.hideaway.events_this_turn`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kernel import events as ev
-from plugins.hideaway import events_this_turn
+from mtgk import events as ev
+from mtgk.plugins.hideaway import events_this_turn
 
 if TYPE_CHECKING:
-    from kernel.effects import Ctx
-    from kernel.engine import Game
+    from mtgk.effects import Ctx
+    from mtgk.engine import Game
 
 
 def activations_this_turn(game: Game, source: int, ability: str) -> list[int]:

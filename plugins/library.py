@@ -4,19 +4,19 @@
 (Ponder, Inkfathom Divers, Gilt-Leaf Seer): :func:`look_and_reorder`.  The look is a
 ``Revealed`` event shown to that player only; while more than one card is left, the
 player chooses the next card from the top (decision ``choose``, with the context
-:func:`plugins.scry.arrangement`; a scenario answers ``{arrange: {top: [NAMES]}}``).  A new order is recorded as one
-:class:`plugins.scry.LibraryOrdered` event (private to the library's owner).
+:func:`mtgk.plugins.scry.arrangement`; a scenario answers ``{arrange: {top: [NAMES]}}``).  A new order is recorded as one
+:class:`mtgk.plugins.scry.LibraryOrdered` event (private to the library's owner).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kernel import events as ev
-from plugins.scry import LibraryOrdered, put_in_any_order
+from mtgk import events as ev
+from mtgk.plugins.scry import LibraryOrdered, put_in_any_order
 
 if TYPE_CHECKING:
-    from kernel.engine import Game
+    from mtgk.engine import Game
 
 
 def look_and_reorder(game: Game, player: int, n: int) -> None:

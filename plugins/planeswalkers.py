@@ -7,8 +7,8 @@ variants (e.g. Two-Headed Giant teams).
 
 from __future__ import annotations
 
-from kernel.cards import Registry
-from kernel.plugins import hookimpl
+from mtgk.cards import Registry
+from mtgk.loading import hookimpl
 
 
 @hookimpl

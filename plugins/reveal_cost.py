@@ -34,14 +34,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.filters import Filter, kind
-from kernel.mana import ManaCost, plan_payment
-from kernel.plugins import hookimpl
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.filters import Filter, kind
+from mtgk.loading import hookimpl
+from mtgk.mana import ManaCost, plan_payment
 
 if TYPE_CHECKING:
-    from kernel.engine import Game
+    from mtgk.engine import Game
 
 REVEAL_FLAG = "cast_reveal_cost"
 PAID_FLAG = "cast_cost_paid"

@@ -26,15 +26,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.effects import Ctx
-from kernel.layers import printed
-from kernel.plugins import hookimpl
-from kernel.state import Obj
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.effects import Ctx
+from mtgk.layers import printed
+from mtgk.loading import hookimpl
+from mtgk.state import Obj
 
 if TYPE_CHECKING:
-    from kernel.engine import Game
+    from mtgk.engine import Game
 
 SUPERSEDED = "role_superseded"
 """Flag on a Role its controller chose not to keep (several attached at once)."""

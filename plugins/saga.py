@@ -16,16 +16,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kernel import events as ev
-from kernel.cards import Effect, Registry, Target, Triggered
-from kernel.plugins import hookimpl
+from mtgk import events as ev
+from mtgk.cards import Effect, Registry, Target, Triggered
+from mtgk.loading import hookimpl
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from kernel.dsl import CardSet
-    from kernel.engine import Game
-    from kernel.layers import View
+    from mtgk.dsl import CardSet
+    from mtgk.engine import Game
+    from mtgk.layers import View
 
 LORE = "lore"
 
@@ -45,7 +45,7 @@ def saga_card(S: CardSet, name: str, *chapters: Triggered, others: Sequence[Any]
               **extras: Any) -> None:
     """A Saga whose abilities are its chapters (last chapter = number of chapters), then
     ``others``: abilities that are not chapters (e.g. the delayed triggered ability a
-    chapter schedules, :func:`plugins.delayed.delayed`)."""
+    chapter schedules, :func:`mtgk.plugins.delayed.delayed`)."""
     S.card(name, *chapters, *others, enters_with_counters={LORE: 1}, chapters=len(chapters),
            **extras)
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from kernel import events as ev
-from kernel.cards import Effect, Mode, Target, Triggered
-from kernel.dsl import ENTERS
-from kernel.effects import Ctx
+from mtgk import events as ev
+from mtgk.cards import Effect, Mode, Target, Triggered
+from mtgk.dsl import ENTERS
+from mtgk.effects import Ctx
 
 if TYPE_CHECKING:
-    from kernel.layers import View
+    from mtgk.layers import View
 
 
 def _never(v: Any, src: int, e: Any) -> bool:

@@ -7,7 +7,7 @@
 * ``reset_structlog`` -- structlog back to its defaults after a test that ran ``mtgk``
   (with :func:`run_mtgk`, which runs it in-process);
 * ``scenario`` -- run a scenario written inline as YAML (the format of
-  ``shared/spec/scenario-format.md``) through :mod:`kernel.scenario.runner`
+  ``shared/spec/scenario-format.md``) through :mod:`mtgk.scenario.runner`
   and check that it passed (or failed, when asked).
 
 Test-only cards never go into a card set package: they live here and are
@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 import structlog
 
-from kernel import events as ev
-from kernel.cards import CardFacts, CardSetInfo, Registry
-from kernel.cli import main
-from kernel.dsl import (
+from mtgk import events as ev
+from mtgk.cards import CardFacts, CardSetInfo, Registry
+from mtgk.cli import main
+from mtgk.dsl import (
     CardSet,
     activated,
     create,
@@ -43,15 +43,15 @@ from kernel.dsl import (
     target,
     triggered,
 )
-from kernel.effects import Ctx
-from kernel.events import DamageDealt, Event, StepBegan, ZoneChanged
-from kernel.filters import creature, creature_or_player
-from kernel.layers import View
-from kernel.plugins import hookimpl, load_registry
-from kernel.replacement import Replacement
-from kernel.scenario.model import loads_scenarios
-from kernel.scenario.runner import ScenarioResult, run_scenario
-from plugins.enters import enters_with_counters_if
+from mtgk.effects import Ctx
+from mtgk.events import DamageDealt, Event, StepBegan, ZoneChanged
+from mtgk.filters import creature, creature_or_player
+from mtgk.layers import View
+from mtgk.loading import hookimpl, load_registry
+from mtgk.plugins.enters import enters_with_counters_if
+from mtgk.replacement import Replacement
+from mtgk.scenario.model import loads_scenarios
+from mtgk.scenario.runner import ScenarioResult, run_scenario
 
 # ---------------------------------------------------------------------------
 # the test-only card set

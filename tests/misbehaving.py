@@ -14,10 +14,10 @@ import signal
 import sys
 from pathlib import Path
 
-from kernel.cards import CardFacts, CardSetInfo
-from kernel.dsl import CardSet, etb
-from kernel.effects import Ctx
-from kernel.plugins import hookimpl
+from mtgk.cards import CardFacts, CardSetInfo
+from mtgk.dsl import CardSet, etb
+from mtgk.effects import Ctx
+from mtgk.loading import hookimpl
 
 S = CardSet("misbehave", "0.0.1", __file__, facts="no-such-file.json")
 

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from kernel import events as ev
-from kernel.agents import HeuristicAgent
-from kernel.cards import Registry
-from kernel.engine import Game
-from kernel.logfile import LogHeader, load_log
-from kernel.plugins import load_registry
-from kernel.replay import new_header, run_from_header, verify
-from kernel.store import game_facts, open_store
+from mtgk import events as ev
+from mtgk.agents import HeuristicAgent
+from mtgk.cards import Registry
+from mtgk.engine import Game
+from mtgk.loading import load_registry
+from mtgk.logfile import LogHeader, load_log
+from mtgk.replay import new_header, run_from_header, verify
+from mtgk.store import game_facts, open_store
 from tests import misbehaving
 from tests.conftest import run_mtgk as run
 

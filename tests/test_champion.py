@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kernel import events as ev
-from kernel.cards import CardFacts, CardSetInfo, Registry
-from kernel.dsl import CardSet, spell, target
-from kernel.effects import Ctx
-from kernel.filters import creature
-from kernel.plugins import hookimpl, load_registry
-from kernel.scenario.runner import ScenarioResult
+from mtgk import events as ev
+from mtgk.cards import CardFacts, CardSetInfo, Registry
+from mtgk.dsl import CardSet, spell, target
+from mtgk.effects import Ctx
+from mtgk.filters import creature
+from mtgk.loading import hookimpl, load_registry
+from mtgk.scenario.runner import ScenarioResult
 from tests.conftest import play_scenario
 
 T = CardSet("championtest", "0.0.1", __file__, facts="no-such-file.json")

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from kernel import events as ev
-from kernel.cards import CardFacts, CardSetInfo, Registry
-from kernel.dsl import CardSet
-from kernel.engine import RulesError
-from kernel.plugins import hookimpl, load_registry
-from plugins.clash import Clashed, winners
+from mtgk import events as ev
+from mtgk.cards import CardFacts, CardSetInfo, Registry
+from mtgk.dsl import CardSet
+from mtgk.engine import RulesError
+from mtgk.loading import hookimpl, load_registry
+from mtgk.plugins.clash import Clashed, winners
 from tests.conftest import play_scenario
 
 LASH_OUT = """

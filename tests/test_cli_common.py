@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import kernel
-from kernel import cli
+import mtgk
+from mtgk import cli
 from tests.conftest import run_mtgk as run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,7 +46,7 @@ def test_version_names_the_kernel_the_card_sets_and_the_plugins() -> None:
     code, out, err = run("--version")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].startswith(f"mtgk {kernel.__version__} (kernel: pure Python")
+    assert lines[0].startswith(f"mtgk {mtgk.__version__} (kernel: pure Python")
     assert any(line.startswith("card set lorwyn 0.1.0 (") and "cards)" in line for line in lines)
     assert any(line.startswith("card set core ") for line in lines)
     assert any(line.startswith("plugin roles (from mtgk ") for line in lines)
@@ -145,7 +145,7 @@ def test_plugin_event_types_work_with_type_and_are_listed(tmp_path: Path) -> Non
     for tag in ("Clashed", "DamagePrevented", "Regenerated", "LibraryOrdered",
                 "EnteredAttacking", "AbilityCopied", "SpellCopied", "TargetsChanged"):
         assert tag in listed and not listed[tag].startswith("kernel."), tag
-    assert listed["DamageDealt"] == "kernel.events"
+    assert listed["DamageDealt"] == "mtgk.events"
     code, out, _ = run("log", "--types", "--json")
     assert {json.loads(line)["type"] for line in out.splitlines()} == set(listed)
 
@@ -201,7 +201,7 @@ def test_verify_json(tmp_path: Path) -> None:
 
 
 def test_a_card_error_names_the_card_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kernel.effects import CardError
+    from mtgk.effects import CardError
 
     def boom(args: object) -> int:
         try:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.engine import Game
-from kernel.layers import copiable_name, has_copy_effects
-from kernel.plugins import load_registry
-from kernel.state import encode_state, fold
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.engine import Game
+from mtgk.layers import copiable_name, has_copy_effects
+from mtgk.loading import load_registry
+from mtgk.state import encode_state, fold
 
 
 @pytest.fixture(scope="module")

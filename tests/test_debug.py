@@ -1,4 +1,4 @@
-"""Tests for debugging saved logs (kernel.debug and the commands built on it):
+"""Tests for debugging saved logs (mtgk.debug and the commands built on it):
 ``mtgk log`` filters and hidden information, ``mtgk replay --turn``, ``mtgk explain``,
 ``mtgk diff`` and ``mtgk branch``.
 
@@ -16,10 +16,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import kernel.debug
-from kernel import events as ev
-from kernel.agents import RandomAgent
-from kernel.debug import (
+import mtgk.debug
+from mtgk import events as ev
+from mtgk.agents import RandomAgent
+from mtgk.debug import (
     CardIndex,
     branch,
     diff_logs,
@@ -30,11 +30,11 @@ from kernel.debug import (
     map_event_ids,
     moments,
 )
-from kernel.events import Envelope
-from kernel.logfile import LogFile, LogHeader, UnknownEvent, read_log, write_log
-from kernel.plugins import load_registry
-from kernel.replay import Seeker, verify
-from kernel.state import State, apply, copy_state, fold, new_state
+from mtgk.events import Envelope
+from mtgk.loading import load_registry
+from mtgk.logfile import LogFile, LogHeader, UnknownEvent, read_log, write_log
+from mtgk.replay import Seeker, verify
+from mtgk.state import State, apply, copy_state, fold, new_state
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()
@@ -105,7 +105,7 @@ def _states(envs: list[Envelope]) -> list[State]:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(kernel.debug).failed == 0
+    assert doctest.testmod(mtgk.debug).failed == 0
 
 
 @pytest.mark.parametrize("cmd", ["explain", "diff", "branch"])
@@ -347,8 +347,8 @@ def test_as_player_json_never_links_a_hidden_library_card_to_what_it_becomes(gam
 def test_face_down_exiled_card_stays_hidden_from_the_opponent(tmp_path: Path) -> None:
     """A hideaway card exiled face down: its controller knows it (known_to), the opponent
     never sees its name, in text or JSON, in the log or in states."""
-    from kernel.scenario.model import loads_scenarios
-    from kernel.scenario.runner import run_scenario, write_scenario_log
+    from mtgk.scenario.model import loads_scenarios
+    from mtgk.scenario.runner import run_scenario, write_scenario_log
 
     sc = loads_scenarios("""
 name: hidden-hideaway
@@ -608,8 +608,8 @@ def test_branch_with_an_agent_choosing(game: Game, tmp_path: Path) -> None:
 
 def test_branch_a_scenario_log(tmp_path: Path) -> None:
     """Scenario logs re-run through their recorded setup, so they branch (and verify) too."""
-    from kernel.scenario.model import loads_scenarios
-    from kernel.scenario.runner import run_scenario, write_scenario_log
+    from mtgk.scenario.model import loads_scenarios
+    from mtgk.scenario.runner import run_scenario, write_scenario_log
 
     sc = loads_scenarios("""
 name: bolt-or-not

@@ -1,4 +1,4 @@
-"""Tests for deck files and built-in decks (kernel.decks)."""
+"""Tests for deck files and built-in decks (mtgk.decks)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import kernel.decks
-from kernel.cards import CardDef, CardFacts, CardSetInfo, Registry
-from kernel.decks import (
+import mtgk.decks
+from mtgk.cards import CardDef, CardFacts, CardSetInfo, Registry
+from mtgk.decks import (
     MAX_DECK_SIZE,
     DeckError,
     builtin_decks,
@@ -19,14 +19,14 @@ from kernel.decks import (
     load_deck,
     parse_deck,
 )
-from kernel.plugins import load_registry
-from kernel.replay import header_decks, new_header, run_from_header
+from mtgk.loading import load_registry
+from mtgk.replay import header_decks, new_header, run_from_header
 
 REG = load_registry(["core", "lorwyn"])
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(kernel.decks).failed == 0
+    assert doctest.testmod(mtgk.decks).failed == 0
 
 
 def test_counts_comments_and_headers() -> None:

@@ -23,10 +23,10 @@ import random
 
 import pytest
 
-from kernel.agents import RandomAgent
-from kernel.cards import Registry
-from kernel.decks import parse_deck
-from kernel.engine import Game
+from mtgk.agents import RandomAgent
+from mtgk.cards import Registry
+from mtgk.decks import parse_deck
+from mtgk.engine import Game
 
 BASICS = ("Plains", "Island", "Swamp", "Mountain", "Forest")
 GAMES = 60

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from kernel import events as ev
-from kernel.cards import CardFacts, CardSetInfo, Registry
-from kernel.dsl import CardSet, cant_be_cast, cost_change, spell, target
-from kernel.engine import Decision, Game, RulesError
-from kernel.filters import creature
-from kernel.filters import spell as a_spell
-from kernel.plugins import hookimpl, load_registry
-from kernel.state import encode_state
+from mtgk import events as ev
+from mtgk.cards import CardFacts, CardSetInfo, Registry
+from mtgk.dsl import CardSet, cant_be_cast, cost_change, spell, target
+from mtgk.engine import Decision, Game, RulesError
+from mtgk.filters import creature
+from mtgk.filters import spell as a_spell
+from mtgk.loading import hookimpl, load_registry
+from mtgk.state import encode_state
 from tests.conftest import play_scenario
 
 T = CardSet("evoketest", "0.0.1", __file__, facts="no-such-file.json")

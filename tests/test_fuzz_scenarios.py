@@ -1,4 +1,4 @@
-"""Fuzzing the scenario loader (kernel.scenario.model): every input loads or is refused
+"""Fuzzing the scenario loader (mtgk.scenario.model): every input loads or is refused
 with one ScenarioFileError line naming the file, never another exception, in bounded
 time, and the file is never changed.
 
@@ -23,10 +23,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernel.cards import Registry
-from kernel.events import EVENT_TYPES
-from kernel.plugins import load_registry
-from kernel.scenario.model import ScenarioFileError, load_scenarios
+from mtgk.cards import Registry
+from mtgk.events import EVENT_TYPES
+from mtgk.loading import load_registry
+from mtgk.scenario.model import ScenarioFileError, load_scenarios
 
 EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "150"))
 STATS = os.environ.get("MTGK_FUZZ_STATS")

@@ -46,10 +46,11 @@ from typing import Any, ClassVar
 import msgspec
 import pytest
 
-from kernel import events as ev
-from kernel.cli import main
-from kernel.events import Envelope, Event
-from kernel.logfile import (
+from mtgk import events as ev
+from mtgk.cli import main
+from mtgk.events import Envelope, Event
+from mtgk.loading import load_registry
+from mtgk.logfile import (
     LogHeader,
     UnknownEvent,
     load_log,
@@ -58,9 +59,8 @@ from kernel.logfile import (
     register_upcaster,
     write_log,
 )
-from kernel.plugins import load_registry
-from kernel.replay import verify
-from kernel.state import encode_state, fold
+from mtgk.replay import verify
+from mtgk.state import encode_state, fold
 from tests.conftest import run_mtgk as run
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -200,7 +200,7 @@ def golden_score() -> Iterator[type[GoldenScore]]:
     register_upcaster("GoldenScore", 2, _v2_to_v3)
     yield GoldenScore
     del ev.EVENT_TYPES["GoldenScore"]
-    from kernel import logfile
+    from mtgk import logfile
 
     logfile._UPCASTERS.pop(("GoldenScore", 1), None)
     logfile._UPCASTERS.pop(("GoldenScore", 2), None)

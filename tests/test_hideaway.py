@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel.cards import Registry
-from kernel.engine import Decision, Game
-from kernel.scenario.runner import ScenarioResult
+from mtgk.cards import Registry
+from mtgk.engine import Decision, Game
+from mtgk.scenario.runner import ScenarioResult
 
 ACTIVATE = """
 name: activate-shelldock

@@ -4,10 +4,10 @@
 
 from __future__ import annotations
 
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.engine import Game
-from kernel.layers import Chars
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.engine import Game
+from mtgk.layers import Chars
 
 BOARD = """
 name: dread-in-hand

@@ -33,14 +33,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernel import events as ev
-from kernel.agents import HeuristicAgent, RandomAgent, ReplayAgent, ReplayExhausted
-from kernel.cards import Registry
-from kernel.decks import deck_lines, parse_deck
-from kernel.engine import Decision, Game, RulesError
-from kernel.logfile import LogHeader, read_log, write_log
-from kernel.mana import plan_payment
-from kernel.state import State, apply, encode_state, fold, new_state
+from mtgk import events as ev
+from mtgk.agents import HeuristicAgent, RandomAgent, ReplayAgent, ReplayExhausted
+from mtgk.cards import Registry
+from mtgk.decks import deck_lines, parse_deck
+from mtgk.engine import Decision, Game, RulesError
+from mtgk.logfile import LogHeader, read_log, write_log
+from mtgk.mana import plan_payment
+from mtgk.state import State, apply, encode_state, fold, new_state
 
 TESTS = Path(__file__).resolve().parent
 PLAYERS = ("alice", "bob")
@@ -448,8 +448,8 @@ SUBPROCESS = """
 import json, sys
 sys.path.insert(0, {tests!r})
 from conftest import TestPack
-from kernel.plugins import load_registry
-from kernel.logfile import LogHeader, write_log
+from mtgk.loading import load_registry
+from mtgk.logfile import LogHeader, write_log
 import test_invariants as t
 reg = load_registry(extra=[("testpack", TestPack())])
 pool = t.deck_pool(reg)

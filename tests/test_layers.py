@@ -13,18 +13,18 @@ from typing import Any
 
 import pytest
 
-from kernel import events as ev
-from kernel.cards import CardFacts, CardSetInfo, Registry
-from kernel.dsl import CardSet, lord, spell, static
-from kernel.effects import Ctx
-from kernel.engine import Decision, Game
-from kernel.filters import card, creature, kind, matching
-from kernel.filters import spell as a_spell
-from kernel.layers import View, creature_types, subtype_set
-from kernel.plugins import hookimpl, load_registry
-from kernel.scenario.model import loads_scenarios
-from kernel.scenario.runner import run_scenario
-from plugins.tribal import choose_creature_type, creature_type_options, until_eot
+from mtgk import events as ev
+from mtgk.cards import CardFacts, CardSetInfo, Registry
+from mtgk.dsl import CardSet, lord, spell, static
+from mtgk.effects import Ctx
+from mtgk.engine import Decision, Game
+from mtgk.filters import card, creature, kind, matching
+from mtgk.filters import spell as a_spell
+from mtgk.layers import View, creature_types, subtype_set
+from mtgk.loading import hookimpl, load_registry
+from mtgk.plugins.tribal import choose_creature_type, creature_type_options, until_eot
+from mtgk.scenario.model import loads_scenarios
+from mtgk.scenario.runner import run_scenario
 
 # ---------------------------------------------------------------------------
 # test-only cards
@@ -460,7 +460,7 @@ def test_choose_a_creature_type_is_a_decision_with_every_type(reg: Registry) -> 
     g = new_game(reg)
     agent = _Recorder("Kithkin")
     g.agents = [agent, agent]
-    from kernel.state import StackItem  # a resolving spell is all the helper needs
+    from mtgk.state import StackItem  # a resolving spell is all the helper needs
     ctx = Ctx(g, StackItem(id=999, kind="spell", source=999, ability="spell", controller=0))
     assert choose_creature_type(ctx) == "Kithkin"
     d = agent.seen[-1]
@@ -472,10 +472,10 @@ def test_choose_a_creature_type_is_a_decision_with_every_type(reg: Registry) -> 
 
 
 def test_choose_a_creature_type_refuses_a_non_type(reg: Registry) -> None:
-    from kernel.engine import RulesError
+    from mtgk.engine import RulesError
     g = new_game(reg)
     g.agents = [_Recorder("Forest"), _Recorder("Forest")]
-    from kernel.state import StackItem
+    from mtgk.state import StackItem
     ctx = Ctx(g, StackItem(id=999, kind="spell", source=999, ability="spell", controller=0))
     with pytest.raises(RulesError):
         choose_creature_type(ctx)
@@ -523,7 +523,7 @@ def test_printed_characteristics_need_no_subtype_correlation(registry: Registry)
     """Layer 4 drops subtypes whose card type an object lost; the layer system skips that
     for objects no effect touched, which is right only if every card's printed
     characteristics are consistent already."""
-    from kernel.layers import _correlate_subtypes, chars_key, printed_template
+    from mtgk.layers import _correlate_subtypes, chars_key, printed_template
     for name in registry.cards:
         t = printed_template(registry, name)
         c = t.copy()
@@ -533,7 +533,7 @@ def test_printed_characteristics_need_no_subtype_correlation(registry: Registry)
 
 def test_printed_characteristics_share_lists_until_an_effect_changes_them(
         registry: Registry) -> None:
-    from kernel.layers import APPLIERS, _apply, printed_template
+    from mtgk.layers import APPLIERS, _apply, printed_template
     g = Game(registry, ["A", "B"], seed=1)
     with g.setting_up():
         g.emit(ev.ObjectCreated(obj=g.new_id(), card="Grizzly Bears", owner=0,

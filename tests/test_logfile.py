@@ -1,4 +1,4 @@
-"""Tests for the game log file formats (kernel.logfile)."""
+"""Tests for the game log file formats (mtgk.logfile)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernel import logfile
-from kernel.events import (
+from mtgk import logfile
+from mtgk.events import (
     EVENT_TYPES,
     AbilityActivated,
     AbilityTriggered,
@@ -60,7 +60,7 @@ from kernel.events import (
     Untapped,
     ZoneChanged,
 )
-from kernel.logfile import (
+from mtgk.logfile import (
     FORMAT_VERSION,
     MAGIC,
     CorruptLogError,

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.engine import Game, RulesError
-from kernel.plugins import load_registry
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.engine import Game, RulesError
+from mtgk.loading import load_registry
 from tests.conftest import play_scenario
 
 

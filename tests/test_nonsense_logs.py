@@ -28,11 +28,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from kernel.agents import RandomAgent
-from kernel.decks import deck_lines, parse_deck
-from kernel.logfile import write_jsonl
-from kernel.plugins import load_registry
-from kernel.replay import new_header, run_from_header
+from mtgk.agents import RandomAgent
+from mtgk.decks import deck_lines, parse_deck
+from mtgk.loading import load_registry
+from mtgk.logfile import write_jsonl
+from mtgk.replay import new_header, run_from_header
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()

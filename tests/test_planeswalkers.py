@@ -22,19 +22,19 @@ from typing import Any
 import pytest
 import structlog
 
-from kernel import events as ev
-from kernel.cards import CardFacts, CardSetInfo, Registry
-from kernel.dsl import CardSet, spell, target
-from kernel.effects import Ctx
-from kernel.engine import Decision, Game, RulesError
-from kernel.events import player_ref
-from kernel.filters import permanent
-from kernel.plugins import hookimpl, load_registry
-from kernel.render import render_log, render_state
-from kernel.replacement import Replacement
-from kernel.scenario.model import loads_scenarios
-from kernel.scenario.runner import ScenarioRun, run_scenario, write_scenario_log
-from kernel.state import encode_state, fold
+from mtgk import events as ev
+from mtgk.cards import CardFacts, CardSetInfo, Registry
+from mtgk.dsl import CardSet, spell, target
+from mtgk.effects import Ctx
+from mtgk.engine import Decision, Game, RulesError
+from mtgk.events import player_ref
+from mtgk.filters import permanent
+from mtgk.loading import hookimpl, load_registry
+from mtgk.render import render_log, render_state
+from mtgk.replacement import Replacement
+from mtgk.scenario.model import loads_scenarios
+from mtgk.scenario.runner import ScenarioRun, run_scenario, write_scenario_log
+from mtgk.state import encode_state, fold
 
 WALKERS = {  # name: (subtype, printed loyalty, loyalty costs in printed order)
     "Ajani Goldmane": ("Ajani", 4, ["+1", "-1", "-6"]),
@@ -461,7 +461,7 @@ def test_redirection_against_purity(registry: Registry, first: str, life: int,
 
 def test_mtgk_log_renders_planeswalker_events(registry: Registry, tmp_path: Path) -> None:
     """`mtgk log` names the redirection and the loyalty change readably."""
-    from kernel.cli import main
+    from mtgk.cli import main
     sc = loads_scenarios(textwrap.dedent("""
         name: render-redirect
         strict: true

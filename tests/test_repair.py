@@ -1,4 +1,4 @@
-"""Damage in a log, told from a torn tail; what repair does and never does (kernel.logfile).
+"""Damage in a log, told from a torn tail; what repair does and never does (mtgk.logfile).
 
 A torn last record (a crash during an append) is cut off by `mtgk verify --repair`, after
 a copy of the file is written.  Damage anywhere else is reported as damage (record,
@@ -17,11 +17,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from kernel import logfile
-from kernel.agents import HeuristicAgent, RandomAgent
-from kernel.decks import deck_lines
-from kernel.events import Envelope
-from kernel.logfile import (
+from mtgk import logfile
+from mtgk.agents import HeuristicAgent, RandomAgent
+from mtgk.decks import deck_lines
+from mtgk.events import Envelope
+from mtgk.loading import load_registry
+from mtgk.logfile import (
     CorruptLogError,
     LogFile,
     LogHeader,
@@ -32,8 +33,7 @@ from kernel.logfile import (
     repair_log,
     write_jsonl,
 )
-from kernel.plugins import load_registry
-from kernel.replay import new_header, run_from_header
+from mtgk.replay import new_header, run_from_header
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()

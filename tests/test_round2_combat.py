@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.dsl import activated, draw, parse_cost
-from kernel.engine import STEPS, Game, RulesError
-from kernel.replay import verify
-from kernel.scenario.runner import ScenarioResult, scenario_log_header
-from kernel.state import fold
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.dsl import activated, draw, parse_cost
+from mtgk.engine import STEPS, Game, RulesError
+from mtgk.replay import verify
+from mtgk.scenario.runner import ScenarioResult, scenario_log_header
+from mtgk.state import fold
 from tests.conftest import Scenario, events_of
 
 
@@ -285,8 +285,8 @@ def test_abilities_of_a_hand_card_are_refused_from_elsewhere_and_to_others(
 def test_agents_are_offered_hand_abilities(rules_registry: Registry) -> None:
     """The random and heuristic agents choose among the legal actions: a hand ability is
     one of them."""
-    from kernel.agents import HeuristicAgent, RandomAgent
-    from kernel.engine import Decision
+    from mtgk.agents import HeuristicAgent, RandomAgent
+    from mtgk.engine import Decision
     for agent in (RandomAgent(3), HeuristicAgent(3)):
         g, ids = _hand_game(rules_registry, ["Test Cycler"], ["Island"])
         opts = g.legal_actions(0)

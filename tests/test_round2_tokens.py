@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from kernel import events as ev
-from kernel.cards import Registry, load_facts
-from kernel.engine import Game
-from kernel.render import Renderer, render_state
+from mtgk import events as ev
+from mtgk.cards import Registry, load_facts
+from mtgk.engine import Game
+from mtgk.render import Renderer, render_state
 from tests.conftest import Scenario, events_of
 
 SETS = Path(__file__).parent.parent / "cardsets"
@@ -90,7 +90,7 @@ def test_elf_warrior_tokens_of_a_lorwyn_card_enter_tapped_with_odd(
 def test_a_token_enters_with_the_counters_another_permanent_gives(
         scenario: Scenario, welcomer: bool) -> None:
     """"Each other creature you control enters with an additional +1/+1 counter on it"
-    (a static ability of another permanent, ``plugins.enters.enters_with_counters_if``)
+    (a static ability of another permanent, ``mtgk.plugins.enters.enters_with_counters_if``)
     applies to a token; without it, the token has none.  The opponent's Welcomer gives
     nothing (it is not theirs)."""
     mine = "Test Welcomer, " if welcomer else ""

@@ -4,7 +4,7 @@ triggers that look back in time."""
 
 from __future__ import annotations
 
-from kernel import events as ev
+from mtgk import events as ev
 from tests.conftest import Scenario, events_of
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kernel import events as ev
+from mtgk import events as ev
 from tests.conftest import Scenario, events_of
 
 

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from conftest import Scenario, TestPack, events_of, play_scenario
 
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.engine import Decision, Game
-from kernel.plugins import hookimpl, load_registry
-from kernel.replacement import Replacement
-from kernel.scenario.model import loads_scenarios
-from kernel.scenario.runner import ScenarioResult, ScenarioRun
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.engine import Decision, Game
+from mtgk.loading import hookimpl, load_registry
+from mtgk.replacement import Replacement
+from mtgk.scenario.model import loads_scenarios
+from mtgk.scenario.runner import ScenarioResult, ScenarioRun
 
 # ---------------------------------------------------------------- layers
 

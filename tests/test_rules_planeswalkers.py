@@ -13,11 +13,11 @@ import textwrap
 
 import pytest
 
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.engine import Game
-from kernel.scenario.model import loads_scenarios
-from kernel.scenario.runner import ScenarioRun
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.engine import Game
+from mtgk.scenario.model import loads_scenarios
+from mtgk.scenario.runner import ScenarioRun
 from tests.conftest import Scenario, events_of
 
 LORWYN_WALKERS = ("Ajani Goldmane", "Chandra Nalaar", "Garruk Wildspeaker", "Jace Beleren",

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel import events as ev
-from kernel.scenario.runner import ScenarioResult
+from mtgk import events as ev
+from mtgk.scenario.runner import ScenarioResult
 from tests.conftest import Scenario, events_of
 
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.engine import Decision, Game, RulesError
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.engine import Decision, Game, RulesError
 from tests.conftest import Scenario, events_of
 
 

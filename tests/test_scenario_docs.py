@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kernel.cards import Registry
-from kernel.scenario.model import (
+from mtgk.cards import Registry
+from mtgk.scenario.model import (
     ANSWER_KINDS,
     CARD_EXPECT_KEYS,
     PLAYER_EXPECT_KEYS,
@@ -22,7 +22,7 @@ from kernel.scenario.model import (
     CountFilter,
     loads_scenarios,
 )
-from kernel.scenario.runner import known_card, run_scenario
+from mtgk.scenario.runner import known_card, run_scenario
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "scenarios.md"
 TEXT = PAGE.read_text(encoding="utf-8")

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from kernel.logfile import decode_log, encode_log, read_log
-from kernel.plugins import load_registry
-from kernel.replay import verify
-from kernel.scenario.model import iter_scenario_files, loads_scenarios
-from kernel.scenario.runner import (
+from mtgk.loading import load_registry
+from mtgk.logfile import decode_log, encode_log, read_log
+from mtgk.replay import verify
+from mtgk.scenario.model import iter_scenario_files, loads_scenarios
+from mtgk.scenario.runner import (
     MAX_LOG_NAME,
     ScenarioLogs,
     log_file_name,

@@ -1,4 +1,4 @@
-"""Tests of the scenario file model and loader (kernel.scenario.model)."""
+"""Tests of the scenario file model and loader (mtgk.scenario.model)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kernel.scenario import (
+from mtgk.scenario import (
     Action,
     CardEntry,
     CountFilter,
@@ -1015,7 +1015,7 @@ INVALID = {  # key path -> (text, replacement) making SHOCK_BOB invalid there
 def test_an_invalid_file_exits_2_naming_the_key_path(
     path: str, registry: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from kernel.scenario.runner import cli_main
+    from mtgk.scenario.runner import cli_main
 
     old, new = INVALID[path]
     assert old in SHOCK_BOB
@@ -1032,8 +1032,8 @@ def test_an_invalid_file_exits_2_naming_the_key_path(
 
 def test_log_has_accepts_the_plugins_event_types(registry: object, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    from kernel.events import EVENT_TYPES
-    from kernel.scenario.runner import cli_main
+    from mtgk.events import EVENT_TYPES
+    from mtgk.scenario.runner import cli_main
 
     plugin_events = ["Clashed", "DamagePrevented", "Regenerated", "LibraryOrdered",
                      "EnteredAttacking", "AbilityCopied", "SpellCopied", "TargetsChanged"]

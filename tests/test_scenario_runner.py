@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kernel.cards import Registry
-from kernel.scenario.model import loads_scenarios
-from kernel.scenario.runner import card_key, cli_main, known_card, printed_name, run_scenario
+from mtgk.cards import Registry
+from mtgk.scenario.model import loads_scenarios
+from mtgk.scenario.runner import card_key, cli_main, known_card, printed_name, run_scenario
 
 
 def run(reg: Registry, text: str) -> tuple[bool, str]:

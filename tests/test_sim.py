@@ -1,5 +1,5 @@
-"""Tests for simulating many games (kernel.sim, ``mtgk sim``) and the game library
-(kernel.store, ``mtgk db``).
+"""Tests for simulating many games (mtgk.sim, ``mtgk sim``) and the game library
+(mtgk.store, ``mtgk db``).
 
 Every answer the library gives is checked against the stored logs themselves,
 decoded and folded here independently of the library's index.
@@ -18,17 +18,17 @@ from pathlib import Path
 
 import pytest
 
-import kernel.sim
-import kernel.store
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.decks import parse_deck
-from kernel.engine import Game
-from kernel.events import Envelope
-from kernel.logfile import LogHeader, decode_log, load_log
-from kernel.replay import verify
-from kernel.sim import Progress, game_seed, plan, play_header, simulate
-from kernel.store import GameStore, SqliteStore, StoreError, game_facts, open_store
+import mtgk.sim
+import mtgk.store
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.decks import parse_deck
+from mtgk.engine import Game
+from mtgk.events import Envelope
+from mtgk.logfile import LogHeader, decode_log, load_log
+from mtgk.replay import verify
+from mtgk.sim import Progress, game_seed, plan, play_header, simulate
+from mtgk.store import GameStore, SqliteStore, StoreError, game_facts, open_store
 from tests.conftest import run_mtgk as run
 
 JACE = "9 Island\n9 Mountain\n4 Jace Beleren\n8 Shock\n10 Gray Ogre\n"
@@ -335,8 +335,8 @@ def test_sim_rejects_bad_arguments(tmp_path: Path) -> None:
 
 
 def test_sqlite_store_is_a_game_store(registry: Registry) -> None:
-    from kernel.logfile import encode_log
-    from kernel.replay import new_header, run_from_header
+    from mtgk.logfile import encode_log
+    from mtgk.replay import new_header, run_from_header
 
     header = new_header(registry, ["Ann", "Bob"], [["20 Mountain"]] * 2, seed=4,
                         meta={"max_turns": 2})
@@ -419,5 +419,5 @@ def test_game_facts_from_a_fold() -> None:
 
 
 def test_doctests() -> None:
-    for mod in (kernel.sim, kernel.store):
+    for mod in (mtgk.sim, mtgk.store):
         assert doctest.testmod(mod).failed == 0, mod.__name__

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from kernel import events as ev
-from kernel.engine import Game
-from kernel.mana import ManaCost, plan_payment
-from kernel.plugins import load_registry
-from kernel.state import encode_state, fold
+from mtgk import events as ev
+from mtgk.engine import Game
+from mtgk.loading import load_registry
+from mtgk.mana import ManaCost, plan_payment
+from mtgk.state import encode_state, fold
 
 
 def test_restricted_mana_is_spent_only_where_allowed() -> None:

@@ -13,13 +13,13 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from kernel import events as ev
-from kernel.agents import HeuristicAgent, RandomAgent
-from kernel.decks import deck_lines
-from kernel.events import Envelope
-from kernel.logfile import LogHeader, read_log, write_log
-from kernel.plugins import load_registry
-from kernel.replay import new_header, run_from_header, verify
+from mtgk import events as ev
+from mtgk.agents import HeuristicAgent, RandomAgent
+from mtgk.decks import deck_lines
+from mtgk.events import Envelope
+from mtgk.loading import load_registry
+from mtgk.logfile import LogHeader, read_log, write_log
+from mtgk.replay import new_header, run_from_header, verify
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()
@@ -121,8 +121,8 @@ def test_an_unknown_kind_is_not_verified(played: tuple[LogHeader, list[Envelope]
 
 
 def test_setup_events_must_have_no_cause(tmp_path: Path) -> None:
-    from kernel.scenario.model import loads_scenarios
-    from kernel.scenario.runner import ScenarioLogs, run_scenario
+    from mtgk.scenario.model import loads_scenarios
+    from mtgk.scenario.runner import ScenarioLogs, run_scenario
 
     sc = loads_scenarios("""
 name: bears
@@ -177,8 +177,8 @@ def test_odd_headers_and_numbers_get_one_line_not_a_traceback(
 def test_scenario_logs_written_before_the_header_said_how_still_verify(tmp_path: Path) -> None:
     """`mtgk scenario --log` wrote no meta.scenario_setup/scenario_end before: such a log
     of the current runner re-runs the older way first, diverges, then the current way."""
-    from kernel.scenario.model import loads_scenarios
-    from kernel.scenario.runner import run_scenario, scenario_log_header
+    from mtgk.scenario.model import loads_scenarios
+    from mtgk.scenario.runner import run_scenario, scenario_log_header
 
     # a set-up Saga: re-run the older way (setup outside setting_up), its chapter triggers,
     # so the older way diverges and the current one is tried

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kernel import events as ev
-from kernel.cards import Registry
-from kernel.engine import Game
-from kernel.render import Renderer, event_json
-from kernel.scenario.runner import ScenarioResult
-from kernel.visibility import can_see
+from mtgk import events as ev
+from mtgk.cards import Registry
+from mtgk.engine import Game
+from mtgk.render import Renderer, event_json
+from mtgk.scenario.runner import ScenarioResult
+from mtgk.visibility import can_see
 
 HIDE = """
 name: hide-oakgnarl
@@ -138,8 +138,8 @@ def test_revealed_cards_are_named_to_whom_they_were_shown() -> None:
 def test_mtgk_log_as_the_opponent_hides_the_card(registry: Registry, tmp_path: Any,
                                                  capsys: Any) -> None:
     """End to end: the scenario's log file, printed by ``mtgk log --as PLAYER``."""
-    from kernel.cli import main
-    from kernel.scenario.runner import write_scenario_log
+    from mtgk.cli import main
+    from mtgk.scenario.runner import write_scenario_log
 
     path = write_scenario_log(_hide(registry), tmp_path, registry)
     assert main(["log", str(path), "--as", "bob"]) == 0
@@ -152,6 +152,6 @@ def test_mtgk_log_as_the_opponent_hides_the_card(registry: Registry, tmp_path: A
 def test_doctests() -> None:
     import doctest
 
-    import kernel.visibility
+    import mtgk.visibility
 
-    assert doctest.testmod(kernel.visibility).failed == 0
+    assert doctest.testmod(mtgk.visibility).failed == 0

@@ -6,8 +6,8 @@ wordings: "target creature or player").
 
 from __future__ import annotations
 
-from kernel.cards import CardSetInfo
-from kernel.plugins import hookimpl
+from mtgk.cards import CardSetInfo
+from mtgk.loading import hookimpl
 
 from .cards import S
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel import events as ev
-from kernel.cards import Triggered
-from kernel.dsl import (
+from mtgk import events as ev
+from mtgk.cards import Triggered
+from mtgk.dsl import (
     ENTERS,
     CardSet,
     activated,
@@ -21,11 +21,11 @@ from kernel.dsl import (
     target,
     triggered_on,
 )
-from kernel.effects import Ctx
-from kernel.engine import Move
-from kernel.filters import artifact, creature, creature_or_player, enchantment, kind, land
-from kernel.layers import View
-from plugins.champion import champion
+from mtgk.effects import Ctx
+from mtgk.engine import Move
+from mtgk.filters import artifact, creature, creature_or_player, enchantment, kind, land
+from mtgk.layers import View
+from mtgk.plugins.champion import champion
 
 S = CardSet("core", "0.1.0", __file__, extra_facts=("tokens.json",))
 

@@ -7,9 +7,9 @@ module registers them itself (each registration is idempotent).
 
 from __future__ import annotations
 
-from kernel.cards import CardSetInfo, Registry
-from kernel.plugins import hookimpl
-from plugins import adventure, bargain, fight, roles, saga
+from mtgk.cards import CardSetInfo, Registry
+from mtgk.loading import hookimpl
+from mtgk.plugins import adventure, bargain, fight, roles, saga
 
 # each module defines its cards into S when imported
 from . import creators as creators  # noqa: F401

@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
-from kernel.cards import CardFacts
-from kernel.dsl import CardSet
+from mtgk.cards import CardFacts
+from mtgk.dsl import CardSet
 
 S = CardSet("eldraine", "0.1.0", __file__)
 

@@ -2,16 +2,16 @@
 
 Each definition does everything its Oracle text says; the Oracle text is quoted
 above it.  Role creation never targets the permanent it attaches to unless the
-text says "target" (see :func:`plugins.roles.create_role`).
+text says "target" (see :func:`mtgk.plugins.roles.create_role`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kernel import events as ev
-from kernel.cards import Activated, Cost, Triggered
-from kernel.dsl import (
+from mtgk import events as ev
+from mtgk.cards import Activated, Cost, Triggered
+from mtgk.dsl import (
     ENTERS,
     activated,
     attacks,
@@ -29,27 +29,27 @@ from kernel.dsl import (
     token_facts,
     triggered,
 )
-from kernel.effects import Ctx
-from kernel.filters import (
+from mtgk.effects import Ctx
+from mtgk.filters import (
     Filter,
     card_in_graveyard,
     creature,
     enchantment,
     opponent,
 )
-from kernel.layers import View
-from kernel.mana import ManaCost
-from kernel.state import stack_item
-from plugins.adventure import adventure_card, adventure_spell
-from plugins.bargain import bargained
-from plugins.copy_spell import choose_new_targets, copy_spell
-from plugins.delayed import delayed, schedule
-from plugins.fight import exile_if_dies_this_turn, fight
-from plugins.grants import granted
-from plugins.roles import create_role, create_roles
-from plugins.saga import chapter, saga_card
-from plugins.scry import scry
-from plugins.triggers import etb_modal, modal_trigger, reflexive, when_you_do
+from mtgk.layers import View
+from mtgk.mana import ManaCost
+from mtgk.plugins.adventure import adventure_card, adventure_spell
+from mtgk.plugins.bargain import bargained
+from mtgk.plugins.copy_spell import choose_new_targets, copy_spell
+from mtgk.plugins.delayed import delayed, schedule
+from mtgk.plugins.fight import exile_if_dies_this_turn, fight
+from mtgk.plugins.grants import granted
+from mtgk.plugins.roles import create_role, create_roles
+from mtgk.plugins.saga import chapter, saga_card
+from mtgk.plugins.scry import scry
+from mtgk.plugins.triggers import etb_modal, modal_trigger, reflexive, when_you_do
+from mtgk.state import stack_item
 
 from . import role_tokens  # noqa: F401  (the Role tokens are defined before these cards)
 from .cards import RAW_CARDS, S

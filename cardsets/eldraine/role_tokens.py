@@ -4,16 +4,16 @@ Each is a colorless Enchantment — Aura Role token with enchant creature.  What
 Role gives "enchanted creature" is a static ability of the Role; abilities a Role
 grants ("has 'Whenever this creature attacks, scry 1'") are triggered abilities
 listed on the Role and granted to the creature in layer 6
-(:func:`plugins.grants.granted`).
+(:func:`mtgk.plugins.grants.granted`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kernel import events as ev
-from kernel.cards import Triggered
-from kernel.dsl import (
+from mtgk import events as ev
+from mtgk.cards import Triggered
+from mtgk.dsl import (
     attacks,
     each_opponent_loses_life,
     enchanted,
@@ -23,12 +23,12 @@ from kernel.dsl import (
     target,
     triggered,
 )
-from kernel.effects import Ctx
-from kernel.filters import creature, enchantment, matching
-from kernel.layers import View
-from plugins.grants import granted
-from plugins.scry import scry
-from plugins.ward import ward
+from mtgk.effects import Ctx
+from mtgk.filters import creature, enchantment, matching
+from mtgk.layers import View
+from mtgk.plugins.grants import granted
+from mtgk.plugins.scry import scry
+from mtgk.plugins.ward import ward
 
 from .cards import ROLE_FACTS, S
 

@@ -5,9 +5,9 @@ Loaded through the ``mtgk.cardsets`` entry point exactly as a third-party pack.
 
 from __future__ import annotations
 
-from kernel.cards import CardSetInfo, Registry
-from kernel.plugins import hookimpl
-from plugins import play_exiled, reveal_cost
+from mtgk.cards import CardSetInfo, Registry
+from mtgk.loading import hookimpl
+from mtgk.plugins import play_exiled, reveal_cost
 
 # each module defines its cards into S when imported
 from . import (  # noqa: F401

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kernel.dsl import CardSet
+from mtgk.dsl import CardSet
 
 S = CardSet("lorwyn", "0.1.0", __file__, extra_facts=("tokens.json",))
 
@@ -17,4 +17,4 @@ S.vanilla("Elf Warrior", "Goblin Rogue", "Kithkin Soldier", "Merfolk Wizard", "W
           "Elemental", "Elemental (Hoofprints)", "Elemental Shaman (Rebellion)")
 
 # Cards the kernel expresses directly, and the built-in decks (they add to ``S``).
-from cardsets.lorwyn import simple  # noqa: E402,F401
+from mtgk.cardsets.lorwyn import simple  # noqa: E402,F401

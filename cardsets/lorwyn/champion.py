@@ -1,6 +1,6 @@
 """Lorwyn cards with champion (issue 5), and Morningtide's Lightning Crafter.
 
-Champion itself is :mod:`plugins.champion`: ``*champion(quality, text)`` spreads
+Champion itself is :mod:`mtgk.plugins.champion`: ``*champion(quality, text)`` spreads
 its two linked triggered abilities into a card.  Keywords such as trample,
 flash or changeling come from the card facts.
 """
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel import events as ev
-from kernel.dsl import activated, create, has, lord, target, triggered
-from kernel.effects import Ctx
-from kernel.filters import creature, kind, land, player
-from kernel.layers import View
-from plugins.champion import champion, championed
+from mtgk import events as ev
+from mtgk.dsl import activated, create, has, lord, target, triggered
+from mtgk.effects import Ctx
+from mtgk.filters import creature, kind, land, player
+from mtgk.layers import View
+from mtgk.plugins.champion import champion, championed
 
 from .cards import S
 

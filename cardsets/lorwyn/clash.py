@@ -1,21 +1,21 @@
 """Lorwyn cards with clash, and the three that care when you clash (issue 5).
 
-Clash itself is :mod:`plugins.clash`: ``clash(c)`` is "clash with an
+Clash itself is :mod:`mtgk.plugins.clash`: ``clash(c)`` is "clash with an
 opponent" and returns whether you won.
 """
 
 from __future__ import annotations
 
-from kernel import events as ev
-from kernel.dsl import attacks, dies, etb, has, me, spell, target, triggered, your_step
-from kernel.effects import Ctx
-from kernel.filters import card_in_graveyard, creature, enchantment, permanent
-from kernel.filters import spell as a_spell
-from kernel.mana import ManaCost
-from kernel.state import stack_controller, stack_item
-from plugins.clash import clash, clash_with, whenever_you_clash, won
-from plugins.delayed import MAIN_PHASES, at_your_next, delayed
-from plugins.prevention import prevent_all_combat_damage
+from mtgk import events as ev
+from mtgk.dsl import attacks, dies, etb, has, me, spell, target, triggered, your_step
+from mtgk.effects import Ctx
+from mtgk.filters import card_in_graveyard, creature, enchantment, permanent
+from mtgk.filters import spell as a_spell
+from mtgk.mana import ManaCost
+from mtgk.plugins.clash import clash, clash_with, whenever_you_clash, won
+from mtgk.plugins.delayed import MAIN_PHASES, at_your_next, delayed
+from mtgk.plugins.prevention import prevent_all_combat_damage
+from mtgk.state import stack_controller, stack_item
 
 from .cards import S
 

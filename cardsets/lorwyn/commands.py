@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kernel.cards import X_COUNT
-from kernel.dsl import counter, damage, destroy, draw, modal, mode, return_to_hand, target
-from kernel.effects import Ctx
-from kernel.filters import (
+from mtgk.cards import X_COUNT
+from mtgk.dsl import counter, damage, destroy, draw, modal, mode, return_to_hand, target
+from mtgk.effects import Ctx
+from mtgk.filters import (
     Filter,
     artifact,
     creature,

@@ -1,6 +1,6 @@
 """Lorwyn cards with evoke (issue 5): the twelve Elementals.
 
-Evoke itself is :mod:`plugins.evoke`: ``evoke(cost)`` is the keyword (the
+Evoke itself is :mod:`mtgk.plugins.evoke`: ``evoke(cost)`` is the keyword (the
 alternative cost and the sacrifice trigger).  Keywords such as flash or reach
 come from the card facts.  The 2007 wording "target creature or player" is
 used where the current Oracle text says "any target" (planeswalkers could not
@@ -9,9 +9,9 @@ be targeted that way under the Lorwyn rules).
 
 from __future__ import annotations
 
-from kernel.dsl import destroy, draw, etb, has, pump, return_to_hand, target
-from kernel.effects import Ctx
-from kernel.filters import (
+from mtgk.dsl import destroy, draw, etb, has, pump, return_to_hand, target
+from mtgk.effects import Ctx
+from mtgk.filters import (
     artifact,
     creature,
     creature_or_player,
@@ -20,8 +20,8 @@ from kernel.filters import (
     nonland_permanent,
     player,
 )
-from plugins.evoke import evoke
-from plugins.prevention import prevent_next
+from mtgk.plugins.evoke import evoke
+from mtgk.plugins.prevention import prevent_next
 
 from .cards import S
 

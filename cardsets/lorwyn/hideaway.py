@@ -1,4 +1,4 @@
-"""Lorwyn cards: the five hideaway lands (mechanic: :mod:`plugins.hideaway`).
+"""Lorwyn cards: the five hideaway lands (mechanic: :mod:`mtgk.plugins.hideaway`).
 
 Each: "Hideaway 4 ... This land enters tapped. {T}: Add {C}. {C}, {T}: You may play
 the exiled card without paying its mana cost if [condition]."
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kernel.dsl import activated, mana_ability
-from kernel.effects import Ctx
-from kernel.filters import creature
-from plugins.hideaway import (
+from mtgk.dsl import activated, mana_ability
+from mtgk.effects import Ctx
+from mtgk.filters import creature
+from mtgk.plugins.hideaway import (
     creatures_attacked_this_turn,
     damage_dealt_this_turn,
     hideaway,

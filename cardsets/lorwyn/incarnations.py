@@ -1,4 +1,4 @@
-"""Lorwyn cards: the five Incarnations (mechanics: :mod:`plugins.incarnations`), and
+"""Lorwyn cards: the five Incarnations (mechanics: :mod:`mtgk.plugins.incarnations`), and
 Thoughtseize (the primer's Dread example discards Dread with it).
 
 Keywords (fear, flying, haste, trample) come from the card data.
@@ -8,23 +8,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kernel import events as ev
-from kernel.dsl import controller, spell, target, triggered
-from kernel.effects import Ctx
-from kernel.filters import player
-from kernel.replacement import Proposal, Replacement
-from plugins.incarnations import (
+from mtgk import events as ev
+from mtgk.dsl import controller, spell, target, triggered
+from mtgk.effects import Ctx
+from mtgk.filters import player
+from mtgk.plugins.incarnations import (
     Prevent,
     cant_be_blocked_except_by,
     put_into_graveyard_from_anywhere,
     shuffle_into_owners_library,
 )
+from mtgk.replacement import Proposal, Replacement
 
 from .cards import S
 
 if TYPE_CHECKING:
-    from kernel.engine import Game
-    from kernel.layers import View
+    from mtgk.engine import Game
+    from mtgk.layers import View
 
 
 def _shuffle_in(name: str) -> Any:

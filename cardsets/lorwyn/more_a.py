@@ -4,15 +4,15 @@ costs, then Ashling the Pilgrim ... Forced Fruition.
 Oracle wordings, with the 2007 rules where they differ: Brion Stoutarm targets a player
 (its printed "target player"; today's Oracle adds "or planeswalker").  Mechanics shared
 with other cards live in plugins: additional costs to cast a spell
-(:mod:`plugins.reveal_cost`), extra activation costs and restrictions
-(:mod:`plugins.costs`), Equipment (:mod:`plugins.equipment`), damage prevention
-(:mod:`plugins.prevention`), what happened this turn or while costs were paid
-(:mod:`plugins.history`), choices made as a permanent enters and permanents entering
-tapped (:mod:`plugins.enters`), additional mana from tapping a land (:mod:`plugins.extra_mana`),
-playing cards exiled with a permanent and "one spell each turn" (:mod:`plugins.play_exiled`:
+(:mod:`mtgk.plugins.reveal_cost`), extra activation costs and restrictions
+(:mod:`mtgk.plugins.costs`), Equipment (:mod:`mtgk.plugins.equipment`), damage prevention
+(:mod:`mtgk.plugins.prevention`), what happened this turn or while costs were paid
+(:mod:`mtgk.plugins.history`), choices made as a permanent enters and permanents entering
+tapped (:mod:`mtgk.plugins.enters`), additional mana from tapping a land (:mod:`mtgk.plugins.extra_mana`),
+playing cards exiled with a permanent and "one spell each turn" (:mod:`mtgk.plugins.play_exiled`:
 Colfenor's Plans; "Skip your draw step" is the kernel's ``SKIP_DRAW``).
 Rules the engine reads by name: "can't attack", Doran's "assigns combat damage by
-toughness" (``kernel.dsl.RULES_ABILITIES``).
+toughness" (``mtgk.dsl.RULES_ABILITIES``).
 
 Known limit: Ceaseless Searblades triggers on activated abilities that use the stack
 (loyalty abilities too); mana abilities of Elementals, which the engine activates while
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel import events as ev
-from kernel.dsl import (
+from mtgk import events as ev
+from mtgk.dsl import (
     activated,
     controller,
     counter,
@@ -44,8 +44,8 @@ from kernel.dsl import (
     target,
     triggered,
 )
-from kernel.effects import Ctx
-from kernel.filters import (
+from mtgk.effects import Ctx
+from mtgk.filters import (
     card_in_graveyard,
     creature,
     kind,
@@ -53,18 +53,18 @@ from kernel.filters import (
     permanent,
     player,
 )
-from kernel.filters import spell as a_spell
-from kernel.layers import View
-from plugins.costs import ability, cost, tap_untapped
-from plugins.enters import choose_as_enters, chosen, enters_tapped_if
-from plugins.equipment import equip, equipped
-from plugins.extra_mana import enchanted_land_adds
-from plugins.history import no_more_than, resolutions_this_turn, sacrificed_for_cost
-from plugins.incarnations import Prevent
-from plugins.play_exiled import ONE_SPELL, PLAY_EXILED, SKIP_DRAW, exile_top_face_down
-from plugins.prevention import prevent_all_from
-from plugins.reveal_cost import return_a, reveal_or_pay, sacrifice_a
-from plugins.scry import put_on_bottom_in_any_order
+from mtgk.filters import spell as a_spell
+from mtgk.layers import View
+from mtgk.plugins.costs import ability, cost, tap_untapped
+from mtgk.plugins.enters import choose_as_enters, chosen, enters_tapped_if
+from mtgk.plugins.equipment import equip, equipped
+from mtgk.plugins.extra_mana import enchanted_land_adds
+from mtgk.plugins.history import no_more_than, resolutions_this_turn, sacrificed_for_cost
+from mtgk.plugins.incarnations import Prevent
+from mtgk.plugins.play_exiled import ONE_SPELL, PLAY_EXILED, SKIP_DRAW, exile_top_face_down
+from mtgk.plugins.prevention import prevent_all_from
+from mtgk.plugins.reveal_cost import return_a, reveal_or_pay, sacrifice_a
+from mtgk.plugins.scry import put_on_bottom_in_any_order
 
 from .cards import S
 from .simple import (

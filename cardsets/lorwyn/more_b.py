@@ -3,22 +3,22 @@
 Oracle wordings, with the 2007 rules where they differ: "target creature or player"
 where today's Oracle text says "any target" (Needle Drop, Kithkin Healer).  Mechanics
 shared with other cards live in plugins: extra activation costs and "any player may
-activate" (:mod:`plugins.costs`), looking at and reordering the top of a library
-(:mod:`plugins.library`), delayed "at the beginning of the next end step" triggers
-(:mod:`plugins.delayed`), granted triggered abilities (:mod:`plugins.grants`),
-Equipment (:mod:`plugins.equipment`), tokens entering attacking
-(:mod:`plugins.combat_entry`) and copies of activated abilities
-(:mod:`plugins.copy_ability`).  Combat restrictions and requirements are abilities
-the engine reads by name (``kernel.dsl.RULES_ABILITIES``).
+activate" (:mod:`mtgk.plugins.costs`), looking at and reordering the top of a library
+(:mod:`mtgk.plugins.library`), delayed "at the beginning of the next end step" triggers
+(:mod:`mtgk.plugins.delayed`), granted triggered abilities (:mod:`mtgk.plugins.grants`),
+Equipment (:mod:`mtgk.plugins.equipment`), tokens entering attacking
+(:mod:`mtgk.plugins.combat_entry`) and copies of activated abilities
+(:mod:`mtgk.plugins.copy_ability`).  Combat restrictions and requirements are abilities
+the engine reads by name (``mtgk.dsl.RULES_ABILITIES``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kernel import events as ev
-from kernel.cards import Triggered
-from kernel.dsl import (
+from mtgk import events as ev
+from mtgk.cards import Triggered
+from mtgk.dsl import (
     activated,
     attacks,
     cant_be_cast,
@@ -40,8 +40,8 @@ from kernel.dsl import (
     triggered,
     your_step,
 )
-from kernel.effects import Ctx
-from kernel.filters import (
+from mtgk.effects import Ctx
+from mtgk.filters import (
     creature,
     creature_card,
     creature_or_player,
@@ -50,17 +50,17 @@ from kernel.filters import (
     land,
     player,
 )
-from kernel.layers import View
-from plugins.combat_entry import put_into_combat_attacking
-from plugins.copy_ability import copy_activated
-from plugins.costs import DURING_YOUR_TURN, ability, cost, discard, remove_counters
-from plugins.delayed import delayed, schedule
-from plugins.equipment import equip, equipped
-from plugins.grants import GRANT_WHILE_COUNTER, becomes_target, granted
-from plugins.hideaway import events_this_turn
-from plugins.library import look_and_reorder
-from plugins.prevention import prevent_next
-from plugins.regeneration import regenerate, regenerate_target
+from mtgk.layers import View
+from mtgk.plugins.combat_entry import put_into_combat_attacking
+from mtgk.plugins.copy_ability import copy_activated
+from mtgk.plugins.costs import DURING_YOUR_TURN, ability, cost, discard, remove_counters
+from mtgk.plugins.delayed import delayed, schedule
+from mtgk.plugins.equipment import equip, equipped
+from mtgk.plugins.grants import GRANT_WHILE_COUNTER, becomes_target, granted
+from mtgk.plugins.hideaway import events_this_turn
+from mtgk.plugins.library import look_and_reorder
+from mtgk.plugins.prevention import prevent_next
+from mtgk.plugins.regeneration import regenerate, regenerate_target
 
 from .cards import S
 from .clash import REBELLION_TOKEN

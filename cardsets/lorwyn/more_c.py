@@ -5,16 +5,16 @@ Mechanisms these cards use, beyond the kernel's basic vocabulary:
 
 * costs such as "Remove a charge counter from ~", "Tap an untapped creature you
   control", "Exile an Elf card from your graveyard" and the restriction "Activate only
-  during your turn" are parts of ``Cost.extra`` (:mod:`plugins.costs`); "Sacrifice a
-  Goblin" is parsed by :func:`kernel.dsl.parse_cost`;
+  during your turn" are parts of ``Cost.extra`` (:mod:`mtgk.plugins.costs`); "Sacrifice a
+  Goblin" is parsed by :func:`mtgk.dsl.parse_cost`;
 * Summon the School's ability works from its owner's graveyard (``Activated.zones``);
 * Sower of Temptation's control effect lasts "for as long as" it stays on the
-  battlefield (:meth:`kernel.effects.Ctx.while_on_battlefield`);
-* Wild Ricochet copies a spell and chooses new targets (:mod:`plugins.copy_spell`);
+  battlefield (:meth:`mtgk.effects.Ctx.while_on_battlefield`);
+* Wild Ricochet copies a spell and chooses new targets (:mod:`mtgk.plugins.copy_spell`);
 * Thousand-Year Elixir lets abilities be activated "as though those creatures had
-  haste" (:func:`kernel.dsl.activate_as_though_haste`);
+  haste" (:func:`mtgk.dsl.activate_as_though_haste`);
 * Smokebraider's mana may be spent only on Elementals: a mana ability adding two mana
-  with the spending restriction ``"Elemental"`` (:func:`kernel.mana.register_spend_restriction`;
+  with the spending restriction ``"Elemental"`` (:func:`mtgk.mana.register_spend_restriction`;
   the engine pays with restricted mana only where it may be spent).
 
 "Target creature or player" (the 2007 wording of Tar Pitcher) doesn't include
@@ -23,9 +23,9 @@ planeswalkers.  Cards of the group that are not defined are in :data:`SKIPPED`.
 
 from __future__ import annotations
 
-from kernel import events as ev
-from kernel.cards import Activated, Cost
-from kernel.dsl import (
+from mtgk import events as ev
+from mtgk.cards import Activated, Cost
+from mtgk.dsl import (
     activate_as_though_haste,
     activated,
     controller,
@@ -39,14 +39,14 @@ from kernel.dsl import (
     spell,
     target,
 )
-from kernel.effects import Ctx
-from kernel.engine import Game
-from kernel.filters import creature, creature_or_player, kind, land, permanent
-from kernel.filters import spell as a_spell
-from kernel.layers import View
-from kernel.mana import register_spend_restriction
-from plugins.copy_spell import choose_new_targets, copy_spell
-from plugins.costs import (
+from mtgk.effects import Ctx
+from mtgk.engine import Game
+from mtgk.filters import creature, creature_or_player, kind, land, permanent
+from mtgk.filters import spell as a_spell
+from mtgk.layers import View
+from mtgk.mana import register_spend_restriction
+from mtgk.plugins.copy_spell import choose_new_targets, copy_spell
+from mtgk.plugins.costs import (
     DURING_YOUR_TURN,
     ability,
     cost,
@@ -54,9 +54,9 @@ from plugins.costs import (
     remove_counters,
     tap_untapped,
 )
-from plugins.hideaway import events_this_turn
-from plugins.history import resolutions_this_turn
-from plugins.prevention import KIND as PREVENT_DAMAGE
+from mtgk.plugins.hideaway import events_this_turn
+from mtgk.plugins.history import resolutions_this_turn
+from mtgk.plugins.prevention import KIND as PREVENT_DAMAGE
 
 from .cards import S
 from .simple import becomes_tapped

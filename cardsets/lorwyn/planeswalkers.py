@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import msgspec
 
-from kernel.dsl import create, discard_a_card, gain_life, loyalty, target
-from kernel.effects import Ctx
-from kernel.filters import creature, land, player
+from mtgk.dsl import create, discard_a_card, gain_life, loyalty, target
+from mtgk.effects import Ctx
+from mtgk.filters import creature, land, player
 
 from .cards import S
 

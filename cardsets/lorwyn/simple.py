@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kernel import events as ev
-from kernel.cards import Effect, Static, Target, Triggered
-from kernel.dsl import (
+from mtgk import events as ev
+from mtgk.cards import Effect, Static, Target, Triggered
+from mtgk.dsl import (
     activated,
     at_upkeep,
     attacks,
@@ -51,8 +51,8 @@ from kernel.dsl import (
     target,
     triggered,
 )
-from kernel.effects import Ctx
-from kernel.filters import (
+from mtgk.effects import Ctx
+from mtgk.filters import (
     TYPES,
     Filter,
     card_in_graveyard,
@@ -65,10 +65,10 @@ from kernel.filters import (
     permanent,
     player,
 )
-from kernel.filters import spell as a_spell
-from kernel.layers import View
-from kernel.mana import ManaCost
-from kernel.state import stack_item
+from mtgk.filters import spell as a_spell
+from mtgk.layers import View
+from mtgk.mana import ManaCost
+from mtgk.state import stack_item
 
 from .cards import S
 
@@ -95,7 +95,7 @@ def count(v: View, f: Filter, you: int, source: int) -> int:
 
 class Condition:
     """A condition on a static ability's source (``cond(view, source)``) that knows the
-    characteristics it looks at (``reads``, see ``kernel.filters.Reads``); ``~cond`` is
+    characteristics it looks at (``reads``, see ``mtgk.filters.Reads``); ``~cond`` is
     its negation."""
 
     def __init__(self, test: Callable[[View, int], bool], reads: frozenset[str] | None,

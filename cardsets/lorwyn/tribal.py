@@ -3,8 +3,8 @@
 Tribal cards have creature types though they are not creatures (Lorwyn
 primer, "Card Type: Tribal"); a card with changeling is every creature type
 in every zone ("Keyword Ability: Changeling").  Both come for free from the
-kernel: tribal subtypes are creature types in :mod:`kernel.layers`, and the
-filter vocabulary of :mod:`kernel.filters` (``docs/filters.md``) says which
+kernel: tribal subtypes are creature types in :mod:`mtgk.layers`, and the
+filter vocabulary of :mod:`mtgk.filters` (``docs/filters.md``) says which
 objects "Goblin", "Goblin creature", "Goblin card" and "Goblin spell" mean.
 
 Oracle wordings are used, with the 2007 rules where they differ: "target
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel import events as ev
-from kernel.cards import Effect
-from kernel.dsl import (
+from mtgk import events as ev
+from mtgk.cards import Effect
+from mtgk.dsl import (
     activated,
     controller,
     create,
@@ -45,8 +45,8 @@ from kernel.dsl import (
     triggered,
     your_step,
 )
-from kernel.effects import Ctx
-from kernel.filters import (
+from mtgk.effects import Ctx
+from mtgk.filters import (
     creature,
     creature_or_player,
     kind,
@@ -56,10 +56,10 @@ from kernel.filters import (
     permanent,
     player,
 )
-from kernel.filters import spell as a_spell
-from kernel.layers import View
-from plugins.regeneration import regenerate, regenerate_target
-from plugins.tribal import (
+from mtgk.filters import spell as a_spell
+from mtgk.layers import View
+from mtgk.plugins.regeneration import regenerate, regenerate_target
+from mtgk.plugins.tribal import (
     creatures_of,
     for_each,
     if_you_control,

@@ -1,11 +1,11 @@
 """Rules scenarios: declarative rules tests read from YAML files.
 
-See :mod:`kernel.scenario.model` for the file model and the loader,
-:mod:`kernel.scenario.runner` for running scenarios, and docs/scenarios.md for the
+See :mod:`mtgk.scenario.model` for the file model and the loader,
+:mod:`mtgk.scenario.runner` for running scenarios, and docs/scenarios.md for the
 file format.
 """
 
-from kernel.scenario.model import (
+from mtgk.scenario.model import (
     ANSWER_KINDS,
     EXPECTATION_ZONES,
     SETUP_ZONES,

@@ -6,8 +6,8 @@ decisions; its expectations are checked against the live state and the log;
 and, always, the log is replayed from the start and must give exactly the
 live state.
 
->>> from kernel.plugins import load_registry
->>> from kernel.scenario.model import loads_scenarios
+>>> from mtgk.loading import load_registry
+>>> from mtgk.scenario.model import loads_scenarios
 >>> sc = loads_scenarios('''
 ... name: shock-the-bears
 ... players:
@@ -65,14 +65,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kernel import events as ev
-from kernel.cards import Activated, Registry
-from kernel.effects import CardError
-from kernel.engine import COLOR_WORDS, STEPS, Decision, Game, GameOver, RulesError, StaleCache
-from kernel.events import player_ref
-from kernel.logfile import LogHeader, write_log
-from kernel.replay import SCENARIO_SETUP
-from kernel.scenario.model import (
+from mtgk import events as ev
+from mtgk.cards import Activated, Registry
+from mtgk.effects import CardError
+from mtgk.engine import COLOR_WORDS, STEPS, Decision, Game, GameOver, RulesError, StaleCache
+from mtgk.events import player_ref
+from mtgk.logfile import LogHeader, write_log
+from mtgk.replay import SCENARIO_SETUP
+from mtgk.scenario.model import (
     Action,
     Answer,
     Arrangement,
@@ -83,7 +83,7 @@ from kernel.scenario.model import (
     iter_scenario_files,
     load_scenarios,
 )
-from kernel.state import encode_state, fold
+from mtgk.state import encode_state, fold
 
 SEARCH_ORDER = ("battlefield", "stack", "hand", "graveyard", "exile", "library", "none")
 """Where a name is looked for, in order (``none``: tokens that have ceased to exist)."""
@@ -105,7 +105,7 @@ ANSWER_FOR: dict[str, tuple[str, ...]] = {
 ``search``, ``legend``, ``role``, ``creature_type``, ``replacement``, ``reveal``, a
 plugin's own ...) is answered by ``choose``.  A decision whose context is a mapping with
 an ``"answer"`` key is answered by that kind instead (``pay``: ``Ctx.pay``; ``arrange``:
-:func:`plugins.scry.arrangement`)."""
+:func:`mtgk.plugins.scry.arrangement`)."""
 
 DECLARATIONS = ("attackers", "blockers")
 """Decision kinds driven by ``attack`` / ``block`` actions, not by answers."""
@@ -478,7 +478,7 @@ class ScenarioRun:
 
     def _ended(self) -> str:
         """``at event N (what ended the game)``: the game's end, for messages."""
-        from kernel.render import Renderer
+        from mtgk.render import Renderer
         g = self.game
         r = Renderer(self.reg, None, g.state)
         end = next((e for e in reversed(g.log) if isinstance(e.event, ev.GameEnded)), None)
@@ -1047,7 +1047,7 @@ class ScenarioRun:
         return source_card == self.reg.canonical(name) or self.printed(source_card) == name
 
     def _arranged(self, d: Decision) -> Any:
-        """A decision arranging looked-at cards (:func:`plugins.scry.arrangement`): the
+        """A decision arranging looked-at cards (:func:`mtgk.plugins.scry.arrangement`): the
         arrangement's first decision takes an ``arrange`` answer, which then answers
         every decision of that arrangement."""
         ctx = d.context
@@ -1430,7 +1430,7 @@ def scenario_log_header(result: ScenarioResult, reg: Registry) -> LogHeader:
     runner plays it), and in ``meta`` the scenario's name, file and the number of
     events it produced (``scenario_end``, so that ``mtgk verify`` can tell a log
     cut short from a whole one) and how this runner sets a scenario up
-    (``scenario_setup``, :data:`kernel.replay.SCENARIO_SETUP`)."""
+    (``scenario_setup``, :data:`mtgk.replay.SCENARIO_SETUP`)."""
     g = result.game
     players = [p.name for p in g.state.players] if g else []
     return LogHeader(kernel_version=_kernel_version(), players=players,
@@ -1448,8 +1448,8 @@ def write_scenario_log(result: ScenarioResult, out_dir: Path, reg: Registry) -> 
 
 
 def _kernel_version() -> str:
-    import kernel
-    return kernel.__version__
+    import mtgk
+    return mtgk.__version__
 
 
 def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> int:
@@ -1460,7 +1460,7 @@ def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> 
     scenario, then ``{"passed": N, "failed": N, "summary": "N passed, N failed"}``; the
     plain closing line then goes to standard error.
     """
-    from kernel import diag
+    from mtgk import diag
 
     ap = argparse.ArgumentParser(prog="mtgk scenario",
                                  description="Run rules scenario files (YAML).")
@@ -1478,7 +1478,7 @@ def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> 
     if args.verbose or args.log_json:
         diag.configure(verbosity=args.verbose, json=args.log_json)
     if reg is None:
-        from kernel.plugins import PluginError, load_registry
+        from mtgk.loading import PluginError, load_registry
         try:
             reg = load_registry(strict=args.strict)
         except PluginError as err:

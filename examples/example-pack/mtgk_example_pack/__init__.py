@@ -6,10 +6,10 @@ Installed with ``pip install examples/example-pack``, it is found through the
 
 from __future__ import annotations
 
-from kernel.cards import CardSetInfo
-from kernel.dsl import CardSet, damage, etb, mana_ability, target
-from kernel.filters import creature_or_player
-from kernel.plugins import hookimpl
+from mtgk.cards import CardSetInfo
+from mtgk.dsl import CardSet, damage, etb, mana_ability, target
+from mtgk.filters import creature_or_player
+from mtgk.loading import hookimpl
 
 S = CardSet("example", "0.1.0", __file__)
 

@@ -4,7 +4,7 @@ Two entry-point groups: ``mtgk.cardsets`` (card packs) and ``mtgk.plugins``
 (mechanics, agents, variants).  Each entry point names a module (or object)
 holding pluggy hook implementations of the hookspecs below.  Plugins are
 loaded in sorted name order; hooks are called *once, at load time* to fill a
-:class:`~kernel.cards.Registry`; the engine never calls pluggy per event.
+:class:`~mtgk.cards.Registry`; the engine never calls pluggy per event.
 
 A plugin that fails to import or register is reported by name and the others
 still load (``strict=True`` turns that into :class:`PluginError`).  So is a
@@ -20,7 +20,9 @@ letting it replace the other definition would change games silently.
 from __future__ import annotations
 
 import importlib.metadata as md
+import re
 import time
+import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -28,7 +30,7 @@ from typing import Any, cast
 import pluggy
 import structlog
 
-from kernel.cards import CardSetInfo, Registry, check_definition, set_clash
+from mtgk.cards import CardSetInfo, Registry, check_definition, set_clash
 
 hookspec = pluggy.HookspecMarker("mtgk")
 hookimpl = pluggy.HookimplMarker("mtgk")
@@ -138,7 +140,7 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
     ``extra`` are ``(name, module_or_object)`` pairs registered as if found
     through an entry point (tests and embedding use it).
 
-    Card sets are checked for name clashes (:func:`kernel.cards.set_clash`) in this
+    Card sets are checked for name clashes (:func:`mtgk.cards.set_clash`) in this
     order: the kernel's own plugins first, then the others, each by plugin name.  A
     plugin one of whose sets clashes with a set taken before it is refused as a
     whole (none of its sets, no ``mtgk_register``) and reported as an error naming
@@ -161,7 +163,8 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
             try:
                 obj = load_entry_point(ep)
             except Exception as exc:  # noqa: BLE001 - any plugin error is reported, not fatal
-                _fail(reg, plugin.name, plugin.dist, f"{type(exc).__name__}: {exc}", strict)
+                _fail(reg, plugin.name, plugin.dist, f"{type(exc).__name__}: {exc}"
+                      f"{renamed_module_hint(exc)}", strict)
                 continue
             plugin.seconds = _import_seconds.get((ep.group, ep.name, ep.value), 0.0)
             found.append((plugin, obj))
@@ -263,6 +266,49 @@ def _fail(reg: Registry, name: str, dist: str, error: str, strict: bool,
         log.error("plugin refused", plugin=name, package=dist, error=error)
     else:
         log.warning("plugin failed to load", plugin=name, package=dist, error=error)
+
+
+RENAMED_MODULES: dict[str, str] = {
+    "kernel.plugins": "mtgk.loading",
+    "kernel": "mtgk",
+    "plugins": "mtgk.plugins",
+    "cardsets": "mtgk.cardsets",
+}
+"""The modules of the old top-level packages and where they are now (the longest old
+name that is a prefix wins).  mtgk installs one import namespace, ``mtgk``; a card pack
+written against the old names gets a clear error (docs/pack-authors.md), not a shim."""
+
+
+def new_module_name(old: str) -> str | None:
+    """Where the old module ``old`` (e.g. ``kernel.dsl``) is now, or None if it never was one."""
+    for prefix in sorted(RENAMED_MODULES, key=len, reverse=True):
+        if old == prefix or old.startswith(prefix + "."):
+            return RENAMED_MODULES[prefix] + old[len(prefix):]
+    return None
+
+
+_OLD_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))")
+
+
+def renamed_module_hint(exc: BaseException) -> str:
+    """For an import of one of the old top-level packages (``kernel``, ``plugins``,
+    ``cardsets``), a sentence saying what to import instead; otherwise ``""``."""
+    if not isinstance(exc, ImportError) or exc.name is None:
+        return ""
+    top = exc.name.split(".")[0]
+    if top not in ("kernel", "plugins", "cardsets"):
+        return ""
+    old = exc.name
+    where = ""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        m = _OLD_IMPORT.match(frame.line or "")
+        if m and (m.group(1) or m.group(2)).split(".")[0] == top:
+            old = m.group(1) or m.group(2)
+            where = f" ({frame.filename}:{frame.lineno})"
+            break
+    new = new_module_name(old) or "mtgk"
+    return (f"; the package {top!r} is now part of 'mtgk': import {new!r} instead of "
+            f"{old!r}{where} (docs/pack-authors.md)")
 
 
 def installed_cardsets() -> list[str]:

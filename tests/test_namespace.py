@@ -1,0 +1,98 @@
+"""One import namespace: the checkout's kernel/, plugins/ and cardsets/ are installed as
+``mtgk``, ``mtgk.plugins`` and ``mtgk.cardsets``; the old top-level names give a clear error."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from mtgk.loading import load_registry, new_module_name
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _fake_dist(tmp: Path, dist: str, group: str, name: str, target: str) -> None:
+    """Install an entry point the way pip would, without pip: a .dist-info folder."""
+    info = tmp / f"{dist}-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text(f"[{group}]\n{name} = {target}\n")
+
+
+@pytest.mark.parametrize(("line", "old", "new"), [
+    ("from kernel.dsl import CardSet", "kernel.dsl", new_module_name("kernel.dsl")),
+    ("import kernel.engine", "kernel.engine", new_module_name("kernel.engine")),
+    ("from kernel.plugins import hookimpl", "kernel.plugins", new_module_name("kernel.plugins")),
+    ("from plugins import evoke", "plugins", "mtgk.plugins"),
+    ("from cardsets.lorwyn import cards", "cardsets.lorwyn", "mtgk.cardsets.lorwyn"),
+])
+def test_a_pack_importing_an_old_name_is_named_with_the_new_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str, old: str, new: str) -> None:
+    (tmp_path / "old_names_pack.py").write_text(f'"""A pack of before the move."""\n{line}\n')
+    _fake_dist(tmp_path, "old_names_pack", "mtgk.cardsets", "oldpack", "old_names_pack")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        reg = load_registry()
+    finally:
+        sys.modules.pop("old_names_pack", None)
+    [(name, error)] = reg.failures
+    assert name == "oldpack"
+    assert f"import {new!r} instead of {old!r}" in error, error
+    assert "old_names_pack.py:2" in error, error
+    assert "Shock" in reg and "Jace Beleren" in reg  # the others load
+
+
+def test_new_names_of_old_modules() -> None:
+    assert new_module_name("kernel") == "mtgk"
+    assert new_module_name("plugins.evoke") == "mtgk.plugins.evoke"
+    assert new_module_name("cardsets") == "mtgk.cardsets"
+    assert new_module_name("kernelx.dsl") is None
+
+
+@pytest.mark.parametrize(("stmt", "new"), [("import kernel.dsl", "'mtgk'"),
+                                           ("from plugins import evoke", "'mtgk.plugins'"),
+                                           ("import cardsets.lorwyn", "'mtgk.cardsets'")])
+def test_the_checkouts_folders_refuse_their_old_names(stmt: str, new: str) -> None:
+    """In the checkout, ``import kernel`` would find the folder kernel/ and load every module
+    a second time under another name; it is refused with a line saying what to import."""
+    r = subprocess.run([sys.executable, "-c", stmt], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode != 0
+    assert f"is installed as the package {new}" in r.stderr.splitlines()[-1], r.stderr
+
+
+def _packages_on_disk() -> set[str]:
+    found = set()
+    for folder, name in (("kernel", "mtgk"), ("plugins", "mtgk.plugins"),
+                         ("cardsets", "mtgk.cardsets")):
+        for init in (ROOT / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT / folder).parts
+            found.add(".".join((name, *rel)))
+    return found
+
+
+def test_every_package_of_the_checkout_is_installed() -> None:
+    """pyproject.toml lists the packages (a package-dir mapping can't be searched): a new
+    folder with an ``__init__.py`` that is not listed would be missing from the wheel."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    assert set(config["packages"]) == _packages_on_disk()
+    assert all(p == "mtgk" or p.startswith("mtgk.") for p in config["packages"])
+
+
+def test_the_wheel_holds_only_the_mtgk_namespace(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
+                        str(tmp_path), str(ROOT)], capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot build a wheel here: {r.stderr.strip().splitlines()[-1:]}")
+    [wheel] = tmp_path.glob("mtgk-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"mtgk"}
+    for needed in ("mtgk/py.typed", "mtgk/data/creature_types.txt",
+                   "mtgk/viewer_assets/viewer.js", "mtgk/plugins/evoke.py",
+                   "mtgk/cardsets/lorwyn/cards.json", "mtgk/cardsets/core/tokens.json"):
+        assert needed in names, needed
