@@ -705,7 +705,8 @@ class Table:
             kind, what = self.driver.message
             if kind == "error":
                 self.seat, self.menu = None, None
-                raise EnvError(f"the engine failed after {len(self.game.log)} events: "
+                n = len(self.driver.game.log) if self.driver.game is not None else 0
+                raise EnvError(f"the engine failed after {n} events: "
                                f"{type(what).__name__}: {what}") from what
             if kind == "end":
                 self.seat, self.menu = None, None
