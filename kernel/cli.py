@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import functools
 import importlib
 import io
 import os
@@ -68,6 +69,7 @@ from kernel.effects import CardError
 from kernel.engine import STEPS, Agent, Game
 from kernel.events import EVENT_TYPES, Envelope
 from kernel.export import ExportError, check_export, export_scenario, priority_point
+from kernel.human import HumanAgent
 from kernel.logfile import (
     CorruptLogError,
     ForeignFileError,
@@ -109,6 +111,7 @@ Setup = Callable[[argparse.ArgumentParser], Runner]
 
 AGENTS: dict[str, Callable[[int], Agent]] = {
     "heuristic": HeuristicAgent,
+    "human": HumanAgent,
     "random": RandomAgent,
 }
 """Agent kinds ``mtgk play --agents`` knows: name -> class taking a seed."""
@@ -399,6 +402,8 @@ def _play(p: argparse.ArgumentParser) -> Runner:
                 "deck_names": names, "max_turns": args.max_turns,
                 "max_events": args.max_events}
         header = new_header(reg, args.players, [deck_lines(d) for d in decks], seed, meta=meta)
+        if "human" in kinds:
+            return _play_human(args, reg, header, kinds, agent_seeds)
         try:
             writer = LogWriter(args.out, header)
         except OSError as exc:
@@ -442,6 +447,26 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         return 0
 
     return run
+
+
+def _play_human(args: argparse.Namespace, reg: Registry, header: LogHeader, kinds: list[str],
+                agent_seeds: list[int]) -> int:
+    """``mtgk play`` with a person at a seat (:func:`kernel.human.play`)."""
+    from kernel import human
+
+    makers = [functools.partial(AGENTS[k], s) for k, s in zip(kinds, agent_seeds, strict=True)]
+    seats = [i for i, k in enumerate(kinds) if k == "human"]
+    try:
+        res = human.play(reg, header, makers, seats, args.out)
+    except OSError as exc:
+        raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    size = os.path.getsize(args.out)
+    if res.quit:
+        print(f"stopped: {res.header.meta['stopped']}; the log so far is in {args.out}",
+              file=_out())
+        return 0
+    _summary(res.game, res.header, args.out, size)
+    return 0
 
 
 def _summary_json(game: Game, header: LogHeader, path: str, size: int) -> dict[str, Any]:
