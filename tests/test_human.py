@@ -11,6 +11,7 @@ import pytest
 
 from kernel.logfile import read_log
 from kernel.plugins import load_registry
+from kernel.state import apply, new_state
 from tests.conftest import run_mtgk
 
 REG = load_registry()
@@ -64,18 +65,24 @@ def test_bad_input_is_asked_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_the_person_sees_only_their_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, out, _, log = play(tmp_path, monkeypatch, "1\n" * 40 + "q\n")
     lf = read_log(log)
-    bob_hand = {e.event.card for e in lf.envelopes if e.event.TAG == "ObjectCreated"
+    bob_cards = {e.event.card for e in lf.envelopes if e.event.TAG == "ObjectCreated"
                 and e.event.owner == 1}
     alice_cards = {e.event.card for e in lf.envelopes if e.event.TAG == "ObjectCreated"
                    and e.event.owner == 0}
     assert "(as seen by Alice)" in out and "hand (7): hidden" in out
     assert "library top" not in out  # nobody's library order
     assert "(seed " not in out  # the log says "Game started: ... (seed 3, ...)"; Alice is not told
-    only_bobs = bob_hand - alice_cards  # Bob's cards Alice has not seen (none are public yet?)
-    public = {line for line in out.splitlines() if "Bob plays" in line or "Bob casts" in line}
-    for card in only_bobs:
-        if not any(card in line for line in public):
-            assert card not in out, f"Alice is shown {card}, one of Bob's hidden cards"
+    state = new_state()
+    public: set[str] = set()  # every card that was ever in a public zone
+    for env in lf.envelopes:
+        apply(state, env.event)
+        ids = state.battlefield + state.exile + [it.source for it in state.stack]
+        ids += [o for p in state.players for o in p.graveyard]
+        public |= {state.objects[o].card for o in ids if o in state.objects}
+    hidden = bob_cards - alice_cards - public
+    assert hidden, "the test needs a card of Bob's Alice never saw"
+    for card in hidden:
+        assert card not in out, f"Alice is shown {card}, one of Bob's hidden cards"
 
 
 def test_undo_replays_to_the_decision_before(tmp_path: Path,
