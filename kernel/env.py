@@ -320,14 +320,15 @@ class _Driver:
     Every answer given is recorded in ``answers``."""
 
     def __init__(self, reg: Registry, header: LogHeader, agents: Callable[[_Driver],
-                 list[Agent]], script: Sequence[Any] = ()) -> None:
+                 list[Agent]], prepare: Callable[[Game, Decision], Menu],
+                 script: Sequence[Any] = ()) -> None:
         self.script = list(script)
+        self.prepare = prepare
         self.answers: list[Any] = []
         self.refusal = ""
         self.game: Game | None = None
         self._to_engine: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._to_caller: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
-        self._waiting = False
         members = agents(self)
 
         def watch(game: Game) -> None:
@@ -352,18 +353,22 @@ class _Driver:
         if self.script:
             answer = self.script.pop(0)
         else:
-            self._waiting = True
-            self._to_caller.put(("ask", d))
-            answer = self._to_engine.get()
-            self._waiting = False
-            if answer is _ABORT:
-                raise _Abort()
+            assert self.game is not None
+            menu = self.prepare(self.game, d)  # (trivial menus answered here: no hand-off)
+            if menu.answer is not MORE:
+                answer = menu.answer
+            else:
+                self._to_caller.put(("ask", menu))
+                answer = self._to_engine.get()
+                if answer is _ABORT:
+                    raise _Abort()
         self.answers.append(answer)
         return answer
 
     def answer(self, value: Any) -> tuple[str, Any]:
         """(The caller's thread.)  Give the engine ``value``; wait for its next message:
-        ``("ask", decision)``, ``("end", None)`` or ``("error", exception)``."""
+        ``("ask", menu)`` (a :class:`Menu` with choices to make), ``("end", None)`` or
+        ``("error", exception)``."""
         self._to_engine.put(value)
         self.message = self._to_caller.get()
         return self.message
@@ -430,7 +435,16 @@ class Table:
                     out.append(make(seed))
             return out
 
-        self.driver = _Driver(setup.reg, setup.header, agents, [_copy(a) for a in script])
+        cards, skip = setup.cards, setup.skip_trivial
+
+        def prepare(game: Game, d: Decision) -> Menu:
+            menu = Menu(game, d, cards)
+            while menu.answer is MORE and len(menu.choices) == 1 and skip:
+                menu.pick(0)
+            return menu
+
+        self.driver = _Driver(setup.reg, setup.header, agents, prepare,
+                              [_copy(a) for a in script])
         self._closer = weakref.finalize(self, self.driver.close)
         self._settle()
 
@@ -445,8 +459,7 @@ class Table:
         return self.seat is None
 
     def _settle(self) -> None:
-        """Take the driver's message: a new decision (its first menu; trivial menus
-        answered), or the end."""
+        """Take the driver's message: a decision's menu to answer, or the end."""
         while True:
             kind, what = self.driver.message
             if kind == "error":
@@ -458,13 +471,8 @@ class Table:
                 self.seat, self.menu = None, None
                 return
             self.refusal, self.driver.refusal = self.driver.refusal, ""
-            menu = Menu(self.game, what, self.cards)
-            while menu.answer is MORE and len(menu.choices) == 1 and self.setup.skip_trivial:
-                menu.pick(0)
-            if menu.answer is MORE:
-                self.seat, self.menu = what.player, menu
-                return
-            self.driver.answer(menu.answer)
+            self.seat, self.menu = what.d.player, what
+            return
 
     def legal(self) -> list[int]:
         """The legal actions now (indexes into the current menu)."""
