@@ -111,10 +111,12 @@ Setup = Callable[[argparse.ArgumentParser], Runner]
 
 AGENTS: dict[str, Callable[[int], Agent]] = {
     "heuristic": HeuristicAgent,
-    "human": HumanAgent,
     "random": RandomAgent,
 }
 """Agent kinds ``mtgk play --agents`` knows: name -> class taking a seed."""
+PEOPLE: dict[str, Callable[[int], Agent]] = {"human": HumanAgent}
+"""Agent kinds that are a person at the terminal (``mtgk play`` only: not ``sim``, ``branch``
+or anything else that plays without one)."""
 
 _COMMANDS: list[tuple[str, str, Setup, bool]] = []
 _PASSTHROUGH: dict[str, Callable[[list[str], list[str]], int]] = {}
@@ -317,14 +319,15 @@ def _json_line(obj: Any) -> str:
     return msgspec.json.encode(obj).decode()
 
 
-def _add_game_args(p: argparse.ArgumentParser, decks_help: str) -> None:
+def _add_game_args(p: argparse.ArgumentParser, decks_help: str, people: bool = False) -> None:
     """The options ``mtgk play`` and ``mtgk sim`` share: --decks, --agents, --players,
     --max-turns, --max-events and --timeout (checked, and the decks loaded, by
     :func:`_game_decks`)."""
     from kernel.sim import DEFAULT_TIMEOUT
 
     p.add_argument("--decks", nargs="+", metavar="DECK", help=decks_help)
-    p.add_argument("--agents", nargs="+", metavar="KIND", choices=sorted(AGENTS),
+    p.add_argument("--agents", nargs="+", metavar="KIND",
+                   choices=sorted({**AGENTS, **PEOPLE}) if people else sorted(AGENTS),
                    help="who plays: one or two of %(choices)s (default: heuristic)")
     p.add_argument("--players", nargs=2, metavar=("NAME0", "NAME1"), default=["Alice", "Bob"],
                    help="player names (default: Alice Bob)")
@@ -382,7 +385,7 @@ def _play(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--out", "-o", default="game.mtgk", metavar="FILE",
                    help="where to write the log (default: %(default)s)")
     _add_game_args(p, decks_help="one or two decks: built-in deck names or deck files "
-                                 "(one deck: both players use it)")
+                                 "(one deck: both players use it)", people=True)
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
@@ -396,7 +399,7 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         if len(kinds) == 1:
             kinds = kinds * 2
         agent_seeds = [seed * 2 + i for i in range(2)]
-        agents = [AGENTS[k](s) for k, s in zip(kinds, agent_seeds, strict=True)]
+        agents = [{**AGENTS, **PEOPLE}[k](s) for k, s in zip(kinds, agent_seeds, strict=True)]
         meta = {"agents": [{"kind": k, "seed": s} for k, s in zip(kinds, agent_seeds,
                                                                     strict=True)],
                 "deck_names": names, "max_turns": args.max_turns,
@@ -454,7 +457,8 @@ def _play_human(args: argparse.Namespace, reg: Registry, header: LogHeader, kind
     """``mtgk play`` with a person at a seat (:func:`kernel.human.play`)."""
     from kernel import human
 
-    makers = [functools.partial(AGENTS[k], s) for k, s in zip(kinds, agent_seeds, strict=True)]
+    makers = [functools.partial({**AGENTS, **PEOPLE}[k], s)
+              for k, s in zip(kinds, agent_seeds, strict=True)]
     seats = [i for i, k in enumerate(kinds) if k == "human"]
     try:
         res = human.play(reg, header, makers, seats, args.out)
