@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import functools
 import importlib
 import io
 import os
@@ -68,6 +69,7 @@ from mtgk.effects import CardError
 from mtgk.engine import STEPS, Agent, Game
 from mtgk.events import EVENT_TYPES, Envelope
 from mtgk.export import ExportError, check_export, export_scenario, priority_point
+from mtgk.human import HumanAgent
 from mtgk.loading import PluginError, load_registry
 from mtgk.logfile import (
     CorruptLogError,
@@ -112,6 +114,9 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
 }
 """Agent kinds ``mtgk play --agents`` knows: name -> class taking a seed."""
+PEOPLE: dict[str, Callable[[int], Agent]] = {"human": HumanAgent}
+"""Agent kinds that are a person at the terminal (``mtgk play`` only: not ``sim``, ``branch``
+or anything else that plays without one)."""
 
 _COMMANDS: list[tuple[str, str, Setup, bool]] = []
 _PASSTHROUGH: dict[str, Callable[[list[str], list[str]], int]] = {}
@@ -314,14 +319,15 @@ def _json_line(obj: Any) -> str:
     return msgspec.json.encode(obj).decode()
 
 
-def _add_game_args(p: argparse.ArgumentParser, decks_help: str) -> None:
+def _add_game_args(p: argparse.ArgumentParser, decks_help: str, people: bool = False) -> None:
     """The options ``mtgk play`` and ``mtgk sim`` share: --decks, --agents, --players,
     --max-turns, --max-events and --timeout (checked, and the decks loaded, by
     :func:`_game_decks`)."""
     from mtgk.sim import DEFAULT_TIMEOUT
 
     p.add_argument("--decks", nargs="+", metavar="DECK", help=decks_help)
-    p.add_argument("--agents", nargs="+", metavar="KIND", choices=sorted(AGENTS),
+    p.add_argument("--agents", nargs="+", metavar="KIND",
+                   choices=sorted({**AGENTS, **PEOPLE}) if people else sorted(AGENTS),
                    help="who plays: one or two of %(choices)s (default: heuristic)")
     p.add_argument("--players", nargs=2, metavar=("NAME0", "NAME1"), default=["Alice", "Bob"],
                    help="player names (default: Alice Bob)")
@@ -379,7 +385,7 @@ def _play(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--out", "-o", default="game.mtgk", metavar="FILE",
                    help="where to write the log (default: %(default)s)")
     _add_game_args(p, decks_help="one or two decks: built-in deck names or deck files "
-                                 "(one deck: both players use it)")
+                                 "(one deck: both players use it)", people=True)
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
@@ -393,12 +399,14 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         if len(kinds) == 1:
             kinds = kinds * 2
         agent_seeds = [seed * 2 + i for i in range(2)]
-        agents = [AGENTS[k](s) for k, s in zip(kinds, agent_seeds, strict=True)]
+        agents = [{**AGENTS, **PEOPLE}[k](s) for k, s in zip(kinds, agent_seeds, strict=True)]
         meta = {"agents": [{"kind": k, "seed": s} for k, s in zip(kinds, agent_seeds,
                                                                     strict=True)],
                 "deck_names": names, "max_turns": args.max_turns,
                 "max_events": args.max_events}
         header = new_header(reg, args.players, [deck_lines(d) for d in decks], seed, meta=meta)
+        if "human" in kinds:
+            return _play_human(args, reg, header, kinds, agent_seeds)
         try:
             writer = LogWriter(args.out, header)
         except OSError as exc:
@@ -442,6 +450,27 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         return 0
 
     return run
+
+
+def _play_human(args: argparse.Namespace, reg: Registry, header: LogHeader, kinds: list[str],
+                agent_seeds: list[int]) -> int:
+    """``mtgk play`` with a person at a seat (:func:`mtgk.human.play`)."""
+    from mtgk import human
+
+    makers = [functools.partial({**AGENTS, **PEOPLE}[k], s)
+              for k, s in zip(kinds, agent_seeds, strict=True)]
+    seats = [i for i, k in enumerate(kinds) if k == "human"]
+    try:
+        res = human.play(reg, header, makers, seats, args.out)
+    except OSError as exc:
+        raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    size = os.path.getsize(args.out)
+    if res.quit:
+        print(f"stopped: {res.header.meta['stopped']}; the log so far is in {args.out}",
+              file=_out())
+        return 0
+    _summary(res.game, res.header, args.out, size)
+    return 0
 
 
 def _summary_json(game: Game, header: LogHeader, path: str, size: int) -> dict[str, Any]:

@@ -1,0 +1,835 @@
+"""A step environment for game-playing agents: PettingZoo (AEC) and Gymnasium.
+
+The engine is callback-style: :class:`~mtgk.engine.Game` asks each player's
+agent ``decide(game, decision)`` and carries on with the answer.  A step
+environment turns that inside out: :meth:`Table.act` gives one answer and gets
+back the next question.  A :class:`Table` runs its game in a thread of its own
+with a strict hand-off: the engine's thread waits while the caller thinks, the
+caller waits while the engine plays, so exactly one side runs at a time and a
+game is as deterministic as ``mtgk play`` (same seed, same actions: the same
+log, byte for byte).
+
+* :func:`aec_env` -- a PettingZoo AEC environment, one agent per seat
+  (``"player_0"``, ``"player_1"``, ...; as many seats as the decks given);
+* :func:`gym_env` -- a Gymnasium environment for one seat against a fixed
+  opponent (any kernel agent; default :class:`~mtgk.agents.HeuristicAgent`).
+
+**What a seat sees.**  Observations are built only from what that seat may
+know, by the model of ``--as`` (:class:`mtgk.visibility.Perspective`, folded
+along the log): its own hand, the public zones (face-down cards it may not see
+as only face down), counts of the hidden zones.  The readable form is in
+``info`` (``"options"``: the legal actions in words; ``"board"``: the board as
+``mtgk replay --as`` shows it, when the environment is made with ``text=True``).
+
+**The numeric observation** is a dict ``{"observation": float32[N],
+"action_mask": int8[MAX_ACTIONS]}``; the vector's slices are
+:func:`layout` (documented there and in docs/agents.md).  Cards are numbered
+by :attr:`Table.cards` (``0``: no card, or one the seat may not see).
+
+**Actions** are ``Discrete(MAX_ACTIONS)``: action ``i`` picks the ``i``-th
+legal choice of the current *menu* (``info["options"][i]``; the vector's
+``actions`` slice describes each).  An engine decision is answered in one or
+more menus (see :class:`Menu`):
+
+* priority: first *what* (pass, play a land, cast a card, activate an ability of
+  a permanent), then, when that has several forms, *how* (its targets, modes,
+  X, alternative cost: one choice per form the engine lists);
+* declare attackers: one menu per creature that could attack: don't attack, or
+  attack each player or planeswalker it may attack;
+* declare blockers: one menu per creature that could block: don't block, or
+  block each attacker it can block (requirements -- "must be blocked", menace --
+  are applied to the result as the kernel's own agents apply them);
+* a choice among listed answers (targets, modes, may, mulligan, redirect, X,
+  choose ...): one menu, one choice per answer;
+* a choice of several (discard, bottom, sacrifice ...): one menu per card picked,
+  with "done" once enough are picked (or at any point of an "up to");
+* ordering triggered abilities: one menu per place, first to go on the stack first;
+* combat damage assignment: the engine's default (lethal damage to each blocker in
+  order, the rest to the last, or to the player with trample) is taken.
+
+A menu with one choice is answered without a step when ``skip_trivial`` (the
+default); a menu with more than :data:`MAX_ACTIONS` choices offers the first
+:data:`MAX_ACTIONS` (the engine lists passing first).
+
+:meth:`Table.fork` re-runs the recorded answers in a new game: an exact,
+independent copy.  :meth:`Table.save` writes the episode as an ordinary log
+that ``mtgk verify`` accepts.
+
+>>> env = aec_env(decks=["bench/decks/ogres.txt"] * 2, seed=3)
+>>> env.reset(seed=3)
+>>> env.agent_selection, env.observe("player_0")["observation"].shape == (obs_size(2),)
+('player_0', True)
+>>> env.close()
+"""
+
+from __future__ import annotations
+
+import functools
+import queue
+import threading
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from mtgk.agents import HeuristicAgent
+from mtgk.cards import Registry
+from mtgk.decks import builtin_decks, deck_lines, load_deck
+from mtgk.engine import STEPS, Agent, Decision, Game
+from mtgk.loading import load_registry
+from mtgk.logfile import LogHeader, write_log
+from mtgk.menus import MORE, Choice, Menu, SeatView
+from mtgk.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
+from mtgk.state import Obj, State
+from mtgk.visibility import Perspective
+
+__all__ = [
+    "ACTION_FEATURES",
+    "ACTION_KINDS",
+    "DECISION_KINDS",
+    "MAX_ACTIONS",
+    "Choice",
+    "EnvError",
+    "Menu",
+    "MtgAECEnv",
+    "MtgGymEnv",
+    "SeatView",
+    "Table",
+    "aec_env",
+    "encode_board",
+    "gym_env",
+    "layout",
+    "obs_size",
+]
+
+MAX_ACTIONS = 32
+"""The size of the action space: at most this many choices in one menu."""
+HAND = 10
+"""Hand slots (the seat's own hand; cards past the tenth are not encoded)."""
+PERMANENTS = 16
+"""Battlefield slots per seat (permanents past the sixteenth are not encoded)."""
+GRAVEYARD = 8
+"""Graveyard slots per seat: its top cards."""
+STACK = 6
+"""Stack slots, top first."""
+DECISION_KINDS = ("priority", "attackers", "blockers", "targets", "modes", "may", "mulligan",
+                  "redirect", "choose", "order", "discard", "bottom", "x")
+"""Decision kinds with a slot of their own in the one-hot (others share the last slot)."""
+ACTION_KINDS = ("pass", "play", "cast", "activate", "form", "option", "attack", "no_attack",
+                "block", "no_block", "pick", "done")
+"""What a menu choice is (the ``kind`` feature of the ``actions`` slice is its index + 1):
+``form``: one form of a cast or activation (targets, modes, X); ``option``: one listed
+answer of a decision; ``pick``: one card of a choice of several (or of an order)."""
+SEAT_FEATURES = ("life", "library", "hand", "graveyard", "exile", "lands_played", "lost",
+                 "active", "mana_W", "mana_U", "mana_B", "mana_R", "mana_G", "mana_C")
+CARD_FEATURES = ("present", "card", "mana_value", "land", "creature", "power", "toughness")
+PERMANENT_FEATURES = ("present", "card", "tapped", "sick", "creature", "land", "power",
+                      "toughness", "damage", "counters", "attacking", "blocking", "token",
+                      "face_down")
+STACK_FEATURES = ("present", "card", "controller", "kind")
+ACTION_FEATURES = ("present", "kind", "card", "target_card", "target_seat", "number")
+"""Per action slot: whether it is legal; its :data:`ACTION_KINDS` index + 1; the card of the
+object it acts with (the card cast, the creature attacking ...); the card of its first
+target object (or of the attacker blocked); the seat it targets or attacks, relative to
+the viewer, + 1 (1: the viewer itself); X (or a mode)."""
+OBS_BOUND = 1e6
+"""The observation space's bounds (no number in an observation reaches them)."""
+GLOBAL_FEATURES = ("turn", "my_turn", "over", "stack_size", "menu_depth")
+
+
+def layout(seats: int = 2) -> dict[str, slice]:
+    """The slices of the observation vector for a game of ``seats`` seats.
+
+    Seats are ordered from the viewer's (relative seat 0) on, in turn order.
+
+    * ``global``: turn number, 1 if it is the viewer's turn, 1 if the game is over,
+      stack size, how many menus of this decision were answered already;
+    * ``step``: one-hot of the step (:data:`mtgk.engine.STEPS`);
+    * ``decision``: one-hot of the decision kind (:data:`DECISION_KINDS`, then "other";
+      all zero when the seat has no decision to make);
+    * ``seat{k}``: :data:`SEAT_FEATURES` of relative seat k (sizes of hidden zones are
+      public; mana pools by color, ``C`` colorless);
+    * ``hand``: :data:`HAND` slots x :data:`CARD_FEATURES`, the viewer's hand in order;
+    * ``battlefield{k}``: :data:`PERMANENTS` slots x :data:`PERMANENT_FEATURES`, the
+      permanents relative seat k controls (power and toughness after layers; a face-down
+      permanent the viewer may not see has only ``present``, ``tapped``, ``face_down``);
+    * ``graveyard{k}``: the card numbers of the top :data:`GRAVEYARD` cards;
+    * ``stack``: :data:`STACK` slots x :data:`STACK_FEATURES`, top first (``controller``
+      is the relative seat + 1; ``kind`` 1 spell, 2 activated, 3 triggered ability);
+    * ``actions``: :data:`MAX_ACTIONS` slots x :data:`ACTION_FEATURES`, the current
+      menu's choices (slot i is action i).
+    """
+    parts: list[tuple[str, int]] = [("global", len(GLOBAL_FEATURES)), ("step", len(STEPS)),
+                                    ("decision", len(DECISION_KINDS) + 1)]
+    parts += [(f"seat{k}", len(SEAT_FEATURES)) for k in range(seats)]
+    parts.append(("hand", HAND * len(CARD_FEATURES)))
+    parts += [(f"battlefield{k}", PERMANENTS * len(PERMANENT_FEATURES)) for k in range(seats)]
+    parts += [(f"graveyard{k}", GRAVEYARD) for k in range(seats)]
+    parts.append(("stack", STACK * len(STACK_FEATURES)))
+    parts.append(("actions", MAX_ACTIONS * len(ACTION_FEATURES)))
+    out: dict[str, slice] = {}
+    at = 0
+    for name, n in parts:
+        out[name] = slice(at, at + n)
+        at += n
+    return out
+
+
+def obs_size(seats: int = 2) -> int:
+    """The length of the observation vector for ``seats`` seats."""
+    return max(s.stop for s in layout(seats).values())
+
+
+class EnvError(Exception):
+    """The environment was used wrongly (an action that is not legal now, a step after
+    the game ended) or the engine failed while playing."""
+
+
+# --------------------------------------------------------------------------
+# Cards by number
+
+
+def card_numbers(reg: Registry) -> dict[str, int]:
+    """Every card the registry knows, numbered from 1 in name order (0: no card)."""
+    return {name: i + 1 for i, name in enumerate(sorted(reg.cards))}
+
+
+# --------------------------------------------------------------------------
+# What one seat sees: the board part of the observation
+
+
+CharsOf = Callable[[int], Any]
+"""An object's characteristics after layers (:meth:`mtgk.engine.Game.chars`, or a
+lookup in :func:`mtgk.layers.compute`'s result)."""
+
+
+def _mana(pool: Sequence[str]) -> list[int]:
+    counts = dict.fromkeys("WUBRGC", 0)
+    for m in pool:
+        counts[m if m in counts else "C"] += 1
+    return list(counts.values())
+
+
+def encode_board(state: State, seen: Perspective, chars: CharsOf, cards: Mapping[str, int],
+                 out: np.ndarray, where: Mapping[str, slice]) -> None:
+    """Write the board slices of ``where`` (:func:`layout`) into ``out``: what
+    ``seen.viewer`` may know of ``state`` (``seen`` folded up to it)."""
+    viewer = seen.viewer
+    assert viewer is not None
+    n = len(state.players)
+    order = [(viewer + k) % n for k in range(n)]
+    rel = {p: k for k, p in enumerate(order)}
+    other = len(cards) + 1
+
+    def number(o: Obj) -> int:
+        return cards.get(o.card, other) if seen.sees(o) else 0
+
+    g = out[where["global"]]
+    g[0], g[1], g[2], g[3] = state.turn, state.active == viewer, state.over, len(state.stack)
+    if state.step in STEPS:
+        out[where["step"].start + STEPS.index(state.step)] = 1
+    exiled = [0] * n
+    for oid in state.exile:
+        o = state.objects.get(oid)
+        if o is not None and 0 <= o.owner < n:
+            exiled[o.owner] += 1
+    for p, pl in enumerate(state.players):
+        seat = out[where[f"seat{rel[p]}"]]
+        seat[:8] = (pl.life, len(pl.library), len(pl.hand), len(pl.graveyard), exiled[p],
+                    pl.lands_played, pl.lost, state.active == p)
+        seat[8:] = _mana(pl.mana)
+        grave = out[where[f"graveyard{rel[p]}"]]
+        for i, oid in enumerate(reversed(pl.graveyard[-GRAVEYARD:])):
+            grave[i] = number(state.objects[oid])
+    hand = out[where["hand"]].reshape(HAND, len(CARD_FEATURES))
+    for i, oid in enumerate(state.players[viewer].hand[:HAND]):
+        o = state.objects[oid]
+        c = chars(oid)
+        hand[i] = (1, number(o), c.mana_value, "Land" in c.types, "Creature" in c.types,
+                   c.power or 0, c.toughness or 0)
+    combat = state.combat
+    slots = [0] * n
+    for oid in state.battlefield:
+        o = state.objects[oid]
+        c = chars(oid)
+        k = rel.get(c.controller, 0)
+        i = slots[k]
+        if i >= PERMANENTS:
+            continue
+        slots[k] += 1
+        row = out[where[f"battlefield{k}"]].reshape(PERMANENTS, len(PERMANENT_FEATURES))[i]
+        if o.face_down and not seen.sees(o):
+            row[0], row[2], row[13] = 1, o.tapped, 1
+            continue
+        row[:] = (1, number(o), o.tapped, o.sick, c.is_creature, "Land" in c.types,
+                  c.power or 0, c.toughness or 0, o.damage,
+                  o.counters.get("+1/+1", 0) - o.counters.get("-1/-1", 0),
+                  combat is not None and oid in combat.attackers,
+                  combat is not None and oid in combat.blockers, o.token, o.face_down)
+    stack = out[where["stack"]].reshape(STACK, len(STACK_FEATURES))
+    for i, it in enumerate(reversed(state.stack[-STACK:])):
+        src = state.objects.get(it.source)
+        card = 0
+        if src is not None and seen.sees(src):
+            card = cards.get(src.card, other)
+        elif it.kind == "spell" or src is None:
+            card = cards.get(it.source_card, other) if it.source_card else 0
+        kind = {"spell": 1, "activated": 2, "triggered": 3}.get(it.kind, 0)
+        stack[i] = (1, card, rel.get(it.controller, 0) + 1, kind)
+
+
+# --------------------------------------------------------------------------
+# Menus: an engine decision answered choice by choice
+
+
+# --------------------------------------------------------------------------
+# The engine in a thread of its own, with a strict hand-off
+
+
+class _Abort(BaseException):
+    """Raised in the engine's thread to end a game nobody plays any more (not an
+    ``Exception``: no card code or agent wrapper catches it)."""
+
+
+_ABORT = object()
+
+
+class _Seat:
+    """The agent of a seat the environment's caller plays: asks the driver."""
+
+    def __init__(self, driver: _Driver) -> None:
+        self.driver = driver
+
+    def decide(self, game: Game, d: Decision) -> Any:
+        return self.driver.ask(d)
+
+    def refused(self, game: Game, d: Decision, err: Exception) -> None:
+        self.driver.refusal = str(err)
+
+
+class _Driver:
+    """Runs one game in its own thread.  The engine thread calls :meth:`ask` (from a
+    seat's agent); it answers from ``script`` (the answers of a game being re-run)
+    while it has any, else hands the decision to the caller's thread and waits.
+    Every answer given is recorded in ``answers``."""
+
+    def __init__(self, reg: Registry, header: LogHeader, agents: Callable[[_Driver],
+                 list[Agent]], prepare: Callable[[Game, Decision], Menu],
+                 script: Sequence[Any] = ()) -> None:
+        self.script = list(script)
+        self.prepare = prepare
+        self.answers: list[Any] = []
+        self.refusal = ""
+        self.game: Game | None = None
+        self._to_engine: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._to_caller: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+        members = agents(self)
+
+        def watch(game: Game) -> None:
+            self.game = game
+
+        def main() -> None:
+            try:
+                run_from_header(reg, header, members, watch)
+            except _Abort:
+                return
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+                self._to_caller.put(("error", exc))
+                return
+            self._to_caller.put(("end", None))
+
+        self.thread = threading.Thread(target=main, name="mtgk-env", daemon=True)
+        self.thread.start()
+        self.message = self._to_caller.get()
+
+    def ask(self, d: Decision) -> Any:
+        """(The engine's thread.)  The answer to ``d``."""
+        if self.script:
+            answer = self.script.pop(0)
+        else:
+            assert self.game is not None
+            menu = self.prepare(self.game, d)  # (trivial menus answered here: no hand-off)
+            if menu.answer is not MORE:
+                answer = menu.answer
+            else:
+                self._to_caller.put(("ask", menu))
+                answer = self._to_engine.get()
+                if answer is _ABORT:
+                    raise _Abort()
+        self.answers.append(answer)
+        return answer
+
+    def answer(self, value: Any) -> tuple[str, Any]:
+        """(The caller's thread.)  Give the engine ``value``; wait for its next message:
+        ``("ask", menu)`` (a :class:`Menu` with choices to make), ``("end", None)`` or
+        ``("error", exception)``."""
+        self._to_engine.put(value)
+        self.message = self._to_caller.get()
+        return self.message
+
+    def close(self) -> None:
+        """End the engine's thread if it waits for an answer."""
+        if self.thread.is_alive() and self.message[0] == "ask":
+            self.message = ("end", None)
+            self._to_engine.put(_ABORT)
+            self.thread.join()
+
+
+def _copy(x: Any) -> Any:
+    """A copy of an answer (plain lists, numbers, strings)."""
+    return [_copy(i) for i in x] if isinstance(x, list | tuple) else x
+
+
+# --------------------------------------------------------------------------
+# A table: one game, any seats played by the caller
+
+
+AgentMaker = Callable[[int], Agent]
+"""Makes a kernel agent from a seed (an entry of ``mtgk.cli.AGENTS``)."""
+
+
+@dataclass
+class _Setup:
+    reg: Registry
+    cards: dict[str, int]
+    header: LogHeader
+    external: tuple[int, ...]
+    internal: dict[int, tuple[AgentMaker, int]] = field(default_factory=dict)
+    skip_trivial: bool = True
+    text: bool = False
+
+
+class Table:
+    """One game whose ``external`` seats the caller plays step by step (the others are
+    played by kernel agents: ``internal`` maps a seat to an agent maker and its seed).
+
+    ``seat`` is the seat to act (``None`` once the game is over), ``menu`` its current
+    :class:`Menu`; :meth:`act` answers it; :meth:`observation` and :meth:`info` give
+    what a seat sees; :meth:`fork` copies the table exactly; :meth:`save` writes the log.
+    """
+
+    def __init__(self, setup: _Setup, script: Sequence[Any] = ()) -> None:
+        self.setup = setup
+        self.header = setup.header
+        self.cards = setup.cards
+        self.seats = len(setup.header.players)
+        self.where = layout(self.seats)
+        self.view = SeatView(self.seats)
+        self.menu: Menu | None = None
+        self.seat: int | None = None
+        self.refusal = ""
+
+        def agents(driver: _Driver) -> list[Agent]:
+            out: list[Agent] = []
+            for i in range(self.seats):
+                if i in setup.external:
+                    out.append(_Seat(driver))
+                else:
+                    make, seed = setup.internal[i]
+                    out.append(make(seed))
+            return out
+
+        cards, skip = setup.cards, setup.skip_trivial
+
+        def prepare(game: Game, d: Decision) -> Menu:
+            menu = Menu(game, d, cards)
+            while menu.answer is MORE and len(menu.choices) == 1 and skip:
+                menu.pick(0)
+            return menu
+
+        self.driver = _Driver(setup.reg, setup.header, agents, prepare,
+                              [_copy(a) for a in script])
+        self._closer = weakref.finalize(self, self.driver.close)
+        self._settle()
+
+    @property
+    def game(self) -> Game:
+        g = self.driver.game
+        assert g is not None
+        return g
+
+    @property
+    def over(self) -> bool:
+        return self.seat is None
+
+    def _settle(self) -> None:
+        """Take the driver's message: a decision's menu to answer, or the end."""
+        while True:
+            kind, what = self.driver.message
+            if kind == "error":
+                self.seat, self.menu = None, None
+                n = len(self.driver.game.log) if self.driver.game is not None else 0
+                raise EnvError(f"the engine failed after {n} events: "
+                               f"{type(what).__name__}: {what}") from what
+            if kind == "end":
+                self.seat, self.menu = None, None
+                return
+            self.refusal, self.driver.refusal = self.driver.refusal, ""
+            self.seat, self.menu = what.d.player, what
+            return
+
+    def legal(self) -> list[int]:
+        """The legal actions now (indexes into the current menu)."""
+        return list(range(min(len(self.menu.choices), MAX_ACTIONS))) if self.menu else []
+
+    def act(self, action: int) -> None:
+        """Answer the current menu with choice ``action``."""
+        if self.menu is None:
+            raise EnvError("the game is over: there is nothing to decide")
+        if not 0 <= int(action) < min(len(self.menu.choices), MAX_ACTIONS):
+            raise EnvError(f"action {action} is not legal now: the legal actions are "
+                           f"0..{min(len(self.menu.choices), MAX_ACTIONS) - 1}")
+        answer = self.menu.pick(int(action))
+        if answer is MORE:
+            return
+        self.menu = None
+        self.driver.answer(answer)
+        self._settle()
+
+    # ------------------------------------------------------------------ seeing
+    def observation(self, seat: int) -> dict[str, np.ndarray]:
+        """What ``seat`` sees, as numbers (see :func:`layout`)."""
+        self.view.catch_up(self.game.log)
+        w = self.where
+        vec = np.zeros(obs_size(self.seats), dtype=np.float32)
+        encode_board(self.view.state, self.view.seen[seat], self.game.chars, self.cards, vec, w)
+        mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
+        menu = self.menu
+        if menu is not None and self.seat == seat:
+            vec[w["global"].start + 4] = menu.depth
+            k = menu.d.kind
+            at = DECISION_KINDS.index(k) if k in DECISION_KINDS else len(DECISION_KINDS)
+            vec[w["decision"].start + at] = 1
+            acts = vec[w["actions"]].reshape(MAX_ACTIONS, len(ACTION_FEATURES))
+            for i, c in enumerate(menu.choices[:MAX_ACTIONS]):
+                acts[i] = (1, ACTION_KINDS.index(c.kind) + 1, c.card, c.target_card,
+                           c.target_seat, c.number)
+                mask[i] = 1
+        return {"observation": vec, "action_mask": mask}
+
+    def info(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees, in words: its decision and options (when it is to act),
+        and with ``text`` the board as ``mtgk replay --as`` shows it."""
+        out: dict[str, Any] = {}
+        menu = self.menu
+        if menu is not None and self.seat == seat:
+            out["decision"] = menu.d.kind
+            out["prompt"] = menu.d.prompt
+            out["options"] = [c.label for c in menu.choices[:MAX_ACTIONS]]
+            if self.refusal:
+                out["refused"] = self.refusal
+        if self.setup.text:
+            out["board"] = self.board(seat)
+        return out
+
+    def board(self, seat: int) -> str:
+        """The board as ``seat`` sees it, in text (``mtgk replay --as``)."""
+        from mtgk.render import render_state
+
+        self.view.catch_up(self.game.log)
+        return render_state(self.view.state, self.setup.reg, as_player=seat,
+                            seen=self.view.seen[seat])
+
+    def result(self) -> int | None:
+        """The winner (-1: a draw) once the game is over, else ``None``."""
+        if not self.over:
+            return None
+        w = self.game.state.winner
+        return -1 if w is None else w
+
+    # ------------------------------------------------------------------ copies and logs
+    def fork(self) -> Table:
+        """An exact, independent copy: a new game re-run on the answers given so far
+        (the seats' kernel agents made anew from their seeds answer as they did)."""
+        t = Table(self.setup, self.driver.answers)
+        if t.game.log != self.game.log:
+            raise EnvError("the fork did not re-run to the same game")  # (not expected)
+        if self.menu is not None and t.menu is not None:
+            menu = Menu(t.game, t.menu.d, t.cards)
+            for i in self.menu.picked:
+                menu.pick(i)
+            t.menu = menu
+        return t
+
+    def save(self, path: str | Path) -> int:
+        """Write the game so far as an ordinary log (``mtgk verify`` accepts it)."""
+        return write_log(path, self.header, self.game.log)
+
+    def close(self) -> None:
+        """End the game's thread (the table can't be played any more)."""
+        self._closer()
+
+
+# --------------------------------------------------------------------------
+# Building a table
+
+
+def _decks(reg: Registry, decks: Sequence[str | Sequence[str]] | None) -> tuple[
+        list[str], list[list[str]]]:
+    names: list[str] = []
+    out: list[list[str]] = []
+    if decks is None:
+        decks = [k for k in builtin_decks(reg) if "/" not in k][:2]
+    for d in decks:
+        if isinstance(d, str):
+            names.append(Path(d).stem if Path(d).suffix else d)
+            out.append(load_deck(d, reg))
+        else:
+            names.append("cards")
+            out.append(list(d))
+    if len(out) < 2:
+        raise EnvError("a game needs a deck for each seat (two or more)")
+    return names, out
+
+
+def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
+           external: Sequence[int] | None, opponent: AgentMaker | None,
+           registry: Registry | None, max_turns: int, skip_trivial: bool, text: bool,
+           kind: str) -> _Setup:
+    reg = registry or _registry()
+    names, cards = _decks(reg, decks)
+    seats = len(cards)
+    ext = tuple(range(seats)) if external is None else tuple(external)
+    internal: dict[int, tuple[AgentMaker, int]] = {}
+    agents_meta: list[dict[str, Any]] = []
+    for i in range(seats):
+        if i in ext:
+            agents_meta.append({"kind": kind})
+        else:
+            make = opponent or HeuristicAgent
+            internal[i] = (make, seed * 2 + i)
+            agents_meta.append({"kind": getattr(make, "__name__", "agent"), "seed": seed * 2 + i})
+    players = [f"player_{i}" for i in range(seats)]
+    meta = {"agents": agents_meta, "deck_names": names, "max_turns": max_turns,
+            "max_events": Game.max_events}
+    header = new_header(reg, players, [deck_lines(d) for d in cards], seed, profile=variant,
+                        meta=meta)
+    return _Setup(reg, card_numbers(reg), header, ext, internal, skip_trivial, text)
+
+
+@functools.cache
+def _registry() -> Registry:
+    return load_registry()
+
+
+def _reseed(setup: _Setup, seed: int) -> _Setup:
+    h = setup.header
+    meta = dict(h.meta)
+    meta["agents"] = [dict(a, seed=seed * 2 + i) if "seed" in a else dict(a)
+                      for i, a in enumerate(meta["agents"])]
+    header = new_header(setup.reg, h.players, h.decks, seed, profile=h.profile, meta=meta)
+    internal = {i: (make, seed * 2 + i) for i, (make, _s) in setup.internal.items()}
+    return _Setup(setup.reg, setup.cards, header, setup.external, internal, setup.skip_trivial,
+                  setup.text)
+
+
+# --------------------------------------------------------------------------
+# PettingZoo
+
+
+class MtgAECEnv(AECEnv):  # type: ignore[misc]
+    """A PettingZoo AEC environment: one agent per seat (``"player_0"`` ...), the one to act
+    in ``agent_selection``.  Reward at the game's end: +1 the winner, -1 the others, 0 each
+    in a draw.  See the module docs for observations and actions."""
+
+    metadata = {"name": "mtgk_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, setup: _Setup, render_mode: str | None = None) -> None:
+        super().__init__()
+        self.setup = setup
+        self.render_mode = render_mode
+        n = len(setup.header.players)
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (obs_size(n),), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)})
+        self._act_space = spaces.Discrete(MAX_ACTIONS)
+        self.table: Table | None = None
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+    def _index(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if self.table is not None:
+            self.table.close()
+        if seed is not None:
+            self.setup = _reseed(self.setup, seed)
+        self.table = Table(self.setup)
+        self._start()
+
+    def _start(self) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._after_move()
+
+    def _after_move(self) -> None:
+        t = self.table
+        assert t is not None
+        if t.over:
+            winner = t.result()
+            for i, a in enumerate(self.possible_agents):
+                if a in self.agents:
+                    self.rewards[a] = 0.0 if winner in (None, -1) else (
+                        1.0 if i == winner else -1.0)
+                    self.terminations[a] = True
+            self.agent_selection = self.agents[0]
+        else:
+            assert t.seat is not None
+            self.agent_selection = self.possible_agents[t.seat]
+        for a in self.agents:
+            self.infos[a] = t.info(self._index(a))
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.table is not None
+        return self.table.observation(self._index(agent))
+
+    def step(self, action: int | None) -> None:
+        a = self.agent_selection
+        if self.terminations[a] or self.truncations[a]:
+            self._was_dead_step(action)
+            return
+        assert self.table is not None and action is not None
+        self._cumulative_rewards[a] = 0.0
+        self.table.act(int(action))
+        for k in self.rewards:
+            self.rewards[k] = 0.0
+        self._after_move()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.table is None:
+            return None
+        seat = self.table.seat if self.table.seat is not None else 0
+        return self.table.board(seat)
+
+    def close(self) -> None:
+        if self.table is not None:
+            self.table.close()
+
+    def fork(self) -> MtgAECEnv:
+        """An exact, independent copy of this environment."""
+        assert self.table is not None
+        other = MtgAECEnv(self.setup, self.render_mode)
+        other.table = self.table.fork()
+        other.agents = list(self.agents)
+        other.rewards = dict(self.rewards)
+        other._cumulative_rewards = dict(self._cumulative_rewards)
+        other.terminations = dict(self.terminations)
+        other.truncations = dict(self.truncations)
+        other.infos = {a: dict(i) for a, i in self.infos.items()}
+        other.agent_selection = self.agent_selection
+        return other
+
+    def save(self, path: str | Path) -> int:
+        """Write the episode so far as an ordinary mtgk log; returns its size."""
+        assert self.table is not None
+        return self.table.save(path)
+
+
+def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "lorwyn-2007",
+            seed: int = 0, registry: Registry | None = None,
+            max_turns: int = DEFAULT_MAX_TURNS, skip_trivial: bool = True, text: bool = False,
+            render_mode: str | None = None) -> MtgAECEnv:
+    """A PettingZoo AEC environment: one game of the ``decks`` (built-in deck names, deck
+    files or card lists; one seat each; default: the first two built-in decks) under the
+    rules ``variant`` (the log's rules profile), seed ``seed`` (``reset(seed=...)``
+    changes it).  ``text``: put the board in words in each ``info`` (slower)."""
+    return MtgAECEnv(_setup(decks, variant, seed, None, None, registry, max_turns,
+                            skip_trivial, text, "env"), render_mode)
+
+
+# --------------------------------------------------------------------------
+# Gymnasium
+
+
+class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
+    """A Gymnasium environment: the learner plays seat ``seat``; the other seats are played
+    by kernel agents.  Reward +1 for a win, -1 for a loss, 0 for a draw, at the end.
+    An action the mask rules out is taken as action 0 (``info["invalid_action"]``)."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, setup: _Setup, seat: int, render_mode: str | None = None) -> None:
+        self.setup = setup
+        self.seat = seat
+        self.render_mode = render_mode
+        n = len(setup.header.players)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (obs_size(n),), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)})
+        self.action_space = spaces.Discrete(MAX_ACTIONS)
+        self.table: Table | None = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        if self.table is not None:
+            self.table.close()
+        game_seed = seed if seed is not None else int(self.np_random.integers(2**31))
+        self.setup = _reseed(self.setup, game_seed)
+        self.table = Table(self.setup)
+        return self.table.observation(self.seat), self.table.info(self.seat)
+
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool,
+                                         dict[str, Any]]:
+        t = self.table
+        if t is None or t.over:
+            raise EnvError("step() after the game ended: call reset()")
+        invalid = int(action) not in t.legal()
+        t.act(0 if invalid else int(action))
+        reward = 0.0
+        if t.over:
+            w = t.result()
+            reward = 0.0 if w in (None, -1) else (1.0 if w == self.seat else -1.0)
+        info = t.info(self.seat)
+        if invalid:
+            info["invalid_action"] = True
+        return t.observation(self.seat), reward, t.over, False, info
+
+    def render(self) -> str | None:
+        return self.table.board(self.seat) if self.table is not None else None
+
+    def close(self) -> None:
+        if self.table is not None:
+            self.table.close()
+
+    def fork(self) -> MtgGymEnv:
+        """An exact, independent copy (the opponent made anew from its seed, re-run)."""
+        assert self.table is not None
+        other = MtgGymEnv(self.setup, self.seat, self.render_mode)
+        other.table = self.table.fork()
+        return other
+
+    def save(self, path: str | Path) -> int:
+        """Write the episode so far as an ordinary mtgk log; returns its size."""
+        assert self.table is not None
+        return self.table.save(path)
+
+
+def gym_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "lorwyn-2007",
+            seed: int = 0, seat: int = 0, opponent: AgentMaker = HeuristicAgent,
+            registry: Registry | None = None, max_turns: int = DEFAULT_MAX_TURNS,
+            skip_trivial: bool = True, text: bool = False,
+            render_mode: str | None = None) -> MtgGymEnv:
+    """A Gymnasium environment: the learner plays ``seat``, ``opponent`` (a kernel agent
+    maker taking a seed, such as :class:`~mtgk.agents.RandomAgent`) every other seat.
+    The other arguments are :func:`aec_env`'s."""
+    return MtgGymEnv(_setup(decks, variant, seed, [seat], opponent, registry, max_turns,
+                            skip_trivial, text, "env"), seat, render_mode)

@@ -1,0 +1,342 @@
+"""The step environment (mtgk.env): PettingZoo's and Gymnasium's own checks, hidden
+information, determinism, forks, logs that verify, and the examples of docs/agents.md."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from pettingzoo.test import api_test
+
+from mtgk import events as ev
+from mtgk.agents import RandomAgent
+from mtgk.env import (
+    MAX_ACTIONS,
+    EnvError,
+    SeatView,
+    Table,
+    aec_env,
+    encode_board,
+    gym_env,
+    layout,
+    obs_size,
+)
+from mtgk.layers import compute, printed
+from mtgk.loading import load_registry
+from tests.conftest import run_mtgk
+from tests.test_perspective import ALICE, BOB, game, twin
+
+ROOT = Path(__file__).resolve().parent.parent
+OGRES = str(ROOT / "bench" / "decks" / "ogres.txt")
+REG = load_registry()
+
+
+def play(env: Any, seed: int, steps: int | None = None) -> list[int]:
+    """Play ``env`` (an AEC env) with uniformly random legal actions; the actions taken."""
+    rng = random.Random(seed)
+    taken: list[int] = []
+    while env.agents and (steps is None or len(taken) < steps):
+        obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        taken.append(action)
+        env.step(action)
+    return taken
+
+
+def replay(env: Any, actions: list[int]) -> None:
+    for a in actions:
+        env.step(a)
+
+
+# --------------------------------------------------------------------------
+# the libraries' own checks
+
+
+def test_pettingzoo_api_test() -> None:
+    t = time.perf_counter()
+    api_test(aec_env(decks=[OGRES, OGRES], seed=1, registry=REG), num_cycles=400)
+    api_test(aec_env(seed=2, registry=REG), num_cycles=400)  # the built-in decks
+    assert time.perf_counter() - t < 20
+
+
+def test_gymnasium_check_env() -> None:
+    env = gym_env(decks=[OGRES, OGRES], seed=1, registry=REG)
+    check_env(env, skip_render_check=True)
+    check_env(gym_env(seed=3, registry=REG, opponent=RandomAgent), skip_render_check=True)
+
+
+def test_gym_episode_ends_with_a_reward_and_a_log_that_verifies(tmp_path: Path) -> None:
+    env = gym_env(seed=4, registry=REG)
+    obs, info = env.reset(seed=4)
+    rng = random.Random(0)
+    total, done = 0.0, False
+    while not done:
+        assert info["options"] and len(info["options"]) == int(obs["action_mask"].sum())
+        obs, r, done, trunc, info = env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+        total += r
+        assert not trunc
+    assert env.table is not None
+    w = env.table.result()
+    assert total == (0.0 if w == -1 else (1.0 if w == 0 else -1.0))
+    path = tmp_path / "gym.mtgk"
+    env.save(path)
+    code, out, err = run_mtgk("verify", path)
+    assert code == 0 and "verified" in out, out + err
+
+
+# --------------------------------------------------------------------------
+# logs: ordinary, verified, deterministic
+
+
+def test_an_episode_is_a_log_that_verifies_and_replays_byte_for_byte(tmp_path: Path) -> None:
+    env = aec_env(seed=5, registry=REG)
+    env.reset(seed=5)
+    actions = play(env, 5)
+    assert env.table is not None and env.table.over
+    a, b = tmp_path / "a.mtgk", tmp_path / "b.mtgk"
+    env.save(a)
+    code, out, err = run_mtgk("verify", a)
+    assert code == 0 and out.startswith("OK:"), out + err
+    again = aec_env(seed=5, registry=REG)
+    again.reset(seed=5)
+    replay(again, actions)
+    again.save(b)
+    assert a.read_bytes() == b.read_bytes()
+    other = aec_env(seed=6, registry=REG)  # (another seed: another game)
+    other.reset(seed=6)
+    play(other, 5)
+    other.save(b)
+    assert a.read_bytes() != b.read_bytes()
+
+
+def test_a_game_saved_midway_verifies_as_far_as_it_goes(tmp_path: Path) -> None:
+    env = aec_env(decks=[OGRES, OGRES], seed=7, registry=REG)
+    env.reset(seed=7)
+    play(env, 7, steps=30)
+    assert env.table is not None and not env.table.over
+    path = tmp_path / "mid.mtgk"
+    env.save(path)
+    code, out, err = run_mtgk("verify", path)
+    n = len(env.table.game.log)
+    assert code == 3 and out.startswith(f"INCOMPLETE: the {n} events verified"), out + err
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    env = aec_env(decks=[OGRES, OGRES], seed=8, registry=REG)
+    env.reset(seed=8)
+    t = env.table
+    assert t is not None
+    n = len(t.game.log)
+    legal = t.legal()
+    with pytest.raises(EnvError, match="not legal"):
+        env.step(len(legal))
+    with pytest.raises(EnvError, match="not legal"):
+        env.step(-1)
+    assert len(t.game.log) == n and t.legal() == legal
+
+
+# --------------------------------------------------------------------------
+# forks
+
+
+def test_fork_is_exact_and_independent(tmp_path: Path) -> None:
+    env = aec_env(seed=9, registry=REG)
+    env.reset(seed=9)
+    play(env, 9, steps=40)
+    fork = env.fork()
+    assert env.table is not None and fork.table is not None
+    n = len(env.table.game.log)
+    assert fork.table.game.log == env.table.game.log
+    assert fork.agent_selection == env.agent_selection
+    sel = env.agent_selection
+    assert np.array_equal(fork.observe(sel)["observation"], env.observe(sel)["observation"])
+    rest = play(fork, 99)  # the fork plays on; the original has not moved
+    assert len(env.table.game.log) == n and fork.table.game.log[:n] == env.table.game.log
+    replay(env, rest)  # the same actions: the same game
+    env.save(tmp_path / "a.mtgk")
+    fork.save(tmp_path / "b.mtgk")
+    assert (tmp_path / "a.mtgk").read_bytes() == (tmp_path / "b.mtgk").read_bytes()
+
+
+def test_fork_in_the_middle_of_a_declaration() -> None:
+    """A fork taken between two menus of one decision (an attacker declared, another not
+    yet) goes on from the same menu."""
+    for seed in range(20):
+        env = aec_env(decks=[OGRES, OGRES], seed=seed, registry=REG)
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        t = env.table
+        assert t is not None
+        while not t.over and not (t.menu is not None and t.menu.depth > 0):
+            env.step(rng.choice(t.legal()))
+        if t.over:
+            continue
+        fork = env.fork()
+        assert fork.table is not None and fork.table.menu is not None
+        assert fork.table.menu.depth == t.menu.depth
+        assert fork.infos == env.infos
+        sel = env.agent_selection
+        assert np.array_equal(fork.observe(sel)["observation"], env.observe(sel)["observation"])
+        rest = play(fork, seed)
+        replay(env, rest)
+        assert env.table is not None and fork.table.game.log == env.table.game.log
+        return
+    pytest.fail("no game had a decision of several menus")
+
+
+def test_gym_fork_remakes_the_opponent() -> None:
+    env = gym_env(decks=[OGRES, OGRES], seed=10, registry=REG)
+    obs, _ = env.reset(seed=10)
+    rng = random.Random(1)
+    for _ in range(15):
+        obs, _r, done, _t, _i = env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+        assert not done
+    fork = env.fork()
+    assert env.table is not None and fork.table is not None
+    assert fork.table.game.log == env.table.game.log
+    done = False
+    while not done:
+        action = rng.choice(np.flatnonzero(obs["action_mask"]))
+        obs, _r, done, _t, _i = env.step(action)
+        obs2, _r2, done2, _t2, _i2 = fork.step(action)
+        assert np.array_equal(obs["observation"], obs2["observation"]) and done == done2
+    assert fork.table.game.log == env.table.game.log
+
+
+# --------------------------------------------------------------------------
+# what a seat sees
+
+
+def test_layout_is_contiguous_and_documented() -> None:
+    for seats in (2, 3):
+        w = layout(seats)
+        at = 0
+        for s in w.values():
+            assert s.start == at
+            at = s.stop
+        assert at == obs_size(seats)
+    assert layout()["actions"].stop - layout()["actions"].start == MAX_ACTIONS * 6
+    text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+    for name in layout(2):
+        assert f"`{re.sub(r'[0-9]', '{k}', name)}`" in text, f"docs/agents.md names {name}"
+
+
+def bob_boards(header: Any, envs: Any, viewer: int, every: int) -> list[np.ndarray]:
+    """The board part of ``viewer``'s observation after every ``every``-th event."""
+    view = SeatView(len(header.players))
+    w = layout(len(header.players))
+    cards = {n: i + 1 for i, n in enumerate(sorted(REG.cards))}
+    out = []
+    for n in range(every, len(envs) + 1, every):
+        view.catch_up(envs[:n])
+        chars = compute(view.state, REG)
+        state = view.state
+
+        def of(oid: int, chars: dict[int, Any] = chars, state: Any = state) -> Any:
+            return chars[oid] if oid in chars else printed(REG, state.objects[oid])
+
+        vec = np.zeros(obs_size(len(header.players)), dtype=np.float32)
+        encode_board(view.state, view.seen[viewer], of, cards, vec, w)
+        out.append(vec)
+    return out
+
+
+@settings(max_examples=int(os.environ.get("MTGK_ENV_TWINS", "6")), deadline=None,
+          phases=[Phase.explicit, Phase.generate], suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 31), rnd=st.randoms(use_true_random=False))
+def test_a_game_and_its_twin_look_the_same_to_bob(seed: int, rnd: random.Random) -> None:
+    """The twins of tests/test_perspective.py differ only in what Bob can't see (Alice's
+    unseen cards, every library order, which hidden card is which): Bob's observation
+    is the same in both at every moment; Alice's is not (the truth differs)."""
+    header, envs = game(seed)
+    th, tenvs, what = twin(header, envs, rnd)
+    every = max(1, len(envs) // 60)
+    mine, theirs = bob_boards(header, envs, BOB, every), bob_boards(th, tenvs, BOB, every)
+    for i, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+        assert np.array_equal(a, b), (
+            f"game {seed}: Bob's observation after event {(i + 1) * every} differs "
+            f"({'; '.join(what)}) at {np.flatnonzero(a != b)[:10]}")
+
+
+def test_alices_observation_shows_her_hand_and_not_bobs() -> None:
+    header, envs = game(0)
+    th, tenvs, _ = twin(header, envs, random.Random(3))
+    alice = bob_boards(header, envs, ALICE, 25)
+    alice_twin = bob_boards(th, tenvs, ALICE, 25)
+    assert any(not np.array_equal(a, b) for a, b in zip(alice, alice_twin, strict=True))
+    hand = layout()["hand"]
+    assert any(v[hand].any() for v in bob_boards(header, envs, BOB, 25))
+
+
+def test_live_twins_differ_only_in_alices_library() -> None:
+    """Two games played through the environment whose only difference is one card deep in
+    Alice's library: until she draws it, Bob's observations and options are the same;
+    then Alice's differ (she sees it), and still Bob's do not while it is in her hand."""
+    ogres = [*(["Mountain"] * 17), *(["Gray Ogre"] * 23)]
+    other = list(ogres)
+    other[5] = "Goblin Roughrider"  # (one card of her library: another one)
+    compared = 0
+    for seed in range(6):
+        a = aec_env(decks=[ogres, ogres], seed=seed, registry=REG)
+        b = aec_env(decks=[other, ogres], seed=seed, registry=REG)
+        a.reset(seed=seed)
+        b.reset(seed=seed)
+        assert a.table is not None and b.table is not None
+        rng = random.Random(seed)
+        while a.agents and b.agents:
+            oa, ob = a.observe("player_1"), b.observe("player_1")
+            assert np.array_equal(oa["observation"], ob["observation"])
+            assert np.array_equal(oa["action_mask"], ob["action_mask"])
+            if a.agent_selection == "player_1":
+                assert a.infos["player_1"] == b.infos["player_1"]
+            compared += 1
+            alice_a, alice_b = a.observe("player_0"), b.observe("player_0")
+            if not np.array_equal(alice_a["observation"], alice_b["observation"]):
+                break  # Alice now knows which game she is in: her choices may differ
+            if a.terminations.get(a.agent_selection):
+                break
+            action = rng.choice(np.flatnonzero(oa["action_mask"] if a.agent_selection ==
+                                               "player_1" else alice_a["action_mask"]))
+            a.step(action)
+            b.step(action)
+        a.close()
+        b.close()
+    assert compared > 300
+
+
+# --------------------------------------------------------------------------
+# the docs
+
+
+def test_the_examples_of_docs_agents_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks
+    (tmp_path / "bench").symlink_to(ROOT / "bench")
+    monkeypatch.chdir(tmp_path)
+    for code in blocks:
+        exec(compile(code, "docs/agents.md", "exec"), {"__name__": "docs_agents"})
+
+
+def test_the_decision_counts_of_a_game_through_the_env_match_its_log() -> None:
+    """Every answer the table gave is a decision the engine asked: the log records each
+    one that had a choice (a DecisionMade), none is lost or made up."""
+    t = Table(aec_env(decks=[OGRES, OGRES], seed=11, registry=REG).setup)
+    rng = random.Random(2)
+    while not t.over:
+        t.act(rng.choice(t.legal()))
+    made = [e for e in t.game.log if isinstance(e.event, ev.DecisionMade) and e.event.player >= 0]
+    assert 0 < len(made) <= len(t.driver.answers)
+    t.close()

@@ -1,0 +1,109 @@
+"""``mtgk play --agents human heuristic``: a person in the terminal, driven by scripted input."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mtgk.loading import load_registry
+from mtgk.logfile import read_log
+from mtgk.state import apply, new_state
+from tests.conftest import run_mtgk
+
+REG = load_registry()
+
+
+def play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keys: str, name: str = "h.mtgk",
+         *extra: str) -> tuple[int, str, str, Path]:
+    """Play with ``keys`` typed (one command a line); (exit status, stdout, stderr, log)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(keys))
+    out = tmp_path / name
+    code, o, e = run_mtgk("play", "--agents", "human", "heuristic", "--seed", "3",
+                          "--out", out, *extra)
+    return code, o, e, out
+
+
+def test_quit_keeps_the_log_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err, log = play(tmp_path, monkeypatch, "?\nq\n")
+    assert code == 0, err
+    assert "Type the number of an option" in out  # the help
+    assert "  1. yes\n  2. no" in out  # keep this hand?
+    assert "stopped: the player quit after" in out and str(log) in out
+    lf = read_log(log)
+    assert lf.header.meta["stopped"].startswith("the player quit after")
+    assert lf.header.meta["agents"][0]["kind"] == "human"
+    code, vout, _ = run_mtgk("verify", log)
+    assert code == 3 and vout.startswith(f"INCOMPLETE: the {len(lf.envelopes)} events verified")
+
+
+def test_end_of_input_quits_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err, log = play(tmp_path, monkeypatch, "1\n")
+    assert code == 0 and "stopped: the player quit" in out, out + err
+    assert log.exists()
+
+
+def test_a_whole_game_is_an_ordinary_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err, log = play(tmp_path, monkeypatch, "1\n" * 3000)  # always the first option
+    assert code == 0, err
+    assert "winner:" in out or "result: a draw" in out, out[-2000:]
+    assert "stopped" not in read_log(log).header.meta
+    code, vout, _ = run_mtgk("verify", log)
+    assert code == 0 and vout.startswith("OK:"), vout
+
+
+def test_bad_input_is_asked_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _, _ = play(tmp_path, monkeypatch, "abc\n0\n99\nu\nq\n")
+    assert code == 0
+    assert out.count("not an option: type 1 to 2, or ? for help") == 3
+    assert "nothing to undo yet" in out
+
+
+def test_the_person_sees_only_their_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, out, _, log = play(tmp_path, monkeypatch, "1\n" * 40 + "q\n")
+    lf = read_log(log)
+    bob_cards = {e.event.card for e in lf.envelopes if e.event.TAG == "ObjectCreated"
+                and e.event.owner == 1}
+    alice_cards = {e.event.card for e in lf.envelopes if e.event.TAG == "ObjectCreated"
+                   and e.event.owner == 0}
+    assert "(as seen by Alice)" in out and "hand (7): hidden" in out
+    assert "library top" not in out  # nobody's library order
+    assert "(seed " not in out  # the log says "Game started: ... (seed 3, ...)"; Alice is not told
+    state = new_state()
+    public: set[str] = set()  # every card that was ever in a public zone
+    for env in lf.envelopes:
+        apply(state, env.event)
+        ids = state.battlefield + state.exile + [it.source for it in state.stack]
+        ids += [o for p in state.players for o in p.graveyard]
+        public |= {state.objects[o].card for o in ids if o in state.objects}
+    hidden = bob_cards - alice_cards - public
+    assert hidden, "the test needs a card of Bob's Alice never saw"
+    for card in hidden:
+        assert card not in out, f"Alice is shown {card}, one of Bob's hidden cards"
+
+
+def test_undo_replays_to_the_decision_before(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Taking a mulligan, then undoing it and keeping, gives the game of keeping at once."""
+    rest = "1\n" * 60 + "q\n"
+    code, out, err, undone = play(tmp_path, monkeypatch, "2\nu\n1\n" + rest, "undone.mtgk")
+    assert code == 0, err
+    assert "(undone: the game is re-run to your previous decision)" in out
+    _, _, _, straight = play(tmp_path, monkeypatch, "1\n" + rest, "straight.mtgk")
+    assert undone.read_bytes() == straight.read_bytes()
+    _, _, _, mull = play(tmp_path, monkeypatch, "2\n" + rest, "mull.mtgk")
+    assert mull.read_bytes() != straight.read_bytes()
+
+
+def test_the_terminal_game_through_a_pipe(tmp_path: Path) -> None:
+    """A real process, its standard input a pipe: quits cleanly at the end of the input."""
+    out = tmp_path / "pipe.mtgk"
+    p = subprocess.run([sys.executable, "-m", "mtgk.cli", "play", "--agents", "heuristic",
+                        "human", "--seed", "5", "--out", str(out)], input="b\n1\n",
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "(as seen by Bob)" in p.stdout and "Traceback" not in p.stderr
+    assert "stopped: the player quit" in p.stdout
