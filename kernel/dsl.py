@@ -380,24 +380,42 @@ def attacks(effect: Effect, *targets: Target) -> Triggered:
     return Triggered((ev.AttackersDeclared.TAG,), when, effect, tuple(targets), text="attacks")
 
 
-def attacks_and_isnt_blocked(effect: Effect, *targets: Target) -> Triggered:
+def attacks_and_isnt_blocked(effect: Effect, *targets: Target,
+                             f: Filter | None = None) -> Triggered:
     """"Whenever ~ attacks and isn't blocked, ..." (it triggers as blockers are declared,
-    CR 509.1h: ~ is attacking and no creature blocks it)."""
-    def when(v: View, src: int, e: Any) -> bool:
+    CR 509.1h: ~ is attacking and no creature blocks it).  With ``f``: "Whenever a [f]
+    attacks and isn't blocked" -- one trigger for each such attacker, which the effect
+    reads as ``Ctx.subject`` (``f`` seen by the source's controller)."""
+    def unblocked(v: View, src: int, e: Any) -> list[int]:
         c = v.state.combat
-        return bool(c is not None and src in c.attackers and not c.blocked.get(src)
-                    and src not in c.was_blocked)
-    return Triggered((ev.BlockersDeclared.TAG,), when, effect, tuple(targets),
-                     text="attacks and isn't blocked")
+        if c is None:
+            return []
+        out = [a for a in c.attackers if not c.blocked.get(a) and a not in c.was_blocked]
+        if f is None:
+            return [a for a in out if a == src]
+        you = controller(v, src)
+        return [a for a in out if f(v, a, you, src)]
+    if f is None:
+        return Triggered((ev.BlockersDeclared.TAG,), lambda v, s, e: bool(unblocked(v, s, e)),
+                         effect, tuple(targets), text="attacks and isn't blocked")
+    return Triggered((ev.BlockersDeclared.TAG,), lambda v, s, e: bool(unblocked(v, s, e)),
+                     effect, tuple(targets), text="attacks and isn't blocked", each=unblocked)
 
 
-def becomes_blocked(effect: Effect, *targets: Target) -> Triggered:
+def becomes_blocked(effect: Effect, *targets: Target, f: Filter | None = None) -> Triggered:
     """"Whenever ~ becomes blocked, ..." (once per combat, however many creatures block
-    it, CR 509.1h)."""
-    def when(v: View, src: int, e: Any) -> bool:
-        return any(a == src for _b, a in e.blocks)
-    return Triggered((ev.BlockersDeclared.TAG,), when, effect, tuple(targets),
-                     text="becomes blocked")
+    it, CR 509.1h).  With ``f``: "Whenever a [f] becomes blocked" -- one trigger for each
+    (``Ctx.subject``)."""
+    def blocked(v: View, src: int, e: Any) -> list[int]:
+        out: list[int] = []
+        for _b, a in e.blocks:
+            if a not in out and (a == src if f is None else
+                                 a in v.state.objects and f(v, a, controller(v, src), src)):
+                out.append(a)
+        return out
+    return Triggered((ev.BlockersDeclared.TAG,), lambda v, s, e: bool(blocked(v, s, e)),
+                     effect, tuple(targets), text="becomes blocked",
+                     each=None if f is None else blocked)
 
 
 def casts(f: Filter, effect: Effect, *targets: Target, who: str = "you",
