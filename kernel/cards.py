@@ -376,7 +376,10 @@ class Registry:
         self.cast_hooks: list[Callable[..., None]] = []
         #: ``fn(game, player, card, alt) -> str``: why a rule stops ``player`` from casting
         #: ``card`` now ("You can't cast more than one spell each turn"), ``""`` if not.
-        self.cast_restrictions: list[Callable[..., str]] = []
+        #: The first is the kernel's: an alternative cost's condition
+        #: (:func:`mtgk.altcosts.alt_cost`).
+        from mtgk.altcosts import alt_cost_restriction
+        self.cast_restrictions: list[Callable[..., str]] = [alt_cost_restriction]
         #: ``fn(game, step, active)``: turn-based actions as a step begins (lore counters).
         self.step_hooks: list[Callable[..., None]] = []
         #: keys of triggered abilities that objects other than their card can be granted.

@@ -1463,7 +1463,8 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
     return run
 
 
-from mtgk import cli_view  # noqa: E402, F401 - registers view, sim and db
+from mtgk import cli_view  # noqa: E402, F401, I001 - registers view, sim and db
+from mtgk import cli_cards  # noqa: E402, F401, I001 - registers sets and cards
 
 # --------------------------------------------------------------------------
 # the parser and main

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mtgk import events as ev
+from mtgk.altcosts import ALT_CONDITIONS, AltCost
 from mtgk.cards import (
     Activated,
     CardDef,
@@ -51,7 +52,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CardSet", "spell", "modal", "mode", "target", "activated", "mana_ability", "loyalty",
-    "triggered", "triggered_on", "ENTERS", "etb", "dies", "leaves", "at_upkeep", "attacks", "static", "lord",
+    "triggered", "triggered_on", "ENTERS", "etb", "dies", "leaves", "at_upkeep", "attacks",
+    "attacks_and_isnt_blocked", "becomes_blocked", "casts", "static", "lord",
     "damage", "draw", "gain_life", "destroy", "counter", "return_to_hand", "create", "pump",
     "sequence",
     "parse_cost", "token_facts",
@@ -96,15 +98,29 @@ class CardSet:
              facts: CardFacts | None = None, **extras: Any) -> CardDef:
         """Define a card: its abilities in printed order (keywords come from the facts).
 
-        An ability with an ``alt_cost`` attribute ``(name, cost)`` (e.g. evoke) also
-        gives the card that alternative cost.
+        An :class:`~mtgk.altcosts.AltCost` among them (:func:`mtgk.altcosts.alt_cost`)
+        is no ability: it gives the card that alternative cost (with its condition).  An
+        ability with an ``alt_cost`` attribute -- an ``AltCost`` or ``(name, cost)``
+        (e.g. evoke's trigger) -- also gives the card that alternative cost.
+        ``alt_costs``: more of them, as ``{name: cost}``.
         """
         alts = dict(alt_costs or {})
+        declared: dict[str, AltCost] = {}
+        kept: list[Any] = []
         for a in abilities:
-            if getattr(a, "alt_cost", None):
-                alts.setdefault(*a.alt_cost)
-        d = CardDef(facts or self.fact(name), list(abilities), alt_costs=alts,
-                    extras=dict(extras), set_code=self.name)
+            found = a if isinstance(a, AltCost) else getattr(a, "alt_cost", None)
+            if isinstance(found, AltCost):
+                declared.setdefault(found.name, found)
+                alts.setdefault(found.name, found.cost)
+            elif found:
+                alts.setdefault(*found)
+            if not isinstance(a, AltCost):
+                kept.append(a)
+        extras = dict(extras)
+        if declared:
+            extras[ALT_CONDITIONS] = declared
+        d = CardDef(facts or self.fact(name), kept, alt_costs=alts,
+                    extras=extras, set_code=self.name)
         self.defs[name] = d
         return d
 
@@ -312,10 +328,18 @@ def loyalty(cost: str, effect: Effect, *targets: Target) -> Activated:
 def triggered(on: type[ev.Event] | Sequence[type[ev.Event]], when: Callable[[View, int, Any], bool], effect: Effect,
               *targets: Target, zones: tuple[str, ...] = ("battlefield",),
               look_back: bool = False, intervening_if: Callable[[View, int, Any], bool]
-              | None = None, text: str = "") -> Triggered:
+              | None = None, text: str = "",
+              each: Callable[[View, int, Any], list[int]] | None = None) -> Triggered:
+    """A triggered ability on events of type ``on`` (one or several) for which
+    ``when(view, source, event)`` holds.  ``zones``: where its source must be;
+    ``look_back``: judged on the game as it was before the event (leaves-the-battlefield
+    abilities); ``intervening_if(view, source, data)``: an "if" checked again as it
+    resolves.  ``each(view, source, event) -> objects``: one trigger per object (its
+    effect reads it as ``Ctx.subject``): "Whenever a Goblin you control attacks" is
+    ``triggered(ev.AttackersDeclared, when, effect, each=goblins_attacking)``."""
     tags = (on.TAG,) if isinstance(on, type) else tuple(o.TAG for o in on)
     return Triggered(tags, when, effect, tuple(targets), zones, look_back, intervening_if,
-                     text)
+                     text, each=each)
 
 
 def triggered_on(tags: Sequence[str], when: Callable[[View, int, Any], bool], effect: Effect,
@@ -354,6 +378,60 @@ def attacks(effect: Effect, *targets: Target) -> Triggered:
     def when(v: View, src: int, e: Any) -> bool:
         return any(a == src for a, _t in e.attacks)
     return Triggered((ev.AttackersDeclared.TAG,), when, effect, tuple(targets), text="attacks")
+
+
+def attacks_and_isnt_blocked(effect: Effect, *targets: Target,
+                             f: Filter | None = None) -> Triggered:
+    """"Whenever ~ attacks and isn't blocked, ..." (it triggers as blockers are declared,
+    CR 509.1h: ~ is attacking and no creature blocks it).  With ``f``: "Whenever a [f]
+    attacks and isn't blocked" -- one trigger for each such attacker, which the effect
+    reads as ``Ctx.subject`` (``f`` seen by the source's controller)."""
+    def unblocked(v: View, src: int, e: Any) -> list[int]:
+        c = v.state.combat
+        if c is None:
+            return []
+        out = [a for a in c.attackers if not c.blocked.get(a) and a not in c.was_blocked]
+        if f is None:
+            return [a for a in out if a == src]
+        you = controller(v, src)
+        return [a for a in out if f(v, a, you, src)]
+    if f is None:
+        return Triggered((ev.BlockersDeclared.TAG,), lambda v, s, e: bool(unblocked(v, s, e)),
+                         effect, tuple(targets), text="attacks and isn't blocked")
+    return Triggered((ev.BlockersDeclared.TAG,), lambda v, s, e: bool(unblocked(v, s, e)),
+                     effect, tuple(targets), text="attacks and isn't blocked", each=unblocked)
+
+
+def becomes_blocked(effect: Effect, *targets: Target, f: Filter | None = None) -> Triggered:
+    """"Whenever ~ becomes blocked, ..." (once per combat, however many creatures block
+    it, CR 509.1h).  With ``f``: "Whenever a [f] becomes blocked" -- one trigger for each
+    (``Ctx.subject``)."""
+    def blocked(v: View, src: int, e: Any) -> list[int]:
+        out: list[int] = []
+        for _b, a in e.blocks:
+            if a not in out and (a == src if f is None else
+                                 a in v.state.objects and f(v, a, controller(v, src), src)):
+                out.append(a)
+        return out
+    return Triggered((ev.BlockersDeclared.TAG,), lambda v, s, e: bool(blocked(v, s, e)),
+                     effect, tuple(targets), text="becomes blocked",
+                     each=None if f is None else blocked)
+
+
+def casts(f: Filter, effect: Effect, *targets: Target, who: str = "you",
+          opponents_turn: bool = False) -> Triggered:
+    """"Whenever you cast a [f] spell" (``who="you"``) or "Whenever a player casts ..."
+    (``who="any"``); ``opponents_turn``: "... during an opponent's turn".  ``f`` sees the
+    spell on the stack: ``kind("Faerie").spell``, or "a spell that has flying"
+    ``spell_filter.where(lambda v, o, you, src: v.chars(o).has("flying"))``."""
+    def when(v: View, src: int, e: Any) -> bool:
+        you = controller(v, src)
+        if who == "you" and e.controller != you:
+            return False
+        if opponents_turn and v.state.active == you:
+            return False
+        return f(v, e.new_obj, you, src)
+    return triggered(ev.SpellCast, when, effect, *targets, text="cast")
 
 
 def static(effects: Callable[[View, int], list[tuple[str, str, list[int], Any]]],

@@ -197,6 +197,13 @@ class Ctx:
         return oid is not None and oid in self.game.state.objects and \
             self.game.state.objects[oid].zone != "none"
 
+    def alt_cost_paid(self, name: str) -> bool:
+        """Whether the resolving spell -- or, for an ability, its source permanent -- was
+        cast for its alternative cost ``name`` ("if its prowl cost was paid"; see
+        :func:`mtgk.altcosts.alt_cost_paid`)."""
+        from mtgk.altcosts import ctx_alt_cost_paid
+        return ctx_alt_cost_paid(self, name)
+
     def power(self, oid: int) -> int:
         return self.game.chars(oid).power or 0
 
@@ -413,6 +420,47 @@ class Ctx:
         if objs:
             self.game.emit(ev.Revealed(player=self.as_player(player, "reveal"),
                                        objs=tuple(self._object(o, "reveal") for o in objs)))
+
+    def look_at(self, player: int, objs: Sequence[int]) -> None:
+        """``player`` looks at ``objs`` privately ("look at the top card of your
+        library"): a ``Revealed`` event shown to that player only (no one else learns
+        what the cards are)."""
+        p = self.as_player(player, "look_at")
+        if objs:
+            self.game.emit(ev.Revealed(player=p, objs=tuple(self._object(o, "look_at")
+                                                            for o in objs), to=(p,)))
+
+    def take_extra_turn(self, player: int | None = None) -> None:
+        """``player`` (default: this ability's controller) takes an extra turn after this
+        one (CR 500.7: the most recently created extra turn is taken first)."""
+        who = self.controller if player is None else self.as_player(player,
+                                                                     "take_extra_turn")
+        self.game.add_effect("extra_turn", [], who, self.source, self.controller, "")
+
+    def play(self, card: int | None, player: int | None = None, optional: bool = True,
+             prompt: str = "") -> int | None:
+        """``player`` (default: this ability's controller) plays ``card`` as this resolves,
+        without paying its mana cost ("you may play/cast that card without paying its
+        mana cost", CR 608.2g): a land counts as their land play (only on their turn with
+        one left), any other card is cast from where it is (its modes, X and targets
+        chosen then; no alternative cost).  ``optional``: "you may" (asked only if it
+        can be played).  The spell's (or land's) new id, or ``None``."""
+        if card is None:
+            return None
+        who = self.controller if player is None else self.as_player(player, "play")
+        return self.game.play_during_resolution(who, self._object(card, "play"),
+                                                optional=optional, prompt=prompt)
+
+    def cast(self, card: int | None, player: int | None = None, free: bool = True,
+             optional: bool = True, prompt: str = "") -> int | None:
+        """``player`` casts ``card`` (not a land) as this resolves: without paying its mana
+        cost (``free``), or paying it (``free=False``: "you may cast it", paid now).  The
+        spell's id, or ``None`` if it isn't cast (see :meth:`play`)."""
+        if card is None:
+            return None
+        who = self.controller if player is None else self.as_player(player, "cast")
+        return self.game.cast_during_resolution(who, self._object(card, "cast"), free=free,
+                                                optional=optional, prompt=prompt)
 
     def player_ref(self, player: int) -> int:
         return player_ref(player)

@@ -2072,6 +2072,26 @@ class Game:
         if ab.cost.sacrifice_self:
             self.move(oid, "graveyard", reason="sacrifice")
 
+    # ------------------------------------------------------------------ for plugins
+    # The public face of what mechanics plugins need of the engine (issue 14).
+    def pay(self, player: int, plan: tuple[list[tuple[int, str]], list[str]]) -> None:
+        """Pay a payment ``plan`` (``mtgk.mana.plan_payment``'s) for ``player``."""
+        self._pay(player, plan)
+
+    def target_slots_of(self, item: StackItem) -> list[Target]:
+        """The target slots of a spell or ability on the stack (its modes' included)."""
+        return self._target_slots_of(item)
+
+    def target_combos(self, player: int, source: int, slots: Sequence[Target],
+                      x: int = 0) -> list[list[int]]:
+        """Every legal choice of targets ``player`` can make for ``slots`` of ``source``."""
+        return self._target_combos(player, source, slots, x)
+
+    def targets_answer(self, player: int, source: int, slots: list[Target], choice: Any,
+                       x: int = 0) -> list[int]:
+        """``choice`` as legal targets for ``slots``, or a rules error saying why not."""
+        return self._targets_answer(player, source, slots, choice, x)
+
     # ------------------------------------------------------------------ mana
     def payment(self, player: int, spend: Spend | None = None, exclude: int = 0
                 ) -> tuple[list[str], list[Source]]:

@@ -353,3 +353,14 @@ def matching(view: Any, f: Filter, you: int, source: int = 0,
 
 def _anything(v: Any, r: int, y: int, s: int) -> bool:
     return True
+
+
+def shares_creature_type(view: Any, a: int, b: int) -> bool:
+    """Whether objects ``a`` and ``b`` share a creature type, in any zones ("if it shares
+    a creature type with ~": kinship); a changeling shares every one."""
+    ca, cb = view.chars(a), view.chars(b)
+    if not (ca.has_creature_types and cb.has_creature_types):
+        return False
+    if ca.all_ctypes:
+        return bool(cb.creature_types())
+    return any(cb.has_subtype(t) for t in ca.creature_types())

@@ -31,6 +31,7 @@ import pluggy
 import structlog
 
 from mtgk.cards import CardSetInfo, Registry, check_definition, set_clash
+from mtgk.keywords import check_keywords
 
 hookspec = pluggy.HookspecMarker("mtgk")
 hookimpl = pluggy.HookimplMarker("mtgk")
@@ -191,6 +192,7 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
             for info in plugin.sets:
                 for card in info.cards:
                     check_definition(card, info.name)
+                    check_keywords(card, info.name)
         except Exception as exc:  # noqa: BLE001
             plugin.refused = True
             _fail(reg, plugin.name, plugin.dist, f"{type(exc).__name__}: {exc}", strict)

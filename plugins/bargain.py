@@ -13,12 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from mtgk import events as ev
 from mtgk.cards import Registry
+from mtgk.keywords import declare_keyword
 from mtgk.loading import hookimpl
 
 if TYPE_CHECKING:
     from mtgk.engine import Game
 
 FLAG = "cast_bargained"
+
+declare_keyword("bargain", "mtgk.plugins.bargain",
+                what="an optional additional cost: sacrifice an artifact, enchantment or token")
 
 
 def bargained(view: Any, oid: int) -> bool:

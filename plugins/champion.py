@@ -41,10 +41,14 @@ from mtgk.dsl import (
     triggered,
 )
 from mtgk.filters import Filter, matching
+from mtgk.keywords import declare_keyword
 
 if TYPE_CHECKING:
     from mtgk.effects import Ctx
     from mtgk.layers import View
+
+declare_keyword("champion", "mtgk.plugins.champion",
+                what="exiles another permanent as it enters, returns it as it leaves")
 
 
 def champion(quality: Filter, text: str) -> tuple[Triggered, Triggered]:

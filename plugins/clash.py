@@ -44,12 +44,16 @@ from mtgk import events as ev
 from mtgk.cards import Effect, Target, Triggered
 from mtgk.dsl import controller, triggered
 from mtgk.events import Event, event, player_ref, ref_player
+from mtgk.keywords import declare_keyword
 from mtgk.mana import ManaCost
 
 if TYPE_CHECKING:
     from mtgk.effects import Ctx
     from mtgk.engine import Game
     from mtgk.layers import View
+
+declare_keyword("clash", "mtgk.plugins.clash",
+                what="a keyword action: reveal the top card of your library, compare mana values")
 
 
 @event

@@ -98,15 +98,15 @@ def choose_new_targets(game: Game, chooser: int, item: int | None) -> None:
     it = stack_item(game.state, item)
     if it is None or not it.targets:
         return
-    slots = game._target_slots_of(it)
-    combos = game._target_combos(it.controller, it.id, slots, it.x)
+    slots = game.target_slots_of(it)
+    combos = game.target_combos(it.controller, it.id, slots, it.x)
     if not combos or combos == [list(it.targets)]:
         return  # no other legal choice
     name = it.source_card
     if not game.choose(chooser, "may", [False, True], f"choose new targets for {name}?"):
         return
     new = game.ask(Decision("targets", chooser, combos, f"new targets for {name}",
-                            check=lambda ch: game._targets_answer(it.controller, it.id, slots,
+                            check=lambda ch: game.targets_answer(it.controller, it.id, slots,
                                                                   ch, it.x),
                             context=it.id))
     if list(new) != list(it.targets):

@@ -19,10 +19,14 @@ from mtgk import events as ev
 from mtgk.cards import Activated, Static
 from mtgk.dsl import activated, gets_and_has, pt_and_grant_layers, static, target
 from mtgk.filters import creature
+from mtgk.keywords import declare_keyword
 
 if TYPE_CHECKING:
     from mtgk.effects import Ctx
     from mtgk.layers import View
+
+declare_keyword("equip", "mtgk.plugins.equipment",
+                what="attach to target creature you control, as a sorcery")
 
 
 def _attach(c: Ctx) -> None:

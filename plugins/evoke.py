@@ -8,14 +8,15 @@ A card gets the keyword with one ability in its printed place::
 paying its mana cost" and "When this permanent enters, if its evoke cost was
 paid, its controller sacrifices it" (Lorwyn primer, "Keyword Ability: Evoke"):
 
-* :func:`evoke` gives the card the alternative cost ``evoke`` (a cast action's
-  ``alt``; a scenario's ``evoke: true``): the spell is really cast, at its
+* :func:`evoke` gives the card the alternative cost ``evoke`` (an
+  :class:`mtgk.altcosts.AltCost` with no condition; a cast action's ``alt``; a
+  scenario's ``evoke: true`` or ``alt_cost: evoke``): the spell is really cast, at its
   normal timing, and can be countered; its mana cost (and mana value) don't
   change; cost increases and reductions apply to the evoke cost like to any
   total cost; a spell cast "without paying its mana cost" can't use it (the
   engine refuses an alternative cost then, CR 118.9a);
 * the kernel remembers the alternative cost chosen on the permanent as it
-  enters (flag ``cast_alt``): what matters is that evoke was *chosen*, not what
+  enters (flag ``cast_alt``; :func:`mtgk.altcosts.alt_cost_paid` asks it): what matters is that evoke was *chosen*, not what
   was actually paid.  The sacrifice ability triggers on that mark, at the moment
   the permanent enters -- together with its other enters abilities, so its
   controller orders them (decision kind ``order``) -- and checks it again as it
@@ -28,11 +29,12 @@ paid, its controller sacrifices it" (Lorwyn primer, "Keyword Ability: Evoke"):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from mtgk import events as ev
+from mtgk.altcosts import AltCost, alt_cost, alt_cost_paid, enters_if_alt_paid
 from mtgk.cards import Triggered
 from mtgk.dsl import me
+from mtgk.keywords import declare_keyword, has_alt_cost
 
 if TYPE_CHECKING:
     from mtgk.effects import Ctx
@@ -40,27 +42,20 @@ if TYPE_CHECKING:
 
 ALT = "evoke"
 
+declare_keyword("evoke", "mtgk.plugins.evoke", check=has_alt_cost(ALT),
+                what="an alternative cost, then sacrificed as it enters")
+
 
 @dataclass(frozen=True)
 class EvokeAbility(Triggered):
     """Evoke's triggered ability; ``alt_cost`` is its alternative cost (see ``CardSet.card``)."""
 
-    alt_cost: tuple[str, str] = (ALT, "")
+    alt_cost: AltCost = AltCost(ALT, "")
 
 
 def was_evoked(v: View, oid: int) -> bool:
-    """Was this permanent's evoke cost chosen as it was cast?"""
-    o = v.state.objects.get(oid)
-    return o is not None and o.flags.get("cast_alt") == ALT
-
-
-def _enters_evoked(v: View, src: int, e: Any) -> bool:
-    return bool(e.obj == src and e.key == "cast_alt" and e.value == ALT)
-
-
-def _still_evoked(v: View, src: int, data: Any) -> bool:
-    o = v.state.objects.get(src)
-    return o is None or o.zone != "battlefield" or was_evoked(v, src)
+    """Was this permanent's (or spell's) evoke cost chosen as it was cast?"""
+    return alt_cost_paid(v, oid, ALT)
 
 
 def _sacrifice(c: Ctx) -> None:
@@ -70,6 +65,6 @@ def _sacrifice(c: Ctx) -> None:
 
 def evoke(cost: str) -> EvokeAbility:
     """"Evoke [cost]"."""
-    return EvokeAbility((ev.ObjectFlagged.TAG,), _enters_evoked, _sacrifice,
-                        intervening_if=_still_evoked, text=f"evoke {cost}",
-                        alt_cost=(ALT, cost))
+    t = enters_if_alt_paid(ALT, _sacrifice, text=f"evoke {cost}")
+    return EvokeAbility(t.on, t.when, t.effect, intervening_if=t.intervening_if,
+                        text=t.text, alt_cost=alt_cost(ALT, cost))

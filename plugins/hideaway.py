@@ -42,8 +42,13 @@ from mtgk.cards import Triggered
 from mtgk.dsl import etb
 from mtgk.effects import Ctx
 from mtgk.engine import KNOWN_TO_CONTROLLERS_OF, Game
+from mtgk.history import damage_dealt_to_player_this_turn, events_this_turn
+from mtgk.keywords import declare_keyword
 
 Condition = Callable[[Ctx], bool]
+
+declare_keyword("hideaway", "mtgk.plugins.hideaway",
+                what="exile one of the top four cards face down as it enters")
 
 
 def hideaway(n: int = 4) -> Triggered:
@@ -98,22 +103,9 @@ def play_hidden(condition: Condition) -> Callable[[Ctx], None]:
 
 # ---------------------------------------------------------------- "this turn"
 
-def events_this_turn(game: Game) -> list[ev.Event]:
-    """The events of the current turn, oldest first."""
-    out: list[ev.Event] = []
-    for env in reversed(game.log):
-        if isinstance(env.event, ev.TurnBegan):
-            break
-        out.append(env.event)
-    out.reverse()
-    return out
-
-
-def damage_dealt_this_turn(game: Game, player: int) -> int:
-    """Damage dealt to ``player`` this turn."""
-    ref = ev.player_ref(player)
-    return sum(e.amount for e in events_this_turn(game)
-               if isinstance(e, ev.DamageDealt) and e.target == ref)
+# (the questions about this turn are mtgk.history's; these names are kept for the cards
+# that import them from here)
+damage_dealt_this_turn = damage_dealt_to_player_this_turn
 
 
 def creatures_attacked_this_turn(game: Game, player: int) -> int:

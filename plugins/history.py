@@ -11,7 +11,7 @@
   known characteristics (``game.chars`` of the old object).
 
 All of them read the game's log (events of the current turn: see
-:func:`mtgk.plugins.hideaway.events_this_turn`).
+:func:`mtgk.history.events_this_turn`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mtgk import events as ev
-from mtgk.plugins.hideaway import events_this_turn
+from mtgk.history import events_this_turn
 
 if TYPE_CHECKING:
     from mtgk.effects import Ctx

@@ -30,7 +30,7 @@ from mtgk import events as ev
 from mtgk.cards import Effect, Registry
 from mtgk.effects import Ctx
 from mtgk.engine import KNOWN_TO_CONTROLLERS_OF, SKIP_DRAW, Game
-from mtgk.plugins.hideaway import events_this_turn
+from mtgk.history import events_this_turn
 
 __all__ = ["PLAY_EXILED", "ONE_SPELL", "SKIP_DRAW", "exile_top_face_down", "register"]
 

@@ -105,7 +105,7 @@ class RevealOrPay(AdditionalCost):
             choice = game.choose(player, "choose", options, prompt)
             if choice == PAY:
                 assert plan is not None
-                game._pay(player, plan)
+                game.pay(player, plan)
             else:
                 game.emit(ev.Revealed(player=player, objs=(int(choice),)))
         game.emit(ev.ObjectFlagged(obj=spell, key=REVEAL_FLAG, value=choice))

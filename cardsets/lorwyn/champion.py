@@ -56,7 +56,7 @@ def _extra_turn(c: Ctx) -> None:
     merfolk = c.objects(kind("Merfolk").you_control())
     if merfolk and c.may("sacrifice a Merfolk to take an extra turn?"):
         c.sacrifice(c.choose(merfolk, prompt="sacrifice a Merfolk"))
-        c.forever("extra_turn", [], c.controller)
+        c.take_extra_turn()
 
 
 S.card("Wanderwine Prophets",

@@ -28,6 +28,7 @@ from typing import Any
 from mtgk import events as ev
 from mtgk.dsl import (
     activated,
+    casts,
     controller,
     counter,
     create,
@@ -70,7 +71,6 @@ from .cards import S
 from .simple import (
     as_long_as,
     attacking_or_blocking,
-    casts,
     you_control,
 )
 

@@ -50,6 +50,7 @@ from mtgk.filters import (
     land,
     player,
 )
+from mtgk.history import events_this_turn
 from mtgk.layers import View
 from mtgk.plugins.combat_entry import put_into_combat_attacking
 from mtgk.plugins.copy_ability import copy_activated
@@ -57,7 +58,6 @@ from mtgk.plugins.costs import DURING_YOUR_TURN, ability, cost, discard, remove_
 from mtgk.plugins.delayed import delayed, schedule
 from mtgk.plugins.equipment import equip, equipped
 from mtgk.plugins.grants import GRANT_WHILE_COUNTER, becomes_target, granted
-from mtgk.plugins.hideaway import events_this_turn
 from mtgk.plugins.library import look_and_reorder
 from mtgk.plugins.prevention import prevent_next
 from mtgk.plugins.regeneration import regenerate, regenerate_target

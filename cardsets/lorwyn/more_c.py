@@ -43,6 +43,7 @@ from mtgk.effects import Ctx
 from mtgk.engine import Game
 from mtgk.filters import creature, creature_or_player, kind, land, permanent
 from mtgk.filters import spell as a_spell
+from mtgk.history import events_this_turn
 from mtgk.layers import View
 from mtgk.mana import register_spend_restriction
 from mtgk.plugins.copy_spell import choose_new_targets, copy_spell
@@ -54,7 +55,6 @@ from mtgk.plugins.costs import (
     remove_counters,
     tap_untapped,
 )
-from mtgk.plugins.hideaway import events_this_turn
 from mtgk.plugins.history import resolutions_this_turn
 from mtgk.plugins.prevention import KIND as PREVENT_DAMAGE
 

@@ -21,6 +21,7 @@ from mtgk.dsl import (
     activated,
     at_upkeep,
     attacks,
+    casts,
     controller,
     counter,
     create,
@@ -235,20 +236,6 @@ def becomes_tapped(f: Filter | None, effect: Effect, *targets: Target) -> Trigge
             return bool(e.obj == src)
         return f.you_control()(v, e.obj, controller(v, src), src)
     return triggered(ev.Tapped, when, effect, *targets, text="becomes tapped")
-
-
-def casts(f: Filter, effect: Effect, *targets: Target, who: str = "you",
-          opponents_turn: bool = False) -> Triggered:
-    """"Whenever you cast a [f] spell" (``who="you"``) or "Whenever a player casts ..."
-    (``who="any"``); ``opponents_turn``: "... during an opponent's turn"."""
-    def when(v: View, src: int, e: Any) -> bool:
-        you = controller(v, src)
-        if who == "you" and e.controller != you:
-            return False
-        if opponents_turn and v.state.active == you:
-            return False
-        return f(v, e.new_obj, you, src)
-    return triggered(ev.SpellCast, when, effect, *targets, text="cast")
 
 
 def enters(f: Filter, effect: Effect, *targets: Target) -> Triggered:
