@@ -21,6 +21,7 @@ from mtgk.dsl import (
     casts,
     controller,
     draw,
+    each_opponent_loses_life,
     etb,
     leaves,
     may,
@@ -30,7 +31,7 @@ from mtgk.dsl import (
     triggered,
 )
 from mtgk.effects import Ctx
-from mtgk.filters import card_in_graveyard, creature, kind, opponent, player
+from mtgk.filters import card_in_graveyard, creature, kind, player
 from mtgk.history import damage_dealt_to_player_this_turn
 from mtgk.layers import View
 from mtgk.loading import hookimpl
@@ -100,7 +101,7 @@ S.card("Oona's Blackguard",
 # --- kinship
 S.card("Wolf-Skull Shaman", kinship(lambda c: c.create_token("Wolf")))
 S.card("Winnower Patrol", kinship(lambda c: c.put_counters(c.source, "+1/+1", 1)))
-S.card("Nightshade Schemers", kinship(lambda c: c.lose_life(c.target(0), 2), target(opponent)))
+S.card("Nightshade Schemers", kinship(each_opponent_loses_life(2)))
 S.card("Mudbutton Clanger", kinship(self_pump(1, 1)))
 
 # --- reinforce
