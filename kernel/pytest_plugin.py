@@ -31,12 +31,8 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Any:
-        from mtgk.events import EVENT_TYPES
-        from mtgk.scenario.model import load_scenarios
-        from mtgk.scenario.runner import known_card
-        reg = _reg()
-        for sc in load_scenarios(self.path, known_card=known_card(reg),
-                                 known_event=EVENT_TYPES.__contains__):
+        from mtgk.scenario.runner import load_file
+        for sc in load_file(self.path, _reg()):
             yield ScenarioItem.from_parent(self, name=sc.name, scenario=sc)
 
 

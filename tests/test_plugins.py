@@ -303,3 +303,30 @@ def test_asking_for_an_unregistered_static_hook_fails() -> None:
     with pytest.raises(KeyError, match="'cost_chnage' is no static hook"):
         g.static_hooks("cost_chnage")
     assert g.static_hooks("cost_change") == []
+
+
+def test_a_scenario_naming_a_card_of_a_pack_that_failed_says_so_first(tmp_path: Path) -> None:
+    """A pack that fails to load used to surface only as "unknown card ... is its card set
+    installed?" in each scenario of its cards; now what failed leads the message."""
+    from mtgk.loading import hookimpl
+    from mtgk.scenario.runner import run_file
+
+    class Broken:
+        @hookimpl
+        def mtgk_cardsets(self) -> list[CardSetInfo]:
+            raise RuntimeError("boom while building the set")
+
+    reg = load_registry(extra=[("rogues", Broken())])
+    f = tmp_path / "scenario_rogue.yaml"
+    f.write_text("name: rogue\nplayers:\n  alice: {hand: [Rogue Thing]}\n  bob: {}\n",
+                 encoding="utf-8")
+    from mtgk.scenario.model import ScenarioFileError
+    with pytest.raises(ScenarioFileError) as err:
+        run_file(f, reg)
+    assert err.value.reason.startswith("card set or plugin 'rogues' failed to load "
+                                       "(RuntimeError: boom while building the set), so: "
+                                       "unknown card 'Rogue Thing'")
+    reg = load_registry()
+    with pytest.raises(ScenarioFileError) as err:
+        run_file(f, reg)
+    assert err.value.reason.startswith("unknown card 'Rogue Thing'")

@@ -175,6 +175,32 @@ def known_card(reg: Registry) -> Callable[[str], bool]:
     return lambda name: card_key(reg, name) is not None
 
 
+def load_failures(reg: Registry) -> str:
+    """The card sets and plugins that failed to load into ``reg``, as the first words of an
+    "unknown card" message ("" if none did): the likely reason a card is unknown."""
+    return "; ".join(f"card set or plugin {name!r} failed to load ({error})"
+                     for name, error in reg.failures)
+
+
+def unknown_card_reason(reg: Registry, reason: str) -> str:
+    """``reason`` (an "unknown card ..." message), led by what failed to load, if anything."""
+    failed = load_failures(reg)
+    return f"{failed}, so: {reason}" if failed else reason
+
+
+def load_file(path: str | Path, reg: Registry) -> list[Scenario]:
+    """The scenarios of the file at ``path``, checked against ``reg``'s cards and the known
+    event types; an unknown card's error is led by the card sets that failed to load."""
+    try:
+        return load_scenarios(path, known_card=known_card(reg),
+                              known_event=ev.EVENT_TYPES.__contains__)
+    except ScenarioFileError as err:
+        if reg.failures and err.reason.startswith("unknown card"):
+            raise ScenarioFileError(err.file, unknown_card_reason(reg, err.reason),
+                                    scenario=err.scenario, path=err.path) from None
+        raise
+
+
 def unsupported(sc: Scenario) -> str:
     """Why the engine can't play ``sc`` yet ("" if it can)."""
     if sc.variant == "two_headed_giant":
@@ -251,8 +277,9 @@ class ScenarioRun:
                 for entry in entries:
                     key = card_key(self.reg, entry.card)
                     if key is None:
-                        raise ScenarioFailed(f"unknown card {entry.card!r} (players.{pname}."
-                                             f"{zone}): is its card set installed?")
+                        raise ScenarioFailed(unknown_card_reason(
+                            self.reg, f"unknown card {entry.card!r} (players.{pname}.{zone}): "
+                                      "is its card set installed?"))
                     oid = g.new_id()
                     ctrl = self.names.index(entry.controller) if entry.controller else -1
                     g.emit(ev.ObjectCreated(obj=oid, card=key, owner=p, zone=zone,
@@ -1338,14 +1365,13 @@ def unknown_cards(sc: Scenario, reg: Registry) -> list[str]:
 def run_file(path: str | Path, reg: Registry) -> list[ScenarioResult]:
     """Run every scenario in a file.  A file naming a card, an alias or an event type
     that the loaded sets and plugins don't know is invalid (:class:`ScenarioFileError`)."""
-    scs = load_scenarios(path, known_card=known_card(reg),
-                         known_event=ev.EVENT_TYPES.__contains__)
+    scs = load_file(path, reg)
     out = []
     for sc in scs:
         missing = unknown_cards(sc, reg)
         if missing:
-            r = ScenarioResult(sc.name, sc.file, False, "; ".join(missing) +
-                               " (is its card set installed?)")
+            r = ScenarioResult(sc.name, sc.file, False, unknown_card_reason(
+                reg, "; ".join(missing) + " (is its card set installed?)"))
             r.invalid = True
             out.append(r)
             continue
