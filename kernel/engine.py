@@ -49,6 +49,7 @@ from mtgk.layers import (
     is_creature_type,
     printed,
     printed_template,
+    undeclared_readers,
 )
 from mtgk.mana import (
     SPEND_RESTRICTIONS,
@@ -468,7 +469,7 @@ class Game:
         cs = self._chars
         if cs is None:
             return
-        fresh = compute(self.state, self.reg)
+        fresh = compute(self.state, self.reg, check_layers=True)
         for oid in self.state.battlefield:
             old, new = cs.get(oid), fresh.get(oid)
             if old is None or new is None or chars_key(old) != chars_key(new):
@@ -476,13 +477,16 @@ class Game:
                 diff = [f"{slot} {getattr(old, slot, None)!r} -> {getattr(new, slot, None)!r}"
                         for slot in Chars.__slots__
                         if slot != "shared" and getattr(old, slot, None) != getattr(new, slot, None)]
+                changed = last.changes() if last else None
+                suspects = undeclared_readers(self.state, self.reg, oid, changed)
+                who = (f"; declared without it: {'; '.join(suspects)}" if suspects else "")
                 raise StaleCharacteristics(
                     f"after event {len(self.log) - 1} ({type(last).__name__}, which changes "
-                    f"{sorted(last.changes() or ()) if last else '?'}), the characteristics "
+                    f"{sorted(changed or ()) if last else '?'}), the characteristics "
                     f"kept for #{oid} {self.state.objects[oid].card} are stale "
                     f"({'; '.join(diff)}): a static ability or characteristic-defining "
                     f"ability on the battlefield reads a part of the state it doesn't "
-                    f"declare (Static.reads, pt_reads)")
+                    f"declare (Static.reads, pt_reads){who}")
 
     def _all_chars(self) -> dict[int, Chars]:
         """The characteristics of every permanent (computed if need be): for loops over

@@ -535,9 +535,11 @@ def _parts(outs: list[Out], layer: str) -> list[tuple[str, list[int], Any]]:
 class _Layers:
     """One computation of every permanent's characteristics."""
 
-    def __init__(self, state: State, reg: Registry) -> None:
+    def __init__(self, state: State, reg: Registry, check_layers: bool = False) -> None:
         self.state = state
         self.reg = reg
+        #: validated mode: a static ability's effect in a layer it doesn't declare fails
+        self.check_layers = check_layers
         objs = state.objects
         templates: dict[str, Chars] = reg.__dict__.get("_printed") or {}
         chars: dict[int, Chars] = {}
@@ -611,6 +613,8 @@ class _Layers:
                         fresh = st.effects(self.view, oid)
                     except Exception as exc:
                         self._failed(exc, i)
+                    if self.check_layers and st.layers:
+                        self._check_declared(fresh, i)
                     if _parts(fresh, layer):
                         batch.append(_Entry(ts, static=i, outs=fresh))
             if layer == "7a":
@@ -717,6 +721,17 @@ class _Layers:
         except Exception as exc:
             self._failed(exc, a.static)
 
+    def _check_declared(self, outs: list[Out], static: int) -> None:
+        """Validated mode: every effect of a static ability that declares ``layers`` is in
+        one of them (an effect in another layer would be silently left out)."""
+        st = self.statics[static][3]
+        for lay, kind, _objs, _params in outs:
+            if lay not in st.layers:
+                self._failed(ValueError(
+                    f"it gives an effect {kind!r} in layer {lay}, outside the layers it "
+                    f"declares ({', '.join(st.layers)}): effects in an undeclared layer before the "
+                    "first declared one are left out"), static)
+
     def _failed(self, error: Exception, static: int) -> NoReturn:
         """A static ability's code raised ``error`` (see :class:`mtgk.effects.CardError`)."""
         _ts, _oid, key, _st = self.statics[static]
@@ -751,13 +766,48 @@ def copiable_name(chars: Chars) -> str:
     return chars.card
 
 
-def compute(state: State, reg: Registry) -> dict[int, Chars]:
+def compute(state: State, reg: Registry, check_layers: bool = False) -> dict[int, Chars]:
     """Characteristics of every object on the battlefield, after all layers.
 
     Objects in other zones get their printed characteristics lazily (through
-    :class:`View`); continuous effects only touch permanents here.
+    :class:`View`); continuous effects only touch permanents here.  ``check_layers``
+    (validated mode): a static ability that gives an effect outside the layers it
+    declares fails, naming its card (:class:`mtgk.effects.CardError`).
     """
-    return _Layers(state, reg).run()
+    return _Layers(state, reg, check_layers).run()
+
+
+def undeclared_readers(state: State, reg: Registry, oid: int,
+                       changed: frozenset[str] | None) -> list[str]:
+    """The abilities that may have read what they don't declare, for characteristics of
+    ``oid`` found stale after an event that changed ``changed``: the static abilities on
+    the battlefield whose effects touch ``oid`` and whose ``reads`` leave out all of
+    ``changed``, and ``oid``'s characteristic-defining ability likewise, each as
+    ``"CARD's static ability #i 'text' (reads: ...)"`` (validated mode's report)."""
+    layers = _Layers(state, reg)
+    chars = layers.run()
+    out: list[str] = []
+    if changed is None:
+        return out
+    for _ts, src, key, st in layers.statics:
+        if st.reads is None or st.reads & changed:
+            continue
+        try:
+            touched = any(oid in objs for _lay, _k, objs, _p in st.effects(layers.view, src))
+        except Exception:  # noqa: BLE001 - a suspect list, never an error of its own
+            touched = False
+        if touched:
+            card, _, idx = key.rpartition("#")
+            text = f" {st.text!r}" if st.text else ""
+            out.append(f"{card}'s static ability #{idx}{text} (reads: "
+                       f"{', '.join(sorted(st.reads)) or 'nothing'})")
+    c = chars.get(oid)
+    if c is not None and c.card in reg.dynamic_pt:
+        reads = reg.dynamic_pt_reads.get(c.card)
+        if reads is not None and not reads & changed:
+            out.append(f"{c.card}'s power/toughness-defining ability (pt_reads: "
+                       f"{', '.join(sorted(reads)) or 'nothing'})")
+    return out
 
 
 def compute_with_reads(state: State, reg: Registry

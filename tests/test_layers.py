@@ -106,6 +106,29 @@ L.card("Test Careless Drake", static(_flies_with_a_graveyard, "flying with a gra
        facts=_facts("Test Careless Drake", ("Creature",), ("Drake",), (2, 2)))
 
 
+def _others_fly_with_a_graveyard(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
+    """Other creatures you control have flying as long as a card is in your graveyard."""
+    me = v.chars(src).controller
+    if not v.state.players[me].graveyard:
+        return []
+    others = [o for o in v.state.battlefield if o != src and v.chars(o).controller == me
+              and "Creature" in v.chars(o).types]
+    return [("6", "grant", others, ["flying"])]
+
+
+# declares, wrongly, that it reads nothing beyond the battlefield; the stale object is
+# another card, so the report must name this one
+L.card("Test Careless Banner", static(_others_fly_with_a_graveyard,
+                                      "other creatures fly with a graveyard", ("6",),
+                                      frozenset()),
+       facts=_facts("Test Careless Banner", ("Enchantment",), (), None))
+# declares layer 7c only, but also grants vigilance (layer 6): that part is left out
+L.card("Test Muddled Anthem", static(lambda v, s: [("6", "grant", [s], ["vigilance"]),
+                                                   ("7c", "pt", [s], [1, 1])],
+                                     "vigilance and +1/+1", ("7c",), frozenset()),
+       facts=_facts("Test Muddled Anthem", ("Creature",), ("Soldier",), (1, 1)))
+
+
 class LayerPack:
     __test__ = False
 
@@ -621,3 +644,45 @@ def test_a_wrong_reads_declaration_fails_the_scenario_naming_the_card(reg: Regis
     assert res.reason.startswith("validated mode: ") and "stale" in res.reason, res.reason
     assert "Test Careless Drake" in res.reason
     assert "ZoneChanged" in res.reason and "flying" in res.reason
+
+
+def test_a_stale_report_names_the_card_whose_declaration_is_wrong(reg: Registry) -> None:
+    """Validated mode: the Bears' kept characteristics go stale, but the Banner's
+    declaration is what is wrong; the report names it (it named only the Bears)."""
+    text = CARELESS.replace("name: careless-drake", "name: careless-banner").replace(
+        "battlefield: [Test Careless Drake, Mountain]",
+        "battlefield: [Test Careless Banner, Grizzly Bears, Mountain]").replace(
+        "{card: Test Careless Drake, has_ability: flying}",
+        "{card: Grizzly Bears, has_ability: flying}")
+    sc = loads_scenarios(text, "inline.yaml", lambda n: n in reg)[0]
+    res = run_scenario(sc, reg)
+    assert not res.passed and "stale" in res.reason, res.reason
+    assert "Grizzly Bears" in res.reason
+    assert ("declared without it: Test Careless Banner's static ability #0 'other creatures "
+            "fly with a graveyard' (reads: nothing)") in res.reason, res.reason
+
+
+def test_an_effect_outside_the_declared_layers_fails_naming_the_card(reg: Registry) -> None:
+    """A static ability declaring ``layers=("7c",)`` that also gives a layer-6 effect: the
+    vigilance was silently left out; in validated mode it fails naming the card."""
+    text = """
+name: muddled-anthem
+players:
+  alice:
+    battlefield: [Test Muddled Anthem, Mountain]
+    hand: [Lightning Bolt]
+  bob: {}
+actions:
+  - {player: alice, cast: Lightning Bolt, targets: [bob]}
+  - {resolve: all}
+"""
+    sc = loads_scenarios(text, "inline.yaml", lambda n: n in reg)[0]
+    res = run_scenario(sc, reg)
+    assert not res.passed
+    assert 'card "Test Muddled Anthem"' in res.reason, res.reason
+    assert ("gives an effect 'grant' in layer 6, outside the layers it declares (7c)"
+            in res.reason), res.reason
+    g = new_game(reg)
+    put(g, "Test Muddled Anthem")
+    c = g.chars(next(iter(g.state.battlefield)))
+    assert c.power == 2 and not c.has("vigilance")  # unvalidated: the grant is left out
