@@ -16,23 +16,26 @@ from mtgk.keywords import declare_keyword, has_alt_cost
 PACK = "mtgk_morningtide_pack"
 
 declare_keyword("prowl", PACK, check=has_alt_cost("prowl"),
-                what="an alternative cost after a Faerie or Rogue dealt combat damage")
+                what="an alternative cost after a creature of one of its creature types "
+                     "dealt combat damage")
 declare_keyword("kinship", PACK, what="an ability word: an upkeep look at the top card")
 declare_keyword("reinforce", PACK, what="discard this card: +1/+1 counters on a creature")
 
-PROWLERS = kind("Faerie") | kind("Rogue")
-
 
 def _prowled(game: Game, player: int, card: int) -> bool:
-    return dealt_combat_damage_to_a_player(game, player, PROWLERS)
+    # CR 702.76a: with a source that had any of this spell's creature types (Latchkey
+    # Faerie: a Faerie or Rogue; Stinkdrinker Bandit: a Goblin or Rogue; Morsel Theft: a
+    # Rogue) -- the reminder text only spells those out.
+    types = game.view().chars(card).creature_types()
+    return bool(types) and dealt_combat_damage_to_a_player(game, player, kind(*types))
 
 
 def prowl(cost: str) -> AltCost:
     """"Prowl [cost]" (You may cast this for its prowl cost if you dealt combat damage to a
-    player this turn with a Faerie or Rogue.)"""
+    player this turn with a [creature of one of its creature types].)"""
     return alt_cost("prowl", cost, condition=_prowled,
-                    unless="you dealt combat damage to a player this turn with a Faerie "
-                           "or Rogue")
+                    unless="you dealt combat damage to a player this turn with a creature "
+                           "of one of its creature types")
 
 
 def kinship(effect: Effect, *targets: Target) -> Triggered:
