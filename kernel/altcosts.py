@@ -6,12 +6,12 @@ condition saying when it may be used::
 
     from mtgk.altcosts import alt_cost, alt_cost_paid
 
-    # Prowl {1}{B} (You may cast this for its prowl cost if you dealt combat damage to
-    # a player this turn with a Faerie or Rogue.)
+    # Prowl {2}{U} (You may cast this for its prowl cost if you dealt combat damage to
+    # a player this turn with a Faerie or Rogue: a creature of one of its types.)
     def prowl(cost: str) -> AltCost:
-        return alt_cost("prowl", cost, condition=dealt_damage_with_rogue_or_faerie,
+        return alt_cost("prowl", cost, condition=dealt_damage_with_one_of_its_types,
                         unless="you dealt combat damage to a player this turn with a "
-                               "Faerie or Rogue")
+                               "creature of one of its creature types")
 
     S.card("Latchkey Faerie", prowl("{2}{U}"),
            etb(draw(1), intervening_if=...))       # "if its prowl cost was paid"

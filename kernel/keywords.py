@@ -8,7 +8,8 @@ or a pack, that declares it with :func:`declare_keyword`::
     from mtgk.keywords import declare_keyword, has_alt_cost
 
     declare_keyword("prowl", "mtgk_morningtide_pack", check=has_alt_cost("prowl"),
-                    what="an alternative cost after a Faerie or Rogue dealt combat damage")
+                    what="an alternative cost after a creature sharing a type dealt "
+                         "combat damage")
 
 As a card set loads, each of its cards' keywords must be known (a kernel keyword or a
 declared one) and pass its mechanism's ``check`` (``check(card) -> str``: what the
