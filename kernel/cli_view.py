@@ -120,6 +120,13 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
                                  "(default: the first two built-in decks)")
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
                    help="the game library to add the games to (default: %(default)s)")
+    p.add_argument("--backend", choices=("process", "ray"), default="process",
+                   help="play the games in this machine's worker processes (the default) "
+                        "or as Ray tasks (needs mtgk[ray]; a local Ray instance of W CPUs "
+                        "unless --address)")
+    p.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the Ray cluster to run on (auto, "
+                        "ray://HOST:10001, HOST:6379); W tasks at a time")
     p.add_argument("--progress", action="store_true",
                    help="draw the progress bar even when standard error is not a terminal")
     p.add_argument("--json", action="store_true", help="print the run's result as JSON")
@@ -135,6 +142,19 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
             raise UserError("--games must be at least 1")
         if args.workers is not None and args.workers < 1:
             raise UserError("--workers must be at least 1")
+        if args.address and args.backend != "ray":
+            raise UserError("--address is for --backend ray")
+        backend = None
+        workers = args.workers if args.workers is not None else default_workers(args.games)
+        if args.backend == "ray":
+            from kernel.sim_ray import ray_backend
+
+            try:
+                backend = ray_backend(workers, args.address,
+                                      strict=bool(getattr(args, "strict", False)),
+                                      timeout=args.timeout or None)
+            except SimError as exc:
+                raise UserError(str(exc)) from None
         reg, names, decks = _game_decks(args)
         builtin = builtin_decks(reg)
         # deck files are named by their file name without folder and suffix
@@ -142,7 +162,6 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
         headers = plan(reg, decks, names, args.games, seed, args.agents or ["heuristic"],
                        args.players, args.max_turns, args.max_events)
-        workers = args.workers if args.workers is not None else default_workers(args.games)
         show = args.progress or (sys.stderr.isatty() and not args.quiet)
         progress = Progress(args.games, sys.stderr, enabled=show)
         try:
@@ -152,7 +171,7 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
                 result = run_sim(reg, headers, store, workers, progress,
                                  strict=bool(getattr(args, "strict", False)),
                                  timeout=args.timeout or None, isolate=True,
-                                 allow_duplicates=args.allow_duplicates)
+                                 allow_duplicates=args.allow_duplicates, backend=backend)
         except StoreError as exc:
             raise UserError(str(exc)) from None
         except SimError as exc:
@@ -160,13 +179,15 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
         out = _out()
         if args.json:
             print(_json_line({"seed": seed, "games": args.games, "workers": workers,
+                              "backend": args.backend,
                               "db": args.db, "decks": names, "players": args.players,
                               **result.to_json()}), file=out)
         elif not args.quiet:
             secs = result.seconds
             rate = args.games / secs if secs > 0 else 0.0
+            how = " as Ray tasks" if backend is not None else ""
             print(f"{args.games} games ({names[0]} vs {names[1]}), seed {seed}, {workers} "
-                  f"worker{'s' if workers != 1 else ''}: {secs:.1f} s, {rate:.1f} games/s, "
+                  f"worker{'s' if workers != 1 else ''}{how}: {secs:.1f} s, {rate:.1f} games/s, "
                   f"{result.events} events", file=out)
             res = ", ".join(f"{pl} ({names[i]}) won {result.wins[i]}"
                             for i, pl in enumerate(args.players))
