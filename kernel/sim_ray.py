@@ -105,10 +105,12 @@ def _reason(exc: BaseException) -> str:
         cause = getattr(exc, "cause", None)
         if isinstance(cause, BaseException):
             return f"{type(cause).__name__}: {' '.join(str(cause).split())}"[:300]
+    if isinstance(exc, ray.exceptions.WorkerCrashedError):
+        return ("the Ray worker process playing the game died (WorkerCrashedError; a card or "
+                "plugin may have called os._exit, or the out-of-memory killer)")
+    if isinstance(exc, ray.exceptions.NodeDiedError | ray.exceptions.LocalRayletDiedError):
+        return f"the Ray node playing the game went away ({type(exc).__name__})"
     text = " ".join(str(exc).split()) or type(exc).__name__
-    if isinstance(exc, ray.exceptions.WorkerCrashedError | ray.exceptions.NodeDiedError |
-                  ray.exceptions.LocalRayletDiedError):
-        return f"the Ray worker playing the game died ({type(exc).__name__}: {text})"[:300]
     return f"{type(exc).__name__}: {text}"[:300]
 
 
@@ -153,6 +155,10 @@ def _in_ray(registry: Registry, headers: Sequence[LogHeader], workers: int,
     if not headers:
         return
     started = _start(workers, address)
+    # the raylet prints its own note of every worker that dies on the driver's standard
+    # output; the failed game says it already.  (Ray's own debugger sets this flag too.)
+    printing = getattr(ray._private.worker, "_worker_logs_enabled", True)
+    ray._private.worker._worker_logs_enabled = False
     try:
         sets = sorted([name, registry.sets[name].version] for name in registry.sets)
         task = ray.remote(max_retries=0, num_cpus=1)(_play_task)
@@ -211,4 +217,5 @@ def _in_ray(registry: Registry, headers: Sequence[LogHeader], workers: int,
                 ray.cancel(ref, force=True)
     finally:
         if started:
-            ray.shutdown()
+            ray.shutdown()  # (which prints what it held back: still not)
+        ray._private.worker._worker_logs_enabled = printing
