@@ -42,7 +42,16 @@ from kernel.cli import (
 from kernel.decks import builtin_decks
 from kernel.logfile import LogError, decode_log, write_jsonl
 from kernel.render import clean
-from kernel.store import DEFAULT_DB, GameRecord, SqliteStore, StoreError, Summary, open_store
+from kernel.store import (
+    DEFAULT_DB,
+    Distribution,
+    GameRecord,
+    SqliteStore,
+    StoreError,
+    Summary,
+    Tally,
+    open_store,
+)
 
 __all__: list[str] = []
 
@@ -232,21 +241,58 @@ def _records_table(records: list[GameRecord]) -> str:
     return "\n".join(lines)
 
 
+def _rate(t: Tally) -> str:
+    """``54.2% [48.1–60.2]``: a win rate and its Wilson 95% interval (``-`` for no games)."""
+    if not t.decided:
+        return "-"
+    lo, hi = t.interval
+    return f"{t.win_rate:.1%} [{lo:.1%}–{hi:.1%}]"
+
+
+def _tally_lines(tallies: list[Tally], split: bool) -> list[str]:
+    """One line per tally; with ``split``, its win rate playing first and later too."""
+    w = max(len(t.name) for t in tallies)
+    out = []
+    for t in tallies:
+        line = (f"  {t.name.ljust(w)}  {t.games:5d} games  {t.wins:5d} won  {t.losses:5d} lost  "
+                f"{t.draws:4d} drawn  win rate {_rate(t)}")
+        out.append(line)
+        if split and t.first is not None and t.later is not None and \
+                (t.first.games or t.later.games):
+            out.append(f"  {''.ljust(w)}  playing first {_rate(t.first)} of {t.first.decided}, "
+                       f"later {_rate(t.later)} of {t.later.decided}")
+    return out
+
+
+def _histogram(dist: Distribution, width: int = 40) -> list[str]:
+    """A text histogram: one line per bin, a bar of ``#`` scaled to the fullest bin."""
+    most = max(n for _, _, n in dist.bins)
+    labels = [f"{a}" if a == b else f"{a}–{b}" for a, b, _ in dist.bins]
+    w = max(len(x) for x in labels)
+    return [f"  {label.rjust(w)}  {'#' * round(n * width / most) if n else ''}"
+            f"{' ' if n else ''}{n}".rstrip()
+            for label, (_, _, n) in zip(labels, dist.bins, strict=True)]
+
+
 def _summary_text(s: Summary, path: str) -> str:
     out = [f"{path}: {s.games} game{'s' if s.games != 1 else ''}: {s.decided} won, "
            f"{s.draws} drawn, {s.unfinished} without a result"
            + (f", {s.errors} failed" if s.errors else "")]
-    if s.turns_mean is not None:
+    if s.turns is not None and s.events is not None:
         out.append(f"game length: turns mean {s.turns_mean:.1f}, median {s.turns_median:g}; "
-                   f"events mean {s.events_mean:.1f}, median {s.events_median:g}")
-    for title, tallies in (("decks", s.decks), ("players", s.players)):
-        if not tallies:
+                   f"events mean {s.events_mean:.1f}, median {s.events_median:g} "
+                   f"(over the {s.turns.count} games with a result)")
+        for name, d in (("turns", s.turns), ("events", s.events)):
+            out.append(f"{name}: p10 {d.p10:g}, p50 {d.p50:g}, p90 {d.p90:g} "
+                       f"(min {d.min}, max {d.max}); games by {name}:")
+            out.extend(_histogram(d))
+    for title, tallies, split in (("decks", s.decks, True), ("players", s.players, True),
+                                  ("who played first", s.starts, False),
+                                  ("mulligans", s.mulligans, False)):
+        if not tallies or not any(t.games for t in tallies):
             continue
-        out.append(f"{title}:")
-        w = max(len(t.name) for t in tallies)
-        for t in tallies:
-            out.append(f"  {t.name.ljust(w)}  {t.games:5d} games  {t.wins:5d} won  "
-                       f"{t.losses:5d} lost  {t.draws:4d} drawn  win rate {t.win_rate:6.1%}")
+        out.append(f"{title} (win rate [Wilson 95% interval]):")
+        out.extend(_tally_lines(tallies, split))
     return "\n".join(out)
 
 
