@@ -33,6 +33,7 @@ from kernel.cli import (
     _event_types,
     _game_decks,
     _json_line,
+    _log_stem,
     _out,
     _player,
     _read,
@@ -69,7 +70,8 @@ def _view(p: argparse.ArgumentParser) -> Runner:
         "step and the cause chain of the selected event. Without --as the page has a "
         "perspective switch (everyone, or each player); with --as it holds only what that "
         "player could see.")
-    p.add_argument("file", metavar="FILE", help="a log (binary .mtgk or JSON Lines)")
+    p.add_argument("file", metavar="FILE", help="a log (binary .mtgk or JSON Lines), or "
+                   "LIBRARY:ID for a game of a game library (games.db:14)")
     p.add_argument("--out", "-o", metavar="FILE.html",
                    help="where to write the page (default: FILE with the suffix .html)")
     p.add_argument("--as", dest="as_player", metavar="PLAYER",
@@ -89,7 +91,7 @@ def _view(p: argparse.ArgumentParser) -> Runner:
         if not lf.envelopes:
             raise UserError(f"{args.file}: the log has no events")
         viewer = _player(args.as_player, lf.header)
-        out = args.out or (os.path.splitext(args.file)[0] + ".html")
+        out = args.out or (_log_stem(args.file) + ".html")
         if os.path.abspath(out) == os.path.abspath(args.file):
             raise UserError("--out would overwrite the log itself")
         reg = _registry(args)
