@@ -256,7 +256,8 @@ def _tally_lines(tallies: list[Tally], split: bool) -> list[str]:
     w = max(len(t.name) for t in tallies)
     out = []
     for t in tallies:
-        line = (f"  {t.name.ljust(w)}  {t.games:5d} games  {t.wins:5d} won  {t.losses:5d} lost  "
+        games = "games" if t.games != 1 else "game "
+        line = (f"  {t.name.ljust(w)}  {t.games:5d} {games}  {t.wins:5d} won  {t.losses:5d} lost  "
                 f"{t.draws:4d} drawn  win rate {_rate(t)}")
         out.append(line)
         if split and t.first is not None and t.later is not None and \
