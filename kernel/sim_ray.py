@@ -16,7 +16,8 @@ worker process dies (a card calling ``os._exit``, a crash, the out-of-memory kil
 node that goes away) or it raises -- is run once more; if it fails again, the game is
 recorded as failed (:func:`kernel.sim.failed_result`) with the reason, and the run goes
 on.  A game still running after ``timeout`` seconds is cancelled (its worker killed) and
-recorded as timed out, without a retry (as with the process pool).
+recorded as timed out, without a retry (as with the process pool); its clock starts when
+it is handed to Ray, so it includes the start of a new worker process.
 
 Without an ``address`` a local Ray instance is started with ``workers`` CPUs and shut
 down at the end; with one (``auto``, ``ray://host:10001``, ``host:6379``) the driver
@@ -163,7 +164,6 @@ def _in_ray(registry: Registry, headers: Sequence[LogHeader], workers: int,
         sets = sorted([name, registry.sets[name].version] for name in registry.sets)
         task = ray.remote(max_retries=0, num_cpus=1)(_play_task)
         enc = msgspec.msgpack.Encoder()
-        jobs = [enc.encode(h) for h in headers]
         running: dict[Any, tuple[int, int, float]] = {}  # ref -> (game, attempt, since)
         done: dict[int, SimResult] = {}
         after = 0  # the next game to start
@@ -171,7 +171,8 @@ def _in_ray(registry: Registry, headers: Sequence[LogHeader], workers: int,
         room = workers * BUFFER_PER_WORKER
 
         def submit(i: int, attempt: int) -> None:
-            running[task.remote(jobs[i], strict, sets)] = (i, attempt, time.monotonic())
+            running[task.remote(enc.encode(headers[i]), strict, sets)] = (i, attempt,
+                                                                           time.monotonic())
 
         try:
             while head < len(headers):
