@@ -426,6 +426,12 @@ def _db_show(args: argparse.Namespace) -> int:
     print(_records_table([r]), file=out)
     if r.sim_seed is not None:
         print(f"simulation: seed {r.sim_seed}, game {r.sim_game}", file=out)
+    if r.starting_player is not None and r.starting_player < len(r.players):
+        takes = ""
+        if r.mulligans is not None:
+            takes = "; mulligans: " + ", ".join(f"{p} {n}" for p, n in
+                                               zip(r.players, r.mulligans, strict=False))
+        print(clean(f"played first: {r.players[r.starting_player]}{takes}"), file=out)
     if r.error:
         print(f"failed: {r.error}", file=out)
     print(f"log: {r.size} bytes, kernel {r.kernel_version}, rules {r.profile}, added {r.added}",

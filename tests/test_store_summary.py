@@ -147,6 +147,12 @@ def test_the_library_stores_the_starting_player_and_mulligans(built: tuple[Path,
     seats = con.execute("SELECT game_id, seat, mulligans FROM seats ORDER BY 1, 2").fetchall()
     con.close()
     assert seats == [(i + 1, s, t[1][s]) for i, t in enumerate(truths) for s in range(2)]
+    players = ["Alice", "Bob"]
+    for gid in (1, 2):
+        first, takes = truths[gid - 1][:2]
+        code, out, _ = run("db", "--db", db, "show", gid)
+        assert code == 0 and (f"played first: {players[first]}; mulligans: Alice {takes[0]}, "
+                              f"Bob {takes[1]}") in out.splitlines()
 
 
 def test_summary_by_who_played_first_matches_the_logs(built: tuple[Path, list]) -> None:
