@@ -131,11 +131,35 @@ def ray_backend(workers: int, address: str | None = None, strict: bool = False,
     return play
 
 
+PROBE_SECONDS = 5.0
+"""How long the driver waits for a ``HOST:PORT`` cluster address to answer at all (Ray
+itself keeps retrying for minutes, printing warnings)."""
+
+
+def _probe(address: str) -> None:
+    """Raise :class:`SimError` at once if nothing listens at a ``HOST:PORT`` address (other
+    forms -- ``auto``, ``ray://...`` -- are left to Ray)."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if not sep or "/" in address or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)),
+                                      timeout=PROBE_SECONDS):
+            pass
+    except OSError as exc:
+        raise SimError(f"cannot connect to the Ray cluster at {address}: nothing answers "
+                       f"there ({exc.strerror or type(exc).__name__})") from None
+
+
 def _start(workers: int, address: str | None) -> bool:
     """Start or join Ray; whether this call did (and so must shut it down)."""
     ray = _ray()
     if ray.is_initialized():
         return False
+    if address:
+        _probe(address)
     quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
     try:
         if address:

@@ -71,3 +71,18 @@ def test_ray_on_a_local_cluster_matches_the_process_pool(pack: Path) -> None:
         for r in ray_games:
             g = a.get(r.id)
             assert g is not None and g.log == pool_logs[r.sim_game], r.sim_game
+
+
+def test_a_cluster_that_does_not_answer_is_one_line(tmp_path: Path) -> None:
+    """(Ray itself retries for minutes, printing warnings.)"""
+    import socket
+
+    pytest.importorskip("ray")
+    with socket.socket() as s:  # a loopback port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    code, out, err = run_mtgk("sim", "-n", 1, "--backend", "ray", "--address",
+                              f"127.0.0.1:{port}", "--db", tmp_path / "x.db")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"mtgk: error: cannot connect to the Ray cluster at 127.0.0.1:{port}: "
+                          "nothing answers there") and err.count("\n") == 1
