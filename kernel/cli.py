@@ -14,6 +14,9 @@
     mtgk scenario export FILE (--at N | --turn T [--step S]) [--out FILE] [--check]
     mtgk scenario ...            (the scenario runner, kernel.scenario.runner)
 
+A FILE (LOG) may also be ``LIBRARY:ID``, game ID of a game library (``games.db:14``); a
+file that exists by that name is read as a file.
+
 Debugging saved logs is described in docs/debugging.md.
 
 Global options (before or after the command): ``-v`` (more diagnostics;
