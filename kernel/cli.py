@@ -14,6 +14,9 @@
     mtgk scenario export FILE (--at N | --turn T [--step S]) [--out FILE] [--check]
     mtgk scenario ...            (the scenario runner, mtgk.scenario.runner)
 
+A FILE (LOG) may also be ``LIBRARY:ID``, game ID of a game library (``games.db:14``); a
+file that exists by that name is read as a file.
+
 Debugging saved logs is described in docs/debugging.md.
 
 Global options (before or after the command): ``-v`` (more diagnostics;
@@ -81,6 +84,7 @@ from mtgk.logfile import (
     LogWriter,
     NewerVersionError,
     TruncatedLogError,
+    decode_log,
     event_tag,
     load_log,
     newer_kernel,
@@ -208,8 +212,59 @@ def _import_plugins() -> None:
     import_plugins()  # (timed there: -v reports each plugin's load time)
 
 
+def _library_game(path: str) -> tuple[str, int] | None:
+    """``LIBRARY:ID`` (``games.db:14``) read as game ID of a game library, as (library, id);
+    ``None`` for anything else -- a file that exists by that name is a file."""
+    if os.path.exists(path):
+        return None
+    library, sep, gid = path.rpartition(":")
+    if not sep or not library or not (gid.isascii() and gid.isdigit()) or len(gid) > 18:
+        return None
+    return library, int(gid)
+
+
+def _log_stem(path: str) -> str:
+    """What files made from a log are named after: the log's name without its suffix, or
+    ``games-14`` for game 14 of the library ``games.db``."""
+    game = _library_game(path)
+    if game is not None:
+        return f"{os.path.splitext(game[0])[0]}-{game[1]}"
+    return os.path.splitext(path)[0]
+
+
+def _load(path: str, salvage: bool = False) -> LogFile:
+    """Read a log file, or a game of a library (``LIBRARY:ID``, :func:`_library_game`):
+    a missing file, a directory, a refused library or an unknown id raise UserError;
+    what reading the log raises (:class:`LogError`, ``OSError``) is the caller's."""
+    game = _library_game(path)
+    if game is None:
+        if not os.path.exists(path):
+            raise UserError(f"{path}: no such file")
+        if os.path.isdir(path):
+            raise UserError(f"{path} is a directory, not a log file")
+        return load_log(path, salvage=salvage)
+    from mtgk.store import StoreError, open_store
+
+    library, gid = game
+    if not os.path.exists(library):
+        raise UserError(f"{path}: no such file (nor a game library {library})")
+    try:
+        with open_store(library, must_exist=True) as store:
+            stored = store.get(gid)
+            count = store.count() if stored is None else 0
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+    if stored is None:
+        raise UserError(f"{library}: no game {gid} (the library holds {count} game"
+                        f"{'s' if count != 1 else ''}; `mtgk db list --db {library}`)")
+    return decode_log(stored.log, salvage=salvage, name=path)
+
+
 def _read(path: str, salvage: bool = False) -> LogFile:
     """Load a log; problems are reported on stderr; unreadable logs raise UserError.
+
+    ``path`` is a log file, or ``LIBRARY:ID`` for a game of a game library (a file that
+    exists by that name wins).
 
     Card sets and plugins are imported first, so that their event types are known.
     Problems are summarized: one line per unknown event type (naming the first
@@ -218,13 +273,9 @@ def _read(path: str, salvage: bool = False) -> LogFile:
     it is returned with the damage in ``breaks`` (reported on stderr); its
     ``envelopes`` are the intact events before the damage.
     """
-    if not os.path.exists(path):
-        raise UserError(f"{path}: no such file")
-    if os.path.isdir(path):
-        raise UserError(f"{path} is a directory, not a log file")
     _import_plugins()
     try:
-        lf = load_log(path, salvage=salvage)
+        lf = _load(path, salvage=salvage)
     except LogError as exc:
         raise UserError(_log_error_message(exc, path)) from None
     except OSError as exc:
@@ -836,10 +887,14 @@ def _verify(p: argparse.ArgumentParser) -> Runner:
 def _verify_run(args: argparse.Namespace, out: IO[str]) -> int:
     """``mtgk verify``: print the report to ``out``; return the exit status."""
     path = args.file
-    if not os.path.exists(path):
-        raise UserError(f"{path}: no such file")
-    if os.path.isdir(path):
-        raise UserError(f"{path} is a directory, not a log file")
+    if args.repair and _library_game(path) is not None:
+        raise UserError(f"{path}: --repair mends a log file; a library keeps its games whole "
+                        "(`mtgk db export` writes one to a file)")
+    if _library_game(path) is None:
+        if not os.path.exists(path):
+            raise UserError(f"{path}: no such file")
+        if os.path.isdir(path):
+            raise UserError(f"{path} is a directory, not a log file")
     _import_plugins()
     if args.repair:
         try:
@@ -860,7 +915,7 @@ def _verify_run(args: argparse.Namespace, out: IO[str]) -> int:
             print(f"repaired: {repaired.problem}; the file now ends at byte "
                   f"{repaired.size}; the original is kept in {repaired.backup}", file=out)
     try:
-        lf = load_log(path, salvage=True)
+        lf = _load(path, salvage=True)
     except (ForeignFileError, NewerVersionError) as exc:
         raise UserError(_log_error_message(exc, path)) from None
     except LogError as exc:
@@ -1291,6 +1346,8 @@ def _branch(p: argparse.ArgumentParser) -> Runner:
 
 
 def _branch_name(path: str, at: int) -> str:
+    if _library_game(path) is not None:
+        return f"{_log_stem(path)}.branch-{at}.mtgk"
     base, ext = os.path.splitext(path)
     return f"{base}.branch-{at}{ext or '.mtgk'}"
 

@@ -33,6 +33,7 @@ from mtgk.cli import (
     _event_types,
     _game_decks,
     _json_line,
+    _log_stem,
     _out,
     _player,
     _read,
@@ -42,7 +43,16 @@ from mtgk.cli import (
 from mtgk.decks import builtin_decks
 from mtgk.logfile import LogError, decode_log, write_jsonl
 from mtgk.render import clean
-from mtgk.store import DEFAULT_DB, GameRecord, SqliteStore, StoreError, Summary, open_store
+from mtgk.store import (
+    DEFAULT_DB,
+    Distribution,
+    GameRecord,
+    SqliteStore,
+    StoreError,
+    Summary,
+    Tally,
+    open_store,
+)
 
 __all__: list[str] = []
 
@@ -60,7 +70,8 @@ def _view(p: argparse.ArgumentParser) -> Runner:
         "step and the cause chain of the selected event. Without --as the page has a "
         "perspective switch (everyone, or each player); with --as it holds only what that "
         "player could see.")
-    p.add_argument("file", metavar="FILE", help="a log (binary .mtgk or JSON Lines)")
+    p.add_argument("file", metavar="FILE", help="a log (binary .mtgk or JSON Lines), or "
+                   "LIBRARY:ID for a game of a game library (games.db:14)")
     p.add_argument("--out", "-o", metavar="FILE.html",
                    help="where to write the page (default: FILE with the suffix .html)")
     p.add_argument("--as", dest="as_player", metavar="PLAYER",
@@ -80,7 +91,7 @@ def _view(p: argparse.ArgumentParser) -> Runner:
         if not lf.envelopes:
             raise UserError(f"{args.file}: the log has no events")
         viewer = _player(args.as_player, lf.header)
-        out = args.out or (os.path.splitext(args.file)[0] + ".html")
+        out = args.out or (_log_stem(args.file) + ".html")
         if os.path.abspath(out) == os.path.abspath(args.file):
             raise UserError("--out would overwrite the log itself")
         reg = _registry(args)
@@ -120,6 +131,13 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
                                  "(default: the first two built-in decks)")
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
                    help="the game library to add the games to (default: %(default)s)")
+    p.add_argument("--backend", choices=("process", "ray"), default="process",
+                   help="play the games in this machine's worker processes (the default) "
+                        "or as Ray tasks (needs mtgk[ray]; a local Ray instance of W CPUs "
+                        "unless --address)")
+    p.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the Ray cluster to run on (auto, "
+                        "ray://HOST:10001, HOST:6379); W tasks at a time")
     p.add_argument("--progress", action="store_true",
                    help="draw the progress bar even when standard error is not a terminal")
     p.add_argument("--json", action="store_true", help="print the run's result as JSON")
@@ -135,6 +153,19 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
             raise UserError("--games must be at least 1")
         if args.workers is not None and args.workers < 1:
             raise UserError("--workers must be at least 1")
+        if args.address and args.backend != "ray":
+            raise UserError("--address is for --backend ray")
+        backend = None
+        workers = args.workers if args.workers is not None else default_workers(args.games)
+        if args.backend == "ray":
+            from mtgk.sim_ray import ray_backend
+
+            try:
+                backend = ray_backend(workers, args.address,
+                                      strict=bool(getattr(args, "strict", False)),
+                                      timeout=args.timeout or None)
+            except SimError as exc:
+                raise UserError(str(exc)) from None
         reg, names, decks = _game_decks(args)
         builtin = builtin_decks(reg)
         # deck files are named by their file name without folder and suffix
@@ -142,7 +173,6 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
         headers = plan(reg, decks, names, args.games, seed, args.agents or ["heuristic"],
                        args.players, args.max_turns, args.max_events)
-        workers = args.workers if args.workers is not None else default_workers(args.games)
         show = args.progress or (sys.stderr.isatty() and not args.quiet)
         progress = Progress(args.games, sys.stderr, enabled=show)
         try:
@@ -152,7 +182,7 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
                 result = run_sim(reg, headers, store, workers, progress,
                                  strict=bool(getattr(args, "strict", False)),
                                  timeout=args.timeout or None, isolate=True,
-                                 allow_duplicates=args.allow_duplicates)
+                                 allow_duplicates=args.allow_duplicates, backend=backend)
         except StoreError as exc:
             raise UserError(str(exc)) from None
         except SimError as exc:
@@ -160,13 +190,15 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
         out = _out()
         if args.json:
             print(_json_line({"seed": seed, "games": args.games, "workers": workers,
+                              "backend": args.backend,
                               "db": args.db, "decks": names, "players": args.players,
                               **result.to_json()}), file=out)
         elif not args.quiet:
             secs = result.seconds
             rate = args.games / secs if secs > 0 else 0.0
+            how = " as Ray tasks" if backend is not None else ""
             print(f"{args.games} games ({names[0]} vs {names[1]}), seed {seed}, {workers} "
-                  f"worker{'s' if workers != 1 else ''}: {secs:.1f} s, {rate:.1f} games/s, "
+                  f"worker{'s' if workers != 1 else ''}{how}: {secs:.1f} s, {rate:.1f} games/s, "
                   f"{result.events} events", file=out)
             res = ", ".join(f"{pl} ({names[i]}) won {result.wins[i]}"
                             for i, pl in enumerate(args.players))
@@ -211,21 +243,59 @@ def _records_table(records: list[GameRecord]) -> str:
     return "\n".join(lines)
 
 
+def _rate(t: Tally) -> str:
+    """``54.2% [48.1–60.2]``: a win rate and its Wilson 95% interval (``-`` for no games)."""
+    if not t.decided:
+        return "-"
+    lo, hi = t.interval
+    return f"{t.win_rate:.1%} [{lo:.1%}–{hi:.1%}]"
+
+
+def _tally_lines(tallies: list[Tally], split: bool) -> list[str]:
+    """One line per tally; with ``split``, its win rate playing first and later too."""
+    w = max(len(t.name) for t in tallies)
+    out = []
+    for t in tallies:
+        games = "games" if t.games != 1 else "game "
+        line = (f"  {t.name.ljust(w)}  {t.games:5d} {games}  {t.wins:5d} won  {t.losses:5d} lost  "
+                f"{t.draws:4d} drawn  win rate {_rate(t)}")
+        out.append(line)
+        if split and t.first is not None and t.later is not None and \
+                (t.first.games or t.later.games):
+            out.append(f"  {''.ljust(w)}  playing first {_rate(t.first)} of {t.first.decided}, "
+                       f"later {_rate(t.later)} of {t.later.decided}")
+    return out
+
+
+def _histogram(dist: Distribution, width: int = 40) -> list[str]:
+    """A text histogram: one line per bin, a bar of ``#`` scaled to the fullest bin."""
+    most = max(n for _, _, n in dist.bins)
+    labels = [f"{a}" if a == b else f"{a}–{b}" for a, b, _ in dist.bins]
+    w = max(len(x) for x in labels)
+    return [f"  {label.rjust(w)}  {'#' * round(n * width / most) if n else ''}"
+            f"{' ' if n else ''}{n}".rstrip()
+            for label, (_, _, n) in zip(labels, dist.bins, strict=True)]
+
+
 def _summary_text(s: Summary, path: str) -> str:
     out = [f"{path}: {s.games} game{'s' if s.games != 1 else ''}: {s.decided} won, "
            f"{s.draws} drawn, {s.unfinished} without a result"
            + (f", {s.errors} failed" if s.errors else "")]
-    if s.turns_mean is not None:
+    if s.turns is not None and s.events is not None:
         out.append(f"game length: turns mean {s.turns_mean:.1f}, median {s.turns_median:g}; "
-                   f"events mean {s.events_mean:.1f}, median {s.events_median:g}")
-    for title, tallies in (("decks", s.decks), ("players", s.players)):
-        if not tallies:
+                   f"events mean {s.events_mean:.1f}, median {s.events_median:g} "
+                   f"(over the {s.turns.count} games with a result)")
+        for name, d in (("turns", s.turns), ("events", s.events)):
+            out.append(f"{name}: p10 {d.p10:g}, p50 {d.p50:g}, p90 {d.p90:g} "
+                       f"(min {d.min}, max {d.max}); games by {name}:")
+            out.extend(_histogram(d))
+    for title, tallies, split in (("decks", s.decks, True), ("players", s.players, True),
+                                  ("who played first", s.starts, False),
+                                  ("mulligans", s.mulligans, False)):
+        if not tallies or not any(t.games for t in tallies):
             continue
-        out.append(f"{title}:")
-        w = max(len(t.name) for t in tallies)
-        for t in tallies:
-            out.append(f"  {t.name.ljust(w)}  {t.games:5d} games  {t.wins:5d} won  "
-                       f"{t.losses:5d} lost  {t.draws:4d} drawn  win rate {t.win_rate:6.1%}")
+        out.append(f"{title} (win rate [Wilson 95% interval]):")
+        out.extend(_tally_lines(tallies, split))
     return "\n".join(out)
 
 
@@ -356,6 +426,12 @@ def _db_show(args: argparse.Namespace) -> int:
     print(_records_table([r]), file=out)
     if r.sim_seed is not None:
         print(f"simulation: seed {r.sim_seed}, game {r.sim_game}", file=out)
+    if r.starting_player is not None and r.starting_player < len(r.players):
+        takes = ""
+        if r.mulligans is not None:
+            takes = "; mulligans: " + ", ".join(f"{p} {n}" for p, n in
+                                               zip(r.players, r.mulligans, strict=False))
+        print(clean(f"played first: {r.players[r.starting_player]}{takes}"), file=out)
     if r.error:
         print(f"failed: {r.error}", file=out)
     print(f"log: {r.size} bytes, kernel {r.kernel_version}, rules {r.profile}, added {r.added}",

@@ -55,6 +55,7 @@ from mtgk.store import GameFacts, GameStore, StoreError, game_facts
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "Backend",
     "GameTimeout",
     "Progress",
     "SimError",
@@ -400,6 +401,12 @@ def _in_workers(registry: Registry, headers: Sequence[LogHeader], workers: int, 
             w.conn.close()
 
 
+Backend = Callable[[Registry, Sequence[LogHeader]], Generator[SimResult, None, None]]
+"""Another way to play a run's games (``mtgk sim --backend``): given the registry and the
+headers, yield every game's result as it ends (:func:`simulate` is the default;
+:func:`mtgk.sim_ray.ray_backend` makes one for Ray)."""
+
+
 def simulate(registry: Registry, headers: Sequence[LogHeader], workers: int = 1,
              strict: bool = False, timeout: float | None = None,
              isolate: bool | None = None) -> Generator[SimResult, None, None]:
@@ -521,8 +528,9 @@ class SimRun:
 def run_sim(registry: Registry, headers: Sequence[LogHeader], store: GameStore,
             workers: int = 1, progress: Progress | None = None, strict: bool = False,
             timeout: float | None = None, isolate: bool | None = None,
-            allow_duplicates: bool = False) -> SimRun:
-    """Play ``headers`` (see :func:`simulate`) and add every game to ``store``.
+            allow_duplicates: bool = False, backend: Backend | None = None) -> SimRun:
+    """Play ``headers`` (see :func:`simulate`, or with ``backend``) and add every game to
+    ``store``.
 
     Each game is added (and durable) as soon as it ends, so a run that is
     interrupted or killed loses only the games being played.  A game identical
@@ -537,7 +545,9 @@ def run_sim(registry: Registry, headers: Sequence[LogHeader], store: GameStore,
     draws = unfinished = events = 0
     errors: list[tuple[int, str]] = []
     try:
-        with closing(simulate(registry, headers, workers, strict, timeout, isolate)) as games:
+        played = (backend(registry, headers) if backend is not None else
+                  simulate(registry, headers, workers, strict, timeout, isolate))
+        with closing(played) as games:
             for res in games:
                 try:
                     added = store.add(res.log, res.facts, allow_duplicates=allow_duplicates)

@@ -40,6 +40,7 @@ import builtins
 import datetime as _dt
 import hashlib
 import json
+import math
 import sqlite3
 import statistics
 import time
@@ -64,19 +65,26 @@ __all__ = [
     "SqliteStore",
     "StoreError",
     "StoredGame",
+    "Distribution",
     "Summary",
+    "SummaryRow",
     "Tally",
     "game_facts",
     "log_digest",
     "open_store",
+    "quantile",
+    "starting_player_and_mulligans",
+    "wilson",
 ]
 
 DEFAULT_DB = "games.db"
 """The library file ``mtgk sim`` and ``mtgk db`` use unless told otherwise."""
 
-SCHEMA_VERSION = 2
-"""The library schema this code writes.  Schema 1 (no log digests) is read as it is and
-migrated in place, in one transaction, when a game is added to it."""
+SCHEMA_VERSION = 3
+"""The library schema this code writes.  Schema 1 (no log digests) and schema 2 (no
+starting player, no mulligans) are read as they are and migrated in place, in one
+transaction, when a game is added to them: the new columns are filled from the stored
+logs, which are left byte for byte."""
 
 BUDGET_REASON = "event-budget"
 """``GameEnded.reason`` of a game the engine stopped at its event budget
@@ -127,6 +135,8 @@ class GameSummary:
     sim_seed: int | None = None
     sim_game: int | None = None
     error: str | None = None
+    starting_player: int | None = None
+    mulligans: list[int] | None = None
 
 
 @dataclass(kw_only=True)
@@ -140,7 +150,9 @@ class GameFacts(GameSummary):
     ``sim_game`` say which ``mtgk sim`` run (its seed) and which of its games
     this is; ``error`` is the engine failure that cut the game short, if any.
     A game the engine stopped at its event budget has no result (``winner``
-    is ``None``) and says so in ``error``.
+    is ``None``) and says so in ``error``.  ``starting_player`` is the seat that
+    played first (``None``: the log does not say, e.g. it has no events) and
+    ``mulligans`` how many mulligans each seat took.
     """
 
     event_types: dict[str, int] = field(default_factory=dict)
@@ -172,6 +184,8 @@ def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
     types: dict[str, int] = {}
     died: dict[str, int] = {}
     winner: int | None = None
+    n = len(header.players)
+    first, mulligans = starting_player_and_mulligans(envelopes, n)
     for env in envelopes:
         e = env.event
         tag = event_tag(e)
@@ -187,7 +201,6 @@ def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
                 winner = None
                 error = error or budget_error(env.seq)
         apply(s, e)
-    n = len(header.players)
     meta = header.meta
     sim = meta.get("sim") if isinstance(meta.get("sim"), dict) else {}
     assert isinstance(sim, dict)
@@ -199,7 +212,31 @@ def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
         sim_seed=sim.get("seed") if isinstance(sim.get("seed"), int) else None,
         sim_game=sim.get("game") if isinstance(sim.get("game"), int) else None,
         error=error if error is not None else (
-            meta.get("error") if isinstance(meta.get("error"), str) else None))
+            meta.get("error") if isinstance(meta.get("error"), str) else None),
+        starting_player=first, mulligans=mulligans)
+
+
+def starting_player_and_mulligans(envelopes: Iterable[Envelope], seats: int
+                                  ) -> tuple[int | None, list[int]]:
+    """Who played first (the engine's ``first_player`` decision; else the first turn's
+    active player; ``None`` if neither is in the log) and the mulligans each of the
+    ``seats`` took (its ``mulligan`` decisions answered "don't keep")."""
+    first: int | None = None
+    mulligans = [0] * seats
+    for env in envelopes:
+        e = env.event
+        if isinstance(e, ev.DecisionMade):
+            if e.kind == "first_player" and first is None and type(e.choice) is int:
+                first = e.choice
+            elif e.kind == "mulligan" and e.choice is False and 0 <= e.player < seats:
+                mulligans[e.player] += 1
+        elif isinstance(e, ev.TurnBegan):
+            if first is None:
+                first = e.active
+            break  # mulligans are over when the first turn begins
+    if first is not None and not 0 <= first < seats:
+        first = None
+    return first, mulligans
 
 
 @dataclass(kw_only=True)
@@ -245,12 +282,36 @@ class StoredGame:
         return lf.header, lf.envelopes
 
 
+Z95 = 1.959963984540054
+"""The standard normal quantile of a two-sided 95% interval."""
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion of ``wins`` in ``n`` (95% by default):
+    ``(0.0, 1.0)`` when ``n`` is 0.
+
+    >>> [round(x, 4) for x in wilson(5, 10)]
+    [0.2366, 0.7634]
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    lo = 0.0 if wins <= 0 else max(0.0, centre - half)
+    hi = 1.0 if wins >= n else min(1.0, centre + half)
+    return lo, hi
+
+
 @dataclass
 class Tally:
-    """Results of one deck (or player) over the games it played.
+    """Results of one deck (or player, or group of seats) over the games it played.
 
     A deck that plays both seats of a game (a mirror match) is counted once
-    per seat: one win and one loss, or two draws.
+    per seat: one win and one loss, or two draws.  ``first`` and ``later`` are
+    the same counts over the games it played first and those where another seat
+    did (games whose starting player is unknown are in neither).
     """
 
     name: str
@@ -259,25 +320,123 @@ class Tally:
     losses: int = 0
     draws: int = 0
     unfinished: int = 0
+    first: Tally | None = None
+    later: Tally | None = None
+
+    @property
+    def decided(self) -> int:
+        """Games with a result (draws included)."""
+        return self.games - self.unfinished
 
     @property
     def win_rate(self) -> float:
         """Wins over games with a result (draws count as games, not wins)."""
-        decided = self.games - self.unfinished
-        return self.wins / decided if decided else 0.0
+        return self.wins / self.decided if self.decided else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The win rate's Wilson 95% interval (:func:`wilson`)."""
+        return wilson(self.wins, self.decided)
+
+    def count(self, winner: int | None, seat: int) -> None:
+        """Count one game ``seat`` played that ``winner`` won (-1 a draw, None no result)."""
+        self.games += 1
+        if winner is None:
+            self.unfinished += 1
+        elif winner < 0:
+            self.draws += 1
+        elif winner == seat:
+            self.wins += 1
+        else:
+            self.losses += 1
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "games": self.games, "wins": self.wins,
+                             "losses": self.losses, "draws": self.draws,
+                             "unfinished": self.unfinished,
+                             "win_rate": round(self.win_rate, 6),
+                             "interval": [round(x, 6) for x in self.interval]}
+        for key in ("first", "later"):
+            sub = getattr(self, key)
+            if sub is not None:
+                d[key] = sub.to_json()
+        return d
+
+
+def quantile(xs: Sequence[int], q: float) -> float:
+    """The ``q`` quantile of sorted ``xs`` by linear interpolation between order statistics
+    (what ``numpy.quantile`` does by default): ``quantile([1, 2, 3, 4], 0.5) == 2.5``."""
+    if not xs:
+        raise ValueError("no values")
+    h = (len(xs) - 1) * q
+    lo = math.floor(h)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (h - lo) * (xs[hi] - xs[lo])
+
+
+def _bin_width(lo: int, hi: int, most: int) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50 ... that puts ``lo..hi`` into ``most`` bins."""
+    width, steps = 1, (2, 5 / 2, 2)  # 1, 2, 5, 10, 20, 50, ...
+    k = 0
+    while (hi // width - lo // width + 1) > most:
+        width = int(round(width * steps[k % 3]))
+        k += 1
+    return width
+
+
+@dataclass
+class Distribution:
+    """How a whole number (a game's turns, its events) is spread over games: the count,
+    mean, minimum, p10, median (p50), p90, maximum (:func:`quantile`), and a histogram of
+    at most :attr:`BINS` bins of equal width (1, 2, 5, 10, 20 ...): ``bins`` holds
+    ``(lowest, highest, games)`` of every bin from the first value's to the last's."""
+
+    BINS = 12
+
+    count: int
+    mean: float
+    min: int
+    p10: float
+    p50: float
+    p90: float
+    max: int
+    bins: list[tuple[int, int, int]]
+
+    @classmethod
+    def of(cls, values: Iterable[int]) -> Distribution | None:
+        """The distribution of ``values``; ``None`` when there are none."""
+        xs = sorted(values)
+        if not xs:
+            return None
+        width = _bin_width(xs[0], xs[-1], cls.BINS)
+        first = xs[0] // width
+        counts = [0] * (xs[-1] // width - first + 1)
+        for x in xs:
+            counts[x // width - first] += 1
+        bins = [((first + i) * width, (first + i + 1) * width - 1, n)
+                for i, n in enumerate(counts)]
+        return cls(count=len(xs), mean=statistics.fmean(xs), min=xs[0],
+                   p10=quantile(xs, 0.1), p50=quantile(xs, 0.5), p90=quantile(xs, 0.9),
+                   max=xs[-1], bins=bins)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
-        d["win_rate"] = round(self.win_rate, 6)
+        d["mean"] = round(self.mean, 6)
+        d["bins"] = [{"from": a, "to": b, "games": n} for a, b, n in self.bins]
         return d
 
 
 @dataclass
 class Summary:
-    """What the whole library says: results per deck and player, game lengths.
+    """What the whole library says: results per deck and player, by who played first,
+    game lengths.
 
-    Game lengths (``turns_*``, ``events_*``) are over the games with a
-    result; ``None`` when there are none.
+    Game lengths (``turns_*``, ``events_*``, and their :class:`Distribution` in
+    ``turns`` and ``events``) are over the games with a result; ``None`` when
+    there are none.  ``starts`` has two tallies over every seat of the games whose
+    starting player is known: the seats that played first, and the others;
+    ``mulligans`` two over the seats whose mulligans are known: the seats that kept
+    their first seven cards, and those that took a mulligan or more.
     """
 
     games: int
@@ -291,50 +450,75 @@ class Summary:
     turns_median: float | None
     events_mean: float | None
     events_median: float | None
+    starts: list[Tally] = field(default_factory=list)
+    mulligans: list[Tally] = field(default_factory=list)
+    turns: Distribution | None = None
+    events: Distribution | None = None
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
-        d["decks"] = [t.to_json() for t in self.decks]
-        d["players"] = [t.to_json() for t in self.players]
+        for key in ("decks", "players", "starts", "mulligans"):
+            d[key] = [t.to_json() for t in getattr(self, key)]
+        for key in ("turns", "events"):
+            dist = getattr(self, key)
+            d[key] = dist.to_json() if dist is not None else None
         return d
 
 
-def summarize(rows: Iterable[tuple[list[str], list[str | None], int | None, int, int, bool]]
-              ) -> Summary:
-    """A :class:`Summary` of ``(players, decks, winner, turns, events, failed)`` rows.
+class SummaryRow(NamedTuple):
+    """What :func:`summarize` needs of one game."""
+
+    players: list[str]
+    decks: list[str | None]
+    winner: int | None
+    turns: int
+    events: int
+    failed: bool
+    starting_player: int | None = None
+    mulligans: list[int] | None = None
+
+
+def summarize(rows: Iterable[tuple[Any, ...]]) -> Summary:
+    """A :class:`Summary` of :class:`SummaryRow` rows (or plain tuples of their fields:
+    ``(players, decks, winner, turns, events, failed[, starting_player, mulligans])``).
 
     Shared by the backends so that they agree on every number.
     """
     games = decided = draws = unfinished = errors = 0
     decks: dict[str, Tally] = {}
     players: dict[str, Tally] = {}
+    starts = [Tally("played first"), Tally("played later")]
+    takes = [Tally("kept seven"), Tally("took a mulligan")]
     turns: list[int] = []
     events: list[int] = []
-    for names, deck_names, winner, n_turns, n_events, failed in rows:
+    for row in rows:
+        r = SummaryRow(*row)
+        winner = r.winner
         games += 1
-        errors += int(failed)
+        errors += int(r.failed)
         if winner is None:
             unfinished += 1
         else:
-            turns.append(n_turns)
-            events.append(n_events)
+            turns.append(r.turns)
+            events.append(r.events)
             if winner < 0:
                 draws += 1
             else:
                 decided += 1
-        for seat, name in enumerate(names):
-            deck = deck_names[seat] if seat < len(deck_names) else None
+        for seat, name in enumerate(r.players):
+            deck = r.decks[seat] if seat < len(r.decks) else None
+            first = None if r.starting_player is None else r.starting_player == seat
             for table, key in ((players, name), (decks, deck or "(unknown deck)")):
-                t = table.setdefault(key, Tally(key))
-                t.games += 1
-                if winner is None:
-                    t.unfinished += 1
-                elif winner < 0:
-                    t.draws += 1
-                elif winner == seat:
-                    t.wins += 1
-                else:
-                    t.losses += 1
+                t = table.setdefault(key, Tally(key, first=Tally(key), later=Tally(key)))
+                t.count(winner, seat)
+                if first is not None:
+                    sub = t.first if first else t.later
+                    assert sub is not None
+                    sub.count(winner, seat)
+            if first is not None:
+                starts[0 if first else 1].count(winner, seat)
+            if r.mulligans is not None and seat < len(r.mulligans):
+                takes[0 if r.mulligans[seat] == 0 else 1].count(winner, seat)
 
     def order(table: dict[str, Tally]) -> list[Tally]:
         return sorted(table.values(), key=lambda t: (-t.win_rate, -t.games, t.name))
@@ -348,7 +532,9 @@ def summarize(rows: Iterable[tuple[list[str], list[str | None], int | None, int,
     return Summary(games=games, decided=decided, draws=draws, unfinished=unfinished,
                    errors=errors, decks=order(decks), players=order(players),
                    turns_mean=mean(turns), turns_median=median(turns),
-                   events_mean=mean(events), events_median=median(events))
+                   events_mean=mean(events), events_median=median(events),
+                   starts=starts, mulligans=takes,
+                   turns=Distribution.of(turns), events=Distribution.of(events))
 
 
 # --------------------------------------------------------------------------
@@ -408,7 +594,9 @@ CREATE TABLE games (
     error TEXT,
     size INTEGER NOT NULL,
     log BLOB NOT NULL,              -- the binary log (mtgk.logfile), byte for byte
-    digest TEXT                     -- log_digest(log): finds an identical game
+    digest TEXT,                    -- log_digest(log): finds an identical game
+    starting_player INTEGER,        -- the seat that played first (NULL: unknown)
+    mulligans TEXT                  -- JSON list of mulligans taken, by seat (NULL: unknown)
 );
 CREATE TABLE seats (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -416,6 +604,7 @@ CREATE TABLE seats (
     player TEXT NOT NULL,
     deck TEXT,
     agent TEXT,
+    mulligans INTEGER,
     PRIMARY KEY (game_id, seat)
 ) WITHOUT ROWID;
 CREATE TABLE game_events (
@@ -441,9 +630,13 @@ CREATE INDEX games_sim ON games (sim_seed, sim_game);
 _DIGEST_INDEX = "CREATE INDEX games_digest ON games (digest)"
 
 _COLUMNS = ("id, added, players, decks, agents, seed, profile, kernel_version, winner, turns, "
-            "events, size, sim_seed, sim_game, error, digest")
+            "events, size, sim_seed, sim_game, error, digest, starting_player, mulligans")
 
-_V1_GAME_COLUMNS = frozenset(c.strip() for c in _COLUMNS.split(",")[:-1]) | {"log"}
+_NEWER_COLUMNS = {2: ("digest",), 3: ("starting_player", "mulligans")}
+"""The columns of ``games`` each schema added."""
+
+_V1_GAME_COLUMNS = frozenset(c.strip() for c in _COLUMNS.split(",")) - {
+    c for cols in _NEWER_COLUMNS.values() for c in cols} | {"log"}
 _LIBRARY_TABLES = frozenset({"library_meta", "games", "seats", "game_events", "deaths"})
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -476,16 +669,28 @@ def _json_seats(path: str, gid: Any, column: str, text: Any, names: bool) -> lis
     return value
 
 
+def _json_counts(path: str, gid: Any, column: str, text: Any) -> list[int]:
+    """A column holding a JSON list of counts by seat, checked."""
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, list) or not all(type(v) is int and v >= 0 for v in value):
+        raise _record_error(path, gid, f"{column} is {str(text)[:40]!r}")
+    return value
+
+
 def _record(path: str, row: Sequence[Any]) -> GameRecord:
     """A :class:`GameRecord` from a row of :data:`_COLUMNS`, its types checked (a damaged
     file can hold anything)."""
     (gid, added, players, decks, agents, seed, profile, kv, winner, turns, events, size,
-     sim_seed, sim_game, error, digest) = tuple(row)
+     sim_seed, sim_game, error, digest, first, mulligans) = tuple(row)
     ints = {"id": gid, "seed": seed, "turns": turns, "events": events, "size": size}
     for name, value in ints.items():
         if type(value) is not int:
             raise _record_error(path, gid, f"{name} is {value!r}")
-    optional_ints = {"winner": winner, "sim_seed": sim_seed, "sim_game": sim_game}
+    optional_ints = {"winner": winner, "sim_seed": sim_seed, "sim_game": sim_game,
+                     "starting_player": first}
     for name, value in optional_ints.items():
         if value is not None and type(value) is not int:
             raise _record_error(path, gid, f"{name} is {value!r}")
@@ -493,12 +698,13 @@ def _record(path: str, row: Sequence[Any]) -> GameRecord:
     for name, value in {**texts, "error": error, "digest": digest}.items():
         if not isinstance(value, str) and (value is not None or name in texts):
             raise _record_error(path, gid, f"{name} is {value!r}")
+    takes = None if mulligans is None else _json_counts(path, gid, "mulligans", mulligans)
     return GameRecord(id=gid, added=added, players=_json_seats(path, gid, "players", players, True),
                       decks=_json_seats(path, gid, "decks", decks, False),
                       agents=_json_seats(path, gid, "agents", agents, False), seed=seed,
                       profile=profile, kernel_version=kv, winner=winner, turns=turns,
                       events=events, size=size, sim_seed=sim_seed, sim_game=sim_game,
-                      error=error, digest=digest)
+                      error=error, digest=digest, starting_player=first, mulligans=takes)
 
 
 _DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
@@ -632,7 +838,8 @@ class SqliteStore:
             raise StoreError(f"{self.path}: not a game library (unknown schema {version})")
         missing = _LIBRARY_TABLES - tables
         columns = {r[1] for r in db.execute("PRAGMA table_info(games)").fetchall()}
-        want = _V1_GAME_COLUMNS | ({"digest"} if version >= 2 else set())
+        want = _V1_GAME_COLUMNS | {c for v, cols in _NEWER_COLUMNS.items() if v <= version
+                                   for c in cols}
         if missing or not want <= columns:
             what = (f"the tables {', '.join(sorted(missing))} are missing" if missing else
                     f"the games table lacks {', '.join(sorted(want - columns))}")
@@ -662,16 +869,39 @@ class SqliteStore:
                     db.execute(statement)
             db.execute(_DIGEST_INDEX)
             db.execute("INSERT INTO library_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif schema == 1:
-            db.execute("ALTER TABLE games ADD COLUMN digest TEXT")
-            rows = db.execute("SELECT id, log FROM games").fetchall()
-            db.executemany("UPDATE games SET digest = ? WHERE id = ?",
-                           [(log_digest(bytes(log)), gid) for gid, log in rows
-                            if isinstance(log, bytes)])
-            db.execute(_DIGEST_INDEX)
+        else:
+            if schema < 2:
+                db.execute("ALTER TABLE games ADD COLUMN digest TEXT")
+                rows = db.execute("SELECT id, log FROM games").fetchall()
+                db.executemany("UPDATE games SET digest = ? WHERE id = ?",
+                               [(log_digest(bytes(log)), gid) for gid, log in rows
+                                if isinstance(log, bytes)])
+                db.execute(_DIGEST_INDEX)
+            if schema < 3:
+                self._add_starts_and_mulligans()
             db.execute("UPDATE library_meta SET value = ? WHERE key = 'schema'",
                        (str(SCHEMA_VERSION),))
         return SCHEMA_VERSION
+
+    def _add_starts_and_mulligans(self) -> None:
+        """Migrating to schema 3: the columns for the starting player and the mulligans,
+        filled from each stored log (one that cannot be read keeps them NULL: unknown)."""
+        db = self._conn
+        db.execute("ALTER TABLE games ADD COLUMN starting_player INTEGER")
+        db.execute("ALTER TABLE games ADD COLUMN mulligans TEXT")
+        db.execute("ALTER TABLE seats ADD COLUMN mulligans INTEGER")
+        for gid, log in db.execute("SELECT id, log FROM games ORDER BY id").fetchall():
+            if not isinstance(log, bytes):
+                continue
+            try:
+                lf = decode_log(log, name=f"game {gid}")
+            except Exception:  # noqa: BLE001 - a log this kernel can't read: left unknown
+                continue
+            first, takes = starting_player_and_mulligans(lf.envelopes, len(lf.header.players))
+            db.execute("UPDATE games SET starting_player = ?, mulligans = ? WHERE id = ?",
+                       (first, json.dumps(takes), gid))
+            db.executemany("UPDATE seats SET mulligans = ? WHERE game_id = ? AND seat = ?",
+                           [(n, gid, seat) for seat, n in enumerate(takes)])
 
     def _error(self, exc: Exception) -> StoreError:
         """The one line that says what went wrong with the file."""
@@ -759,20 +989,24 @@ class SqliteStore:
                                               "ORDER BY id", (digest,)):
                     if stored == log:
                         return Added(int(gid), True)
+            takes = facts.mulligans
             cur = db.execute(
                 "INSERT INTO games (added, kernel_version, profile, seed, players, decks, "
-                "agents, winner, turns, events, sim_seed, sim_game, error, size, log, digest) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "agents, winner, turns, events, sim_seed, sim_game, error, size, log, digest, "
+                "starting_player, mulligans) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (added, facts.kernel_version, facts.profile, facts.seed,
                  json.dumps(facts.players), json.dumps(facts.decks), json.dumps(facts.agents),
                  facts.winner, facts.turns, facts.events, facts.sim_seed, facts.sim_game,
-                 facts.error, len(log), sqlite3.Binary(log), digest))
+                 facts.error, len(log), sqlite3.Binary(log), digest, facts.starting_player,
+                 None if takes is None else json.dumps(takes)))
             gid = cur.lastrowid
             assert gid is not None
             db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                 [(gid, i, name, facts.decks[i] if i < len(facts.decks) else None,
-                  facts.agents[i] if i < len(facts.agents) else None)
+                  facts.agents[i] if i < len(facts.agents) else None,
+                  takes[i] if takes is not None and i < len(takes) else None)
                  for i, name in enumerate(facts.players)])
             db.executemany("INSERT INTO game_events VALUES (?, ?, ?)",
                            [(gid, t, n) for t, n in sorted(facts.event_types.items())])
@@ -790,7 +1024,10 @@ class SqliteStore:
 
     @property
     def _columns(self) -> str:
-        return _COLUMNS if self._schema >= 2 else _COLUMNS.replace("digest", "NULL")
+        """:data:`_COLUMNS`, the ones this library's schema lacks read as NULL."""
+        cols = [c.strip() for c in _COLUMNS.split(",")]
+        missing = {c for v, added in _NEWER_COLUMNS.items() if v > self._schema for c in added}
+        return ", ".join("NULL" if c in missing else c for c in cols)
 
     def get(self, game_id: int) -> StoredGame | None:
         rows = self._read(f"SELECT {self._columns}, log FROM games WHERE id = ?", (game_id,))
@@ -848,17 +1085,22 @@ class SqliteStore:
         return [_record(self.path, r) for r in self._read(sql, params)]
 
     def summary(self) -> Summary:
-        rows = self._read(
-            "SELECT id, players, decks, winner, turns, events, error FROM games ORDER BY id")
+        extra = "starting_player, mulligans" if self._schema >= 3 else "NULL, NULL"
+        rows = self._read(f"SELECT id, players, decks, winner, turns, events, error, {extra} "
+                          "FROM games ORDER BY id")
         out = []
-        for gid, players, decks, winner, turns, events, error in rows:
+        for gid, players, decks, winner, turns, events, error, first, takes in rows:
             if winner is not None and type(winner) is not int:
                 raise _record_error(self.path, gid, f"winner is {winner!r}")
             if type(turns) is not int or type(events) is not int:
                 raise _record_error(self.path, gid, f"turns/events are {turns!r}/{events!r}")
-            out.append((_json_seats(self.path, gid, "players", players, True),
-                        _json_seats(self.path, gid, "decks", decks, False), winner, turns,
-                        events, error is not None))
+            if first is not None and type(first) is not int:
+                raise _record_error(self.path, gid, f"starting_player is {first!r}")
+            out.append(SummaryRow(
+                _json_seats(self.path, gid, "players", players, True),
+                _json_seats(self.path, gid, "decks", decks, False), winner, turns, events,
+                error is not None, first,
+                None if takes is None else _json_counts(self.path, gid, "mulligans", takes)))
         return summarize(out)
 
     # -- extras ----------------------------------------------------------------

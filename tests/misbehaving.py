@@ -35,6 +35,19 @@ def _os_exit(c: Ctx) -> None:
     os._exit(3)
 
 
+ONCE_MARK = "MTGK_TEST_ONCE_MARK"
+"""The environment variable naming the file Once Exit Land leaves behind."""
+
+
+def _once_exit(c: Ctx) -> None:
+    """The process ends the first time (leaving the file named by ``$MTGK_TEST_ONCE_MARK``);
+    once that file exists, nothing happens: a failure that a retry gets past."""
+    mark = os.environ.get(ONCE_MARK)
+    if mark and not os.path.exists(mark):
+        Path(mark).write_text("died once\n")
+        os._exit(3)
+
+
 def _sys_exit(c: Ctx) -> None:
     sys.exit(4)
 
@@ -64,6 +77,8 @@ def _long_flood(c: Ctx) -> None:
 
 CARDS = {
     "Exit Land": (_os_exit, "When Exit Land enters, the process ends (os._exit(3))."),
+    "Once Exit Land": (_once_exit, "When Once Exit Land enters for the first time, the "
+                                   "process ends (os._exit(3))."),
     "Sys Exit Land": (_sys_exit, "When Sys Exit Land enters, it calls sys.exit(4)."),
     "Segfault Land": (_segfault, "When Segfault Land enters, the process gets SIGSEGV."),
     "Sigkill Land": (_sigkill, "When Sigkill Land enters, the process gets SIGKILL."),

@@ -21,9 +21,12 @@ from tests import misbehaving
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def mtgk(where: Path, *args: object, limit: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run ``mtgk`` in a new process that has the misbehaving set installed."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(where), str(ROOT)])}
+def mtgk(where: Path, *args: object, limit: float = 120,
+         env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``mtgk`` in a new process that has the misbehaving set installed (and ``env``
+    added to its environment)."""
+    env = {**os.environ, **(env or {}),
+           "PYTHONPATH": os.pathsep.join([str(where), str(ROOT)])}
     return subprocess.run([sys.executable, "-c", "import sys; from mtgk.cli import main; "
                            "sys.exit(main())", *map(str, args)], cwd=where, env=env,
                           capture_output=True, text=True, timeout=limit)
