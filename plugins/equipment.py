@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Activated, Static
-from mtgk.dsl import activated, gets_and_has, pt_and_grant_layers, static, target
-from mtgk.filters import creature
+from mtgk.cards.definitions import Activated, Static
+from mtgk.cards.dsl import activated, gets_and_has, pt_and_grant_layers, static, target
+from mtgk.cards.filters import creature
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.layers import View
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.layers import View
 
 
 def _attach(c: Ctx) -> None:

@@ -30,13 +30,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Triggered
-from mtgk.dsl import me
+from mtgk.cards.definitions import Triggered
+from mtgk.cards.dsl import me
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.layers import View
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.layers import View
 
 ALT = "evoke"
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mtgk import events as ev
+from mtgk.log import events as ev
 from mtgk.plugins.hideaway import events_this_turn
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.engine import Game
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.engine import Game
 
 
 def activations_this_turn(game: Game, source: int, ability: str) -> list[int]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mtgk.loading import load_registry, new_module_name
+from mtgk.cards.loading import load_registry, new_module_name
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,6 +28,7 @@ def _fake_dist(tmp: Path, dist: str, group: str, name: str, target: str) -> None
 @pytest.mark.parametrize(("line", "old", "new"), [
     ("from kernel.dsl import CardSet", "kernel.dsl", new_module_name("kernel.dsl")),
     ("import kernel.engine", "kernel.engine", new_module_name("kernel.engine")),
+    ("from kernel import events as ev", "kernel.events", "mtgk.log.events"),
     ("from kernel.plugins import hookimpl", "kernel.plugins", new_module_name("kernel.plugins")),
     ("from plugins import evoke", "plugins", "mtgk.plugins"),
     ("from cardsets.lorwyn import cards", "cardsets.lorwyn", "mtgk.cardsets.lorwyn"),
@@ -84,8 +86,14 @@ def test_every_package_of_the_checkout_is_installed() -> None:
 
 
 def test_the_wheel_holds_only_the_mtgk_namespace(tmp_path: Path) -> None:
+    src = tmp_path / "src"  # a copy: building writes build/ beside the sources
+    for part in ("kernel", "plugins", "cardsets"):
+        shutil.copytree(ROOT / part, src / part,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    for part in ("pyproject.toml", "README.md"):
+        shutil.copyfile(ROOT / part, src / part)
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
-                        str(tmp_path), str(ROOT)], capture_output=True, text=True)
+                        str(tmp_path), str(src)], capture_output=True, text=True)
     if r.returncode != 0:
         pytest.skip(f"cannot build a wheel here: {r.stderr.strip().splitlines()[-1:]}")
     [wheel] = tmp_path.glob("mtgk-*.whl")
@@ -93,6 +101,6 @@ def test_the_wheel_holds_only_the_mtgk_namespace(tmp_path: Path) -> None:
     tops = {n.split("/")[0] for n in names}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"mtgk"}
     for needed in ("mtgk/py.typed", "mtgk/data/creature_types.txt",
-                   "mtgk/viewer_assets/viewer.js", "mtgk/plugins/evoke.py",
+                   "mtgk/tools/viewer_assets/viewer.js", "mtgk/plugins/evoke.py",
                    "mtgk/cardsets/lorwyn/cards.json", "mtgk/cardsets/core/tokens.json"):
         assert needed in names, needed

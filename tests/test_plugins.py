@@ -9,8 +9,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from mtgk.cards import CardDef, CardFacts, CardSetInfo, NameClash, Registry, same_card
-from mtgk.loading import HookSpecs, PluginError, load_registry
+from mtgk.cards.definitions import CardDef, CardFacts, CardSetInfo, NameClash, Registry, same_card
+from mtgk.cards.loading import HookSpecs, PluginError, load_registry
 from mtgk.scenario.model import load_scenarios
 from mtgk.scenario.runner import run_scenario
 
@@ -71,7 +71,7 @@ def test_strict_mode_turns_a_broken_plugin_into_an_error(sandbox: Path) -> None:
 
 def test_misspelled_hook_fails_fast(sandbox: Path) -> None:
     (sandbox / "broken_pack.py").write_text(
-        "from mtgk.loading import hookimpl\n"
+        "from mtgk.cards.loading import hookimpl\n"
         "@hookimpl\n"
         "def mtgk_cardset():\n    return []\n")
     _fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "typo", "broken_pack")
@@ -104,12 +104,12 @@ def test_every_hookspec_is_documented_with_its_signature() -> None:
 
 def _pack(tmp: Path, module: str, set_name: str, cards: str, extra: str = "") -> None:
     """A card pack module ``module`` with card set ``set_name``; ``cards`` is Python
-    adding its cards to ``S`` (a ``mtgk.dsl.CardSet``)."""
+    adding its cards to ``S`` (a ``mtgk.cards.dsl.CardSet``)."""
     (tmp / f"{module}.py").write_text(
-        "from mtgk.cards import CardFacts\n"
-        "from mtgk.dsl import CardSet, damage, spell, target\n"
-        "from mtgk.filters import creature_or_player\n"
-        "from mtgk.loading import hookimpl\n"
+        "from mtgk.cards.definitions import CardFacts\n"
+        "from mtgk.cards.dsl import CardSet, damage, spell, target\n"
+        "from mtgk.cards.filters import creature_or_player\n"
+        "from mtgk.cards.loading import hookimpl\n"
         f"S = CardSet({set_name!r}, '9.9', __file__)\n"
         f"{cards}\n"
         "@hookimpl\n"
@@ -202,25 +202,25 @@ def test_slow_loads_are_reported(sandbox: Path, monkeypatch: pytest.MonkeyPatch)
 
     import structlog
 
-    import mtgk.diag
-    import mtgk.loading
+    import mtgk.cards.loading
+    import mtgk.tools.diag
 
     _pack(sandbox, "clash_pack", "slowpack", "import time\ntime.sleep(0.5)\n" + UNIQUE)
     _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "slowpack", "clash_pack")
     _pack(sandbox, "clash_pack_fast", "fastpack", UNIQUE.replace("Zyx", "Fast"))
     _fake_dist(sandbox, "clash_pack_fast", "mtgk.cardsets", "fastpack", "clash_pack_fast")
-    monkeypatch.setattr(mtgk.loading, "SLOW_LOAD_SECONDS", 0.4)
+    monkeypatch.setattr(mtgk.cards.loading, "SLOW_LOAD_SECONDS", 0.4)
     try:
         out = io.StringIO()
-        mtgk.diag.configure(verbosity=0, stream=out)  # without -v: only the slow one
+        mtgk.tools.diag.configure(verbosity=0, stream=out)  # without -v: only the slow one
         reg = load_registry(["slowpack", "fastpack"], plugins=False)
         assert "Zyx Unique Bear" in reg and "Fast Unique Bear" in reg
         lines = out.getvalue().splitlines()
         assert len(lines) == 1 and "card set plugin 'slowpack' is slow to load" in lines[0]
         assert "warning" in lines[0]
-        monkeypatch.setattr(mtgk.loading, "SLOW_LOAD_SECONDS", 5.0)
+        monkeypatch.setattr(mtgk.cards.loading, "SLOW_LOAD_SECONDS", 5.0)
         out = io.StringIO()
-        mtgk.diag.configure(verbosity=1, stream=out)  # -v: every plugin, with its time
+        mtgk.tools.diag.configure(verbosity=1, stream=out)  # -v: every plugin, with its time
         load_registry()
         text = out.getvalue()
         for name in ("core", "lorwyn", "eldraine"):

@@ -3,10 +3,10 @@
 A :class:`Game` owns a state and its log.  The engine only ever changes the
 state by appending an event (:meth:`Game.emit`), which the projector folds in.
 Every choice is asked of the player's agent as a :class:`Decision`; the answer
-is checked, then recorded as a :class:`~mtgk.events.DecisionMade` event.
+is checked, then recorded as a :class:`~mtgk.log.events.DecisionMade` event.
 Random outcomes (shuffles) are recorded with their results.
 
->>> from mtgk.loading import load_registry
+>>> from mtgk.cards.loading import load_registry
 >>> from mtgk.agents import RandomAgent
 >>> reg = load_registry()
 >>> g = Game(reg, ["alice", "bob"], seed=1)
@@ -26,11 +26,12 @@ from typing import Any, NoReturn, Protocol
 import msgspec
 import structlog
 
-from mtgk import events as ev
-from mtgk.cards import X_COUNT, Activated, CardDef, Cost, Registry, Target, Triggered
-from mtgk.effects import Ctx, blame
-from mtgk.events import Envelope, Event, player_ref, ref_player
-from mtgk.layers import (
+from mtgk.cards.definitions import X_COUNT, Activated, CardDef, Cost, Registry, Target, Triggered
+from mtgk.cards.effects import Ctx
+from mtgk.cards.errors import blame
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope, Event, player_ref, ref_player
+from mtgk.rules.layers import (
     APPLIERS,
     Chars,
     View,
@@ -41,7 +42,7 @@ from mtgk.layers import (
     printed,
     printed_template,
 )
-from mtgk.mana import (
+from mtgk.rules.mana import (
     SPEND_RESTRICTIONS,
     ManaCost,
     Source,
@@ -50,10 +51,10 @@ from mtgk.mana import (
     plan_payment,
     restriction,
 )
-from mtgk.replacement import replace
-from mtgk.state import Obj, StackItem, State, apply, new_state
+from mtgk.rules.replacement import replace
+from mtgk.rules.state import Obj, StackItem, State, apply, new_state
 
-log = structlog.get_logger("mtgk.engine")
+log = structlog.get_logger("mtgk.rules.engine")
 
 
 class _Silent:
@@ -251,7 +252,7 @@ class Game:
 
     def diag(self) -> Any:
         """The kernel's diagnostics logger for this game (structlog), bound to its seed;
-        silent unless structlog is configured (``mtgk -v``, :func:`mtgk.diag.configure`)."""
+        silent unless structlog is configured (``mtgk -v``, :func:`mtgk.tools.diag.configure`)."""
         if not structlog.is_configured():
             return _SILENT
         return log.bind(seed=self.seed)
@@ -265,7 +266,7 @@ class Game:
     """The event budget: a game that reaches this many events without ending (a card
     looping forever, say) is ended there by ``GameEnded(winner=-1, reason="event-budget")``.
     Deterministic, unlike a wall clock; a log's header records it as ``meta["max_events"]``
-    (:func:`mtgk.replay.run_from_header`).  The longest reference game has 1,872 events."""
+    (:func:`mtgk.log.replay.run_from_header`).  The longest reference game has 1,872 events."""
 
     def emit(self, e: Event, cause: int | None = None, together: bool = False) -> int:
         """Append ``e`` to the log, fold it into the state, and collect triggers.
@@ -423,8 +424,8 @@ class Game:
 
     def card_failed(self, error: Exception, card: str, ability: Any, part: str) -> NoReturn:
         """Called with the exception raised as the engine ran ``card``'s code (``ability``
-        and ``part``: which, see :func:`mtgk.effects.blame`): raise it as a
-        :class:`~mtgk.effects.CardError` naming the card, its ability and its set --
+        and ``part``: which, see :func:`mtgk.cards.effects.blame`): raise it as a
+        :class:`~mtgk.cards.effects.CardError` naming the card, its ability and its set --
         unless it isn't the card's doing: a rules error, the game's end, a check of
         validated mode, or an exception of an agent or a listener, which go on as they
         are.  (Call sites are ``try``/``except``: nothing is done unless something is
@@ -618,7 +619,7 @@ class Game:
 
     def name(self, ref: int) -> str:
         """A player's name, or an object's (a token's printed name, not its registry key:
-        :meth:`~mtgk.cards.Registry.token_name`)."""
+        :meth:`~mtgk.cards.definitions.Registry.token_name`)."""
         p = ref_player(ref)
         if p is not None:
             return self.state.players[p].name
@@ -2065,7 +2066,7 @@ class Game:
                 ) -> tuple[list[str], list[Source]]:
         """The pool mana and the mana sources ``player`` may use to pay for ``spend`` (a
         spell being cast, an ability being activated; ``None``: anything else, e.g.
-        "unless its controller pays {X}"), as :func:`~mtgk.mana.plan_payment` takes
+        "unless its controller pays {X}"), as :func:`~mtgk.rules.mana.plan_payment` takes
         them: mana with a spending restriction only where it may be spent, first."""
         return self.pool_for(player, spend), self.mana_sources(player, exclude, spend)
 
@@ -2344,7 +2345,7 @@ class Game:
             return
         if isinstance(ab, Triggered) and ab.intervening_if is not None:
             try:
-                holds = ab.intervening_if(self.view(), item.source, event_from_data(item.data))
+                holds = ab.intervening_if(self.view(), item.source, ev.event_from_data(item.data))
             except Exception as exc:
                 self.card_failed(exc, _card_of(item), item.ability, "intervening 'if' condition")
             if not holds:
@@ -3006,7 +3007,7 @@ class Game:
                      tapped: bool = False) -> int:
         """Create the token keyed ``name`` in the registry (its facts and abilities are
         that definition's; two tokens sharing a printed name have two keys: see
-        :meth:`~mtgk.cards.Registry.token_name`) under ``controller``'s control.  It
+        :meth:`~mtgk.cards.definitions.Registry.token_name`) under ``controller``'s control.  It
         enters the battlefield as any permanent does (:meth:`_entered`): "as ~ enters"
         choices, "enters tapped" (its own or another permanent's), "enters with
         counters".  Returns its id."""
@@ -3026,7 +3027,7 @@ class Game:
     # ------------------------------------------------------------------ damage
     def deal_damage(self, source: int, to: int, amount: int, combat: bool = False,
                     controller: int | None = None) -> None:
-        """Deal damage, after replacement and prevention effects (:mod:`mtgk.replacement`)."""
+        """Deal damage, after replacement and prevention effects (:mod:`mtgk.rules.replacement`)."""
         if amount <= 0:
             return
         src_ctrl = self.last_known_controller(source) if controller is None else controller
@@ -3456,13 +3457,6 @@ def _card_of(item: StackItem) -> str:
 
 def _event_data(e: Event) -> Any:
     return [e.TAG, list(msgspec.structs.astuple(e))]
-
-
-def event_from_data(data: Any) -> Event | None:
-    """Rebuild the triggering event stored in a triggered ability's ``data``."""
-    if not isinstance(data, list) or len(data) not in (2, 3) or data[0] not in ev.EVENT_TYPES:
-        return None
-    return msgspec.convert(data[1], ev.EVENT_TYPES[data[0]])
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,12 @@ What is supported (see ``docs/layers.md`` for the long form):
   effect is created (:func:`copiable_name`: a copy of a copy copies what the
   latter copies).  ``Chars.card`` names the definition an object behaves as,
   and the engine looks behaviour up through it everywhere
-  (:meth:`mtgk.engine.Game.definition`: activated, triggered, static,
+  (:meth:`mtgk.rules.engine.Game.definition`: activated, triggered, static,
   replacement and mana abilities); static abilities here are read from the
   definitions the permanents have after layer 1.  Only resolved spells and
   abilities make copy effects (no static ability does).
 * **Sources of effects**: resolved spells and abilities (``state.effects``,
-  made by :class:`~mtgk.events.EffectCreated`; their affected objects are
+  made by :class:`~mtgk.log.events.EffectCreated`; their affected objects are
   locked in as they resolve) and the static abilities of permanents
   (recomputed from the card definitions, and only while the permanent still
   has that ability).
@@ -67,7 +67,7 @@ What is supported (see ``docs/layers.md`` for the long form):
   ``next_turn`` ("until your next turn") ones as their controller's next turn
   begins (in its untap step, before anything untaps), ``while_source`` ones as
   their source leaves the battlefield -- each with an
-  :class:`~mtgk.events.EffectsEnded` event, so replays reproduce it.
+  :class:`~mtgk.log.events.EffectsEnded` event, so replays reproduce it.
 
 Effect kinds (``APPLIERS``): ``copy``; ``control``; ``add_all_creature_types``,
 ``lose_all_creature_types``, ``set_creature_types``,
@@ -84,12 +84,12 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from mtgk.cards import SpellAbility
-from mtgk.effects import blame
+from mtgk.cards.definitions import SpellAbility
+from mtgk.cards.errors import blame
 
 if TYPE_CHECKING:
-    from mtgk.cards import Registry
-    from mtgk.state import Obj, State
+    from mtgk.cards.definitions import Registry
+    from mtgk.rules.state import Obj, State
 
 LAYER_ORDER = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
 
@@ -489,7 +489,7 @@ LAYER_CHANGES: dict[str, frozenset[str]] = {
     "6": frozenset({"abilities"}),
 }
 """What the effects of each layer (from 2 on) change, in the groups of
-``mtgk.filters.Reads``; an effect kind a plugin adds to a layer must keep to it."""
+``mtgk.cards.filters.Reads``; an effect kind a plugin adds to a layer must keep to it."""
 ALL_CHANGES = frozenset({"controller", "text", "types", "colors", "abilities", "pt",
                          "mana_value"})
 
@@ -744,7 +744,7 @@ class _Layers:
             self._failed(exc, a.static)
 
     def _failed(self, error: Exception, static: int) -> NoReturn:
-        """A static ability's code raised ``error`` (see :class:`mtgk.effects.CardError`)."""
+        """A static ability's code raised ``error`` (see :class:`mtgk.cards.effects.CardError`)."""
         _ts, _oid, key, _st = self.statics[static]
         blame(error, self.reg, key.rpartition("#")[0], key, "continuous effect")
 
@@ -789,7 +789,7 @@ def compute(state: State, reg: Registry) -> dict[int, Chars]:
 def compute_with_reads(state: State, reg: Registry
                        ) -> tuple[dict[int, Chars], frozenset[str] | None]:
     """:func:`compute`, and the parts of the state outside the permanents that the result
-    depends on (``mtgk.events.STATE_PARTS`` the static abilities and characteristic-
+    depends on (``mtgk.log.events.STATE_PARTS`` the static abilities and characteristic-
     defining abilities on the battlefield declare they read), ``None`` if some static
     ability didn't declare it (it may look at anything)."""
     layers = _Layers(state, reg)

@@ -1,6 +1,6 @@
 """Starting games from a log header, seeking into logs, and verifying logs.
 
-A log header (:class:`~mtgk.logfile.LogHeader`) says everything needed to
+A log header (:class:`~mtgk.log.logfile.LogHeader`) says everything needed to
 play a game again besides the players' decisions: players, seed, rules
 profile, deck lines and the options of the run (``meta["max_turns"]``).
 :func:`start_game` and :func:`run_from_header` turn a header into a game; the
@@ -42,7 +42,7 @@ it reaches the end of the scenario (``meta["scenario_end"]``, the number of
 events the scenario produced; for older logs without it: the log ends where
 the engine asks for the next decision, which is where a scenario stops).
 
->>> from mtgk.loading import load_registry
+>>> from mtgk.cards.loading import load_registry
 >>> reg = load_registry(["core", "lorwyn"])
 >>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
 ...                     meta={"max_turns": 3})
@@ -64,14 +64,14 @@ from typing import Any, Protocol
 import msgspec
 
 import mtgk
-from mtgk import events as ev
 from mtgk.agents import ReplayAgent, ReplayExhausted
-from mtgk.cards import Registry
-from mtgk.decks import DeckError, parse_deck
-from mtgk.engine import Agent, Game, GameOver, RulesError
-from mtgk.events import Envelope
-from mtgk.logfile import LogHeader, UnknownEvent
-from mtgk.state import State, apply, copy_state, encode_state, fold, new_state
+from mtgk.cards.decks import DeckError, parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader, UnknownEvent
+from mtgk.rules.engine import Agent, Game, GameOver, RulesError
+from mtgk.rules.state import State, apply, copy_state, encode_state, fold, new_state
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
@@ -109,7 +109,7 @@ def new_header(registry: Registry, players: Sequence[str], decks: Sequence[Seque
                meta: dict[str, Any] | None = None) -> LogHeader:
     """The header of a new game log: kernel version, card sets (with versions), decks...
 
-    ``decks`` are deck lines (see :func:`mtgk.decks.deck_lines`).
+    ``decks`` are deck lines (see :func:`mtgk.cards.decks.deck_lines`).
     """
     sets = [(name, registry.sets[name].version) for name in sorted(registry.sets)]
     return LogHeader(kernel_version=mtgk.__version__, cardsets=sets, players=list(players),
@@ -118,7 +118,7 @@ def new_header(registry: Registry, players: Sequence[str], decks: Sequence[Seque
 
 
 def header_decks(header: LogHeader, registry: Registry) -> list[list[str]]:
-    """The decks of ``header`` as card lists (deck lines parsed with :mod:`mtgk.decks`)."""
+    """The decks of ``header`` as card lists (deck lines parsed with :mod:`mtgk.cards.decks`)."""
     out: list[list[str]] = []
     for i, lines in enumerate(header.decks):
         who = header.players[i] if i < len(header.players) else f"player {i}"
@@ -232,7 +232,7 @@ def run_setup_log(registry: Registry, header: LogHeader, agents: Sequence[Agent]
     are the setup: the turn, life totals, every object put directly into its
     zone, counters, attachments.  They are emitted again as recorded, and, as
     the scenario runner does, trigger nothing; then the game goes on in that
-    step of that turn (:meth:`~mtgk.engine.Game.turn_from` with ``resume``,
+    step of that turn (:meth:`~mtgk.rules.engine.Game.turn_from` with ``resume``,
     then the following turns), with ``agents`` answering the decisions.
     Raises :class:`SetupError` if the header or the setup is not a scenario's
     (:func:`setup_problems`).
@@ -313,7 +313,7 @@ def log_kind(header: LogHeader) -> str:
 def replay_to(envelopes: Sequence[Envelope], n: int) -> State:
     """The state right after event ``n`` (``-1``: before any event).
 
-    >>> from mtgk.events import GameStarted
+    >>> from mtgk.log.events import GameStarted
     >>> envs = [Envelope(0, -1, GameStarted(players=("A", "B"), seed=1))]
     >>> replay_to(envs, 0).seed, replay_to(envs, -1).players
     (1, [])
@@ -331,11 +331,11 @@ class Seeker:
     """Fast random access to the states of a log.
 
     Keeps the state before every ``every``-th event as a snapshot (made with
-    :func:`~mtgk.state.copy_state`, built lazily as far as seeks need) and
+    :func:`~mtgk.rules.state.copy_state`, built lazily as far as seeks need) and
     replays forward from the nearest one.  The snapshots are a disposable
     cache; :meth:`state_at` always returns a new state the caller may change.
 
-    >>> from mtgk.events import GameStarted, LifeLost
+    >>> from mtgk.log.events import GameStarted, LifeLost
     >>> envs = [Envelope(0, -1, GameStarted(players=("A", "B"), seed=1))]
     >>> envs += [Envelope(i, -1, LifeLost(player=0, n=1)) for i in range(1, 6)]
     >>> s = Seeker(envs, every=2)

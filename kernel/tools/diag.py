@@ -40,8 +40,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 import structlog
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
-    from mtgk.events import Envelope
+    from mtgk.log.events import Envelope
+    from mtgk.rules.engine import Game
 
 __all__ = ["add_common_options", "configure", "game_context", "track"]
 

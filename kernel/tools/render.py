@@ -7,11 +7,11 @@ and it remembers the name of every object it has seen, so that objects which
 have since changed zones (and ids) are still named.
 
 With a *viewer* (``as_player``), hidden information is masked the way that
-player would see it (the rules are :mod:`mtgk.visibility`'s; the renderer
-folds a :class:`~mtgk.visibility.Perspective` along): cards in the other
+player would see it (the rules are :mod:`mtgk.rules.visibility`'s; the renderer
+folds a :class:`~mtgk.rules.visibility.Perspective` along): cards in the other
 player's hand, every library's contents and order, and face-down exiled cards
 read as "a card", unless the object's ``known_to`` (or a
-:class:`~mtgk.events.Revealed` event) includes the viewer; what is public (a
+:class:`~mtgk.log.events.Revealed` event) includes the viewer; what is public (a
 land played, a spell cast, a card discarded) is named.  :func:`event_json` and
 :func:`mask_state` give events and states as the viewer may see them.  Every
 text is :func:`clean`: control characters in names are escaped.
@@ -20,8 +20,8 @@ text is :func:`clean`: control characters in names are escaped.
 the battlefield (characteristics after layers), exile, the stack, combat,
 pending triggers and the next decision.
 
->>> from mtgk import events as ev
->>> from mtgk.events import Envelope
+>>> from mtgk.log import events as ev
+>>> from mtgk.log.events import Envelope
 >>> r = Renderer()
 >>> r.render(Envelope(0, -1, ev.GameStarted(players=("Alice", "Bob"), seed=1)))
 '0 Game started: Alice vs Bob (seed 1, rules lorwyn-2007)'
@@ -39,16 +39,17 @@ pending triggers and the next decision.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from mtgk import events as ev
-from mtgk.cards import KEYWORDS, Registry
-from mtgk.events import Envelope, ref_player
-from mtgk.state import Obj, StackItem, State, apply, copy_state, new_state
-from mtgk.visibility import (
+from mtgk.cards.definitions import KEYWORDS, Registry
+from mtgk.cards.rendering import RENDERERS, register_renderer
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope, ref_player
+from mtgk.rules.state import Obj, StackItem, State, apply, copy_state, new_state
+from mtgk.rules.visibility import (
     PLAIN_CHOICE_KINDS,
     PLAYER_FIELDS,
     PUBLIC_FLAGS,
@@ -59,7 +60,7 @@ from mtgk.visibility import (
 )
 
 if TYPE_CHECKING:
-    from mtgk.layers import Chars
+    from mtgk.rules.layers import Chars
 
 __all__ = [
     "HIDDEN",
@@ -89,22 +90,6 @@ _REASONS = {
 
 
 _REF_FIELDS = frozenset({"obj", "new_obj", "source", "target", "item", "to", "attached_to"})
-
-EventRenderer = Callable[["Renderer", Any], str]
-RENDERERS: dict[str, EventRenderer] = {}
-"""Renderings of event types defined outside the kernel: tag -> ``fn(renderer, event)``."""
-
-
-def register_renderer(tag: str, fn: EventRenderer) -> EventRenderer:
-    """Say how events tagged ``tag`` read: ``fn(renderer, event)`` returns the text.
-
-    For plugins that add event types; the renderer's :meth:`Renderer.player`,
-    :meth:`Renderer.obj` and :meth:`Renderer.ref` name players and objects
-    (masking hidden cards).  Returns ``fn``.
-    """
-    RENDERERS[tag] = fn
-    return fn
-
 
 def _clashed(r: Renderer, e: Any) -> str:
     who = r.player(e.player)
@@ -165,7 +150,8 @@ def _zone_visible(zone: str, owner: int, viewer: int | None, face_down: bool = F
     return False
 
 
-def _step_name(step: str) -> str:
+def step_name(step: str) -> str:
+    """A step's name in words: ``precombat_main`` -> ``precombat main``."""
     return step.replace("_", " ")
 
 
@@ -184,7 +170,7 @@ def _plain_repr(x: Any) -> str:
 
 def _ability_label(ab: Any, index: int) -> str:
     """``"+1"``, ``"{3}{R}, {T} ability"``, ``"etb ability"`` ... for one ability."""
-    from mtgk.cards import Activated, Static, Triggered
+    from mtgk.cards.definitions import Activated, Static, Triggered
 
     text = getattr(ab, "text", "")
     if isinstance(ab, Activated):
@@ -251,12 +237,12 @@ class Renderer:
 
     # ------------------------------------------------------------------ names
     def sees(self, o: Obj) -> bool:
-        """Whether the viewer may know which card ``o`` is (see :mod:`mtgk.visibility`)."""
+        """Whether the viewer may know which card ``o`` is (see :mod:`mtgk.rules.visibility`)."""
         return self.seen.sees(o)
 
     def card_name(self, key: str) -> str:
         """The name objects of card ``key`` have (a token's printed name: two tokens keyed
-        apart may share one, :meth:`~mtgk.cards.Registry.token_name`); without a
+        apart may share one, :meth:`~mtgk.cards.definitions.Registry.token_name`); without a
         registry, the key."""
         return self.registry.token_name(key) if self.registry is not None and key else key
 
@@ -357,7 +343,7 @@ class Renderer:
             fn = getattr(self, "_" + e.TAG, None) if e.TAG else None
         if fn is not None:
             return str(fn(e))
-        from mtgk.logfile import UnknownEvent
+        from mtgk.log.logfile import UnknownEvent
         if isinstance(e, UnknownEvent):
             return f"unknown event {e.tag} (version {e.version}): this kernel cannot read it"
         return self.generic(e)
@@ -366,7 +352,7 @@ class Renderer:
         """``Tag(field=value, ...)``, naming players and objects in the usual fields.
 
         For a viewer, fields are first masked as in JSON (see
-        :meth:`mtgk.visibility.Perspective.mask_event`): a private field the viewer
+        :meth:`mtgk.rules.visibility.Perspective.mask_event`): a private field the viewer
         may not see reads ``hidden``, an object they can't follow ``0``.
         """
         parts = []
@@ -485,7 +471,7 @@ class Renderer:
         return f"Turn {e.turn} ({self.player(e.active)})"
 
     def _StepBegan(self, e: ev.StepBegan) -> str:
-        return f"— {_step_name(e.step)} —"
+        return f"— {step_name(e.step)} —"
 
     def _DecisionMade(self, e: ev.DecisionMade) -> str:
         if e.kind == "first_player" and isinstance(e.choice, int):
@@ -952,15 +938,15 @@ def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any
     """An envelope as a JSON Lines record (``seq``, ``cause``, ``type``, ``v``, ``event``).
 
     With a renderer that has a viewer, the record is the event as the viewer may
-    see it (see :mod:`mtgk.visibility`), and the renderer must have *just folded*
+    see it (see :mod:`mtgk.rules.visibility`), and the renderer must have *just folded*
     ``env`` (:meth:`Renderer.advance`): private fields the viewer may not see are
     ``null`` (orders ``[]``), the seed ``null``, the ids of objects the viewer
     can't follow 0; ``cards`` maps the ids of the objects the event names that the
     viewer can follow to their names (``null``: face down), and a
-    :class:`~mtgk.events.Revealed` event shown to the viewer lists the names it
+    :class:`~mtgk.log.events.Revealed` event shown to the viewer lists the names it
     shows in ``revealed``.
     """
-    from mtgk.logfile import UnknownEvent
+    from mtgk.log.logfile import UnknownEvent
 
     e = env.event
     if isinstance(e, UnknownEvent):  # for a viewer, not its fields: they can't be masked
@@ -984,13 +970,13 @@ def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any
 
 def mask_state(state: State, viewer: int | None, seen: Perspective | None = None) -> State:
     """A copy of ``state`` as ``viewer`` may see it (``seen``: the viewer's
-    :class:`~mtgk.visibility.Perspective`, folded up to ``state``, for what was
+    :class:`~mtgk.rules.visibility.Perspective`, folded up to ``state``, for what was
     revealed and how cards were followed; without it, nothing was).
 
     No seed.  Objects the viewer can't follow (every library card, the cards of
     other players' hands) are left out of ``objects`` and listed as ``0`` in their
     zone.  The others keep their ids; their ``card_id`` is the viewer's (see
-    :mod:`mtgk.visibility`, rule 3); the ones the viewer may not know (face down)
+    :mod:`mtgk.rules.visibility`, rule 3); the ones the viewer may not know (face down)
     have the name ``""`` and keep only public marks.  Ids in free-form data (marks,
     stack items' data, effects' parameters) of objects the viewer can't follow are 0.
     """
@@ -1055,8 +1041,8 @@ def characteristics(state: State, registry: Registry | None,
     note (starting with ``not_shown``) saying why they cannot be computed."""
     if registry is None:
         return {}, f"{not_shown}: no card registry"
-    from mtgk.cards import UnknownCardError
-    from mtgk.layers import compute
+    from mtgk.cards.definitions import UnknownCardError
+    from mtgk.rules.layers import compute
 
     try:
         return compute(state, registry), ""
@@ -1071,12 +1057,12 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
                  seen: Perspective | None = None) -> str:
     """The whole of ``state``, readably, from everyone's or ``as_player``'s seat.
 
-    ``game_or_registry`` (a :class:`~mtgk.engine.Game` or a
-    :class:`~mtgk.cards.Registry`) supplies the characteristics after
+    ``game_or_registry`` (a :class:`~mtgk.rules.engine.Game` or a
+    :class:`~mtgk.cards.definitions.Registry`) supplies the characteristics after
     layers; ``after`` are the events that follow ``state`` in its log: the
     first decision among them is shown as the pending decision; ``names``
     (object id -> card name) names objects no longer in the state; ``seen`` is the
-    viewer's :class:`~mtgk.visibility.Perspective` folded up to ``state`` (what was
+    viewer's :class:`~mtgk.rules.visibility.Perspective` folded up to ``state`` (what was
     revealed to them), e.g. a :class:`Renderer`'s ``seen``.
     """
     registry: Registry | None = getattr(game_or_registry, "reg", game_or_registry)
@@ -1100,7 +1086,7 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
                                      else f"{r.player(state.winner)} won"))
     turn = f"Turn {state.turn}, {r.player(state.active)}'s turn" if state.turn else \
         "Before the first turn"
-    out.append(turn + (f", step: {_step_name(state.step)}" if state.step else ""))
+    out.append(turn + (f", step: {step_name(state.step)}" if state.step else ""))
     if as_player is not None:
         out.append(f"(as seen by {r.player(as_player)})")
     for i, p in enumerate(state.players):

@@ -6,7 +6,7 @@ to by the card's Oracle name.  :func:`apply` is the *only* code that changes
 a state; the engine appends events and the same function folds them, live or
 in replay.
 
->>> from mtgk import events as ev
+>>> from mtgk.log import events as ev
 >>> s = new_state()
 >>> apply(s, ev.GameStarted(players=("alice", "bob"), seed=7))
 >>> apply(s, ev.ObjectCreated(obj=1, card="Forest", owner=0, zone="hand"))
@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from mtgk import events as ev
+from mtgk.log import events as ev
 
 ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile")
 PLAYER_ZONES = ("library", "hand", "graveyard")
@@ -403,7 +403,7 @@ def _countered(s: State, e: ev.StackItemCountered) -> None:
 
 
 def _mana_added(s: State, e: ev.ManaAdded) -> None:
-    # restricted mana is kept as "R:<restriction>" (mtgk.mana.restriction)
+    # restricted mana is kept as "R:<restriction>" (mtgk.rules.mana.restriction)
     tag = ":" + e.spend if e.spend else ""
     s.players[e.player].mana = s.players[e.player].mana + [m + tag for m in e.mana]
 

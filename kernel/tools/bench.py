@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mtgk import events as ev
 from mtgk.agents import RandomAgent
-from mtgk.cards import Registry
-from mtgk.engine import Decision, Game
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Decision, Game
 
 
 @dataclass

@@ -13,8 +13,8 @@
     mtgk db   [--db FILE] export ID [--out FILE.mtgk | --jsonl]
     mtgk db   [--db FILE] add LOG ...
 
-The commands register themselves with :func:`mtgk.cli.command`; importing
-this module (``mtgk.cli`` does) is what makes them available.
+The commands register themselves with :func:`mtgk.tools.cli.command`; importing
+this module (``mtgk.tools.cli`` does) is what makes them available.
 """
 
 from __future__ import annotations
@@ -26,23 +26,23 @@ import secrets
 import sys
 from pathlib import Path
 
-from mtgk.cli import (
+from mtgk.cards.decks import builtin_decks
+from mtgk.log.logfile import LogError, decode_log, write_jsonl
+from mtgk.tools.cli_base import (
     Runner,
     UserError,
-    _add_game_args,
-    _event_types,
-    _game_decks,
-    _json_line,
-    _out,
-    _player,
-    _read,
-    _registry,
     command,
 )
-from mtgk.decks import builtin_decks
-from mtgk.logfile import LogError, decode_log, write_jsonl
-from mtgk.render import clean
-from mtgk.store import DEFAULT_DB, GameRecord, SqliteStore, StoreError, Summary, open_store
+from mtgk.tools.cli_base import add_game_args as _add_game_args
+from mtgk.tools.cli_base import event_types as _event_types
+from mtgk.tools.cli_base import game_decks as _game_decks
+from mtgk.tools.cli_base import json_line as _json_line
+from mtgk.tools.cli_base import out as _out
+from mtgk.tools.cli_base import player as _player
+from mtgk.tools.cli_base import read as _read
+from mtgk.tools.cli_base import registry as _registry
+from mtgk.tools.render import clean
+from mtgk.tools.store import DEFAULT_DB, GameRecord, SqliteStore, StoreError, Summary, open_store
 
 __all__: list[str] = []
 
@@ -72,7 +72,7 @@ def _view(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
 
     def run(args: argparse.Namespace) -> int:
-        from mtgk.viewer import write_viewer
+        from mtgk.tools.viewer import write_viewer
 
         if args.every < 1:
             raise UserError("--every must be at least 1")
@@ -129,7 +129,7 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
                         "log bytes: the same settings and seed)")
 
     def run(args: argparse.Namespace) -> int:
-        from mtgk.sim import Progress, SimError, default_workers, id_ranges, plan, run_sim
+        from mtgk.tools.sim import Progress, SimError, default_workers, id_ranges, plan, run_sim
 
         if args.games < 1:
             raise UserError("--games must be at least 1")
@@ -392,8 +392,8 @@ def _db_export(args: argparse.Namespace) -> int:
 
 
 def _db_add(args: argparse.Namespace) -> int:
-    from mtgk.logfile import encode_log
-    from mtgk.store import game_facts
+    from mtgk.log.logfile import encode_log
+    from mtgk.tools.store import game_facts
 
     logs = [_read(path) for path in args.files]  # every file read before one is added
     ids = []

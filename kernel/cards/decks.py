@@ -22,7 +22,7 @@ The order of the cards is kept: a game creates the library objects in deck
 order before shuffling, so a log header stores the deck as lines
 (:func:`deck_lines`) that expand back to exactly the same list.
 
->>> from mtgk.loading import load_registry
+>>> from mtgk.cards.loading import load_registry
 >>> reg = load_registry(["core", "lorwyn"])
 >>> cards = parse_deck("2 Mountain\\n// burn\\n1 Shock\\nSideboard\\n4 Murder", reg)
 >>> cards
@@ -32,7 +32,7 @@ order before shuffling, so a log header stores the deck as lines
 >>> parse_deck("3 Mountian", reg)
 Traceback (most recent call last):
     ...
-mtgk.decks.DeckError: line 1: unknown card 'Mountian' (did you mean 'Mountain'?)
+mtgk.cards.decks.DeckError: line 1: unknown card 'Mountian' (did you mean 'Mountain'?)
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from mtgk.cards import Registry
+from mtgk.cards.definitions import Registry
 
 __all__ = ["MAX_DECK_SIZE", "DeckError", "builtin_decks", "deck_lines", "load_deck",
            "parse_deck"]
@@ -129,14 +129,14 @@ def parse_deck(text: str, registry: Registry, source: str | None = None) -> list
 
     ``source`` (a file or deck name) is used in error messages only.
 
-    >>> from mtgk.loading import load_registry
+    >>> from mtgk.cards.loading import load_registry
     >>> reg = load_registry(["core", "lorwyn"])
     >>> parse_deck("Deck\\n2x forest\\nSB: 1 Shock", reg)
     ['Forest', 'Forest']
     >>> parse_deck("0 Forest", reg)
     Traceback (most recent call last):
         ...
-    mtgk.decks.DeckError: line 1: a card count must be at least 1, found 0
+    mtgk.cards.decks.DeckError: line 1: a card count must be at least 1, found 0
     """
     index = _name_index(registry)
     cards: list[str] = []

@@ -6,7 +6,7 @@ The command line (``mtgk log --card/--player/--turn``, ``mtgk explain``,
 
 * :func:`event_refs` -- the objects and players an event names (in its fields
   and, for decisions, in the choice), and :func:`map_event_ids` (from
-  :mod:`mtgk.visibility`), which rewrites those object ids (to mask hidden
+  :mod:`mtgk.rules.visibility`), which rewrites those object ids (to mask hidden
   objects, or to compare two logs whose ids differ); :class:`CardIndex` follows each physical card across zone changes
   (``Obj.card_id``) so that ``--card NAME`` finds every event about it;
 * :func:`moments` / :func:`find_moment` -- which turn and step every event
@@ -18,7 +18,7 @@ The command line (``mtgk log --card/--player/--turn``, ``mtgk explain``,
 * :func:`branch` -- re-run a game up to one of its decisions, answer it
   differently, and let agents play on: a "what if".
 
->>> from mtgk import events as ev
+>>> from mtgk.log import events as ev
 >>> refs = event_refs(ev.DamageDealt(source=7, target=-2, amount=3))
 >>> refs.objects, refs.players
 ((7,), (1,))
@@ -37,15 +37,14 @@ from typing import Any
 
 import msgspec
 
-from mtgk import events as ev
 from mtgk.agents import ReplayAgent
-from mtgk.cards import Registry
-from mtgk.engine import Agent, Decision, Game, RulesError
-from mtgk.events import Envelope, ref_player
-from mtgk.logfile import LogHeader, UnknownEvent, event_tag
-from mtgk.render import Renderer, _step_name
-from mtgk.state import Obj, State
-from mtgk.visibility import (
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope, ref_player
+from mtgk.log.logfile import LogHeader, UnknownEvent, event_tag
+from mtgk.rules.engine import Agent, Decision, Game, RulesError
+from mtgk.rules.state import Obj, State
+from mtgk.rules.visibility import (
     PLAIN_CHOICE_KINDS,
     PLAYER_FIELDS,
     REF_FIELDS,
@@ -53,6 +52,7 @@ from mtgk.visibility import (
     map_choice,
     map_event_ids,
 )
+from mtgk.tools.render import Renderer, step_name
 
 __all__ = [
     "BranchError",
@@ -180,11 +180,11 @@ class CardIndex:
     """Which physical card every object id of a log is, and the cards' names.
 
     An object gets a new id each time it changes zones; ``card_id`` stays the
-    id of the object as first created (as :attr:`mtgk.state.Obj.card_id`
+    id of the object as first created (as :attr:`mtgk.rules.state.Obj.card_id`
     does).  Stack items of abilities count as their source's card.  Built in
     one pass over the events, without folding them.
 
-    >>> from mtgk import events as ev
+    >>> from mtgk.log import events as ev
     >>> envs = [Envelope(0, -1, ev.ObjectCreated(obj=1, card="Shock", owner=0, zone="hand")),
     ...         Envelope(1, -1, ev.SpellCast(obj=1, new_obj=2, controller=0))]
     >>> ix = CardIndex(envs)
@@ -276,7 +276,7 @@ def find_moment(envelopes: Sequence[Envelope], turn: int, step: str | None = Non
 
     Raises :class:`LookupError` with a message listing what the log has.
 
-    >>> from mtgk import events as ev
+    >>> from mtgk.log import events as ev
     >>> envs = [Envelope(0, -1, ev.TurnBegan(turn=1, active=0)),
     ...         Envelope(1, -1, ev.StepBegan(step="upkeep"))]
     >>> find_moment(envs, 1), find_moment(envs, 1, "upkeep")
@@ -520,8 +520,8 @@ def _rule_origin(envelopes: Sequence[Envelope], root: Link, n: int) -> str:
     if isinstance(e, ev.StepBegan):
         turn = moments(envelopes[: root.seq + 1])[-1].turn
         if isinstance(explained, ev.StepBegan | ev.TurnBegan):  # the next step, or turn
-            return f"the end of turn {turn}'s {_step_name(e.step)} step (event {root.seq})"
-        return f"{rule}, in turn {turn}'s {_step_name(e.step)} step (event {root.seq})"
+            return f"the end of turn {turn}'s {step_name(e.step)} step (event {root.seq})"
+        return f"{rule}, in turn {turn}'s {step_name(e.step)} step (event {root.seq})"
     if isinstance(e, ev.TurnBegan):
         return f"{rule}, at the start of turn {e.turn} (event {root.seq})"
     return f"{rule}: {root.text} (event {root.seq})"
@@ -640,8 +640,8 @@ def _plain(v: Any) -> Any:
 def _chars_of(state: State, registry: Registry | None) -> dict[int, dict[str, Any]]:
     if registry is None:
         return {}
-    from mtgk.cards import UnknownCardError
-    from mtgk.layers import compute
+    from mtgk.cards.definitions import UnknownCardError
+    from mtgk.rules.layers import compute
 
     try:
         chars = compute(state, registry)
@@ -663,8 +663,8 @@ def diff_states(a: State, b: State, registry: Registry | None = None) -> StateDi
     unknown (0: masked for a viewer) are matched by id.  Player zone contents
     are reported through the objects; libraries also report a new order.
 
-    >>> from mtgk import events as ev
-    >>> from mtgk.state import copy_state, fold
+    >>> from mtgk.log import events as ev
+    >>> from mtgk.rules.state import copy_state, fold
     >>> s1 = fold([ev.GameStarted(players=("A", "B"), seed=1),
     ...            ev.ObjectCreated(obj=1, card="Shock", owner=0, zone="hand")])
     >>> s2 = fold([ev.SpellCast(obj=1, new_obj=2, controller=0)], copy_state(s1))
@@ -809,7 +809,7 @@ class LogDiff:
 
 def _same(a: Envelope, b: Envelope) -> str:
     """Why two envelopes differ, or ``""``."""
-    from mtgk.replay import same_event
+    from mtgk.log.replay import same_event
 
     if not same_event(a.event, b.event):
         if event_tag(a.event) != event_tag(b.event):
@@ -961,7 +961,7 @@ def branch(registry: Registry, header: LogHeader, envelopes: Sequence[Envelope],
     ``watch(game)`` is called once the new game exists (e.g. to write its log
     as it grows).  Engine errors after the branch point propagate.
     """
-    from mtgk.replay import log_kind, new_header, rerun_log, rerunner_for
+    from mtgk.log.replay import log_kind, new_header, rerun_log, rerunner_for
 
     if not 0 <= at < len(envelopes):
         raise BranchError(f"event {at} is not in the log (it has events 0 to "

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.filters import Filter
+    from mtgk.cards.effects import Ctx
+    from mtgk.cards.filters import Filter
 
 KEYWORDS = frozenset({
     "flying", "trample", "haste", "vigilance", "reach", "defender", "first strike",
@@ -156,7 +156,7 @@ class Activated:
     any_player: bool = False  # "Any player may activate this ability."
     #: a mana ability: how many mana it adds (each one of ``mana``: "two mana in any
     #: combination of colors"), and the restriction on spending it (a key of
-    #: :data:`mtgk.mana.SPEND_RESTRICTIONS`, "" for none)
+    #: :data:`mtgk.rules.mana.SPEND_RESTRICTIONS`, "" for none)
     amount: int = 1
     spend: str = ""
 
@@ -195,7 +195,7 @@ class Static:
     effects: Callable[[Any, int], list[tuple[str, str, list[int], Any]]]
     text: str = ""
     layers: tuple[str, ...] = ()  # the layers it has effects in, if known (a speed hint)
-    #: the characteristics (groups, see ``mtgk.filters.Reads``) that which objects it
+    #: the characteristics (groups, see ``mtgk.cards.filters.Reads``) that which objects it
     #: affects and what it does to them depend on; ``None``: unknown, any
     reads: frozenset[str] | None = None
 
@@ -294,7 +294,7 @@ class Registry:
         self.cards: dict[str, CardDef] = {}
         self.sets: dict[str, CardSetInfo] = {}
         self.trigger_index: dict[str, list[tuple[str, str, Triggered]]] = {}
-        from mtgk.replacement import kernel_replacements
+        from mtgk.rules.replacement import kernel_replacements
         self.replacements: list[Any] = kernel_replacements()
         self.effect_kinds: dict[str, Callable[..., Any]] = {}
         self.dynamic_pt: dict[str, Callable[..., tuple[int, int]]] = {}
@@ -303,7 +303,7 @@ class Registry:
         self.sba_checks: list[Callable[..., list[tuple[str, int, str]]]] = []
         #: what a state-based check looks at beyond the permanents (see
         #: :meth:`add_sba_check`); a check not listed here is run after every event but
-        #: those of ``mtgk.engine.NEUTRAL_EVENTS``.
+        #: those of ``mtgk.rules.engine.NEUTRAL_EVENTS``.
         self.sba_check_reads: dict[Callable[..., list[tuple[str, int, str]]],
                                    frozenset[str]] = {}
         self.kernel_abilities: dict[str, Any] = {}
@@ -336,7 +336,7 @@ class Registry:
                       reads: Sequence[str] | None = None) -> None:
         """Add a state-based check ``fn(game) -> [(action, object, reason)]`` (see
         :attr:`sba_checks`).  ``reads``: the parts of the state it looks at beyond the
-        permanents on the battlefield (``mtgk.events.STATE_PARTS``), so that the engine
+        permanents on the battlefield (``mtgk.log.events.STATE_PARTS``), so that the engine
         runs it only after events that change one of them or a permanent (by default,
         after every event that may matter to any check)."""
         if fn not in self.sba_checks:
@@ -395,7 +395,7 @@ class Registry:
 
     def add(self, card: CardDef) -> None:
         name = card.facts.name
-        self.__dict__.pop("_printed", None)  # printed-characteristics cache (mtgk.layers)
+        self.__dict__.pop("_printed", None)  # printed-characteristics cache (mtgk.rules.layers)
         self.__dict__.pop("_plans", None)  # trigger plans (trigger_plan)
         for cache in ("_instant_speed", "_permission_plan", "_by_token_name"):  # derived facts
             self.__dict__.pop(cache, None)

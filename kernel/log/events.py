@@ -394,7 +394,7 @@ class StackItemCountered(Event, frozen=True):
 class ManaAdded(Event, frozen=True):
     """Mana (one colour letter each) added to ``player``'s pool; ``spend`` names the
     restriction on spending it ("spend this mana only to ...", see
-    :data:`mtgk.mana.SPEND_RESTRICTIONS`), ``""`` for none."""
+    :data:`mtgk.rules.mana.SPEND_RESTRICTIONS`), ``""`` for none."""
 
     TAG: ClassVar[str] = "ManaAdded"
     CHANGES: ClassVar[frozenset[str] | None] = frozenset({"mana"})
@@ -538,7 +538,7 @@ class EffectCreated(Event, frozen=True):
     """A continuous effect from a resolved spell or ability.
 
     ``kind`` names an effect applier in the kernel registry (see
-    :mod:`mtgk.layers`); ``params`` is plain data for it; ``objs`` the
+    :mod:`mtgk.rules.layers`); ``params`` is plain data for it; ``objs`` the
     affected objects (locked in as it began), ``duration`` ``eot`` (until end
     of turn), ``next_turn`` (until its controller's next turn), ``while_source``
     (while its source stays on the battlefield) or ``""`` (indefinitely).
@@ -607,3 +607,11 @@ def entered(e: Event) -> int:
     if isinstance(e, TokenCreated):
         return e.obj
     return 0
+
+
+def event_from_data(data: Any) -> Event | None:
+    """Rebuild the triggering event stored in a triggered ability's ``data``
+    (``[tag, fields]`` or ``[tag, fields, subject]``); ``None`` if it holds none."""
+    if not isinstance(data, list) or len(data) not in (2, 3) or data[0] not in EVENT_TYPES:
+        return None
+    return msgspec.convert(data[1], EVENT_TYPES[data[0]])

@@ -10,10 +10,10 @@ settings: the same logs come out whatever the number of worker processes.
 :func:`simulate` plays the games -- in this process, or in *spawned* worker
 processes (each loads the card registry once) -- and yields every game as it
 ends, as a :class:`SimResult` holding the binary log and the facts the
-library indexes (:func:`mtgk.store.game_facts`, computed in the worker).
+library indexes (:func:`mtgk.tools.store.game_facts`, computed in the worker).
 A game goes wrong in one of three ways, none of which stops the run: the
 engine fails (the log so far is kept, with the error), the game reaches its
-event budget (:attr:`mtgk.engine.Game.max_events`, recorded in the header:
+event budget (:attr:`mtgk.rules.engine.Game.max_events`, recorded in the header:
 the engine ends it), or -- in a worker process only -- the process dies (a
 card calling ``os._exit``, a crash, the out-of-memory killer) or the game
 outlives its wall-clock ``timeout`` (the worker is killed).  Then the game is
@@ -46,12 +46,13 @@ from typing import IO, Any
 import msgspec
 import structlog
 
-from mtgk.cards import Registry
-from mtgk.decks import deck_lines
-from mtgk.engine import Game
-from mtgk.logfile import LogHeader, encode_log
-from mtgk.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
-from mtgk.store import GameFacts, GameStore, StoreError, game_facts
+from mtgk.agents import AGENTS
+from mtgk.cards.decks import deck_lines
+from mtgk.cards.definitions import Registry
+from mtgk.log.logfile import LogHeader, encode_log
+from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
+from mtgk.rules.engine import Game
+from mtgk.tools.store import GameFacts, GameStore, StoreError, game_facts
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -153,8 +154,6 @@ def game_seed(seed: int, index: int) -> int:
 
 def agent_kinds() -> dict[str, Callable[[int], Any]]:
     """The agent kinds games can be played by (``mtgk play --agents``): name -> class."""
-    from mtgk.cli import AGENTS  # late: mtgk.cli imports this module's command
-
     return dict(AGENTS)
 
 
@@ -253,7 +252,7 @@ def _worker_main(conn: Connection, strict: bool, sets: list[list[str]]) -> None:
     # the parent has reported any plugin failures already: keep workers quiet
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
     try:
-        from mtgk.loading import load_registry
+        from mtgk.cards.loading import load_registry
 
         reg = load_registry(strict=strict)
         mine = sorted([name, reg.sets[name].version] for name in reg.sets)
@@ -527,7 +526,7 @@ def run_sim(registry: Registry, headers: Sequence[LogHeader], store: GameStore,
     Each game is added (and durable) as soon as it ends, so a run that is
     interrupted or killed loses only the games being played.  A game identical
     to a stored one (the same log bytes: the same settings and seed) is not added
-    again unless ``allow_duplicates``.  A :class:`~mtgk.store.StoreError` stops
+    again unless ``allow_duplicates``.  A :class:`~mtgk.tools.store.StoreError` stops
     the run (the games stored before it stay).
     """
     start = time.monotonic()

@@ -9,10 +9,10 @@ data file; its definition only adds what the Oracle text *does*::
     S.card("Goblin Chieftain",
            lord(kind("Goblin").creature.other(), 1, 1, grant=["haste"]))
 
-Effects are functions of a :class:`~mtgk.effects.Ctx`; the helpers below
+Effects are functions of a :class:`~mtgk.cards.effects.Ctx`; the helpers below
 build the common ones, and any plain function works too.
 
->>> from mtgk.filters import creature_or_player
+>>> from mtgk.cards.filters import creature_or_player
 >>> spell(damage(2), target(creature_or_player)).targets[0].filter
 creature | player
 >>> parse_cost("{2}{R}, {T}")
@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import (
+from mtgk.cards.definitions import (
     Activated,
     CardDef,
     CardFacts,
@@ -42,12 +41,13 @@ from mtgk.cards import (
     Triggered,
     load_facts,
 )
-from mtgk.effects import Ctx
-from mtgk.filters import Filter, matching
-from mtgk.layers import View
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import Filter, matching
+from mtgk.log import events as ev
+from mtgk.rules.layers import View
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
+    from mtgk.rules.engine import Game
 
 __all__ = [
     "CardSet", "spell", "modal", "mode", "target", "activated", "mana_ability", "loyalty",
@@ -143,7 +143,7 @@ def token_facts(name: str, types: Sequence[str], subtypes: Sequence[str], text: 
     """The facts of a token a card creates (type line "Token [types] — [subtypes]"), for
     ``S.card(key or name, ..., facts=token_facts(...))``; creature tokens:
     :meth:`CardSet.token`.  ``key``: the registry key of a token whose printed ``name``
-    another token has too (:attr:`~mtgk.cards.CardFacts.printed_name`)."""
+    another token has too (:attr:`~mtgk.cards.definitions.CardFacts.printed_name`)."""
     return CardFacts(name=key or name, colors=tuple(colors), types=tuple(types),
                      subtypes=tuple(subtypes),
                      type_line=f"Token {' '.join(types)} — {' '.join(subtypes)}",
@@ -194,8 +194,8 @@ def parse_cost(text: str) -> Cost:
 def _sacrifice_filter(what: str) -> Filter | None:
     """"a Goblin", "a creature", "another Elf": the permanents a sacrifice cost accepts
     (``None``: "~", the source itself)."""
-    from mtgk import filters
-    from mtgk.layers import is_creature_type
+    from mtgk.cards import filters
+    from mtgk.rules.layers import is_creature_type
 
     words = what.split(maxsplit=1)
     if len(words) < 2 or words[0].lower() not in ("a", "an", "another"):
@@ -213,7 +213,7 @@ def _sacrifice_filter(what: str) -> Filter | None:
 # ---------------------------------------------------------------- abilities
 
 ENTERS = (ev.ZoneChanged.TAG, ev.LandPlayed.TAG, ev.TokenCreated.TAG)
-"""Events that put an object onto the battlefield (see :func:`mtgk.events.entered`)."""
+"""Events that put an object onto the battlefield (see :func:`mtgk.log.events.entered`)."""
 
 
 def controller(v: View | Game, src: int) -> int:
@@ -243,7 +243,7 @@ def is_step(began: str, step: str) -> bool:
 def your_step(step: str) -> Callable[[View, int, Any], bool]:
     """Trigger condition: "At the beginning of [step] on your turn" (on ``StepBegan``):
     ``triggered(ev.StepBegan, your_step("end"), effect)`` is "At the beginning of your end
-    step, ..." (step names: ``mtgk.engine.STEPS``; see :func:`is_step`)."""
+    step, ..." (step names: ``mtgk.rules.engine.STEPS``; see :func:`is_step`)."""
     def when(v: View, src: int, e: Any) -> bool:
         return bool(is_step(e.step, step) and v.state.active == v.chars(src).controller)
     return when
@@ -291,7 +291,7 @@ def mana_ability(colors: str, cost: str = "{T}", amount: int = 1, spend: str = "
     """``{T}: Add {G}.`` is ``mana_ability("G")``; any colour: ``mana_ability("WUBRG")``;
     "Add two mana in any combination of colors" ``amount=2``; "Spend this mana only to
     ..." ``spend=`` a restriction registered with
-    :func:`mtgk.mana.register_spend_restriction`."""
+    :func:`mtgk.rules.mana.register_spend_restriction`."""
     return Activated(parse_cost(cost), lambda c: None, (), mana=tuple(colors), amount=amount,
                      spend=spend)
 
@@ -362,7 +362,7 @@ def static(effects: Callable[[View, int], list[tuple[str, str, list[int], Any]]]
     """A static ability; ``effects(view, source)`` gives ``(layer, kind, objs, params)``
     tuples.  ``layers`` (optional) names the layers it can have effects in; ``reads``
     (optional) the characteristics it looks at (a filter's ``reads``, see
-    ``mtgk.filters.Reads``).  Both only spare the layer system work: leave them out
+    ``mtgk.cards.filters.Reads``).  Both only spare the layer system work: leave them out
     if unsure."""
     return Static(effects, text, tuple(layers), reads)
 
@@ -451,7 +451,7 @@ def pt_and_grant_layers(power: int, toughness: int, grant: Sequence[str] = ()
 
 def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> Static:
     """"[Filter] get +P/+T (and have [abilities])": e.g. Goblin Chieftain."""
-    from mtgk.layers import APPLIERS  # noqa: F401  (layers own the effect kinds)
+    from mtgk.rules.layers import APPLIERS  # noqa: F401  (layers own the effect kinds)
 
     def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
         return gets_and_has(matching(v, f, v.chars(src).controller, src), power, toughness,

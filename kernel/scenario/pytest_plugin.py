@@ -17,7 +17,7 @@ _registry: Any = None
 def _reg() -> Any:
     global _registry
     if _registry is None:
-        from mtgk.loading import load_registry
+        from mtgk.cards.loading import load_registry
         _registry = load_registry()
     return _registry
 
@@ -31,7 +31,7 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Any:
-        from mtgk.events import EVENT_TYPES
+        from mtgk.log.events import EVENT_TYPES
         from mtgk.scenario.model import load_scenarios
         from mtgk.scenario.runner import known_card
         reg = _reg()

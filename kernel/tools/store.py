@@ -1,7 +1,7 @@
 """The game library: stored game logs, indexed for queries.
 
 A *game store* keeps whole game logs (the binary log format of
-:mod:`mtgk.logfile`, byte for byte) together with facts pulled out of them
+:mod:`mtgk.log.logfile`, byte for byte) together with facts pulled out of them
 when they are added: the header fields (players, deck names, agents, seed),
 the result (winner, turns, number of events) and two indexes for queries --
 which event types occurred in the game (and how often) and which cards died
@@ -19,9 +19,9 @@ A file that is not a library this code can read (another SQLite database, a
 newer schema, a damaged file) is refused with :class:`StoreError` before
 anything is written to it.
 
->>> from mtgk.loading import load_registry
->>> from mtgk.logfile import encode_log
->>> from mtgk.replay import new_header, run_from_header
+>>> from mtgk.cards.loading import load_registry
+>>> from mtgk.log.logfile import encode_log
+>>> from mtgk.log.replay import new_header, run_from_header
 >>> reg = load_registry(["core", "lorwyn"])
 >>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
 ...                     meta={"max_turns": 3})
@@ -50,10 +50,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-from mtgk import events as ev
-from mtgk.events import Envelope
-from mtgk.logfile import LogHeader, decode_log, encode_log, event_tag
-from mtgk.state import apply, new_state
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader, decode_log, encode_log, event_tag
+from mtgk.rules.state import apply, new_state
 
 __all__ = [
     "DEFAULT_DB",
@@ -80,7 +80,7 @@ migrated in place, in one transaction, when a game is added to it."""
 
 BUDGET_REASON = "event-budget"
 """``GameEnded.reason`` of a game the engine stopped at its event budget
-(:attr:`mtgk.engine.Game.max_events`)."""
+(:attr:`mtgk.rules.engine.Game.max_events`)."""
 
 
 class StoreError(Exception):
@@ -407,7 +407,7 @@ CREATE TABLE games (
     sim_game INTEGER,
     error TEXT,
     size INTEGER NOT NULL,
-    log BLOB NOT NULL,              -- the binary log (mtgk.logfile), byte for byte
+    log BLOB NOT NULL,              -- the binary log (mtgk.log.logfile), byte for byte
     digest TEXT                     -- log_digest(log): finds an identical game
 );
 CREATE TABLE seats (

@@ -14,82 +14,16 @@ methods ignore ``None``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Activated, SpellAbility, Static, Triggered
-from mtgk.events import player_ref, ref_player
+from mtgk.log import events as ev
+from mtgk.log.events import player_ref, ref_player
 
 if TYPE_CHECKING:
-    from mtgk.cards import Registry
-    from mtgk.engine import Game
-    from mtgk.filters import Filter
-    from mtgk.layers import Chars
-    from mtgk.state import StackItem
-
-
-class CardError(Exception):
-    """An exception raised in a card's code -- an effect, a trigger's condition, a static
-    ability, a cost, a filter the card defines -- as the engine called it.
-
-    ``str()`` is the one line to show (``card "Foo" (set example) failed in its triggered
-    ability #0 'etb' (trigger condition): KeyError: 'grnat'``); the original exception is
-    ``__cause__`` (and ``error``), with its traceback.  ``card``, ``set_name`` and
-    ``part`` say where it happened.
-    """
-
-    def __init__(self, card: str, set_name: str, part: str, error: BaseException) -> None:
-        self.card = card
-        self.set_name = set_name
-        self.part = part
-        self.error = error
-        super().__init__(f'card "{card}" (set {set_name or "unknown"}) failed in {part}: '
-                         f"{type(error).__name__}: {error}")
-
-
-def _kind(ability: Any) -> str:
-    """What kind of ability ``ability`` is, in words."""
-    if isinstance(ability, SpellAbility):
-        return "spell ability"
-    if isinstance(ability, Activated):
-        return "mana ability" if ability.mana else "activated ability"
-    if isinstance(ability, Triggered):
-        return "triggered ability"
-    if isinstance(ability, Static):
-        return "static ability"
-    if hasattr(ability, "apply") and hasattr(ability, "event"):
-        return "replacement effect"
-    return "ability"
-
-
-def describe_ability(reg: Registry, card: str, ability: Any) -> str:
-    """How a CardError names an ability of ``card`` (an ability object of the card or its
-    key, ``"Foo#2"``): ``its triggered ability #2 'etb'``; ``""`` if it is none of them."""
-    d = reg.cards.get(card)
-    if d is None:
-        return ""
-    if isinstance(ability, str):
-        name, _, idx = ability.rpartition("#")
-        ok = name == card and idx.isdigit() and int(idx) < len(d.abilities)
-        ability = d.abilities[int(idx)] if ok else None
-    at = next((i for i, a in enumerate(d.abilities) if a is ability), None)
-    if ability is None or at is None:
-        return ""
-    text = getattr(ability, "text", "")
-    return f"its {_kind(ability)} #{at}" + (f" {text!r}" if text else "")
-
-
-def blame(error: Exception, reg: Registry, card: str, ability: Any, part: str) -> NoReturn:
-    """Raise :class:`CardError` for ``error``, raised in ``card``'s code: in ``part`` (e.g.
-    ``"trigger condition"``) of ``ability`` (see :func:`describe_ability`), or, with no
-    ability, in the card's ``part`` (``"additional cost"``); ``error`` is its cause.  A
-    CardError (from another card the code called) is raised as it is."""
-    if isinstance(error, CardError):
-        raise error
-    d = reg.cards.get(card)
-    where = describe_ability(reg, card, ability)
-    raise CardError(card, d.set_code if d is not None else "",
-                    f"{where} ({part})" if where else f"its {part}", error) from error
+    from mtgk.cards.filters import Filter
+    from mtgk.rules.engine import Game
+    from mtgk.rules.layers import Chars
+    from mtgk.rules.state import StackItem
 
 
 class Ctx:
@@ -105,8 +39,7 @@ class Ctx:
         self.modes = list(item.modes)
         self.x = item.x
         if event is None and item.kind == "triggered":
-            from mtgk.engine import event_from_data
-            event = event_from_data(item.data)
+            event = ev.event_from_data(item.data)
         self.event = event
         data = item.data
         #: the object this instance of a per-subject trigger is about (see ``Triggered.each``)
@@ -160,7 +93,7 @@ class Ctx:
 
     def objects(self, f: Filter, zone: str = "battlefield") -> list[int]:
         """Objects that ``f`` accepts from the point of view of this ability."""
-        from mtgk.filters import matching
+        from mtgk.cards.filters import matching
         return matching(self.game.view(), f, self.controller, self.source, zone)
 
     def count(self, f: Filter) -> int:
@@ -313,7 +246,7 @@ class Ctx:
         values as they are now, for ``duration`` (``"eot"``, ``"next_turn"``, ``""``)."""
         if oid is None or of is None:
             return
-        from mtgk.layers import copiable_name
+        from mtgk.rules.layers import copiable_name
         self.game.add_effect("copy", [oid], copiable_name(self.game.chars(of)), self.source,
                              self.controller, duration)
 
@@ -358,7 +291,7 @@ class Ctx:
         which a scenario answers with ``{pay: yes}``) if they can pay -- one that can't is
         "asked" with the one answer no; True if they paid.  A cost of nothing is paid
         without asking."""
-        from mtgk.mana import ManaCost, plan_payment
+        from mtgk.rules.mana import ManaCost, plan_payment
         mana = ManaCost.parse(cost)
         if mana.is_free:
             return True

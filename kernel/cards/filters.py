@@ -25,7 +25,7 @@ creature | player
 kind('Elf').creature.other()
 
 A filter is called as ``f(view, ref, you, source)``: ``view`` is a
-:class:`mtgk.layers.View`, ``ref`` an object id or player reference,
+:class:`mtgk.rules.layers.View`, ``ref`` an object id or player reference,
 ``you`` the controller of the spell or ability asking, ``source`` its object.
 """
 
@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mtgk.events import ref_player
+from mtgk.log.events import ref_player
 
 Pred = Callable[[Any, int, int, int], bool]
 
@@ -43,7 +43,7 @@ Reads = frozenset[str] | None
 """What a filter looks at: groups of characteristics -- ``"controller"``, ``"types"``
 (card types, supertypes, subtypes), ``"colors"``, ``"abilities"``, ``"pt"``,
 ``"mana_value"`` -- and parts of the state beyond the permanents
-(``mtgk.events.STATE_PARTS``: ``"tapped"``, ``"combat"``, a zone ...); ``None``:
+(``mtgk.log.events.STATE_PARTS``: ``"tapped"``, ``"combat"``, a zone ...); ``None``:
 unknown (it may look at anything).  The layer system uses it to skip dependency
 trials (CR 613.8a) that cannot find one, and the engine to keep characteristics
 across events that change nothing a static ability reads."""

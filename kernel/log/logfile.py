@@ -1,7 +1,7 @@
 """The game log file: a compact, checksummed, append-only record of events.
 
 A game is its log: a header (who played what, with which seed and rules
-profile) followed by every :class:`~mtgk.events.Envelope` in sequence order.
+profile) followed by every :class:`~mtgk.log.events.Envelope` in sequence order.
 This module writes and reads that log in two formats:
 
 * a **binary** format (``.mtgk``), compact and fast to decode, safe against
@@ -144,7 +144,7 @@ Example
 -------
 
 >>> import os, tempfile
->>> from mtgk.events import DecisionMade, Tapped
+>>> from mtgk.log.events import DecisionMade, Tapped
 >>> header = LogHeader(kernel_version="0.1.0", cardsets=[("core", "1")],
 ...                    players=["Ann", "Bob"], decks=[[], []], seed=7)
 >>> envs = [Envelope(0, -1, DecisionMade(player=0, kind="priority", choice=0)),
@@ -174,7 +174,7 @@ from typing import IO, Any, ClassVar, Final, TypeAlias
 
 import msgspec
 
-from mtgk.events import EVENT_TYPES, Envelope, Event
+from mtgk.log.events import EVENT_TYPES, Envelope, Event
 
 __all__ = [
     "FORMAT_VERSION",
@@ -265,7 +265,7 @@ class UnknownEvent(Event, frozen=True):
     """A logged event this kernel cannot decode, kept verbatim.
 
     ``tag`` and ``version`` are as stored; ``raw`` is the msgpack encoding of
-    the event's fields.  Not part of :data:`~mtgk.events.EVENT_TYPES`: when a
+    the event's fields.  Not part of :data:`~mtgk.log.events.EVENT_TYPES`: when a
     log is written again it goes out under its original tag and version.
 
     >>> UnknownEvent("FutureEvent", 3, b"\\x91\\x01").TAG
@@ -1295,7 +1295,7 @@ def write_jsonl(
     """Write a log as JSON Lines to a path or an open (text or binary) file.
 
     >>> import io
-    >>> from mtgk.events import Tapped
+    >>> from mtgk.log.events import Tapped
     >>> out = io.StringIO()
     >>> h = LogHeader(kernel_version="0", cardsets=[], players=["A", "B"], seed=1, events=[])
     >>> write_jsonl(out, h, [Envelope(0, -1, Tapped(obj=3))])

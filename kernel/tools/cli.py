@@ -47,10 +47,85 @@ from typing import IO, Any
 import msgspec
 import structlog
 
-from mtgk import diag
-from mtgk.agents import HeuristicAgent, RandomAgent
-from mtgk.cards import Registry
-from mtgk.debug import (
+from mtgk.agents import AGENTS
+from mtgk.cards.decks import DeckError, deck_lines, load_deck
+from mtgk.cards.definitions import Registry
+from mtgk.cards.errors import CardError
+from mtgk.cards.loading import PluginError
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import (
+    ForeignFileError,
+    LogError,
+    LogFile,
+    LogHeader,
+    LogWriter,
+    NewerVersionError,
+    event_tag,
+    load_log,
+    repair_log,
+    write_jsonl,
+    write_log,
+)
+from mtgk.log.replay import new_header, run_from_header, verify
+from mtgk.rules.engine import STEPS, Game
+from mtgk.rules.state import State
+from mtgk.rules.visibility import visible_header
+from mtgk.tools import diag
+from mtgk.tools.cli_base import (
+    COMMANDS as _COMMANDS,
+)
+from mtgk.tools.cli_base import (
+    PASSTHROUGH as _PASSTHROUGH,
+)
+from mtgk.tools.cli_base import (
+    Runner,
+    UserError,
+    command,
+    void,
+)
+from mtgk.tools.cli_base import (
+    add_game_args as _add_game_args,
+)
+from mtgk.tools.cli_base import (
+    after_damage as _after_damage,
+)
+from mtgk.tools.cli_base import (
+    err as _err,
+)
+from mtgk.tools.cli_base import (
+    event_index as _event_index,
+)
+from mtgk.tools.cli_base import (
+    event_types as _event_types,
+)
+from mtgk.tools.cli_base import (
+    game_decks as _game_decks,
+)
+from mtgk.tools.cli_base import (
+    import_plugins as _import_plugins,
+)
+from mtgk.tools.cli_base import (
+    json_line as _json_line,
+)
+from mtgk.tools.cli_base import (
+    known_event_types as _known_event_types,
+)
+from mtgk.tools.cli_base import (
+    log_error_message as _log_error_message,
+)
+from mtgk.tools.cli_base import (
+    out as _out,
+)
+from mtgk.tools.cli_base import (
+    player as _player,
+)
+from mtgk.tools.cli_base import (
+    read as _read,
+)
+from mtgk.tools.cli_base import (
+    registry as _registry,
+)
+from mtgk.tools.debug import (
     BranchError,
     BranchRefused,
     CardIndex,
@@ -63,31 +138,8 @@ from mtgk.debug import (
     find_moment,
     moments,
 )
-from mtgk.decks import DeckError, builtin_decks, deck_lines, load_deck
-from mtgk.effects import CardError
-from mtgk.engine import STEPS, Agent, Game
-from mtgk.events import EVENT_TYPES, Envelope
-from mtgk.export import ExportError, check_export, export_scenario, priority_point
-from mtgk.loading import PluginError, load_registry
-from mtgk.logfile import (
-    CorruptLogError,
-    ForeignFileError,
-    LogBreak,
-    LogError,
-    LogFile,
-    LogHeader,
-    LogWriter,
-    NewerVersionError,
-    TruncatedLogError,
-    event_tag,
-    load_log,
-    newer_kernel,
-    problem_summary,
-    repair_log,
-    write_jsonl,
-    write_log,
-)
-from mtgk.render import (
+from mtgk.tools.export import ExportError, check_export, export_scenario, priority_point
+from mtgk.tools.render import (
     Renderer,
     clean,
     event_json,
@@ -96,274 +148,10 @@ from mtgk.render import (
     render_state,
     state_json,
 )
-from mtgk.replay import DEFAULT_MAX_TURNS, new_header, run_from_header, verify
-from mtgk.state import State
-from mtgk.visibility import visible_header
 
 __all__ = ["AGENTS", "UserError", "command", "main"]
 
-log = structlog.get_logger("mtgk.cli")
-
-Runner = Callable[[argparse.Namespace], int]
-Setup = Callable[[argparse.ArgumentParser], Runner]
-
-AGENTS: dict[str, Callable[[int], Agent]] = {
-    "heuristic": HeuristicAgent,
-    "random": RandomAgent,
-}
-"""Agent kinds ``mtgk play --agents`` knows: name -> class taking a seed."""
-
-_COMMANDS: list[tuple[str, str, Setup, bool]] = []
-_PASSTHROUGH: dict[str, Callable[[list[str], list[str]], int]] = {}
-"""Commands that parse their own arguments: name -> fn(arguments, global options given
-before the command's name)."""
-
-
-class UserError(Exception):
-    """Bad input: reported as ``mtgk: error: ...`` with exit status 2 (or ``status``)."""
-
-    def __init__(self, message: str, status: int = 2) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-def command(name: str, help: str, common: bool = True) -> Callable[[Setup], Setup]:
-    """Register a subcommand: ``setup(parser)`` adds its arguments and returns its runner.
-
-    ``common=False`` leaves out the global options (for commands that pass
-    their arguments on to another program).
-    """
-    def deco(setup: Setup) -> Setup:
-        _COMMANDS.append((name, help, setup, common))
-        return setup
-    return deco
-
-
-# --------------------------------------------------------------------------
-# shared helpers
-
-
-def _out() -> IO[str]:
-    return sys.stdout
-
-
-def _err(msg: str) -> None:
-    print(msg, file=sys.stderr)
-
-
-def _registry(args: argparse.Namespace) -> Registry:
-    try:
-        reg = load_registry(strict=bool(getattr(args, "strict", False)))
-    except PluginError as exc:
-        raise UserError(f"{exc} (--strict makes plugin failures errors)") from None
-    return reg
-
-
-def _log_error_message(exc: LogError, path: str) -> str:
-    where = f"byte {exc.offset}" + (f", record {exc.record}" if exc.record is not None else "")
-    if isinstance(exc, ForeignFileError):
-        return f"{path} is not an mtgk log ({where}): {exc.detail}"
-    if isinstance(exc, NewerVersionError):
-        return f"{path} was written by a newer version of mtgk ({where}): {exc.detail}"
-    if isinstance(exc, TruncatedLogError):
-        return f"{path} is cut short ({where}): {exc.detail}"
-    if isinstance(exc, CorruptLogError):
-        after = _after_damage(exc.log.breaks[0], path) if exc.log and exc.log.breaks else ""
-        return f"{path} is damaged at {where}: {exc.detail}{after}"
-    return f"{path}: cannot read the log ({where}): {exc.detail}"
-
-
-def _after_damage(brk: LogBreak, path: str) -> str:
-    """What reads after a damaged record, as the end of a sentence."""
-    n = len(brk.envelopes)
-    if brk.resume is None:
-        return "; nothing after it could be read"
-    how = "with their own checksums holding" if brk.checked else "line by line"
-    if brk.lost == 0:
-        return (f"; only its stored checksum is damaged: the next record's checksum confirms "
-                f"its contents, and the {n} records from it on read {how} (`mtgk log {path}` "
-                "shows them)")
-    return (f"; the log is broken at record {brk.record}: {n} record"
-            f"{'' if n == 1 else 's'} after the damage (from byte {brk.resume}) read {how} "
-            f"(`mtgk log {path}` shows them)")
-
-
-_plugins_imported = False
-
-
-def _import_plugins() -> None:
-    """Import the installed card sets and plugins once, so that the event types they
-    define are known when a log is read (load failures are reported by the registry)."""
-    global _plugins_imported
-    if _plugins_imported:
-        return
-    _plugins_imported = True
-    from mtgk.loading import import_plugins
-
-    import_plugins()  # (timed there: -v reports each plugin's load time)
-
-
-def _read(path: str, salvage: bool = False) -> LogFile:
-    """Load a log; problems are reported on stderr; unreadable logs raise UserError.
-
-    Card sets and plugins are imported first, so that their event types are known.
-    Problems are summarized: one line per unknown event type (naming the first
-    such event, its byte offset and stored version), and a note if the log comes
-    from a newer kernel.  A damaged log raises UserError, unless ``salvage``: then
-    it is returned with the damage in ``breaks`` (reported on stderr); its
-    ``envelopes`` are the intact events before the damage.
-    """
-    if not os.path.exists(path):
-        raise UserError(f"{path}: no such file")
-    if os.path.isdir(path):
-        raise UserError(f"{path} is a directory, not a log file")
-    _import_plugins()
-    try:
-        lf = load_log(path, salvage=salvage)
-    except LogError as exc:
-        raise UserError(_log_error_message(exc, path)) from None
-    except OSError as exc:
-        raise UserError(f"{path}: {exc.strerror or exc}") from None
-    newer = newer_kernel(lf.header)
-    if newer:
-        _err(f"mtgk: warning: {path}: {newer}")
-    for kind, line in problem_summary(lf):
-        what = "torn" if kind == "torn" else "warning"
-        _err(f"mtgk: {what}: {path}: {line}")
-    if any(p.kind != "torn" for p in lf.problems):
-        _err(f"mtgk: note: {path}: events this kernel cannot read are shown as unknown events "
-             "and left out when states are computed")
-    for brk in lf.breaks:
-        _err(f"mtgk: damaged: {path}: {brk}{_after_damage(brk, path)}")
-    if lf.breaks:
-        first = lf.breaks[0].record
-        _err(f"mtgk: note: {path}: "
-             + (f"only events 0 to {first - 1} are the log in sequence; " if first else
-                "no event before the damage could be read; ")
-             + "records read after damage are shown after a line marking the break"
-             + ("" if all(b.exact for b in lf.breaks) else
-                " (numbers marked ~ are a guess: how many records the damage destroyed is "
-                "unknown)") + ", and no state is computed from them")
-    return lf
-
-
-def _player(arg: str | None, header: LogHeader) -> int | None:
-    """A player given by name (any case) or index, as an index."""
-    if arg is None:
-        return None
-    names = list(header.players)
-    for i, n in enumerate(names):
-        if n == arg:
-            return i
-    folded = [n.casefold() for n in names]
-    if arg.casefold() in folded:
-        return folded.index(arg.casefold())
-    if arg.isdigit() and int(arg) < len(names):
-        return int(arg)
-    raise UserError(clean(f"no player {arg!r} in this game (players: "
-                          f"{', '.join(f'{i}={n}' for i, n in enumerate(names))})"))
-
-
-def _event_index(n: int, size: int, what: str = "--at") -> int:
-    """Event ``n`` (negative: from the end) checked against a log of ``size`` events."""
-    i = n + size if n < 0 else n
-    if not 0 <= i < size:
-        raise UserError(f"{what} {n}: the log has events 0 to {size - 1}" if size else
-                        f"{what} {n}: the log has no events")
-    return i
-
-
-def _known_event_types() -> dict[str, str]:
-    """Every event type the kernel, the installed card sets and the plugins define:
-    tag -> the module that defines it (``UnknownEvent``: events a log holds that no
-    loaded code knows)."""
-    _import_plugins()
-    known = {tag: cls.__module__ for tag, cls in EVENT_TYPES.items()}
-    known["UnknownEvent"] = "mtgk.logfile"
-    return dict(sorted(known.items()))
-
-
-def _event_types(wanted: Sequence[str] | None, option: str = "--type") -> set[str] | None:
-    """The event types named in ``wanted`` (names or comma-separated lists, any case),
-    or ``None`` for "all"; an unknown name is a :class:`UserError` naming ``option``."""
-    if not wanted:
-        return None
-    known = list(_known_event_types())
-    folded = {k.casefold(): k for k in known}
-    out: set[str] = set()
-    for w in wanted:
-        for part in w.split(","):
-            part = part.strip()
-            if not part:
-                continue
-            tag = folded.get(part.casefold())
-            if tag is None:
-                close = difflib.get_close_matches(part, known, n=3)
-                hint = f" (did you mean {', '.join(close)}?)" if close else ""
-                raise UserError(f"{option}: unknown event type {part!r}{hint} "
-                                "(`mtgk log --types` lists them)")
-            out.add(tag)
-    return out
-
-
-def void(_: object) -> None:
-    """Discard a value (lets a function with a result serve as a listener)."""
-
-
-def _json_line(obj: Any) -> str:
-    return msgspec.json.encode(obj).decode()
-
-
-def _add_game_args(p: argparse.ArgumentParser, decks_help: str) -> None:
-    """The options ``mtgk play`` and ``mtgk sim`` share: --decks, --agents, --players,
-    --max-turns, --max-events and --timeout (checked, and the decks loaded, by
-    :func:`_game_decks`)."""
-    from mtgk.sim import DEFAULT_TIMEOUT
-
-    p.add_argument("--decks", nargs="+", metavar="DECK", help=decks_help)
-    p.add_argument("--agents", nargs="+", metavar="KIND", choices=sorted(AGENTS),
-                   help="who plays: one or two of %(choices)s (default: heuristic)")
-    p.add_argument("--players", nargs=2, metavar=("NAME0", "NAME1"), default=["Alice", "Bob"],
-                   help="player names (default: Alice Bob)")
-    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
-                   help="declare a draw after N turns (default: %(default)s)")
-    p.add_argument("--max-events", type=int, default=Game.max_events, metavar="N",
-                   help="the event budget: the engine stops a game that reaches N events, "
-                        "a failure (default: %(default)s; recorded in the log)")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help="stop a game still being played after SECONDS of wall-clock time, "
-                        "a failure (default: %(default)g; 0: no limit)")
-
-
-def _game_decks(args: argparse.Namespace) -> tuple[Registry, list[str], list[list[str]]]:
-    """Check the options of :func:`_add_game_args` and load the registry and the two
-    decks: ``(registry, deck names, deck card lists)``. Without --decks the first two
-    built-in decks are used; one deck is used by both players."""
-    if args.max_turns < 1:
-        raise UserError("--max-turns must be at least 1")
-    if args.max_events < 1:
-        raise UserError("--max-events must be at least 1")
-    if not args.timeout >= 0:  # (not NaN either)
-        raise UserError("--timeout must be 0 (no limit) or more seconds")
-    if args.decks and len(args.decks) > 2:
-        raise UserError("--decks takes one or two decks")
-    if args.agents and len(args.agents) > 2:
-        raise UserError("--agents takes one or two agent kinds")
-    reg = _registry(args)
-    names = list(args.decks or [])
-    if not names:
-        names = [k for k in builtin_decks(reg) if "/" not in k][:2]
-        if not names:
-            raise UserError("no built-in decks are installed: pass deck files with "
-                            "--decks FILE [FILE]")
-    if len(names) == 1:
-        names = names * 2
-    try:
-        decks = [load_deck(n, reg) for n in names]
-    except DeckError as exc:
-        raise UserError(str(exc)) from None
-    return reg, names, decks
-
+log = structlog.get_logger("mtgk.tools.cli")
 
 # --------------------------------------------------------------------------
 # mtgk play
@@ -384,8 +172,8 @@ def _play(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     def run(args: argparse.Namespace) -> int:
-        from mtgk.sim import GameTimeout, TimeLimit
-        from mtgk.store import BUDGET_REASON, budget_error
+        from mtgk.tools.sim import GameTimeout, TimeLimit
+        from mtgk.tools.store import BUDGET_REASON, budget_error
 
         reg, names, decks = _game_decks(args)
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
@@ -1408,7 +1196,7 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
                    help="print the figures as one JSON object instead of the two lines")
 
     def run(args: argparse.Namespace) -> int:
-        from mtgk.bench import playouts
+        from mtgk.tools.bench import playouts
         if args.games < 1:
             raise UserError("--games must be at least 1")
         reg = _registry(args)
@@ -1434,7 +1222,7 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
     return run
 
 
-from mtgk import cli_view  # noqa: E402, F401 - registers view, sim and db
+from mtgk.tools import cli_view  # noqa: E402, F401 - registers view, sim and db
 
 # --------------------------------------------------------------------------
 # the parser and main
@@ -1510,7 +1298,7 @@ def _print_version(args: argparse.Namespace) -> int:
     import importlib.metadata as md
 
     import mtgk
-    from mtgk.loading import PLUGIN_GROUP
+    from mtgk.cards.loading import PLUGIN_GROUP
 
     out = _out()
     print(f"mtgk {mtgk.__version__} (kernel: pure Python, {sys.implementation.name} "

@@ -26,8 +26,8 @@ scenario runner's own setup code, checks that it gives the same position
 original log and compares the events that follow, one by one, with the
 original's.
 
->>> from mtgk.loading import load_registry
->>> from mtgk.replay import new_header, run_from_header
+>>> from mtgk.cards.loading import load_registry
+>>> from mtgk.log.replay import new_header, run_from_header
 >>> reg = load_registry(["core", "lorwyn"])
 >>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
 ...                     meta={"max_turns": 4})
@@ -45,14 +45,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.debug import map_choice, map_event_ids
-from mtgk.engine import Decision, Game, GameOver
-from mtgk.events import Envelope
-from mtgk.logfile import LogHeader
-from mtgk.render import Renderer
-from mtgk.state import Obj, State, apply, new_state
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader
+from mtgk.rules.engine import Decision, Game, GameOver
+from mtgk.rules.state import Obj, State, apply, new_state
+from mtgk.tools.debug import map_choice, map_event_ids
+from mtgk.tools.render import Renderer
 
 __all__ = ["Export", "ExportCheck", "ExportError", "check_export", "export_scenario",
            "exportable", "priority_point"]
@@ -350,7 +350,7 @@ def _next_lines(envelopes: Sequence[Envelope], at: int, r: Renderer) -> list[str
 
 
 def _copy(s: State) -> State:
-    from mtgk.state import copy_state
+    from mtgk.rules.state import copy_state
 
     return copy_state(s)
 
@@ -403,7 +403,7 @@ def check_export(export: Export, header: LogHeader, envelopes: Sequence[Envelope
     Outcomes drawn from the game seed (shuffles, random discards) differ, since
     the scenario runs with its own seed.
     """
-    from mtgk.replay import same_event
+    from mtgk.log.replay import same_event
     from mtgk.scenario.model import loads_scenarios
     from mtgk.scenario.runner import ScenarioFailed, ScenarioRun
 

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from mtgk.events import DamageRedirected, ref_player
+from mtgk.log.events import DamageRedirected, ref_player
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
+    from mtgk.rules.engine import Game
 
 Proposal = dict[str, Any]
 
@@ -115,7 +115,7 @@ def candidates(game: Game, kind: str) -> list[tuple[str, Replacement, int]]:
 
 EFFECT_REPLACEMENTS: dict[str, Replacement] = {}
 """Replacement/prevention effects created by resolving spells and abilities (e.g.
-"prevent the next 3 damage ..."): an :class:`~mtgk.events.EffectCreated` of a
+"prevent the next 3 damage ..."): an :class:`~mtgk.log.events.EffectCreated` of a
 registered kind; the effect's id is passed as ``source``."""
 
 
@@ -157,7 +157,7 @@ def replace(game: Game, kind: str, p: Proposal) -> Proposal | None:
 
 def _failed(game: Game, error: Exception, rep: Replacement, source: int) -> NoReturn:
     """An exception raised by replacement effect ``rep``: named as the card's
-    (:meth:`~mtgk.engine.Game.card_failed`) if it is a permanent's static ability."""
+    (:meth:`~mtgk.rules.engine.Game.card_failed`) if it is a permanent's static ability."""
     o = game.state.objects.get(source) if source > 0 else None
     if o is None:
         raise error  # a rule's or a resolved effect's (a plugin's code)

@@ -9,7 +9,7 @@ this module decides what that is.  The model, in four rules:
    when it is face up in a public zone (battlefield, stack, graveyard, exile), in
    their own hand, known to them (``known_to``: a card exiled face down with
    hideaway, to the players who have controlled the land), or shown to them by a
-   :class:`~mtgk.events.Revealed` event and still where it was shown (in the
+   :class:`~mtgk.log.events.Revealed` event and still where it was shown (in the
    same zone, as the same object, with no shuffle of its library since).  Nobody
    sees a library's cards or order, not even its owner.
 2. **Ids.**  Object ids are handed out one after the other as objects come into
@@ -38,11 +38,11 @@ this module decides what that is.  The model, in four rules:
    by the same rules: an id of an object the player can't follow becomes ``0``.
 
 :class:`Perspective` keeps what the rules above need while a log is folded
-(:class:`mtgk.render.Renderer` folds one along); :meth:`Perspective.mask_event`
+(:class:`mtgk.tools.render.Renderer` folds one along); :meth:`Perspective.mask_event`
 gives an event's fields as a player may see them.
 
->>> from mtgk import events as ev
->>> from mtgk.state import apply, new_state
+>>> from mtgk.log import events as ev
+>>> from mtgk.rules.state import apply, new_state
 >>> s = new_state()
 >>> apply(s, ev.GameStarted(players=("alice", "bob"), seed=0))
 >>> apply(s, ev.ObjectCreated(obj=1, card="Forest", owner=0, zone="hand"))
@@ -59,8 +59,8 @@ from typing import Any
 
 import msgspec
 
-from mtgk import events as ev
-from mtgk.state import Obj, State
+from mtgk.log import events as ev
+from mtgk.rules.state import Obj, State
 
 __all__ = [
     "ID_CHOICE_KINDS",
@@ -483,7 +483,7 @@ class Perspective:
         return {oid: k[1] for oid, k in self.last.items() if k[0]}
 
     def revealed_names(self, e: ev.Event, state: State) -> list[str]:
-        """The names of the cards a :class:`~mtgk.events.Revealed` event (the last
+        """The names of the cards a :class:`~mtgk.log.events.Revealed` event (the last
         folded one) shows the viewer (empty if they are not shown to them)."""
         if not isinstance(e, ev.Revealed) or (e.to and self.viewer not in e.to):
             return []
@@ -564,12 +564,12 @@ options and where a scenario log came from)."""
 
 
 def visible_header(header: Any, viewer: int | None) -> dict[str, Any]:
-    """A log header (:class:`~mtgk.logfile.LogHeader`) as plain data, as ``viewer``
+    """A log header (:class:`~mtgk.log.logfile.LogHeader`) as plain data, as ``viewer``
     may see it: no seed, the other players' deck lists and deck names left out, the
     agents without their seeds, and of the rest of ``meta`` only :data:`PUBLIC_META`
     and where a branched game branched (not the choices made there).
 
-    >>> from mtgk.logfile import LogHeader
+    >>> from mtgk.log.logfile import LogHeader
     >>> h = LogHeader(kernel_version="0.1.0", cardsets=[], players=["A", "B"],
     ...               decks=[["20 Forest"], ["20 Island"]], seed=7,
     ...               meta={"deck_names": ["Green", "Blue"], "max_turns": 9,

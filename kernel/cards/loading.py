@@ -4,7 +4,7 @@ Two entry-point groups: ``mtgk.cardsets`` (card packs) and ``mtgk.plugins``
 (mechanics, agents, variants).  Each entry point names a module (or object)
 holding pluggy hook implementations of the hookspecs below.  Plugins are
 loaded in sorted name order; hooks are called *once, at load time* to fill a
-:class:`~mtgk.cards.Registry`; the engine never calls pluggy per event.
+:class:`~mtgk.cards.definitions.Registry`; the engine never calls pluggy per event.
 
 A plugin that fails to import or register is reported by name and the others
 still load (``strict=True`` turns that into :class:`PluginError`).  So is a
@@ -30,7 +30,7 @@ from typing import Any, cast
 import pluggy
 import structlog
 
-from mtgk.cards import CardSetInfo, Registry, set_clash
+from mtgk.cards.definitions import CardSetInfo, Registry, set_clash
 
 hookspec = pluggy.HookspecMarker("mtgk")
 hookimpl = pluggy.HookimplMarker("mtgk")
@@ -140,7 +140,7 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
     ``extra`` are ``(name, module_or_object)`` pairs registered as if found
     through an entry point (tests and embedding use it).
 
-    Card sets are checked for name clashes (:func:`mtgk.cards.set_clash`) in this
+    Card sets are checked for name clashes (:func:`mtgk.cards.definitions.set_clash`) in this
     order: the kernel's own plugins first, then the others, each by plugin name.  A
     plugin one of whose sets clashes with a set taken before it is refused as a
     whole (none of its sets, no ``mtgk_register``) and reported as an error naming
@@ -266,7 +266,34 @@ def _fail(reg: Registry, name: str, dist: str, error: str, strict: bool,
 
 
 RENAMED_MODULES: dict[str, str] = {
-    "kernel.plugins": "mtgk.loading",
+    "kernel.agents": "mtgk.agents",
+    "kernel.bench": "mtgk.tools.bench",
+    "kernel.cards": "mtgk.cards.definitions",
+    "kernel.cli": "mtgk.tools.cli",
+    "kernel.cli_view": "mtgk.tools.cli_view",
+    "kernel.debug": "mtgk.tools.debug",
+    "kernel.decks": "mtgk.cards.decks",
+    "kernel.diag": "mtgk.tools.diag",
+    "kernel.dsl": "mtgk.cards.dsl",
+    "kernel.effects": "mtgk.cards.effects",
+    "kernel.engine": "mtgk.rules.engine",
+    "kernel.events": "mtgk.log.events",
+    "kernel.export": "mtgk.tools.export",
+    "kernel.filters": "mtgk.cards.filters",
+    "kernel.layers": "mtgk.rules.layers",
+    "kernel.logfile": "mtgk.log.logfile",
+    "kernel.mana": "mtgk.rules.mana",
+    "kernel.plugins": "mtgk.cards.loading",
+    "kernel.pytest_plugin": "mtgk.scenario.pytest_plugin",
+    "kernel.render": "mtgk.tools.render",
+    "kernel.replacement": "mtgk.rules.replacement",
+    "kernel.replay": "mtgk.log.replay",
+    "kernel.scenario": "mtgk.scenario",
+    "kernel.sim": "mtgk.tools.sim",
+    "kernel.state": "mtgk.rules.state",
+    "kernel.store": "mtgk.tools.store",
+    "kernel.viewer": "mtgk.tools.viewer",
+    "kernel.visibility": "mtgk.rules.visibility",
     "kernel": "mtgk",
     "plugins": "mtgk.plugins",
     "cardsets": "mtgk.cardsets",
@@ -284,7 +311,7 @@ def new_module_name(old: str) -> str | None:
     return None
 
 
-_OLD_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))")
+_OLD_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+\(?\s*(\w+)|import\s+([\w.]+))")
 
 
 def renamed_module_hint(exc: BaseException) -> str:
@@ -299,8 +326,10 @@ def renamed_module_hint(exc: BaseException) -> str:
     where = ""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         m = _OLD_IMPORT.match(frame.line or "")
-        if m and (m.group(1) or m.group(2)).split(".")[0] == top:
-            old = m.group(1) or m.group(2)
+        if m and (m.group(1) or m.group(3)).split(".")[0] == top:
+            old = m.group(1) or m.group(3)
+            if m.group(1) and f"{old}.{m.group(2)}" in RENAMED_MODULES:  # from kernel import x
+                old = f"{old}.{m.group(2)}"
             where = f" ({frame.filename}:{frame.lineno})"
             break
     new = new_module_name(old) or "mtgk"

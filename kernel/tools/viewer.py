@@ -12,8 +12,8 @@ the cause chain of the selected event.
 Perspectives
 ------------
 Every state is computed here, in Python, with the kernel's own code (the
-projector :func:`mtgk.state.apply`, the layer system
-:func:`mtgk.layers.compute` and :class:`mtgk.render.Renderer`, which masks
+projector :func:`mtgk.rules.state.apply`, the layer system
+:func:`mtgk.rules.layers.compute` and :class:`mtgk.tools.render.Renderer`, which masks
 hidden cards).  A page holds one or more *perspectives*: "everyone" (all
 cards shown) and one per player.  Built for one player (``as_player``), the
 page holds that player's perspective only, so the hidden information is not
@@ -31,8 +31,8 @@ that changed (a *diff*: changed parts, removed part keys).  The page rebuilds
 the state at event ``n`` from the keyframe before it.  A 1,000-event game
 makes a file of a few hundred kilobytes per perspective.
 
->>> from mtgk.loading import load_registry
->>> from mtgk.replay import new_header, run_from_header
+>>> from mtgk.cards.loading import load_registry
+>>> from mtgk.log.replay import new_header, run_from_header
 >>> reg = load_registry(["core", "lorwyn"])
 >>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
 ...                     meta={"max_turns": 3})
@@ -56,12 +56,12 @@ from typing import Any
 
 import msgspec
 
-from mtgk import events as ev
-from mtgk.cards import KEYWORDS, Registry
-from mtgk.events import Envelope
-from mtgk.logfile import LogHeader, event_tag
-from mtgk.render import FOLD_NOTE, Renderer, characteristics, clean, fold_note
-from mtgk.state import Obj, StackItem, State
+from mtgk.cards.definitions import KEYWORDS, Registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader, event_tag
+from mtgk.rules.state import Obj, StackItem, State
+from mtgk.tools.render import FOLD_NOTE, Renderer, characteristics, clean, fold_note
 
 __all__ = ["DEFAULT_EVERY", "build_viewer", "viewer_data", "write_viewer"]
 
@@ -360,10 +360,10 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
 
 def _asset(name: str) -> str:
     try:
-        return resources.files("mtgk").joinpath(_ASSETS, name).read_text(encoding="utf-8")
+        return resources.files("mtgk.tools").joinpath(_ASSETS, name).read_text(encoding="utf-8")
     except (FileNotFoundError, OSError) as exc:
         raise RuntimeError(f"the viewer's {name} is missing from the mtgk installation "
-                           f"(kernel/{_ASSETS}/{name}): {exc}") from None
+                           f"(kernel/tools/{_ASSETS}/{name}): {exc}") from None
 
 
 def _json_for_script(data: Any) -> str:
