@@ -177,3 +177,27 @@ def test_nothing_but_the_tools_imports_a_tool() -> None:
                 for mod in mods.values() if not _is_tool(mod.name)
                 for target, line in mod.imports.items() if _is_tool(target)]
     assert not problems, "\n".join(problems)
+
+
+def test_the_rules_core_is_split_into_modules_under_800_lines() -> None:
+    """The rules core (mtgk.rules) is laid out by the parts of the rules it implements;
+    none of its modules reaches 800 lines, and ``Game`` is put together from the parts."""
+    from mtgk.rules.core import GameCore
+    from mtgk.rules.engine import Game
+
+    sizes = {p.name: len(p.read_text("utf-8").splitlines())
+             for p in (ROOT / "kernel" / "rules").glob("*.py")}
+    assert max(sizes.values()) < 800, sizes
+    parts = [c for c in Game.__mro__ if c.__module__.startswith("mtgk.rules.")
+             and c not in (Game, GameCore)]
+    assert len({c.__module__ for c in parts}) >= 10, parts
+
+
+def test_the_rules_modules_doctests() -> None:
+    import doctest
+
+    import mtgk.rules.core
+    import mtgk.rules.engine
+
+    for mod in (mtgk.rules.engine, mtgk.rules.core):
+        assert doctest.testmod(mod).failed == 0, mod.__name__
