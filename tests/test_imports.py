@@ -201,3 +201,17 @@ def test_the_rules_modules_doctests() -> None:
 
     for mod in (mtgk.rules.engine, mtgk.rules.core):
         assert doctest.testmod(mod).failed == 0, mod.__name__
+
+
+def test_only_the_kept_module_bumps_the_versions_of_kept_facts() -> None:
+    """What the engine keeps across events is forgotten in one place (mtgk.rules.kept):
+    no other module of the rules, the plugins or the card sets changes its versions."""
+    import re
+
+    bump = re.compile(r"self\.(_version|_sba_version|_chars_version|_taps|_chars_reads|"
+                      r"_sba_parts|_effects_seen|_hooks)\s*(\+=|=[^=])")
+    found = [f"{mod.path.relative_to(ROOT)}:{n}" for mod in _graph().values()
+             if mod.name != "mtgk.rules.kept"
+             for n, line in enumerate(mod.path.read_text("utf-8").splitlines(), 1)
+             if bump.search(line)]
+    assert not found, found

@@ -6,7 +6,8 @@ Comprehensive Rules, one module per part of the rules.
 * :mod:`mtgk.rules.engine` -- :class:`~mtgk.rules.engine.Game`, the one object a caller
   holds, put together from the parts below;
 * :mod:`mtgk.rules.core` -- the fields of a game, emitting events, characteristics,
-  decisions; :mod:`mtgk.rules.parts` -- the base of each part;
+  decisions; :mod:`mtgk.rules.parts` -- the base of each part; :mod:`mtgk.rules.kept` --
+  what a game keeps across events for speed, with its one policy;
 * the parts: :mod:`~mtgk.rules.turns` (CR 500-514), :mod:`~mtgk.rules.priority` (priority,
   the stack, resolution; CR 117, 405, 608), :mod:`~mtgk.rules.actions` (legal actions,
   targets; CR 117.1, 115), :mod:`~mtgk.rules.casting` (CR 601, 602), :mod:`~mtgk.rules.payment`

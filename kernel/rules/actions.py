@@ -12,15 +12,14 @@ import msgspec
 
 from mtgk.cards.definitions import X_COUNT, Activated, CardDef, Target
 from mtgk.log.events import player_ref
-from mtgk.rules.core import PASS, RulesError, StaleCache, card_of
+from mtgk.rules.core import PASS, RulesError, card_of
+from mtgk.rules.kept import StaleCache
 from mtgk.rules.layers import Chars, is_creature_type, printed, printed_template
 from mtgk.rules.mana import ManaCost, Source, max_payable_x, plan_payment
 from mtgk.rules.parts import GamePart
 from mtgk.rules.state import Obj
 
 ABILITY_ZONES = ("hand", "graveyard", "exile")
-
-
 """Zones other than the battlefield from which a player is offered the activated abilities
 of their own cards that work there (``Activated.zones``)."""
 
@@ -40,7 +39,6 @@ def _singulars(q: str) -> list[str]:
     if q.endswith("s"):
         out.append(q[:-1].capitalize())
     return out
-
 
 
 class LegalActions(GamePart):

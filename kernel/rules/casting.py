@@ -18,8 +18,6 @@ ZONE_WORDS = {"hand": "a hand", "graveyard": "a graveyard", "exile": "exile",
 
 
 KNOWN_TO_CONTROLLERS_OF = "known_to_controllers_of"
-
-
 """Flag of a face-down exiled card: the permanent whose controllers may look at it
 (hideaway: "any player who has controlled [this land]"); see :meth:`Game.settle`."""
 
@@ -27,7 +25,6 @@ KNOWN_TO_CONTROLLERS_OF = "known_to_controllers_of"
 def _intrinsic(mana: str) -> Activated:
     """The intrinsic mana ability "{T}: Add [mana]" of a basic land type (CR 305.6)."""
     return Activated(Cost(tap=True), lambda c: None, mana=(mana,), text=f"{{T}}: Add {{{mana}}}.")
-
 
 
 class Casting(GamePart):

@@ -23,7 +23,8 @@ from mtgk.cards.definitions import CardDef, Registry
 from mtgk.cards.errors import blame
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope, Event, ref_player
-from mtgk.rules.layers import APPLIERS, Chars, View, chars_key, compute, compute_with_reads, printed
+from mtgk.rules.kept import MOVES, KeptFacts, StaleCache
+from mtgk.rules.layers import Chars, View, printed
 from mtgk.rules.state import StackItem, State, apply, new_state
 
 if TYPE_CHECKING:
@@ -41,36 +42,6 @@ _SILENT = _Silent()
 
 
 BASIC_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
-
-
-_MOVES: frozenset[type] = frozenset({ev.ZoneChanged, ev.RemovedFromGame, ev.SpellCast})
-
-
-"""Events that move object ``obj`` from ``from_zone`` (it becomes a new object)."""
-
-
-NEUTRAL_EVENTS: frozenset[type] = frozenset({
-    ev.DecisionMade, ev.ManaAdded, ev.ManaSpent, ev.ManaEmptied, ev.Revealed,
-    ev.LibraryShuffled, ev.StepBegan, ev.Tapped, ev.Untapped})
-
-
-"""Event types that never call for a state-based action and that change characteristics
-only through a static ability that *declares* it reads what they change
-(``Static.reads``: ``"tapped"``, ``"mana"``, ``"step"`` ...; a static that declares
-nothing is taken not to look at these).  Legal actions kept across them are keyed on
-tapped status and mana pools (:meth:`Game.legal_actions`)."""
-
-
-class StaleCache(AssertionError):
-    """In validated mode (``Game.validate_caches``), something the engine kept across
-    events differs from a fresh computation: a card's or plugin's declarations of what
-    it reads (``Static.reads``, ``pt_reads``, ``Registry.add_sba_check``) or an event
-    type's ``CHANGES`` are wrong."""
-
-
-class StaleCharacteristics(StaleCache):
-    """The engine's kept characteristics differ from a fresh computation (see
-    :meth:`Game.check_cached_characteristics`)."""
 
 
 class RulesError(Exception):
@@ -176,8 +147,7 @@ class _CauseScope:
         self.game._cause.pop()
 
 
-
-class GameCore:
+class GameCore(KeptFacts):
     """The fields of a game and the parts every rule uses: events, characteristics, decisions."""
 
     def __init__(self, registry: Registry, players: Sequence[str], seed: int = 0,
@@ -189,15 +159,7 @@ class GameCore:
         self.agents: list[Agent] = list(agents) if agents else [_Pass(), _Pass()]
         self.seed = seed
         self._cause: list[int] = [-1]
-        self._chars: dict[int, Chars] | None = None
-        self._chars_reads: frozenset[str] | None = None  # what ``_chars`` depends on
-        self._tokens = False  # whether a token has existed (state-based actions look)
-        self._effects_seen: tuple[int, bool, bool] = (-1, False, False)  # _effects_facts
-        #: validated mode: check what the engine keeps across events against a fresh
-        #: computation after every event (characteristics, state-based actions, legal
-        #: actions) and raise :class:`StaleCache` on a difference.  Scenarios run so.
-        self.validate_caches = False
-        self._taps = 0  # counts Tapped and Untapped events
+        self._init_kept()
         self._choice_at = 0  # the log's length at the last choice a player made
         #: the event that ended the last step (its last recorded pass of priority, else its
         #: StepBegan) or began the turn: the cause of the next StepBegan or TurnBegan
@@ -212,23 +174,7 @@ class GameCore:
         self._loop_from = -1  # the choice since which situations are remembered
         self._loop_seen: set[tuple[int, int, tuple[Any, ...]]] = set()
         self._checks: list[Callable[[Any], Any]] = []  # check_action for each player
-        self._names: set[str] = set()  # the cards of the objects in this game, so far
-        self._grantors: set[str] | None = None  # those of them defined ``grantable``
-        self._game_facts: dict[tuple[str, bool], list[Any]] = {}  # about its cards (so far)
-        #: event tag -> (look-back plan, ordinary plan) for the cards in this game
-        self._tag_plans: dict[str, tuple[list[Any], list[Any]]] = {}
-        #: legal_actions(), by player and whether they could cast a sorcery
-        self._legal: dict[tuple[int, bool], tuple[Any, list[Any]]] = {}
         self._setting_up = False  # inside setting_up(): events trigger nothing
-        self._hooks: dict[Any, Any] = {}  # static_hooks() cache, keyed by _chars_version
-        self._chars_version = 0  # counts the times the characteristics were forgotten
-        self._version = 0  # counts events that may change characteristics or SBAs
-        self._settled = -1  # _sba_version when state-based actions last found nothing
-        #: counts events that may call for a state-based action: that change permanents
-        #: or a part of the state the checks look at (:meth:`_sba_reads`)
-        self._sba_version = 0
-        self._sba_parts: frozenset[str] | None = None
-        self._chars_at = -1
         self._lki: dict[int, tuple[int, Chars | None]] = {}
         #: the ids below this are taken by moves happening at once (:meth:`move_together`)
         self._id_floor = 0
@@ -276,7 +222,7 @@ class GameCore:
         s = self.state
         seq = len(self.log)
         env = Envelope(seq=seq, cause=why, event=e)
-        left = kind in _MOVES and e.from_zone == "battlefield"  # type: ignore[attr-defined]
+        left = kind in MOVES and e.from_zone == "battlefield"  # type: ignore[attr-defined]
         if left and not together:
             o = s.objects.get(e.obj)  # type: ignore[attr-defined]
             if o is not None:
@@ -286,20 +232,7 @@ class GameCore:
         apply(s, e)
         if s.next_id != first_new:
             self._new_objects(first_new)
-        if kind not in NEUTRAL_EVENTS:
-            self._version += 1
-            ch = e.changes()
-            if ch is None or not ch.isdisjoint(self._sba_parts or self._sba_reads()):
-                self._sba_version += 1
-            if self._chars is not None:
-                self._chars_after(e, ch, False)
-        else:
-            if kind is ev.Tapped or kind is ev.Untapped:
-                self._taps += 1
-            if self._chars is not None:
-                self._chars_after(e, e.changes(), True)
-        if self.validate_caches:
-            self.check_cached_characteristics()
+        self._forget_after(e, kind)
         for fn in self.listeners:  # before any event this one triggers: in log order
             try:
                 fn(env)
@@ -314,53 +247,6 @@ class GameCore:
             if s.effects:
                 self._delayed_triggers(e, seq)
         return seq
-
-    def _sba_reads(self) -> frozenset[str]:
-        """The parts of the state (beyond the permanents) that state-based actions look
-        at: life, damage, players' standing; the zones once a token has existed (it
-        ceases to exist there); what the registry's checks declare (all, if one doesn't)."""
-        reads = self._sba_parts
-        if reads is None:
-            parts = {"life", "damage", "players"}
-            if self._tokens:
-                parts |= {"stack", "hand", "library", "graveyard", "exile"}
-            for check in self.reg.sba_checks:
-                declared = self.reg.sba_check_reads.get(check)
-                parts |= set(ev.STATE_PARTS) if declared is None else declared
-            reads = self._sba_parts = frozenset(parts)
-        return reads
-
-    def _new_objects(self, first: int) -> None:
-        """Note the objects an event created (ids from ``first`` on): whether a token has
-        existed, and cards new to this game (whose triggers are then looked for)."""
-        objs = self.state.objects
-        for i in range(first, self.state.next_id):
-            o = objs.get(i)
-            if o is None:
-                continue
-            if o.token and not self._tokens:
-                self._tokens = True
-                self._sba_parts = None
-            if o.card not in self._names:
-                self._names.add(o.card)
-                self._game_facts.clear()
-                self._tag_plans.clear()
-                self._grantors = None
-
-    def _chars_after(self, e: Event, ch: frozenset[str] | None, neutral: bool) -> None:
-        """Forget the characteristics computed before ``e`` if ``e`` may have changed them:
-        it changes permanents (``ch``, its ``Event.changes()``, is ``None``), or a part of
-        the state that a static ability on the battlefield reads (``Static.reads``; one
-        that didn't say reads every part but those of :data:`NEUTRAL_EVENTS`)."""
-        reads = self._chars_reads
-        if ch is None or (reads is None and not neutral) or (reads and not reads.isdisjoint(ch)):
-            self._chars = None
-            self._chars_version += 1
-            self._sba_version += 1
-            if neutral:
-                self._version += 1  # the caches of facts that depend on characteristics
-        elif ch and self._chars is not None and type(e) in _MOVES:
-            self._chars.pop(e.obj, None)  # type: ignore[attr-defined]  # (a card that moved)
 
     def setting_up(self) -> _SetupScope:
         """``with game.setting_up():`` -- events emitted inside set up a position (a
@@ -400,154 +286,14 @@ class GameCore:
             c = cs[oid] = printed(self.reg, o)
         return c
 
-    def check_cached_characteristics(self) -> None:
-        """Validated mode (scenarios and tests run it after every event): the
-        characteristics the engine kept across the last event must equal a fresh
-        computation.  If not, a static ability on the battlefield reads a part of the
-        state it didn't declare in ``Static.reads`` (or a CDA in ``pt_reads``), or an
-        event type's ``CHANGES`` is too narrow; :class:`StaleCharacteristics` names them."""
-        cs = self._chars
-        if cs is None:
-            return
-        fresh = compute(self.state, self.reg)
-        for oid in self.state.battlefield:
-            old, new = cs.get(oid), fresh.get(oid)
-            if old is None or new is None or chars_key(old) != chars_key(new):
-                last = self.log[-1].event if self.log else None
-                diff = [f"{slot} {getattr(old, slot, None)!r} -> {getattr(new, slot, None)!r}"
-                        for slot in Chars.__slots__
-                        if slot != "shared" and getattr(old, slot, None) != getattr(new, slot, None)]
-                raise StaleCharacteristics(
-                    f"after event {len(self.log) - 1} ({type(last).__name__}, which changes "
-                    f"{sorted(last.changes() or ()) if last else '?'}), the characteristics "
-                    f"kept for #{oid} {self.state.objects[oid].card} are stale "
-                    f"({'; '.join(diff)}): a static ability or characteristic-defining "
-                    f"ability on the battlefield reads a part of the state it doesn't "
-                    f"declare (Static.reads, pt_reads)")
-
-    def _all_chars(self) -> dict[int, Chars]:
-        """The characteristics of every permanent (computed if need be): for loops over
-        the battlefield, where each permanent is sure to be there."""
-        cs = self._chars
-        if cs is None:
-            cs, self._chars_reads = compute_with_reads(self.state, self.reg)
-            self._chars = cs
-        return cs
-
     def view(self) -> View:
         return View(self.state, self.reg, self._all_chars())
-
-    def static_hooks(self, attr: str) -> list[tuple[int, Any]]:
-        """``(source, hook)`` for each static ability of a permanent on the battlefield
-        that has the hook ``attr`` (``cost_change``, ``forbids_cast``, ``extra_mana``,
-        ``enters_tapped``, ``as_though_haste`` ...) and that its source has now; cached
-        until the next event that can change characteristics."""
-        cache = self._chars_cache()
-        out: list[tuple[int, Any]] | None = cache.get(attr)
-        if out is None:
-            live = cache.get("\0statics")
-            if live is None:  # each static ability a permanent has now, with its source
-                cs = self._all_chars()
-                live = cache["\0statics"] = [
-                    (src, st) for src in self.state.battlefield
-                    for key, st in self.definition(src).statics if key in cs[src].abilities]
-            out = cache[attr] = [(src, fn) for src, st in live
-                                 for fn in [getattr(st, attr, None)] if fn is not None]
-        return out
-
-    def permanents_with(self, ability: str) -> list[int]:
-        """The permanents that have ``ability`` now, in battlefield order (remembered
-        while the characteristics hold).
-
-        >>> from mtgk.rules.engine import Game
-        >>> g = Game(Registry(), ["A", "B"], seed=1)
-        >>> g.permanents_with("flying")
-        []
-        """
-        return self._permanents(("\0with", ability), lambda c: ability in c.abilities)
-
-    def permanents_of_type(self, card_type: str) -> list[int]:
-        """The permanents of ``card_type`` now, in battlefield order (remembered while the
-        characteristics hold)."""
-        return self._permanents(("\0type", card_type), lambda c: card_type in c.types)
-
-    def _permanents(self, key: tuple[str, str], test: Callable[[Chars], bool]) -> list[int]:
-        cache = self._chars_cache()
-        found: list[int] | None = cache.get(key)
-        if found is None:
-            cs = self._all_chars()
-            found = cache[key] = [oid for oid in self.state.battlefield if test(cs[oid])]
-        return found
-
-    def cached(self, key: str, compute: Callable[[], Any]) -> Any:
-        """``compute()``, remembered while the permanents and their characteristics stay
-        as they are (until an event changes a permanent, or a part of the state that a
-        static ability on the battlefield reads): for plugins' facts about the
-        permanents (``key`` should name the plugin).
-
-        >>> from mtgk.rules.engine import Game
-        >>> g = Game(Registry(), ["A", "B"], seed=1)
-        >>> g.cached("demo:answer", lambda: 42), g.cached("demo:answer", lambda: 0)
-        (42, 42)
-        """
-        cache = self._chars_cache()
-        if key in cache:
-            return cache[key]
-        out = cache[key] = compute()
-        return out
-
-    def _chars_cache(self) -> dict[Any, Any]:
-        """A cache for facts about the permanents and their characteristics, emptied as
-        the characteristics are forgotten (:meth:`_chars_after`).  The characteristics
-        are computed first, so that every event that could change such a fact is seen."""
-        if self._chars is None:
-            self.view()
-        cache = self._hooks
-        if cache.get("") != self._chars_version:
-            cache.clear()
-            cache[""] = self._chars_version
-        return cache
-
-    def _grants_possible(self) -> bool:
-        """Whether a permanent may have been granted another card's triggered ability:
-        only through a continuous effect from a resolved spell or ability, or a static
-        ability of a card defined ``grantable`` (an Aura, a Role) on the battlefield."""
-        s = self.state
-        if s.effects and self._effects_facts()[1]:
-            return True
-        if self._grantors is None:  # the grantable cards in this game (so far)
-            cards = self.reg.cards
-            self._grantors = {n for n in self._names
-                              if n in cards and cards[n].extras.get("grantable")}
-        if not self._grantors:
-            return False
-        cache = self._chars_cache()
-        found = cache.get("_grants")
-        if found is None:
-            grantors = self._grantors
-            found = cache["_grants"] = any(s.objects[i].card in grantors
-                                           for i in s.battlefield)
-        return bool(found)
 
     def card(self, oid: int) -> CardDef:
         """The definition of ``oid``'s card (the physical card: what is cast, its faces and
         costs).  What a permanent *does* is :meth:`definition`."""
         name = self.state.objects[oid].card
         return self.reg.cards.get(name) or self.reg[name]
-
-    def _effects_facts(self) -> tuple[bool, bool]:
-        """Whether a copy effect exists (layer 1), and whether an effect may grant
-        abilities (layer 6, other than taking them away); kept until the next event
-        that may change the effects."""
-        found = self._effects_seen
-        if found[0] != self._version:
-            copies = grants = False
-            for x in self.state.effects:
-                layer = APPLIERS.get(x.kind, ("",))[0]
-                copies = copies or layer == "1"
-                grants = grants or (layer == "6" and x.kind not in ("lose", "lose_all_abilities"))
-            found = self._effects_seen = (self._version, copies, grants)
-        return found[1], found[2]
 
     def definition(self, oid: int) -> CardDef:
         """The card definition whose abilities ``oid`` has now: its own card's, or, for a

@@ -19,18 +19,9 @@ from __future__ import annotations
 from mtgk.rules.actions import ABILITY_ZONES, COLOR_WORDS, MAX_TARGET_COMBOS, LegalActions
 from mtgk.rules.casting import KNOWN_TO_CONTROLLERS_OF, ZONE_WORDS, Casting
 from mtgk.rules.combat import Combat
-from mtgk.rules.core import (
-    BASIC_MANA,
-    NEUTRAL_EVENTS,
-    PASS,
-    Agent,
-    Decision,
-    GameOver,
-    RulesError,
-    StaleCache,
-    StaleCharacteristics,
-)
+from mtgk.rules.core import BASIC_MANA, PASS, Agent, Decision, GameOver, RulesError
 from mtgk.rules.damage import Damage
+from mtgk.rules.kept import NEUTRAL_EVENTS, StaleCache, StaleCharacteristics
 from mtgk.rules.payment import ManaPayment
 from mtgk.rules.priority import LOOP_WINDOW, PriorityAndStack
 from mtgk.rules.sba import StateBasedActions

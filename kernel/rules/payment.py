@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from mtgk.log import events as ev
-from mtgk.rules.core import BASIC_MANA, StaleCache
+from mtgk.rules.core import BASIC_MANA
+from mtgk.rules.kept import StaleCache
 from mtgk.rules.mana import SPEND_RESTRICTIONS, Source, Spend, restriction
 from mtgk.rules.parts import GamePart
 

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any, cast
 from mtgk.cards.definitions import Target, Triggered
 from mtgk.cards.effects import Ctx
 from mtgk.log import events as ev
-from mtgk.rules.core import Decision, GameOver, StaleCache, card_of
+from mtgk.rules.core import Decision, GameOver, card_of
+from mtgk.rules.kept import StaleCache
 from mtgk.rules.parts import GamePart
 from mtgk.rules.replacement import replace
 from mtgk.rules.state import StackItem
@@ -21,19 +22,14 @@ if TYPE_CHECKING:
 
 _STACK_ENTRIES: dict[type, str] = {ev.SpellCast: "new_obj", ev.AbilityActivated: "item",
                                    ev.TriggerPutOnStack: "item"}
-
-
 """Events that put a stack item on the stack, with the field naming it (``""``: an event
 type that doesn't).  A plugin's event that does (a copy of a spell or ability) says so
 with a class attribute ``STACK_ITEM`` naming that field."""
 
 
 LOOP_WINDOW = 500
-
-
 """Events without a player's choice after which the engine looks for a loop of mandatory
 actions (CR 104.4b, :meth:`Game._mandatory_loop`)."""
-
 
 
 class PriorityAndStack(GamePart):

@@ -7,14 +7,13 @@ from collections.abc import Sequence
 
 from mtgk.log import events as ev
 from mtgk.log.events import Event, player_ref
-from mtgk.rules.core import NEUTRAL_EVENTS, GameOver
+from mtgk.rules.core import GameOver
+from mtgk.rules.kept import NEUTRAL_EVENTS
 from mtgk.rules.parts import GamePart
 from mtgk.rules.zones import Move
 
 _BY_CHARACTERISTICS = frozenset({"toughness", "lethal-damage", "loyalty", "aura", "equipment",
                                  "planeswalker-uniqueness", "counters"})
-
-
 """The kernel's state-based actions on permanents, whose conditions depend on their
 characteristics (see :meth:`Game._sba_cause`)."""
 
@@ -45,7 +44,6 @@ def _about(e: Event, refs: set[int], players: set[int]) -> bool:
         elif isinstance(v, int) and v in refs:
             return True
     return False
-
 
 
 class StateBasedActions(GamePart):

@@ -23,7 +23,6 @@ def _check_order(choice: Any, items: list[StackItem]) -> list[int]:
     return [int(c) for c in choice]
 
 
-
 class TriggeredAbilities(GamePart):
     """Triggered abilities (CR 603)."""
 

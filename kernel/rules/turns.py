@@ -13,24 +13,17 @@ from mtgk.rules.parts import GamePart
 STEPS = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat",
          "declare_attackers", "declare_blockers", "first_strike_damage", "combat_damage",
          "end_of_combat", "postcombat_main", "end", "cleanup")
-
-
 """The steps of a turn in order.  ``first_strike_damage`` is the first of two combat
 damage steps (CR 510.4): it happens only when an attacking or blocking creature has first
 strike or double strike as combat damage begins; ``combat_damage`` is the regular one."""
 
 
 COMBAT_DAMAGE_STEPS = ("first_strike_damage", "combat_damage")
-
-
 """The combat damage steps: "the combat damage step" of a trigger is either of them."""
 
 
 SKIP_DRAW = "skip your draw step"
-
-
 """A rules ability: its controller skips their draw step."""
-
 
 
 class TurnStructure(GamePart):

@@ -57,7 +57,6 @@ class ReadyMove:
     seq: int = -1
 
 
-
 class ZoneChanges(GamePart):
     """Moving objects between zones (CR 400.7)."""
 
