@@ -7,12 +7,11 @@ importing the tools; :class:`mtgk.tools.render.Renderer` reads it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from mtgk.tools.render import Renderer
-
-EventRenderer = Callable[["Renderer", Any], str]
+EventRenderer = Callable[[Any, Any], str]
+"""``fn(renderer, event) -> text``; the renderer is a :class:`mtgk.tools.render.Renderer`
+(named, not imported: the card API imports no tool, not even for annotations)."""
 RENDERERS: dict[str, EventRenderer] = {}
 """Renderings of event types defined outside the kernel: tag -> ``fn(renderer, event)``."""
 
