@@ -1,5 +1,5 @@
 """Priority, the stack and resolution (CR 117, 405, 608): priority rounds, mandatory loops
-(CR 731.4), settling state-based actions and triggers before a player gets priority,
+(CR 104.4b), settling state-based actions and triggers before a player gets priority,
 resolving and countering spells and abilities."""
 
 from __future__ import annotations
