@@ -23,10 +23,10 @@ from pathlib import Path
 import msgspec
 
 from mtgk.agents import HeuristicAgent, RandomAgent
-from mtgk.decks import builtin_decks, deck_lines, load_deck
-from mtgk.loading import load_registry
-from mtgk.logfile import encode_log
-from mtgk.replay import new_header, run_from_header
+from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
+from mtgk.cards.loading import load_registry
+from mtgk.log.logfile import encode_log
+from mtgk.log.replay import new_header, run_from_header
 
 HERE = Path(__file__).parent
 GAMES_PER_DECK = 40

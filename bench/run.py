@@ -20,13 +20,13 @@ import time
 from pathlib import Path
 
 from mtgk.agents import RandomAgent
-from mtgk.bench import playouts
-from mtgk.decks import parse_deck
-from mtgk.engine import Game
-from mtgk.loading import load_registry
-from mtgk.logfile import LogHeader, read_log, write_log
-from mtgk.replay import Seeker
-from mtgk.state import fold
+from mtgk.cards.decks import parse_deck
+from mtgk.cards.loading import load_registry
+from mtgk.log.logfile import LogHeader, read_log, write_log
+from mtgk.log.replay import Seeker
+from mtgk.rules.engine import Game
+from mtgk.rules.state import fold
+from mtgk.tools.bench import playouts
 
 HERE = Path(__file__).parent
 

@@ -2,11 +2,11 @@
 
 The public API:
 
-* :class:`~mtgk.engine.Game` -- a game, its state and its event log;
-* :mod:`mtgk.events` -- the events (the only way state changes);
-* :func:`~mtgk.state.apply` / :func:`~mtgk.state.fold` -- the projector;
-* :func:`~mtgk.loading.load_registry` -- card sets and mechanics plugins;
-* :mod:`mtgk.dsl` and :mod:`mtgk.filters` -- how cards are written.
+* :class:`~mtgk.rules.engine.Game` -- a game, its state and its event log;
+* :mod:`mtgk.log.events` -- the events (the only way state changes);
+* :func:`~mtgk.rules.state.apply` / :func:`~mtgk.rules.state.fold` -- the projector;
+* :func:`~mtgk.cards.loading.load_registry` -- card sets and mechanics plugins;
+* :mod:`mtgk.cards.dsl` and :mod:`mtgk.cards.filters` -- how cards are written.
 """
 
 __version__ = "0.1.0"

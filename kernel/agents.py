@@ -7,20 +7,20 @@
 * scripted agents live with the scenario runner (:mod:`mtgk.scenario`).
 
 An agent has one method, ``decide(game, decision)``.  Its answer is checked
-by the engine; an illegal answer raises :class:`~mtgk.engine.RulesError`
+by the engine; an illegal answer raises :class:`~mtgk.rules.engine.RulesError`
 (or is passed to the agent's ``refused(game, decision, error)`` if it has one).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
-    from mtgk.engine import Decision, Game
+    from mtgk.rules.engine import Agent, Decision, Game
 
 
 class RandomAgent:
@@ -195,7 +195,7 @@ class ReplayAgent:
     """Answers with the decisions recorded in a log, in order.
 
     At each decision it looks at the recorded event at the position the
-    engine is about to write: a recorded :class:`~mtgk.events.DecisionMade`
+    engine is about to write: a recorded :class:`~mtgk.log.events.DecisionMade`
     is the answer; otherwise the decision had one option and took it.
     """
 
@@ -229,3 +229,10 @@ class ReplayExhausted(Exception):
     def __init__(self, seq: int) -> None:
         super().__init__(f"the log has no recorded decision at event {seq}")
         self.seq = seq
+
+
+AGENTS: dict[str, Callable[[int], Agent]] = {
+    "heuristic": HeuristicAgent,
+    "random": RandomAgent,
+}
+"""Agent kinds ``mtgk play --agents`` and ``mtgk sim`` know: name -> class taking a seed."""

@@ -1,6 +1,6 @@
 """A step environment for game-playing agents: PettingZoo (AEC) and Gymnasium.
 
-The engine is callback-style: :class:`~mtgk.engine.Game` asks each player's
+The engine is callback-style: :class:`~mtgk.rules.engine.Game` asks each player's
 agent ``decide(game, decision)`` and carries on with the answer.  A step
 environment turns that inside out: :meth:`Table.act` gives one answer and gets
 back the next question.  A :class:`Table` runs its game in a thread of its own
@@ -15,7 +15,7 @@ log, byte for byte).
   opponent (any kernel agent; default :class:`~mtgk.agents.HeuristicAgent`).
 
 **What a seat sees.**  Observations are built only from what that seat may
-know, by the model of ``--as`` (:class:`mtgk.visibility.Perspective`, folded
+know, by the model of ``--as`` (:class:`mtgk.rules.visibility.Perspective`, folded
 along the log): its own hand, the public zones (face-down cards it may not see
 as only face down), counts of the hidden zones.  The readable form is in
 ``info`` (``"options"``: the legal actions in words; ``"board"``: the board as
@@ -79,15 +79,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from mtgk.agents import HeuristicAgent
-from mtgk.cards import Registry
-from mtgk.decks import builtin_decks, deck_lines, load_deck
-from mtgk.engine import STEPS, Agent, Decision, Game
-from mtgk.loading import load_registry
-from mtgk.logfile import LogHeader, write_log
-from mtgk.menus import MORE, Choice, Menu, SeatView
-from mtgk.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
-from mtgk.state import Obj, State
-from mtgk.visibility import Perspective
+from mtgk.cards.definitions import Registry
+from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
+from mtgk.rules.engine import STEPS, Agent, Decision, Game
+from mtgk.cards.loading import load_registry
+from mtgk.log.logfile import LogHeader, write_log
+from mtgk.tools.menus import MORE, Choice, Menu, SeatView
+from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
+from mtgk.rules.state import Obj, State
+from mtgk.rules.visibility import Perspective
 
 __all__ = [
     "ACTION_FEATURES",
@@ -150,7 +150,7 @@ def layout(seats: int = 2) -> dict[str, slice]:
 
     * ``global``: turn number, 1 if it is the viewer's turn, 1 if the game is over,
       stack size, how many menus of this decision were answered already;
-    * ``step``: one-hot of the step (:data:`mtgk.engine.STEPS`);
+    * ``step``: one-hot of the step (:data:`mtgk.rules.engine.STEPS`);
     * ``decision``: one-hot of the decision kind (:data:`DECISION_KINDS`, then "other";
       all zero when the seat has no decision to make);
     * ``seat{k}``: :data:`SEAT_FEATURES` of relative seat k (sizes of hidden zones are
@@ -205,8 +205,8 @@ def card_numbers(reg: Registry) -> dict[str, int]:
 
 
 CharsOf = Callable[[int], Any]
-"""An object's characteristics after layers (:meth:`mtgk.engine.Game.chars`, or a
-lookup in :func:`mtgk.layers.compute`'s result)."""
+"""An object's characteristics after layers (:meth:`mtgk.rules.engine.Game.chars`, or a
+lookup in :func:`mtgk.rules.layers.compute`'s result)."""
 
 
 def _mana(pool: Sequence[str]) -> list[int]:
@@ -391,7 +391,7 @@ def _copy(x: Any) -> Any:
 
 
 AgentMaker = Callable[[int], Agent]
-"""Makes a kernel agent from a seed (an entry of ``mtgk.cli.AGENTS``)."""
+"""Makes a kernel agent from a seed (an entry of ``mtgk.tools.cli.AGENTS``)."""
 
 
 @dataclass
@@ -530,7 +530,7 @@ class Table:
 
     def board(self, seat: int) -> str:
         """The board as ``seat`` sees it, in text (``mtgk replay --as``)."""
-        from mtgk.render import render_state
+        from mtgk.tools.render import render_state
 
         self.view.catch_up(self.game.log)
         return render_state(self.view.state, self.setup.reg, as_player=seat,

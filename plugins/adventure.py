@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from mtgk import events as ev
-from mtgk.cards import CardFacts, Effect, Registry, SpellAbility, Target
-from mtgk.loading import hookimpl
+from mtgk.cards.definitions import CardFacts, Effect, Registry, SpellAbility, Target
+from mtgk.cards.loading import hookimpl
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
-    from mtgk.dsl import CardSet
-    from mtgk.effects import Ctx
-    from mtgk.engine import Game
+    from mtgk.cards.dsl import CardSet
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.engine import Game
 
 ALT = "adventure"
 ON_ADVENTURE = "on_adventure"

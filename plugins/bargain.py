@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.keywords import declare_keyword
-from mtgk.loading import hookimpl
+from mtgk.log import events as ev
+from mtgk.cards.definitions import Registry
+from mtgk.cards.keywords import declare_keyword
+from mtgk.cards.loading import hookimpl
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
+    from mtgk.rules.engine import Game
 
 FLAG = "cast_bargained"
 

@@ -16,7 +16,7 @@ control" (Lorwyn primer, "Keyword Ability: Champion"):
 * the champion can't exile itself; its controller chooses (decision kind
   ``champion``, options ``[0, id, ...]`` where 0 is "exile nothing": then the
   champion is sacrificed, if it is still on the battlefield);
-* the card is exiled with :class:`~mtgk.events.RemovedFromGame`
+* the card is exiled with :class:`~mtgk.log.events.RemovedFromGame`
   ``exiled_with=<the champion>`` (reason ``champion``) -- the link between the
   two abilities.  The link is to that *object*: if the champion left the
   battlefield before its enters ability resolved, its leaves ability found
@@ -30,9 +30,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Effect, Target, Triggered
-from mtgk.dsl import (
+from mtgk.cards.definitions import Effect, Target, Triggered
+from mtgk.cards.dsl import (
     ENTERS,
     leaves,
     me,
@@ -40,12 +39,12 @@ from mtgk.dsl import (
     self_entered,
     triggered,
 )
-from mtgk.filters import Filter, matching
-from mtgk.keywords import declare_keyword
+from mtgk.cards.filters import Filter, matching
+from mtgk.cards.keywords import declare_keyword
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.layers import View
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.layers import View
 
 declare_keyword("champion", "mtgk.plugins.champion",
                 what="exiles another permanent as it enters, returns it as it leaves")

@@ -40,17 +40,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtgk import events as ev
-from mtgk.cards import Effect, Target, Triggered
-from mtgk.dsl import controller, triggered
-from mtgk.events import Event, event, player_ref, ref_player
-from mtgk.keywords import declare_keyword
-from mtgk.mana import ManaCost
+from mtgk.log import events as ev
+from mtgk.cards.definitions import Effect, Target, Triggered
+from mtgk.cards.dsl import controller, triggered
+from mtgk.log.events import Event, event, player_ref, ref_player
+from mtgk.cards.keywords import declare_keyword
+from mtgk.rules.mana import ManaCost
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.engine import Game
-    from mtgk.layers import View
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.engine import Game
+    from mtgk.rules.layers import View
 
 declare_keyword("clash", "mtgk.plugins.clash",
                 what="a keyword action: reveal the top card of your library, compare mana values")

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtgk.events import Event, event
+from mtgk.log.events import Event, event
 from mtgk.plugins.copy_spell import choose_new_targets
-from mtgk.state import StackItem, State, register_projector
+from mtgk.rules.state import StackItem, State, register_projector
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
+    from mtgk.rules.engine import Game
 
 
 @event

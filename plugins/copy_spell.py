@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtgk.events import Event, event
-from mtgk.render import Renderer, register_renderer
-from mtgk.state import Obj, StackItem, State, register_projector, stack_item
+from mtgk.cards.rendering import register_renderer
+from mtgk.log.events import Event, event
+from mtgk.rules.state import Obj, StackItem, State, register_projector, stack_item
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
+    from mtgk.rules.engine import Game
+    from mtgk.tools.render import Renderer
 
 
 @event
@@ -93,7 +94,7 @@ register_renderer(TargetsChanged.TAG, _render_retargeted)
 
 def choose_new_targets(game: Game, chooser: int, item: int | None) -> None:
     """"[chooser] may choose new targets for [item]" (a spell or ability on the stack)."""
-    from mtgk.engine import Decision
+    from mtgk.rules.engine import Decision
 
     it = stack_item(game.state, item)
     if it is None or not it.targets:

@@ -1,5 +1,5 @@
 """Activation costs beyond mana, tapping, life and sacrifice (CR 602.2b, 118), and
-activation restrictions (CR 602.5): the parts of a :class:`~mtgk.cards.Cost`'s
+activation restrictions (CR 602.5): the parts of a :class:`~mtgk.cards.definitions.Cost`'s
 ``extra`` tuple.
 
 Each part has ``can_pay(game, player, source)`` (checked, like every cost, before the
@@ -21,13 +21,13 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtgk import events as ev
-from mtgk.cards import Activated, Cost, Effect, Target
-from mtgk.dsl import parse_cost
+from mtgk.cards.definitions import Activated, Cost, Effect, Target
+from mtgk.cards.dsl import parse_cost
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
-    from mtgk.filters import Filter
+    from mtgk.cards.filters import Filter
+    from mtgk.rules.engine import Game
 
 
 class _CardFromZone:
@@ -127,7 +127,7 @@ def ability(c: Cost, effect: Effect, *targets: Target, sorcery: bool = False,
             any_player: bool = False, text: str = "",
             zones: tuple[str, ...] = ("battlefield",)) -> Activated:
     """An activated ability with a cost built by :func:`cost`; ``zones``: where its source
-    may be to activate it (see :func:`mtgk.dsl.activated`)."""
+    may be to activate it (see :func:`mtgk.cards.dsl.activated`)."""
     return Activated(c, effect, tuple(targets), sorcery=sorcery, text=text,
                      any_player=any_player, zones=zones)
 

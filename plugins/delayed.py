@@ -34,12 +34,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Effect, Triggered
+from mtgk.cards.definitions import Effect, Triggered
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.layers import View
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.layers import View
 
 MAIN_PHASES = ("precombat_main", "postcombat_main")
 

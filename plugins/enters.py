@@ -21,12 +21,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Static
+from mtgk.cards.definitions import Static
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
-    from mtgk.layers import View
+    from mtgk.rules.engine import Game
+    from mtgk.rules.layers import View
 
 CHOSEN = "chosen"
 

@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Activated, Static
-from mtgk.dsl import activated, gets_and_has, pt_and_grant_layers, static, target
-from mtgk.filters import creature
-from mtgk.keywords import declare_keyword
+from mtgk.log import events as ev
+from mtgk.cards.definitions import Activated, Static
+from mtgk.cards.dsl import activated, gets_and_has, pt_and_grant_layers, static, target
+from mtgk.cards.filters import creature
+from mtgk.cards.keywords import declare_keyword
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.layers import View
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.layers import View
 
 declare_keyword("equip", "mtgk.plugins.equipment",
                 what="attach to target creature you control, as a sorcery")

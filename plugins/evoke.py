@@ -9,14 +9,14 @@ paying its mana cost" and "When this permanent enters, if its evoke cost was
 paid, its controller sacrifices it" (Lorwyn primer, "Keyword Ability: Evoke"):
 
 * :func:`evoke` gives the card the alternative cost ``evoke`` (an
-  :class:`mtgk.altcosts.AltCost` with no condition; a cast action's ``alt``; a
+  :class:`mtgk.cards.altcosts.AltCost` with no condition; a cast action's ``alt``; a
   scenario's ``evoke: true`` or ``alt_cost: evoke``): the spell is really cast, at its
   normal timing, and can be countered; its mana cost (and mana value) don't
   change; cost increases and reductions apply to the evoke cost like to any
   total cost; a spell cast "without paying its mana cost" can't use it (the
   engine refuses an alternative cost then, CR 118.9a);
 * the kernel remembers the alternative cost chosen on the permanent as it
-  enters (flag ``cast_alt``; :func:`mtgk.altcosts.alt_cost_paid` asks it): what matters is that evoke was *chosen*, not what
+  enters (flag ``cast_alt``; :func:`mtgk.cards.altcosts.alt_cost_paid` asks it): what matters is that evoke was *chosen*, not what
   was actually paid.  The sacrifice ability triggers on that mark, at the moment
   the permanent enters -- together with its other enters abilities, so its
   controller orders them (decision kind ``order``) -- and checks it again as it
@@ -31,14 +31,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mtgk.altcosts import AltCost, alt_cost, alt_cost_paid, enters_if_alt_paid
-from mtgk.cards import Triggered
-from mtgk.dsl import me
-from mtgk.keywords import declare_keyword, has_alt_cost
+from mtgk.cards.altcosts import AltCost, alt_cost, alt_cost_paid, enters_if_alt_paid
+from mtgk.cards.definitions import Triggered
+from mtgk.cards.dsl import me
+from mtgk.cards.keywords import declare_keyword, has_alt_cost
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.layers import View
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.layers import View
 
 ALT = "evoke"
 

@@ -3,7 +3,7 @@
 mana of any color" (Fertile Ground).
 
 Such an ability resolves at once, so the kernel counts the additional mana as the
-permanent's: :meth:`mtgk.engine.Game.mana_sources` lists the land once more for it
+permanent's: :meth:`mtgk.rules.engine.Game.mana_sources` lists the land once more for it
 (so a payment can use it), and a permanent tapped for mana that a payment uses only in
 part leaves the rest in its controller's mana pool.  A static ability with an
 ``extra_mana(view, source, obj) -> colours`` ("" for none) says which permanents make
@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mtgk.cards import Static
+from mtgk.cards.definitions import Static
 
 if TYPE_CHECKING:
-    from mtgk.layers import View
+    from mtgk.rules.layers import View
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mtgk.cards import Registry
-from mtgk.loading import hookimpl
-from mtgk.replacement import Proposal, Replacement, register_effect_replacement
+from mtgk.cards.definitions import Registry
+from mtgk.cards.loading import hookimpl
+from mtgk.rules.replacement import Proposal, Replacement, register_effect_replacement
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.engine import Game
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.engine import Game
 
 EXILE_IF_DIES = "exile_if_dies"
 

@@ -5,7 +5,7 @@ spell or ability, sacrifice it.'").
 The ability is listed on the granting card (:func:`granted`: it never works for that
 card's own object) and the card is defined with ``grantable=True``, so that a
 permanent granted the ability's key (``"Card Name#i"``) in layer 6 has it (see
-:attr:`mtgk.cards.Registry.grantable`).
+:attr:`mtgk.cards.definitions.Registry.grantable`).
 
 * :data:`GRANT_WHILE_COUNTER` -- an effect kind: "for as long as it has a [kind] counter
   on it, it has [abilities]": ``c.forever(GRANT_WHILE_COUNTER, [obj], {"abilities":
@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Effect, Triggered
-from mtgk.layers import register_effect_kind
+from mtgk.cards.definitions import Effect, Triggered
+from mtgk.log import events as ev
+from mtgk.rules.layers import register_effect_kind
 
 if TYPE_CHECKING:
-    from mtgk.layers import Chars, View
+    from mtgk.rules.layers import Chars, View
 
 GRANT_WHILE_COUNTER = "grant_while_counter"
 

@@ -20,12 +20,12 @@ exiled card::
   recorded by the order of the moves in the log.
 * Who may look at the exiled card: it is ``known_to`` its controller at once;
   the kernel adds every later controller of the land (flag
-  :data:`~mtgk.engine.KNOWN_TO_CONTROLLERS_OF`) and forgets them all when the
-  land leaves the battlefield.  :mod:`mtgk.visibility` hides it from everyone
+  :data:`~mtgk.rules.engine.KNOWN_TO_CONTROLLERS_OF`) and forgets them all when the
+  land leaves the battlefield.  :mod:`mtgk.rules.visibility` hides it from everyone
   else.
 * :func:`play_hidden` -- the last ability's effect: if the exiled card is still
   there and the condition holds, its controller *may* play it without paying its
-  mana cost as the ability resolves (:meth:`~mtgk.engine.Game.play_during_resolution`):
+  mana cost as the ability resolves (:meth:`~mtgk.rules.engine.Game.play_during_resolution`):
   timing by card type is ignored, a land only on their turn with a land play
   left (it counts as that play), no alternative cost (evoke), X is 0; if it can't
   be played it stays exiled face down for another try.  The ability's
@@ -37,13 +37,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from mtgk import events as ev
-from mtgk.cards import Triggered
-from mtgk.dsl import etb
-from mtgk.effects import Ctx
-from mtgk.engine import KNOWN_TO_CONTROLLERS_OF, Game
-from mtgk.history import damage_dealt_to_player_this_turn, events_this_turn
-from mtgk.keywords import declare_keyword
+from mtgk.log import events as ev
+from mtgk.cards.definitions import Triggered
+from mtgk.cards.dsl import etb
+from mtgk.cards.effects import Ctx
+from mtgk.rules.engine import KNOWN_TO_CONTROLLERS_OF, Game
+from mtgk.cards.history import damage_dealt_to_player_this_turn, events_this_turn
+from mtgk.cards.keywords import declare_keyword
 
 Condition = Callable[[Ctx], bool]
 
@@ -103,7 +103,7 @@ def play_hidden(condition: Condition) -> Callable[[Ctx], None]:
 
 # ---------------------------------------------------------------- "this turn"
 
-# (the questions about this turn are mtgk.history's; these names are kept for the cards
+# (the questions about this turn are mtgk.cards.history's; these names are kept for the cards
 # that import them from here)
 damage_dealt_this_turn = damage_dealt_to_player_this_turn
 

@@ -11,19 +11,19 @@
   known characteristics (``game.chars`` of the old object).
 
 All of them read the game's log (events of the current turn: see
-:func:`mtgk.history.events_this_turn`).
+:func:`mtgk.cards.history.events_this_turn`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mtgk import events as ev
-from mtgk.history import events_this_turn
+from mtgk.log import events as ev
+from mtgk.cards.history import events_this_turn
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.engine import Game
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.engine import Game
 
 
 def activations_this_turn(game: Game, source: int, ability: str) -> list[int]:

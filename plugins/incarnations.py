@@ -11,7 +11,7 @@
   is a new object then).
 * :class:`Prevent` -- a static ability "If [damage] would be dealt ..., prevent
   that damage. [Then ...]": a prevention effect of the kernel's replacement
-  mechanism (:mod:`mtgk.replacement`); the prevented damage is recorded as
+  mechanism (:mod:`mtgk.rules.replacement`); the prevented damage is recorded as
   ``DamagePrevented`` and is not dealt.
 * :func:`cant_be_blocked_except_by` -- "can't be blocked except by N or more
   creatures" (the kernel's ``min_blockers:N`` ability, like menace's 2).
@@ -22,16 +22,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Static, Triggered
-from mtgk.dsl import static
-from mtgk.effects import Ctx
+from mtgk.cards.definitions import Static, Triggered
+from mtgk.cards.dsl import static
+from mtgk.cards.effects import Ctx
+from mtgk.log import events as ev
 from mtgk.plugins.prevention import DamagePrevented
-from mtgk.replacement import Proposal, Replacement
+from mtgk.rules.replacement import Proposal, Replacement
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
-    from mtgk.layers import View
+    from mtgk.rules.engine import Game
+    from mtgk.rules.layers import View
 
 
 def put_into_graveyard_from_anywhere(effect: Callable[[Ctx], None],

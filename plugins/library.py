@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mtgk import events as ev
+from mtgk.log import events as ev
 from mtgk.plugins.scry import LibraryOrdered, put_in_any_order
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
+    from mtgk.rules.engine import Game
 
 
 def look_and_reorder(game: Game, player: int, n: int) -> None:

@@ -7,8 +7,8 @@ variants (e.g. Two-Headed Giant teams).
 
 from __future__ import annotations
 
-from mtgk.cards import Registry
-from mtgk.loading import hookimpl
+from mtgk.cards.definitions import Registry
+from mtgk.cards.loading import hookimpl
 
 
 @hookimpl

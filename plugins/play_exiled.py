@@ -11,7 +11,7 @@ step.  You can't cast more than one spell each turn."::
 * :func:`exile_top_face_down` -- the triggered ability's effect: the cards are exiled
   face down and linked to the permanent (``exiled_with``); its controller may look at
   them (``known_to``, kept up to date by the kernel through
-  :data:`~mtgk.engine.KNOWN_TO_CONTROLLERS_OF`, and forgotten once it has left the
+  :data:`~mtgk.rules.engine.KNOWN_TO_CONTROLLERS_OF`, and forgotten once it has left the
   battlefield).
 * :data:`PLAY_EXILED` -- a rules ability: the controller of a permanent that has it may
   play lands and cast spells from among the cards exiled with it (a cast permission:
@@ -21,16 +21,16 @@ step.  You can't cast more than one spell each turn."::
 * :data:`ONE_SPELL` -- a rules ability: its controller can't cast a spell if they have
   cast one this turn (spells cast before the permanent arrived count, the Plans itself
   too).
-* "Skip your draw step" is the kernel's rules ability :data:`~mtgk.engine.SKIP_DRAW`.
+* "Skip your draw step" is the kernel's rules ability :data:`~mtgk.rules.engine.SKIP_DRAW`.
 """
 
 from __future__ import annotations
 
-from mtgk import events as ev
-from mtgk.cards import Effect, Registry
-from mtgk.effects import Ctx
-from mtgk.engine import KNOWN_TO_CONTROLLERS_OF, SKIP_DRAW, Game
-from mtgk.history import events_this_turn
+from mtgk.log import events as ev
+from mtgk.cards.definitions import Effect, Registry
+from mtgk.cards.effects import Ctx
+from mtgk.rules.engine import KNOWN_TO_CONTROLLERS_OF, SKIP_DRAW, Game
+from mtgk.cards.history import events_this_turn
 
 __all__ = ["PLAY_EXILED", "ONE_SPELL", "SKIP_DRAW", "exile_top_face_down", "register"]
 

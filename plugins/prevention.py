@@ -8,7 +8,7 @@
     prevent_all_combat_damage(c)            # every combat damage this turn
 
 Each is a prevention effect of the kernel's replacement mechanism
-(:mod:`mtgk.replacement`), so it applies to all damage, combat or not.
+(:mod:`mtgk.rules.replacement`), so it applies to all damage, combat or not.
 Damage a shield prevents is recorded as :class:`DamagePrevented` (and is not
 dealt: no ``DamageDealt``); the event uses the shield up.
 """
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtgk.events import Event, event
-from mtgk.replacement import Proposal, Replacement, register_effect_replacement
-from mtgk.state import State, register_projector
+from mtgk.log.events import Event, event
+from mtgk.rules.replacement import Proposal, Replacement, register_effect_replacement
+from mtgk.rules.state import State, register_projector
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.engine import Game
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.engine import Game
 
 KIND = "prevent_damage"
 

@@ -9,7 +9,7 @@ lethal damage (deathtouch included); sacrifice, toughness 0 or less, and
 
 A shield is a continuous effect of kind ``regeneration`` on the permanent
 (it does nothing in the layers) that lasts until end of turn; it is a
-replacement effect of the kernel's mechanism (:mod:`mtgk.replacement`) on
+replacement effect of the kernel's mechanism (:mod:`mtgk.rules.replacement`) on
 ``move`` proposals.  Using it up is recorded as :class:`Regenerated` (which
 removes the damage and the shield), followed by ``Tapped`` and
 ``RemovedFromCombat`` events as needed, so "whenever ~ becomes tapped"
@@ -23,15 +23,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from mtgk import events as ev
-from mtgk.cards import Effect
-from mtgk.events import Event, event
-from mtgk.replacement import Proposal, Replacement, register_effect_replacement
-from mtgk.state import State, register_projector
+from mtgk.cards.definitions import Effect
+from mtgk.log import events as ev
+from mtgk.log.events import Event, event
+from mtgk.rules.replacement import Proposal, Replacement, register_effect_replacement
+from mtgk.rules.state import State, register_projector
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.engine import Game
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.engine import Game
 
 KIND = "regeneration"
 DESTROYED = ("destroy", "sba:lethal-damage")

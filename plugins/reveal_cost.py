@@ -34,14 +34,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.filters import Filter, kind
-from mtgk.loading import hookimpl
-from mtgk.mana import ManaCost, plan_payment
+from mtgk.cards.definitions import Registry
+from mtgk.cards.filters import Filter, kind
+from mtgk.cards.loading import hookimpl
+from mtgk.log import events as ev
+from mtgk.rules.mana import ManaCost, plan_payment
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
+    from mtgk.rules.engine import Game
 
 REVEAL_FLAG = "cast_reveal_cost"
 PAID_FLAG = "cast_cost_paid"

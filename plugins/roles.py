@@ -26,15 +26,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.effects import Ctx
-from mtgk.layers import printed
-from mtgk.loading import hookimpl
-from mtgk.state import Obj
+from mtgk.cards.definitions import Registry
+from mtgk.cards.effects import Ctx
+from mtgk.cards.loading import hookimpl
+from mtgk.log import events as ev
+from mtgk.rules.layers import printed
+from mtgk.rules.state import Obj
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
+    from mtgk.rules.engine import Game
 
 SUPERSEDED = "role_superseded"
 """Flag on a Role its controller chose not to keep (several attached at once)."""

@@ -16,16 +16,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Effect, Registry, Target, Triggered
-from mtgk.loading import hookimpl
+from mtgk.cards.definitions import Effect, Registry, Target, Triggered
+from mtgk.cards.loading import hookimpl
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from mtgk.dsl import CardSet
-    from mtgk.engine import Game
-    from mtgk.layers import View
+    from mtgk.cards.dsl import CardSet
+    from mtgk.rules.engine import Game
+    from mtgk.rules.layers import View
 
 LORE = "lore"
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtgk.events import Event, event
-from mtgk.state import State, register_projector
+from mtgk.log.events import Event, event
+from mtgk.rules.state import State, register_projector
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
+    from mtgk.rules.engine import Game
 
 
 @event

@@ -1,7 +1,7 @@
 """Shared helpers for cards that care about creature types (Lorwyn's tribes).
 
 Imported by card modules (``cardsets/lorwyn/tribal.py``); they follow the
-filter vocabulary of :mod:`mtgk.filters` (see ``docs/filters.md``):
+filter vocabulary of :mod:`mtgk.cards.filters` (see ``docs/filters.md``):
 
 * "for each Elf you control" -- :func:`for_each` (``kind("Elf")``: permanents);
 * "If you control a Kithkin, ..." -- :func:`if_you_control` (never counts spells,
@@ -12,7 +12,7 @@ filter vocabulary of :mod:`mtgk.filters` (see ``docs/filters.md``):
   lands that enter tapped unless you do, :func:`unless_you_reveal`;
 * "Creatures target player controls ..." -- :func:`creatures_of`.
 
->>> from mtgk.filters import kind
+>>> from mtgk.cards.filters import kind
 >>> for_each(kind("Elf"))
 for_each(kind('Elf').you_control())
 """
@@ -22,14 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Effect
-from mtgk.filters import Filter, creature, matching
-from mtgk.layers import creature_types
+from mtgk.cards.definitions import Effect
+from mtgk.cards.filters import Filter, creature, matching
+from mtgk.log import events as ev
+from mtgk.rules.layers import creature_types
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.engine import Game
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.engine import Game
 
 
 
@@ -83,7 +83,7 @@ def reveal_from_hand(game: Game, player: int, f: Filter, exclude: Sequence[int] 
                      optional: bool = True, prompt: str = "") -> int | None:
     """"(You may) reveal a [f] card from your hand": if ``optional``, a ``may`` decision
     (default no); then the player picks one (a ``choose`` decision, asked only if there
-    are several), it is revealed (a :class:`~mtgk.events.Revealed` event) and returned.
+    are several), it is revealed (a :class:`~mtgk.log.events.Revealed` event) and returned.
     ``None`` if there is none or the player declines."""
     cands = cards_in_hand(game, player, f, exclude)
     if not cands:

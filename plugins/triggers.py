@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Effect, Mode, Target, Triggered
-from mtgk.dsl import ENTERS
-from mtgk.effects import Ctx
+from mtgk.cards.definitions import Effect, Mode, Target, Triggered
+from mtgk.cards.dsl import ENTERS
+from mtgk.cards.effects import Ctx
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
-    from mtgk.layers import View
+    from mtgk.rules.layers import View
 
 
 def _never(v: Any, src: int, e: Any) -> bool:

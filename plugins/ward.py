@@ -7,7 +7,7 @@ Ward is a triggered ability; :func:`ward` builds it for a card's ability list::
 
 A permanent *granted* ward (e.g. by a Royal Role) gets both the keyword, so that
 ``has("ward")`` holds, and the key of the card's ward trigger (see
-:func:`mtgk.cards.Registry.grantable`).  Hexproof and ward only matter for
+:func:`mtgk.cards.definitions.Registry.grantable`).  Hexproof and ward only matter for
 targets: a Role created attached to a warded creature does not target it.
 """
 
@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.cards import Triggered
-from mtgk.state import stack_controller
+from mtgk.cards.definitions import Triggered
+from mtgk.log import events as ev
+from mtgk.rules.state import stack_controller
 
 if TYPE_CHECKING:
-    from mtgk.effects import Ctx
-    from mtgk.layers import View
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.layers import View
 
 ON = (ev.SpellCast.TAG, ev.AbilityActivated.TAG, ev.TriggerPutOnStack.TAG)
 

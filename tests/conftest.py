@@ -25,10 +25,8 @@ from typing import Any
 import pytest
 import structlog
 
-from mtgk import events as ev
-from mtgk.cards import CardFacts, CardSetInfo, Registry
-from mtgk.cli import main
-from mtgk.dsl import (
+from mtgk.cards.definitions import CardFacts, CardSetInfo, Registry
+from mtgk.cards.dsl import (
     CardSet,
     activated,
     create,
@@ -43,15 +41,17 @@ from mtgk.dsl import (
     target,
     triggered,
 )
-from mtgk.effects import Ctx
-from mtgk.events import DamageDealt, Event, StepBegan, ZoneChanged
-from mtgk.filters import creature, creature_or_player
-from mtgk.layers import View
-from mtgk.loading import hookimpl, load_registry
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import creature, creature_or_player
+from mtgk.cards.loading import hookimpl, load_registry
+from mtgk.log import events as ev
+from mtgk.log.events import DamageDealt, Event, StepBegan, ZoneChanged
 from mtgk.plugins.enters import enters_with_counters_if
-from mtgk.replacement import Replacement
+from mtgk.rules.layers import View
+from mtgk.rules.replacement import Replacement
 from mtgk.scenario.model import loads_scenarios
 from mtgk.scenario.runner import ScenarioResult, run_scenario
+from mtgk.tools.cli import main
 
 # ---------------------------------------------------------------------------
 # the test-only card set

@@ -14,10 +14,10 @@ import signal
 import sys
 from pathlib import Path
 
-from mtgk.cards import CardFacts, CardSetInfo
-from mtgk.dsl import CardSet, etb
-from mtgk.effects import Ctx
-from mtgk.loading import hookimpl
+from mtgk.cards.definitions import CardFacts, CardSetInfo
+from mtgk.cards.dsl import CardSet, etb
+from mtgk.cards.effects import Ctx
+from mtgk.cards.loading import hookimpl
 
 S = CardSet("misbehave", "0.0.1", __file__, facts="no-such-file.json")
 

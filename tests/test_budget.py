@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from mtgk import events as ev
 from mtgk.agents import HeuristicAgent
-from mtgk.cards import Registry
-from mtgk.engine import Game
-from mtgk.loading import load_registry
-from mtgk.logfile import LogHeader, load_log
-from mtgk.replay import new_header, run_from_header, verify
-from mtgk.store import game_facts, open_store
+from mtgk.cards.definitions import Registry
+from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
+from mtgk.log.logfile import LogHeader, load_log
+from mtgk.log.replay import new_header, run_from_header, verify
+from mtgk.rules.engine import Game
+from mtgk.tools.store import game_facts, open_store
 from tests import misbehaving
 from tests.conftest import run_mtgk as run
 

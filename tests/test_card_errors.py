@@ -7,7 +7,7 @@ change), an additional cost of an activated ability, a target filter, a replacem
 effect and an "as it enters" choice.  Each is played in a scenario and must fail with
 one line naming all three -- ``card "Raising Sprite" (set raisers) failed in its
 triggered ability #0 'When ~ enters' (trigger condition): KeyError: 'grnat'`` -- as
-:class:`mtgk.effects.CardError`, whose ``__cause__`` is the original exception with
+:class:`mtgk.cards.effects.CardError`, whose ``__cause__`` is the original exception with
 its traceback.  What is not the card's doing (an agent's exception, a rules error)
 goes on unchanged through card code.
 """
@@ -20,14 +20,15 @@ from typing import Any
 
 import pytest
 
-from mtgk.cards import CardSetInfo, Cost, Registry
-from mtgk.dsl import CardSet, activated, cost_change, spell, static, target, triggered
-from mtgk.effects import CardError, Ctx
-from mtgk.engine import Decision, Game, RulesError
-from mtgk.events import ZoneChanged
-from mtgk.filters import Filter
-from mtgk.loading import hookimpl, load_registry
-from mtgk.replacement import Replacement
+from mtgk.cards.definitions import CardSetInfo, Cost, Registry
+from mtgk.cards.dsl import CardSet, activated, cost_change, spell, static, target, triggered
+from mtgk.cards.effects import Ctx
+from mtgk.cards.errors import CardError
+from mtgk.cards.filters import Filter
+from mtgk.cards.loading import hookimpl, load_registry
+from mtgk.log.events import ZoneChanged
+from mtgk.rules.engine import Decision, Game, RulesError
+from mtgk.rules.replacement import Replacement
 from tests.conftest import _facts, play_scenario
 
 R = CardSet("raisers", "0.0.1", __file__, facts="no-such-file.json")
@@ -223,7 +224,7 @@ def test_a_card_that_does_not_raise_costs_nothing(reg: Registry) -> None:
 
 
 def _game_with(reg: Registry, *battlefield: str, hand: tuple[str, ...] | list[str] = ()) -> Game:
-    from mtgk import events as ev
+    from mtgk.log import events as ev
 
     g = Game(reg, ["alice", "bob"], seed=1)
     with g.setting_up():

@@ -34,12 +34,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from mtgk import events as ev
 from mtgk.agents import HeuristicAgent, RandomAgent
-from mtgk.cards import Registry
-from mtgk.decks import parse_deck
-from mtgk.engine import Game
-from mtgk.events import Envelope
+from mtgk.cards.decks import parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.rules.engine import Game
 from tests.test_every_card import random_deck, spells
 
 GAMES = 48
@@ -340,9 +340,9 @@ def test_scenario_logs_verify_with_their_causes(tmp_path: Any) -> None:
     the example scenarios verify, causes included."""
     from pathlib import Path
 
-    from mtgk.loading import load_registry
-    from mtgk.logfile import read_log
-    from mtgk.replay import verify
+    from mtgk.cards.loading import load_registry
+    from mtgk.log.logfile import read_log
+    from mtgk.log.replay import verify
     from tests.conftest import run_mtgk
 
     examples = Path(__file__).parent / "scenarios" / "examples"

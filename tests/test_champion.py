@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mtgk import events as ev
-from mtgk.cards import CardFacts, CardSetInfo, Registry
-from mtgk.dsl import CardSet, spell, target
-from mtgk.effects import Ctx
-from mtgk.filters import creature
-from mtgk.loading import hookimpl, load_registry
+from mtgk.cards.definitions import CardFacts, CardSetInfo, Registry
+from mtgk.cards.dsl import CardSet, spell, target
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import creature
+from mtgk.cards.loading import hookimpl, load_registry
+from mtgk.log import events as ev
 from mtgk.scenario.runner import ScenarioResult
 from tests.conftest import play_scenario
 

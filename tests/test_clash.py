@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from mtgk import events as ev
-from mtgk.cards import CardFacts, CardSetInfo, Registry
-from mtgk.dsl import CardSet
-from mtgk.engine import RulesError
-from mtgk.loading import hookimpl, load_registry
+from mtgk.cards.definitions import CardFacts, CardSetInfo, Registry
+from mtgk.cards.dsl import CardSet
+from mtgk.cards.loading import hookimpl, load_registry
+from mtgk.log import events as ev
 from mtgk.plugins.clash import Clashed, winners
+from mtgk.rules.engine import RulesError
 from tests.conftest import play_scenario
 
 LASH_OUT = """

@@ -1,4 +1,4 @@
-"""Tests for the command line (mtgk.cli) and event/state rendering (mtgk.render)."""
+"""Tests for the command line (mtgk.tools.cli) and event/state rendering (mtgk.tools.render)."""
 
 from __future__ import annotations
 
@@ -15,14 +15,15 @@ import msgspec
 import pytest
 import structlog
 
-import mtgk.diag
-import mtgk.render
-from mtgk import events as ev
-from mtgk.events import Envelope
-from mtgk.loading import load_registry
-from mtgk.logfile import LogHeader, UnknownEvent, read_log, write_jsonl, write_log
-from mtgk.render import Renderer, render_event, render_state
-from mtgk.state import State, encode_state, fold
+import mtgk.tools.cli_base
+import mtgk.tools.diag
+import mtgk.tools.render
+from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader, UnknownEvent, read_log, write_jsonl, write_log
+from mtgk.rules.state import State, encode_state, fold
+from mtgk.tools.render import Renderer, render_event, render_state
 from tests.conftest import run_mtgk as run
 
 RED = "17 Mountain\n19 Gray Ogre\n4 Shock\n"
@@ -53,7 +54,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
 
 
 def test_doctests() -> None:
-    for mod in (mtgk.render, mtgk.diag):
+    for mod in (mtgk.tools.render, mtgk.tools.diag):
         assert doctest.testmod(mod).failed == 0, mod.__name__
 
 
@@ -92,7 +93,7 @@ def test_play_default_uses_two_builtin_decks(tmp_path: Path) -> None:
     code, out, err = run("play", "--seed", 3, "--max-turns", 6, "--out", path)
     assert code == 0, err
     names = read_log(path).header.meta["deck_names"]
-    from mtgk.decks import builtin_decks
+    from mtgk.cards.decks import builtin_decks
     assert names == [k for k in builtin_decks(REG) if "/" not in k][:2]
     assert names[0] in out
 
@@ -352,7 +353,7 @@ def test_scenario_is_passed_to_the_scenario_runner(monkeypatch: pytest.MonkeyPat
 
 def test_every_kernel_event_type_has_its_own_rendering() -> None:
     missing = [tag for tag, cls in ev.EVENT_TYPES.items()
-               if cls.__module__ == "mtgk.events" and not hasattr(Renderer, "_" + tag)]
+               if cls.__module__ == "mtgk.log.events" and not hasattr(Renderer, "_" + tag)]
     assert missing == []
 
 
@@ -458,15 +459,15 @@ def test_renderer_handles_unregistered_plugin_events() -> None:
     for env in PW_GAME[:3]:
         r.render(env)
     assert r.render(Envelope(3, -1, Custom(obj=2))) == "3 CustomThing(obj=Jace Beleren)"
-    mtgk.render.register_renderer("CustomThing", lambda rr, e: f"{rr.obj(e.obj)} glows")
+    mtgk.tools.render.register_renderer("CustomThing", lambda rr, e: f"{rr.obj(e.obj)} glows")
     try:
         assert r.render(Envelope(4, -1, Custom(obj=2))) == "4 Jace Beleren glows"
     finally:
-        del mtgk.render.RENDERERS["CustomThing"]
+        del mtgk.tools.render.RENDERERS["CustomThing"]
 
 
 def test_plugin_events_read_well() -> None:
-    from mtgk.loading import load_registry as load
+    from mtgk.cards.loading import load_registry as load
 
     load()  # plugins register their event types
     clashed = ev.EVENT_TYPES.get("Clashed")
@@ -491,8 +492,8 @@ def test_log_header_default_players_match(played: Played) -> None:
 
 def test_strict_makes_plugin_failures_errors(played: Played, monkeypatch: pytest.MonkeyPatch
                                              ) -> None:
-    import mtgk.cli
-    from mtgk.loading import PluginError
+    import mtgk.tools.cli
+    from mtgk.cards.loading import PluginError
 
     calls: list[bool] = []
 
@@ -502,7 +503,7 @@ def test_strict_makes_plugin_failures_errors(played: Played, monkeypatch: pytest
             raise PluginError("plugin 'broken' (package x) failed to load: ImportError: no")
         return REG
 
-    monkeypatch.setattr(mtgk.cli, "load_registry", fake_load)
+    monkeypatch.setattr(mtgk.tools.cli_base, "load_registry", fake_load)
     assert run("verify", played.path)[0] == 0
     code, out, err = run("--strict", "verify", played.path)
     assert code == 2 and "plugin 'broken'" in err and "Traceback" not in err
@@ -512,18 +513,18 @@ def test_strict_makes_plugin_failures_errors(played: Played, monkeypatch: pytest
 
 
 def test_diagnostics_are_bound_to_the_game_and_event() -> None:
-    from mtgk.engine import Game
+    from mtgk.rules.engine import Game
 
     out = io.StringIO()
-    mtgk.diag.configure(verbosity=2, json=True, stream=out)
-    with mtgk.diag.game_context():
+    mtgk.tools.diag.configure(verbosity=2, json=True, stream=out)
+    with mtgk.tools.diag.game_context():
         g = Game(REG, ["A", "B"], seed=42)
-        mtgk.diag.track(g)
+        mtgk.tools.diag.track(g)
         g.emit(ev.TurnBegan(turn=1, active=0))
         structlog.get_logger("mtgk.test").debug("checked", what="x")
     rec = json.loads(out.getvalue())
     assert (rec["game"], rec["event_no"], rec["level"], rec["what"]) == (42, 1, "debug", "x")
-    mtgk.diag.configure(verbosity=0, json=True, stream=out)
+    mtgk.tools.diag.configure(verbosity=0, json=True, stream=out)
     structlog.get_logger("mtgk.test").info("not shown")
     assert out.getvalue().count("\n") == 1
 
@@ -533,7 +534,7 @@ def test_log_as_a_player_hides_the_seed(tmp_path: Path) -> None:
     import contextlib
     import io
 
-    from mtgk.cli import main as cli
+    from mtgk.tools.cli import main as cli
     out = tmp_path / "g.mtgk"
     assert cli(["play", "--seed", "12345", "--out", str(out), "--quiet"]) == 0
     buf = io.StringIO()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mtgk.cli import main
+from mtgk.tools.cli import main
 
 
 def test_sets_lists_card_sets_with_versions_counts_and_plugins(

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import mtgk
-from mtgk import cli
+from mtgk.tools import cli
 from tests.conftest import run_mtgk as run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,7 +145,7 @@ def test_plugin_event_types_work_with_type_and_are_listed(tmp_path: Path) -> Non
     for tag in ("Clashed", "DamagePrevented", "Regenerated", "LibraryOrdered",
                 "EnteredAttacking", "AbilityCopied", "SpellCopied", "TargetsChanged"):
         assert tag in listed and not listed[tag].startswith("kernel."), tag
-    assert listed["DamageDealt"] == "mtgk.events"
+    assert listed["DamageDealt"] == "mtgk.log.events"
     code, out, _ = run("log", "--types", "--json")
     assert {json.loads(line)["type"] for line in out.splitlines()} == set(listed)
 
@@ -201,7 +201,7 @@ def test_verify_json(tmp_path: Path) -> None:
 
 
 def test_a_card_error_names_the_card_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mtgk.effects import CardError
+    from mtgk.cards.errors import CardError
 
     def boom(args: object) -> int:
         try:

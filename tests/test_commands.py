@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from mtgk.cards import CardFacts, CardSetInfo, Registry
-from mtgk.dsl import CardSet, destroy, modal, mode, pump, target
-from mtgk.filters import artifact, creature, enchantment
-from mtgk.loading import hookimpl, load_registry
+from mtgk.cards.definitions import CardFacts, CardSetInfo, Registry
+from mtgk.cards.dsl import CardSet, destroy, modal, mode, pump, target
+from mtgk.cards.filters import artifact, creature, enchantment
+from mtgk.cards.loading import hookimpl, load_registry
 
 T = CardSet("commandtest", "0.0.1", __file__, facts="no-such-file.json")
 T.card("Test Twin Command", modal(

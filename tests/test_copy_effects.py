@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.engine import Game
-from mtgk.layers import copiable_name, has_copy_effects
-from mtgk.loading import load_registry
-from mtgk.state import encode_state, fold
+from mtgk.cards.definitions import Registry
+from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Game
+from mtgk.rules.layers import copiable_name, has_copy_effects
+from mtgk.rules.state import encode_state, fold
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Tests for debugging saved logs (mtgk.debug and the commands built on it):
+"""Tests for debugging saved logs (mtgk.tools.debug and the commands built on it):
 ``mtgk log`` filters and hidden information, ``mtgk replay --turn``, ``mtgk explain``,
 ``mtgk diff`` and ``mtgk branch``.
 
@@ -16,10 +16,15 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import mtgk.debug
-from mtgk import events as ev
+import mtgk.tools.debug
 from mtgk.agents import RandomAgent
-from mtgk.debug import (
+from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogFile, LogHeader, UnknownEvent, read_log, write_log
+from mtgk.log.replay import Seeker, verify
+from mtgk.rules.state import State, apply, copy_state, fold, new_state
+from mtgk.tools.debug import (
     CardIndex,
     branch,
     diff_logs,
@@ -30,11 +35,6 @@ from mtgk.debug import (
     map_event_ids,
     moments,
 )
-from mtgk.events import Envelope
-from mtgk.loading import load_registry
-from mtgk.logfile import LogFile, LogHeader, UnknownEvent, read_log, write_log
-from mtgk.replay import Seeker, verify
-from mtgk.state import State, apply, copy_state, fold, new_state
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()
@@ -105,7 +105,7 @@ def _states(envs: list[Envelope]) -> list[State]:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(mtgk.debug).failed == 0
+    assert doctest.testmod(mtgk.tools.debug).failed == 0
 
 
 @pytest.mark.parametrize("cmd", ["explain", "diff", "branch"])

@@ -1,4 +1,4 @@
-"""Tests for deck files and built-in decks (mtgk.decks)."""
+"""Tests for deck files and built-in decks (mtgk.cards.decks)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import mtgk.decks
-from mtgk.cards import CardDef, CardFacts, CardSetInfo, Registry
-from mtgk.decks import (
+import mtgk.cards.decks
+from mtgk.cards.decks import (
     MAX_DECK_SIZE,
     DeckError,
     builtin_decks,
@@ -19,14 +18,15 @@ from mtgk.decks import (
     load_deck,
     parse_deck,
 )
-from mtgk.loading import load_registry
-from mtgk.replay import header_decks, new_header, run_from_header
+from mtgk.cards.definitions import CardDef, CardFacts, CardSetInfo, Registry
+from mtgk.cards.loading import load_registry
+from mtgk.log.replay import header_decks, new_header, run_from_header
 
 REG = load_registry(["core", "lorwyn"])
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(mtgk.decks).failed == 0
+    assert doctest.testmod(mtgk.cards.decks).failed == 0
 
 
 def test_counts_comments_and_headers() -> None:

@@ -24,9 +24,9 @@ import random
 import pytest
 
 from mtgk.agents import RandomAgent
-from mtgk.cards import Registry
-from mtgk.decks import parse_deck
-from mtgk.engine import Game
+from mtgk.cards.decks import parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.rules.engine import Game
 
 BASICS = ("Plains", "Island", "Swamp", "Mountain", "Forest")
 GAMES = 60

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from mtgk import events as ev
-from mtgk.cards import CardFacts, CardSetInfo, Registry
-from mtgk.dsl import CardSet, cant_be_cast, cost_change, spell, target
-from mtgk.engine import Decision, Game, RulesError
-from mtgk.filters import creature
-from mtgk.filters import spell as a_spell
-from mtgk.loading import hookimpl, load_registry
-from mtgk.state import encode_state
+from mtgk.cards.definitions import CardFacts, CardSetInfo, Registry
+from mtgk.cards.dsl import CardSet, cant_be_cast, cost_change, spell, target
+from mtgk.cards.filters import creature
+from mtgk.cards.filters import spell as a_spell
+from mtgk.cards.loading import hookimpl, load_registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Decision, Game, RulesError
+from mtgk.rules.state import encode_state
 from tests.conftest import play_scenario
 
 T = CardSet("evoketest", "0.0.1", __file__, facts="no-such-file.json")

@@ -1,4 +1,4 @@
-"""Tests for scenario export (mtgk.export, ``mtgk scenario export``): a position of a
+"""Tests for scenario export (mtgk.tools.export, ``mtgk scenario export``): a position of a
 logged game written as a scenario file, checked against the contract's loader and
 runner, and proved by re-running the game from it with the recorded decisions."""
 
@@ -10,12 +10,18 @@ from pathlib import Path
 
 import pytest
 
-import mtgk.export
-from mtgk import events as ev
+import mtgk.tools.export
 from mtgk.agents import HeuristicAgent
-from mtgk.decks import parse_deck
-from mtgk.events import Envelope
-from mtgk.export import (
+from mtgk.cards.decks import parse_deck
+from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader, read_log
+from mtgk.log.replay import new_header, run_from_header
+from mtgk.rules.state import fold
+from mtgk.scenario.model import loads_scenarios
+from mtgk.scenario.runner import run_scenario, write_scenario_log
+from mtgk.tools.export import (
     Export,
     ExportError,
     check_export,
@@ -23,12 +29,6 @@ from mtgk.export import (
     exportable,
     priority_point,
 )
-from mtgk.loading import load_registry
-from mtgk.logfile import LogHeader, read_log
-from mtgk.replay import new_header, run_from_header
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import run_scenario, write_scenario_log
-from mtgk.state import fold
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()
@@ -50,7 +50,7 @@ class Played:
 @pytest.fixture(scope="module")
 def game() -> Played:
     decks = [parse_deck(RG, REG), parse_deck(WU, REG)]
-    from mtgk.decks import deck_lines
+    from mtgk.cards.decks import deck_lines
 
     header = new_header(REG, ["Alice", "Bob"], [deck_lines(d) for d in decks], 5,
                         meta={"max_turns": 40})
@@ -63,7 +63,7 @@ def _steps(envs: list[Envelope]) -> list[int]:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(mtgk.export).failed == 0
+    assert doctest.testmod(mtgk.tools.export).failed == 0
 
 
 def test_exports_follow_the_contract_and_run(game: Played) -> None:

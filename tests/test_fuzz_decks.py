@@ -1,4 +1,4 @@
-"""Fuzzing the deck parser (mtgk.decks): every deck file loads or is refused with one
+"""Fuzzing the deck parser (mtgk.cards.decks): every deck file loads or is refused with one
 DeckError line naming the file, never another exception, in bounded time, and the file is
 never changed.  A deck that loads can be written to a log header and read back, and its
 cards can be put into a game's libraries.
@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgk.cards import Registry
-from mtgk.decks import MAX_DECK_SIZE, DeckError, deck_lines, load_deck, parse_deck
-from mtgk.engine import Game
-from mtgk.loading import load_registry
-from mtgk.replay import header_decks, new_header
+from mtgk.cards.decks import MAX_DECK_SIZE, DeckError, deck_lines, load_deck, parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.cards.loading import load_registry
+from mtgk.log.replay import header_decks, new_header
+from mtgk.rules.engine import Game
 
 EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "150"))
 STATS = os.environ.get("MTGK_FUZZ_STATS")

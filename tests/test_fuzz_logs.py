@@ -1,7 +1,7 @@
 """Fuzzing the log readers (binary and JSON Lines) with mutations of real logs.
 
 Every mutated file must be read (in sequence, or salvaged after damage) or refused with a
-:class:`~mtgk.logfile.LogError`; nothing else may escape, and `mtgk verify` / `mtgk log`
+:class:`~mtgk.log.logfile.LogError`; nothing else may escape, and `mtgk verify` / `mtgk log`
 answer with an exit status, never a traceback.  And *data lost: 0*: repair never removes
 a record that could still be read with its checksum holding.  That is checked against
 an oracle independent of the reader: the mutations track where every original byte went,
@@ -27,10 +27,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtgk.agents import HeuristicAgent, RandomAgent
-from mtgk.decks import deck_lines
-from mtgk.loading import load_registry
-from mtgk.logfile import LogError, LogWriter, decode_log, repair_log, write_jsonl
-from mtgk.replay import new_header, run_from_header
+from mtgk.cards.decks import deck_lines
+from mtgk.cards.loading import load_registry
+from mtgk.log.logfile import LogError, LogWriter, decode_log, repair_log, write_jsonl
+from mtgk.log.replay import new_header, run_from_header
 from tests.conftest import run_mtgk
 
 EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "100"))

@@ -23,9 +23,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgk.cards import Registry
-from mtgk.events import EVENT_TYPES
-from mtgk.loading import load_registry
+from mtgk.cards.definitions import Registry
+from mtgk.cards.loading import load_registry
+from mtgk.log.events import EVENT_TYPES
 from mtgk.scenario.model import ScenarioFileError, load_scenarios
 
 EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "150"))

@@ -33,10 +33,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgk.cards import Registry
-from mtgk.decks import parse_deck
-from mtgk.sim import plan, play_header
-from mtgk.store import SqliteStore
+from mtgk.cards.decks import parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.tools.sim import plan, play_header
+from mtgk.tools.store import SqliteStore
 from tests.conftest import run_mtgk as run
 
 EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "8"))

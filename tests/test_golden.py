@@ -46,11 +46,10 @@ from typing import Any, ClassVar
 import msgspec
 import pytest
 
-from mtgk import events as ev
-from mtgk.cli import main
-from mtgk.events import Envelope, Event
-from mtgk.loading import load_registry
-from mtgk.logfile import (
+from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope, Event
+from mtgk.log.logfile import (
     LogHeader,
     UnknownEvent,
     load_log,
@@ -59,8 +58,9 @@ from mtgk.logfile import (
     register_upcaster,
     write_log,
 )
-from mtgk.replay import verify
-from mtgk.state import encode_state, fold
+from mtgk.log.replay import verify
+from mtgk.rules.state import encode_state, fold
+from mtgk.tools.cli import main
 from tests.conftest import run_mtgk as run
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -200,7 +200,7 @@ def golden_score() -> Iterator[type[GoldenScore]]:
     register_upcaster("GoldenScore", 2, _v2_to_v3)
     yield GoldenScore
     del ev.EVENT_TYPES["GoldenScore"]
-    from mtgk import logfile
+    from mtgk.log import logfile
 
     logfile._UPCASTERS.pop(("GoldenScore", 1), None)
     logfile._UPCASTERS.pop(("GoldenScore", 2), None)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgk.cards import Registry
-from mtgk.engine import Decision, Game
+from mtgk.cards.definitions import Registry
+from mtgk.rules.engine import Decision, Game
 from mtgk.scenario.runner import ScenarioResult
 
 ACTIVATE = """

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from mtgk.loading import load_registry
-from mtgk.logfile import read_log
-from mtgk.state import apply, new_state
+from mtgk.cards.loading import load_registry
+from mtgk.log.logfile import read_log
+from mtgk.rules.state import apply, new_state
 from tests.conftest import run_mtgk
 
 REG = load_registry()
@@ -101,7 +101,7 @@ def test_undo_replays_to_the_decision_before(tmp_path: Path,
 def test_the_terminal_game_through_a_pipe(tmp_path: Path) -> None:
     """A real process, its standard input a pipe: quits cleanly at the end of the input."""
     out = tmp_path / "pipe.mtgk"
-    p = subprocess.run([sys.executable, "-m", "mtgk.cli", "play", "--agents", "heuristic",
+    p = subprocess.run([sys.executable, "-m", "mtgk.tools.cli", "play", "--agents", "heuristic",
                         "human", "--seed", "5", "--out", str(out)], input="b\n1\n",
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr

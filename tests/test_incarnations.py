@@ -4,10 +4,10 @@
 
 from __future__ import annotations
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.engine import Game
-from mtgk.layers import Chars
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Game
+from mtgk.rules.layers import Chars
 
 BOARD = """
 name: dread-in-hand

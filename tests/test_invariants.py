@@ -33,14 +33,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgk import events as ev
 from mtgk.agents import HeuristicAgent, RandomAgent, ReplayAgent, ReplayExhausted
-from mtgk.cards import Registry
-from mtgk.decks import deck_lines, parse_deck
-from mtgk.engine import Decision, Game, RulesError
-from mtgk.logfile import LogHeader, read_log, write_log
-from mtgk.mana import plan_payment
-from mtgk.state import State, apply, encode_state, fold, new_state
+from mtgk.cards.decks import deck_lines, parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.log.logfile import LogHeader, read_log, write_log
+from mtgk.rules.engine import Decision, Game, RulesError
+from mtgk.rules.mana import plan_payment
+from mtgk.rules.state import State, apply, encode_state, fold, new_state
 
 TESTS = Path(__file__).resolve().parent
 PLAYERS = ("alice", "bob")
@@ -448,8 +448,8 @@ SUBPROCESS = """
 import json, sys
 sys.path.insert(0, {tests!r})
 from conftest import TestPack
-from mtgk.loading import load_registry
-from mtgk.logfile import LogHeader, write_log
+from mtgk.cards.loading import load_registry
+from mtgk.log.logfile import LogHeader, write_log
 import test_invariants as t
 reg = load_registry(extra=[("testpack", TestPack())])
 pool = t.deck_pool(reg)

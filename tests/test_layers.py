@@ -1,4 +1,4 @@
-"""The layer system (kernel/layers.py) and the filter vocabulary (kernel/filters.py).
+"""The layer system (kernel/rules/layers.py) and the filter vocabulary (kernel/cards/filters.py).
 
 Rules: the Lorwyn primer's "Card Type: Tribal" and "Keyword Ability:
 Changeling" sections, CR 613 (layers, timestamps, dependencies).  Effects are
@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from mtgk import events as ev
-from mtgk.cards import CardFacts, CardSetInfo, Registry
-from mtgk.dsl import CardSet, lord, spell, static
-from mtgk.effects import Ctx
-from mtgk.engine import Decision, Game
-from mtgk.filters import card, creature, kind, matching
-from mtgk.filters import spell as a_spell
-from mtgk.layers import View, creature_types, subtype_set
-from mtgk.loading import hookimpl, load_registry
+from mtgk.cards.definitions import CardFacts, CardSetInfo, Registry
+from mtgk.cards.dsl import CardSet, lord, spell, static
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import card, creature, kind, matching
+from mtgk.cards.filters import spell as a_spell
+from mtgk.cards.loading import hookimpl, load_registry
+from mtgk.log import events as ev
 from mtgk.plugins.tribal import choose_creature_type, creature_type_options, until_eot
+from mtgk.rules.engine import Decision, Game
+from mtgk.rules.layers import View, creature_types, subtype_set
 from mtgk.scenario.model import loads_scenarios
 from mtgk.scenario.runner import run_scenario
 
@@ -483,7 +483,7 @@ def test_choose_a_creature_type_is_a_decision_with_every_type(reg: Registry) -> 
     g = new_game(reg)
     agent = _Recorder("Kithkin")
     g.agents = [agent, agent]
-    from mtgk.state import StackItem  # a resolving spell is all the helper needs
+    from mtgk.rules.state import StackItem  # a resolving spell is all the helper needs
     ctx = Ctx(g, StackItem(id=999, kind="spell", source=999, ability="spell", controller=0))
     assert choose_creature_type(ctx) == "Kithkin"
     d = agent.seen[-1]
@@ -495,10 +495,10 @@ def test_choose_a_creature_type_is_a_decision_with_every_type(reg: Registry) -> 
 
 
 def test_choose_a_creature_type_refuses_a_non_type(reg: Registry) -> None:
-    from mtgk.engine import RulesError
+    from mtgk.rules.engine import RulesError
     g = new_game(reg)
     g.agents = [_Recorder("Forest"), _Recorder("Forest")]
-    from mtgk.state import StackItem
+    from mtgk.rules.state import StackItem
     ctx = Ctx(g, StackItem(id=999, kind="spell", source=999, ability="spell", controller=0))
     with pytest.raises(RulesError):
         choose_creature_type(ctx)
@@ -546,7 +546,7 @@ def test_printed_characteristics_need_no_subtype_correlation(registry: Registry)
     """Layer 4 drops subtypes whose card type an object lost; the layer system skips that
     for objects no effect touched, which is right only if every card's printed
     characteristics are consistent already."""
-    from mtgk.layers import _correlate_subtypes, chars_key, printed_template
+    from mtgk.rules.layers import _correlate_subtypes, chars_key, printed_template
     for name in registry.cards:
         t = printed_template(registry, name)
         c = t.copy()
@@ -556,7 +556,7 @@ def test_printed_characteristics_need_no_subtype_correlation(registry: Registry)
 
 def test_printed_characteristics_share_lists_until_an_effect_changes_them(
         registry: Registry) -> None:
-    from mtgk.layers import APPLIERS, _apply, printed_template
+    from mtgk.rules.layers import APPLIERS, _apply, printed_template
     g = Game(registry, ["A", "B"], seed=1)
     with g.setting_up():
         g.emit(ev.ObjectCreated(obj=g.new_id(), card="Grizzly Bears", owner=0,

@@ -1,4 +1,4 @@
-"""Tests for the game log file formats (mtgk.logfile)."""
+"""Tests for the game log file formats (mtgk.log.logfile)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgk import logfile
-from mtgk.events import (
+from mtgk.log import logfile
+from mtgk.log.events import (
     EVENT_TYPES,
     AbilityActivated,
     AbilityTriggered,
@@ -60,7 +60,7 @@ from mtgk.events import (
     Untapped,
     ZoneChanged,
 )
-from mtgk.logfile import (
+from mtgk.log.logfile import (
     FORMAT_VERSION,
     MAGIC,
     CorruptLogError,

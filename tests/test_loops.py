@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from mtgk import events as ev
 from mtgk.agents import RandomAgent
-from mtgk.cards import Registry
-from mtgk.decks import parse_deck
-from mtgk.engine import LOOP_WINDOW, Game
+from mtgk.cards.decks import parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import LOOP_WINDOW, Game
 
 
 def test_two_oblivion_rings_exiling_each_other_forever_are_a_draw(registry: Registry) -> None:
@@ -56,8 +56,8 @@ def test_a_game_that_only_moves_on_is_no_loop(registry: Registry,
     """Nobody can do anything but draw and discard: the game goes on (steps, turns,
     draws) until a library runs out, however soon the engine starts looking for loops --
     both players passing in the same step is not the game repeating itself."""
-    import mtgk.engine
-    monkeypatch.setattr(mtgk.engine, "LOOP_WINDOW", 5)
+    import mtgk.rules.priority
+    monkeypatch.setattr(mtgk.rules.priority, "LOOP_WINDOW", 5)
     g = Game(registry, ["A", "B"], seed=5, agents=[RandomAgent(1), RandomAgent(2)])
     winner = g.play([["Gray Ogre"] * 30, ["Gray Ogre"] * 30], mulligans=False)
     end = g.log[-1].event

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.engine import Game, RulesError
-from mtgk.loading import load_registry
+from mtgk.cards.definitions import Registry
+from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Game, RulesError
 from tests.conftest import play_scenario
 
 

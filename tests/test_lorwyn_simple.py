@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from mtgk import events as ev
 from mtgk.agents import HeuristicAgent, RandomAgent
+from mtgk.cards.decks import builtin_decks, parse_deck
+from mtgk.cards.loading import load_registry
 from mtgk.cardsets.lorwyn.simple import CARDS, DECKS
-from mtgk.decks import builtin_decks, parse_deck
-from mtgk.engine import Decision, Game, GameOver, RulesError
-from mtgk.events import player_ref
-from mtgk.loading import load_registry
-from mtgk.state import encode_state, fold
+from mtgk.log import events as ev
+from mtgk.log.events import player_ref
+from mtgk.rules.engine import Decision, Game, GameOver, RulesError
+from mtgk.rules.state import encode_state, fold
 
 REG = load_registry(["lorwyn"], strict=True)
 ALICE, BOB = 0, 1
@@ -756,8 +756,8 @@ def test_heuristic_games_between_the_builtin_decks_end_in_reasonable_time() -> N
 
 def test_entering_tapped_is_not_becoming_tapped(registry) -> None:  # type: ignore[no-untyped-def]
     """CR 603.2 / 110.5: a permanent that enters tapped doesn't "become tapped"."""
-    from mtgk import events as ev
-    from mtgk.engine import Game
+    from mtgk.log import events as ev
+    from mtgk.rules.engine import Game
 
     g = Game(registry, ["alice", "bob"], seed=0)
     g.emit(ev.TurnBegan(turn=1, active=0))

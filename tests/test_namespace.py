@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
 import subprocess
 import sys
 import tomllib
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from mtgk.loading import load_registry, new_module_name
+from mtgk.cards.loading import load_registry, new_module_name
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,6 +30,7 @@ def _fake_dist(tmp: Path, dist: str, group: str, name: str, target: str) -> None
 @pytest.mark.parametrize(("line", "old", "new"), [
     ("from kernel.dsl import CardSet", "kernel.dsl", new_module_name("kernel.dsl")),
     ("import kernel.engine", "kernel.engine", new_module_name("kernel.engine")),
+    ("from kernel import events as ev", "kernel.events", "mtgk.log.events"),
     ("from kernel.plugins import hookimpl", "kernel.plugins", new_module_name("kernel.plugins")),
     ("from plugins import evoke", "plugins", "mtgk.plugins"),
     ("from cardsets.lorwyn import cards", "cardsets.lorwyn", "mtgk.cardsets.lorwyn"),
@@ -84,8 +88,14 @@ def test_every_package_of_the_checkout_is_installed() -> None:
 
 
 def test_the_wheel_holds_only_the_mtgk_namespace(tmp_path: Path) -> None:
+    src = tmp_path / "src"  # a copy: building writes build/ beside the sources
+    for part in ("kernel", "plugins", "cardsets"):
+        shutil.copytree(ROOT / part, src / part,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    for part in ("pyproject.toml", "README.md"):
+        shutil.copyfile(ROOT / part, src / part)
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
-                        str(tmp_path), str(ROOT)], capture_output=True, text=True)
+                        str(tmp_path), str(src)], capture_output=True, text=True)
     if r.returncode != 0:
         pytest.skip(f"cannot build a wheel here: {r.stderr.strip().splitlines()[-1:]}")
     [wheel] = tmp_path.glob("mtgk-*.whl")
@@ -93,6 +103,66 @@ def test_the_wheel_holds_only_the_mtgk_namespace(tmp_path: Path) -> None:
     tops = {n.split("/")[0] for n in names}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"mtgk"}
     for needed in ("mtgk/py.typed", "mtgk/data/creature_types.txt",
-                   "mtgk/viewer_assets/viewer.js", "mtgk/plugins/evoke.py",
+                   "mtgk/tools/viewer_assets/viewer.js", "mtgk/plugins/evoke.py",
                    "mtgk/cardsets/lorwyn/cards.json", "mtgk/cardsets/core/tokens.json"):
         assert needed in names, needed
+
+
+def _migrate() -> Any:
+    spec = importlib.util.spec_from_file_location("migrate_imports", ROOT / "dev" / "migrate_imports.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+OLD_PACK = '''"""A pack of before the move."""
+from kernel import events as ev
+from kernel.cards import CardSetInfo
+from kernel.dsl import CardSet, damage, etb, target
+from kernel.effects import Ctx, CardError
+from kernel.filters import creature_or_player
+from kernel.plugins import hookimpl
+import kernel.engine
+from plugins.evoke import evoke
+
+S = CardSet("oldpack", "0.1.0", __file__)  # cards.json beside it
+S.card("Sparkmage Apprentice", etb(damage(1), target(creature_or_player)))
+WHERE = "kernel.cli:main", "plugins.json", ev.DamageDealt, Ctx, CardError, evoke
+
+
+@hookimpl
+def mtgk_cardsets() -> list[CardSetInfo]:
+    return [S.info()]
+'''
+
+
+def test_migrate_imports_rewrites_an_old_pack_and_names_what_moved() -> None:
+    new, notes = _migrate().migrate(OLD_PACK, "old_pack.py")
+    assert "from mtgk.log import events as ev\n" in new
+    assert "from mtgk.cards.definitions import CardSetInfo\n" in new
+    assert "from mtgk.cards.dsl import CardSet, damage, etb, target\n" in new
+    assert "from mtgk.cards.loading import hookimpl\n" in new
+    assert "import mtgk.rules.engine\n" in new
+    assert "from mtgk.plugins.evoke import evoke\n" in new
+    assert '"mtgk.tools.cli:main", "plugins.json"' in new  # not a module: left alone
+    assert "kernel" not in new.replace('"""A pack of before the move."""', "")
+    assert "old_pack.py: CardError is now in mtgk.cards.errors" in notes
+    assert any("binds the name 'kernel'" in n for n in notes)
+
+
+def test_a_migrated_pack_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    new, _ = _migrate().migrate(OLD_PACK.replace("import kernel.engine\n", ""), "")
+    # the one moved name, by hand (the note says where it went)
+    new = new.replace("from mtgk.cards.effects import Ctx, CardError",
+                      "from mtgk.cards.effects import Ctx\nfrom mtgk.cards.errors import CardError")
+    (tmp_path / "old_names_pack.py").write_text(new)
+    shutil.copyfile(ROOT / "examples" / "example-pack" / "mtgk_example_pack" / "cards.json",
+                    tmp_path / "cards.json")
+    _fake_dist(tmp_path, "old_names_pack", "mtgk.cardsets", "oldpack", "old_names_pack")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        reg = load_registry()
+    finally:
+        sys.modules.pop("old_names_pack", None)
+    assert reg.failures == [] and "Sparkmage Apprentice" in reg

@@ -6,18 +6,18 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-import mtgk.altcosts
-import mtgk.dsl
-import mtgk.history
-import mtgk.keywords
-from mtgk.effects import Ctx
+import mtgk.cards.altcosts
+import mtgk.cards.dsl
+import mtgk.cards.history
+import mtgk.cards.keywords
+from mtgk.cards.effects import Ctx
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "pack-authors.md").read_text()
 
 
 def public_names() -> list[str]:
     names: list[str] = []
-    for m in (mtgk.dsl, mtgk.altcosts, mtgk.history, mtgk.keywords):
+    for m in (mtgk.cards.dsl, mtgk.cards.altcosts, mtgk.cards.history, mtgk.cards.keywords):
         names += m.__all__
     names += [n for n, _ in inspect.getmembers(Ctx) if not n.startswith("_")]
     return names

@@ -3,7 +3,7 @@
 For each random game (two random decks from every card the registry knows, random
 or heuristic agents) a *twin* game is built by transforming the log so that it
 differs only in what Bob cannot see (the hidden-information model is
-:mod:`mtgk.visibility`'s):
+:mod:`mtgk.rules.visibility`'s):
 
 * another seed (in the header and in ``GameStarted``), other agent seeds, another
   name for Alice's deck;
@@ -48,16 +48,15 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from mtgk import events as ev
 from mtgk.agents import HeuristicAgent, RandomAgent
-from mtgk.debug import map_choice, map_event_ids
-from mtgk.decks import deck_lines
-from mtgk.engine import event_from_data
-from mtgk.events import Envelope
-from mtgk.loading import load_registry
-from mtgk.logfile import LogHeader, read_log, write_log
-from mtgk.replay import new_header, run_from_header
-from mtgk.state import apply, fold, new_state
+from mtgk.cards.decks import deck_lines
+from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope, event_from_data
+from mtgk.log.logfile import LogHeader, read_log, write_log
+from mtgk.log.replay import new_header, run_from_header
+from mtgk.rules.state import apply, fold, new_state
+from mtgk.tools.debug import map_choice, map_event_ids
 from tests.conftest import run_mtgk as run
 from tests.test_every_card import random_deck, spells
 
@@ -73,7 +72,7 @@ ALICE, BOB = 0, 1
 PUBLIC = ("battlefield", "stack", "graveyard", "exile", "none")
 ID_KEYS = {"obj", "new_obj", "source", "item", "target", "to", "from", "of", "attached_to",
            "exiled_with", "objs", "targets"}
-"""Keys of an effect's parameters that hold ids (mtgk.visibility.ID_KEYS, restated)."""
+"""Keys of an effect's parameters that hold ids (mtgk.rules.visibility.ID_KEYS, restated)."""
 
 
 @cache
@@ -91,7 +90,7 @@ def game(seed: int) -> tuple[LogHeader, tuple[Envelope, ...]]:
 
 
 # --------------------------------------------------------------------------
-# what Bob sees, computed independently of mtgk.visibility
+# what Bob sees, computed independently of mtgk.rules.visibility
 
 
 @dataclass

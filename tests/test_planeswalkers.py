@@ -22,19 +22,19 @@ from typing import Any
 import pytest
 import structlog
 
-from mtgk import events as ev
-from mtgk.cards import CardFacts, CardSetInfo, Registry
-from mtgk.dsl import CardSet, spell, target
-from mtgk.effects import Ctx
-from mtgk.engine import Decision, Game, RulesError
-from mtgk.events import player_ref
-from mtgk.filters import permanent
-from mtgk.loading import hookimpl, load_registry
-from mtgk.render import render_log, render_state
-from mtgk.replacement import Replacement
+from mtgk.cards.definitions import CardFacts, CardSetInfo, Registry
+from mtgk.cards.dsl import CardSet, spell, target
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import permanent
+from mtgk.cards.loading import hookimpl, load_registry
+from mtgk.log import events as ev
+from mtgk.log.events import player_ref
+from mtgk.rules.engine import Decision, Game, RulesError
+from mtgk.rules.replacement import Replacement
+from mtgk.rules.state import encode_state, fold
 from mtgk.scenario.model import loads_scenarios
 from mtgk.scenario.runner import ScenarioRun, run_scenario, write_scenario_log
-from mtgk.state import encode_state, fold
+from mtgk.tools.render import render_log, render_state
 
 WALKERS = {  # name: (subtype, printed loyalty, loyalty costs in printed order)
     "Ajani Goldmane": ("Ajani", 4, ["+1", "-1", "-6"]),
@@ -461,7 +461,7 @@ def test_redirection_against_purity(registry: Registry, first: str, life: int,
 
 def test_mtgk_log_renders_planeswalker_events(registry: Registry, tmp_path: Path) -> None:
     """`mtgk log` names the redirection and the loyalty change readably."""
-    from mtgk.cli import main
+    from mtgk.tools.cli import main
     sc = loads_scenarios(textwrap.dedent("""
         name: render-redirect
         strict: true

@@ -4,7 +4,7 @@ A newcomer's first card, "When ~ enters, target player loses 2 life", written as
 ``etb(lambda c: c.lose_life(c.target(0), 2), target(player))``: ``c.target(0)`` gives a
 player *reference* (``-1 - index``), which ``lose_life`` used to index the players with
 (``players[-2]`` is the caster in a two-player game): the caster lost the life and
-nothing noticed.  Every :class:`mtgk.effects.Ctx` helper that takes a player now takes
+nothing noticed.  Every :class:`mtgk.cards.effects.Ctx` helper that takes a player now takes
 an index or a reference; one that takes an object refuses a player reference, and one
 that takes a player refuses an object's id -- as a card error naming the card.
 """
@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from mtgk.cards import CardSetInfo, Registry
-from mtgk.dsl import CardSet, etb, target
-from mtgk.filters import creature, player
-from mtgk.loading import hookimpl, load_registry
+from mtgk.cards.definitions import CardSetInfo, Registry
+from mtgk.cards.dsl import CardSet, etb, target
+from mtgk.cards.filters import creature, player
+from mtgk.cards.loading import hookimpl, load_registry
 from tests.conftest import _facts, play_scenario
 
 P = CardSet("player-targets", "0.0.1", __file__, facts="no-such-file.json")

@@ -10,8 +10,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from mtgk.cards import CardDef, CardFacts, CardSetInfo, NameClash, Registry, same_card
-from mtgk.loading import HookSpecs, PluginError, load_registry
+from mtgk.cards.definitions import CardDef, CardFacts, CardSetInfo, NameClash, Registry, same_card
+from mtgk.cards.loading import HookSpecs, PluginError, load_registry
 from mtgk.scenario.model import load_scenarios
 from mtgk.scenario.runner import run_scenario
 
@@ -72,7 +72,7 @@ def test_strict_mode_turns_a_broken_plugin_into_an_error(sandbox: Path) -> None:
 
 def test_misspelled_hook_fails_fast(sandbox: Path) -> None:
     (sandbox / "broken_pack.py").write_text(
-        "from mtgk.loading import hookimpl\n"
+        "from mtgk.cards.loading import hookimpl\n"
         "@hookimpl\n"
         "def mtgk_cardset():\n    return []\n")
     _fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "typo", "broken_pack")
@@ -105,12 +105,12 @@ def test_every_hookspec_is_documented_with_its_signature() -> None:
 
 def _pack(tmp: Path, module: str, set_name: str, cards: str, extra: str = "") -> None:
     """A card pack module ``module`` with card set ``set_name``; ``cards`` is Python
-    adding its cards to ``S`` (a ``mtgk.dsl.CardSet``)."""
+    adding its cards to ``S`` (a ``mtgk.cards.dsl.CardSet``)."""
     (tmp / f"{module}.py").write_text(
-        "from mtgk.cards import CardFacts\n"
-        "from mtgk.dsl import CardSet, damage, spell, target\n"
-        "from mtgk.filters import creature_or_player\n"
-        "from mtgk.loading import hookimpl\n"
+        "from mtgk.cards.definitions import CardFacts\n"
+        "from mtgk.cards.dsl import CardSet, damage, spell, target\n"
+        "from mtgk.cards.filters import creature_or_player\n"
+        "from mtgk.cards.loading import hookimpl\n"
         f"S = CardSet({set_name!r}, '9.9', __file__)\n"
         f"{cards}\n"
         "@hookimpl\n"
@@ -203,25 +203,25 @@ def test_slow_loads_are_reported(sandbox: Path, monkeypatch: pytest.MonkeyPatch)
 
     import structlog
 
-    import mtgk.diag
-    import mtgk.loading
+    import mtgk.cards.loading
+    import mtgk.tools.diag
 
     _pack(sandbox, "clash_pack", "slowpack", "import time\ntime.sleep(0.5)\n" + UNIQUE)
     _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "slowpack", "clash_pack")
     _pack(sandbox, "clash_pack_fast", "fastpack", UNIQUE.replace("Zyx", "Fast"))
     _fake_dist(sandbox, "clash_pack_fast", "mtgk.cardsets", "fastpack", "clash_pack_fast")
-    monkeypatch.setattr(mtgk.loading, "SLOW_LOAD_SECONDS", 0.4)
+    monkeypatch.setattr(mtgk.cards.loading, "SLOW_LOAD_SECONDS", 0.4)
     try:
         out = io.StringIO()
-        mtgk.diag.configure(verbosity=0, stream=out)  # without -v: only the slow one
+        mtgk.tools.diag.configure(verbosity=0, stream=out)  # without -v: only the slow one
         reg = load_registry(["slowpack", "fastpack"], plugins=False)
         assert "Zyx Unique Bear" in reg and "Fast Unique Bear" in reg
         lines = out.getvalue().splitlines()
         assert len(lines) == 1 and "card set plugin 'slowpack' is slow to load" in lines[0]
         assert "warning" in lines[0]
-        monkeypatch.setattr(mtgk.loading, "SLOW_LOAD_SECONDS", 5.0)
+        monkeypatch.setattr(mtgk.cards.loading, "SLOW_LOAD_SECONDS", 5.0)
         out = io.StringIO()
-        mtgk.diag.configure(verbosity=1, stream=out)  # -v: every plugin, with its time
+        mtgk.tools.diag.configure(verbosity=1, stream=out)  # -v: every plugin, with its time
         load_registry()
         text = out.getvalue()
         for name in ("core", "lorwyn", "eldraine"):
@@ -237,7 +237,7 @@ def test_slow_loads_are_reported(sandbox: Path, monkeypatch: pytest.MonkeyPatch)
 def test_a_misspelled_creature_type_fails_the_pack_at_load_time(sandbox: Path) -> None:
     """``kind("Rouge")`` used to build a filter that silently matched nothing."""
     (sandbox / "broken_pack.py").write_text(
-        "from mtgk.filters import kind\n"
+        "from mtgk.cards.filters import kind\n"
         "ROGUES = kind('Rouge')\n")
     _fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "rogues", "broken_pack")
     reg = load_registry()
@@ -248,8 +248,8 @@ def test_a_misspelled_creature_type_fails_the_pack_at_load_time(sandbox: Path) -
 
 
 def test_kind_accepts_every_creature_type_and_nothing_else() -> None:
-    from mtgk.filters import kind
-    from mtgk.subtypes import creature_types
+    from mtgk.cards.filters import kind
+    from mtgk.rules.subtypes import creature_types
 
     for t in creature_types():
         kind(t)
@@ -263,9 +263,9 @@ def test_a_static_ability_with_a_misspelled_hook_fails_its_set_naming_the_card()
     hook never called; now its set is refused, naming the card, and the others load."""
     from dataclasses import dataclass as dc
 
-    from mtgk.cards import Static, register_static_hook
-    from mtgk.dsl import CardSet
-    from mtgk.loading import hookimpl
+    from mtgk.cards.definitions import Static, register_static_hook
+    from mtgk.cards.dsl import CardSet
+    from mtgk.cards.loading import hookimpl
     from tests.conftest import _facts
 
     @dc(frozen=True)
@@ -292,12 +292,12 @@ def test_a_static_ability_with_a_misspelled_hook_fails_its_set_naming_the_card()
         reg = load_registry(extra=[("typo-hooks", Pack())])
         assert not reg.failures and "Thrifty Imp" in reg
     finally:
-        from mtgk.cards import STATIC_HOOKS
+        from mtgk.cards.definitions import STATIC_HOOKS
         del STATIC_HOOKS["cost_chnage"]
 
 
 def test_asking_for_an_unregistered_static_hook_fails() -> None:
-    from mtgk.engine import Game
+    from mtgk.rules.engine import Game
 
     g = Game(Registry(), ["A", "B"], seed=1)
     with pytest.raises(KeyError, match="'cost_chnage' is no static hook"):
@@ -308,7 +308,7 @@ def test_asking_for_an_unregistered_static_hook_fails() -> None:
 def test_a_scenario_naming_a_card_of_a_pack_that_failed_says_so_first(tmp_path: Path) -> None:
     """A pack that fails to load used to surface only as "unknown card ... is its card set
     installed?" in each scenario of its cards; now what failed leads the message."""
-    from mtgk.loading import hookimpl
+    from mtgk.cards.loading import hookimpl
     from mtgk.scenario.runner import run_file
 
     class Broken:

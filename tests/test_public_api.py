@@ -2,7 +2,7 @@
 
 An ast walk over ``cardsets/``, ``plugins/`` and ``examples/*/``: no ``from mtgk... import
 _name`` (a private name of another module) and no ``game._attr`` / ``c.game._attr`` (a
-private attribute of :class:`mtgk.engine.Game`).  What a card needs is public and
+private attribute of :class:`mtgk.rules.engine.Game`).  What a card needs is public and
 documented (docs/pack-authors.md); this test keeps it so (issue 14).
 """
 
@@ -49,7 +49,7 @@ def test_no_private_kernel_names_in_card_sets_plugins_or_packs() -> None:
 def test_the_walk_sees_what_it_refuses(tmp_path: Path) -> None:
     bad = ROOT / "plugins" / "_probe_for_test.py"
     assert not bad.exists()
-    src = "from mtgk.engine import _plain\n\ndef f(c):\n    c.game._pay(0, None)\n"
+    src = "from mtgk.rules.engine import _plain\n\ndef f(c):\n    c.game._pay(0, None)\n"
     probe = tmp_path / "probe.py"
     probe.write_text(src)
     tree_hits = [v for v in _walk_text(probe)]

@@ -1,4 +1,4 @@
-"""Damage in a log, told from a torn tail; what repair does and never does (mtgk.logfile).
+"""Damage in a log, told from a torn tail; what repair does and never does (mtgk.log.logfile).
 
 A torn last record (a crash during an append) is cut off by `mtgk verify --repair`, after
 a copy of the file is written.  Damage anywhere else is reported as damage (record,
@@ -17,12 +17,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from mtgk import logfile
 from mtgk.agents import HeuristicAgent, RandomAgent
-from mtgk.decks import deck_lines
-from mtgk.events import Envelope
-from mtgk.loading import load_registry
-from mtgk.logfile import (
+from mtgk.cards.decks import deck_lines
+from mtgk.cards.loading import load_registry
+from mtgk.log import logfile
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import (
     CorruptLogError,
     LogFile,
     LogHeader,
@@ -33,7 +33,7 @@ from mtgk.logfile import (
     repair_log,
     write_jsonl,
 )
-from mtgk.replay import new_header, run_from_header
+from mtgk.log.replay import new_header, run_from_header
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()

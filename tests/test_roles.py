@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.engine import Decision, Game
-from mtgk.loading import load_registry
+from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
 from mtgk.plugins.roles import create_roles
-from mtgk.state import encode_state, fold
+from mtgk.rules.engine import Decision, Game
+from mtgk.rules.state import encode_state, fold
 
 
 class Keep:
@@ -74,9 +74,9 @@ def test_same_batch_different_players_is_no_choice() -> None:
 def test_role_events_render_readably(registry) -> None:  # type: ignore[no-untyped-def]
     """Issue 6: "Splashy Spellcaster: Sorcerer Role created attached to Grizzly Bears";
     "Monster Role put into graveyard (newer Role from the same player)"."""
-    from mtgk.render import render_log
     from mtgk.scenario.model import loads_scenarios
     from mtgk.scenario.runner import run_scenario
+    from mtgk.tools.render import render_log
 
     [sc] = loads_scenarios("""
 name: roles-render

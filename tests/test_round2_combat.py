@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.dsl import activated, draw, parse_cost
-from mtgk.engine import STEPS, Game, RulesError
-from mtgk.replay import verify
+from mtgk.cards.definitions import Registry
+from mtgk.cards.dsl import activated, draw, parse_cost
+from mtgk.log import events as ev
+from mtgk.log.replay import verify
+from mtgk.rules.engine import STEPS, Game, RulesError
+from mtgk.rules.state import fold
 from mtgk.scenario.runner import ScenarioResult, scenario_log_header
-from mtgk.state import fold
 from tests.conftest import Scenario, events_of
 
 
@@ -286,7 +286,7 @@ def test_agents_are_offered_hand_abilities(rules_registry: Registry) -> None:
     """The random and heuristic agents choose among the legal actions: a hand ability is
     one of them."""
     from mtgk.agents import HeuristicAgent, RandomAgent
-    from mtgk.engine import Decision
+    from mtgk.rules.engine import Decision
     for agent in (RandomAgent(3), HeuristicAgent(3)):
         g, ids = _hand_game(rules_registry, ["Test Cycler"], ["Island"])
         opts = g.legal_actions(0)

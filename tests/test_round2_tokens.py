@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from mtgk import events as ev
-from mtgk.cards import Registry, load_facts
-from mtgk.engine import Game
-from mtgk.render import Renderer, render_state
+from mtgk.cards.definitions import Registry, load_facts
+from mtgk.log import events as ev
+from mtgk.rules.engine import Game
+from mtgk.tools.render import Renderer, render_state
 from tests.conftest import Scenario, events_of
 
 SETS = Path(__file__).parent.parent / "cardsets"

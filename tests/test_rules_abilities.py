@@ -4,7 +4,7 @@ triggers that look back in time."""
 
 from __future__ import annotations
 
-from mtgk import events as ev
+from mtgk.log import events as ev
 from tests.conftest import Scenario, events_of
 
 

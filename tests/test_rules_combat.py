@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mtgk import events as ev
+from mtgk.log import events as ev
 from tests.conftest import Scenario, events_of
 
 

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from conftest import Scenario, TestPack, events_of, play_scenario
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.engine import Decision, Game
-from mtgk.loading import hookimpl, load_registry
-from mtgk.replacement import Replacement
+from mtgk.cards.definitions import Registry
+from mtgk.cards.loading import hookimpl, load_registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Decision, Game
+from mtgk.rules.replacement import Replacement
 from mtgk.scenario.model import loads_scenarios
 from mtgk.scenario.runner import ScenarioResult, ScenarioRun
 

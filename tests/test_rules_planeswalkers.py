@@ -13,9 +13,9 @@ import textwrap
 
 import pytest
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.engine import Game
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Game
 from mtgk.scenario.model import loads_scenarios
 from mtgk.scenario.runner import ScenarioRun
 from tests.conftest import Scenario, events_of

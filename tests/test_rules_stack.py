@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.engine import Decision, Game, RulesError
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Decision, Game, RulesError
 from tests.conftest import Scenario, events_of
 
 

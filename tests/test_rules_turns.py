@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.engine import STEPS, Decision, Game
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import STEPS, Decision, Game
+from mtgk.rules.state import fold
 from mtgk.scenario.runner import ScenarioResult
-from mtgk.state import fold
 
 NO_COMBAT = [s for s in STEPS if s not in ("declare_blockers", "first_strike_damage", "combat_damage")]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mtgk.cards import Registry
+from mtgk.cards.definitions import Registry
 from mtgk.scenario.model import (
     ANSWER_KINDS,
     CARD_EXPECT_KEYS,

@@ -1032,7 +1032,7 @@ def test_an_invalid_file_exits_2_naming_the_key_path(
 
 def test_log_has_accepts_the_plugins_event_types(registry: object, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    from mtgk.events import EVENT_TYPES
+    from mtgk.log.events import EVENT_TYPES
     from mtgk.scenario.runner import cli_main
 
     plugin_events = ["Clashed", "DamagePrevented", "Regenerated", "LibraryOrdered",

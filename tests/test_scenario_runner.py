@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mtgk.cards import Registry
+from mtgk.cards.definitions import Registry
 from mtgk.scenario.model import loads_scenarios
 from mtgk.scenario.runner import card_key, cli_main, known_card, printed_name, run_scenario
 

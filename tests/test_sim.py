@@ -1,5 +1,5 @@
-"""Tests for simulating many games (mtgk.sim, ``mtgk sim``) and the game library
-(mtgk.store, ``mtgk db``).
+"""Tests for simulating many games (mtgk.tools.sim, ``mtgk sim``) and the game library
+(mtgk.tools.store, ``mtgk db``).
 
 Every answer the library gives is checked against the stored logs themselves,
 decoded and folded here independently of the library's index.
@@ -18,17 +18,17 @@ from pathlib import Path
 
 import pytest
 
-import mtgk.sim
-import mtgk.store
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.decks import parse_deck
-from mtgk.engine import Game
-from mtgk.events import Envelope
-from mtgk.logfile import LogHeader, decode_log, load_log
-from mtgk.replay import verify
-from mtgk.sim import Progress, game_seed, plan, play_header, simulate
-from mtgk.store import GameStore, SqliteStore, StoreError, game_facts, open_store
+import mtgk.tools.sim
+import mtgk.tools.store
+from mtgk.cards.decks import parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader, decode_log, load_log
+from mtgk.log.replay import verify
+from mtgk.rules.engine import Game
+from mtgk.tools.sim import Progress, game_seed, plan, play_header, simulate
+from mtgk.tools.store import GameStore, SqliteStore, StoreError, game_facts, open_store
 from tests.conftest import run_mtgk as run
 
 JACE = "9 Island\n9 Mountain\n4 Jace Beleren\n8 Shock\n10 Gray Ogre\n"
@@ -335,8 +335,8 @@ def test_sim_rejects_bad_arguments(tmp_path: Path) -> None:
 
 
 def test_sqlite_store_is_a_game_store(registry: Registry) -> None:
-    from mtgk.logfile import encode_log
-    from mtgk.replay import new_header, run_from_header
+    from mtgk.log.logfile import encode_log
+    from mtgk.log.replay import new_header, run_from_header
 
     header = new_header(registry, ["Ann", "Bob"], [["20 Mountain"]] * 2, seed=4,
                         meta={"max_turns": 2})
@@ -419,5 +419,5 @@ def test_game_facts_from_a_fold() -> None:
 
 
 def test_doctests() -> None:
-    for mod in (mtgk.sim, mtgk.store):
+    for mod in (mtgk.tools.sim, mtgk.tools.store):
         assert doctest.testmod(mod).failed == 0, mod.__name__

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from mtgk.loading import load_registry
-from mtgk.logfile import decode_log
-from mtgk.replay import verify
-from mtgk.store import open_store
+from mtgk.cards.loading import load_registry
+from mtgk.log.logfile import decode_log
+from mtgk.log.replay import verify
+from mtgk.tools.store import open_store
 from tests import misbehaving
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +27,7 @@ def mtgk(where: Path, *args: object, limit: float = 120,
     added to its environment)."""
     env = {**os.environ, **(env or {}),
            "PYTHONPATH": os.pathsep.join([str(where), str(ROOT)])}
-    return subprocess.run([sys.executable, "-c", "import sys; from mtgk.cli import main; "
+    return subprocess.run([sys.executable, "-c", "import sys; from mtgk.tools.cli import main; "
                            "sys.exit(main())", *map(str, args)], cwd=where, env=env,
                           capture_output=True, text=True, timeout=limit)
 

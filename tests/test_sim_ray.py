@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mtgk.store import open_store
+from mtgk.tools.store import open_store
 from tests import misbehaving
 from tests.conftest import run_mtgk
 from tests.test_sim_failures import mtgk

@@ -2,7 +2,7 @@
 
 * CR 608.2e-style simultaneity: one instruction that affects several objects ("destroy
   all ...", "exile all ...", "return all ...", "each player sacrifices ...") does it to
-  all of them at once (:meth:`mtgk.engine.Game.move_together`): indestructible and
+  all of them at once (:meth:`mtgk.rules.engine.Game.move_together`): indestructible and
   replacement effects are checked against the state before any of them moved -- so a
   permanent whose replacement effect covers the others applies it to them though it goes
   with them;
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from mtgk import events as ev
+from mtgk.log import events as ev
 from tests.conftest import Scenario, events_of
 from tests.test_causes import Checker
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from mtgk import events as ev
-from mtgk.engine import Game
-from mtgk.loading import load_registry
-from mtgk.mana import ManaCost, plan_payment
-from mtgk.state import encode_state, fold
+from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Game
+from mtgk.rules.mana import ManaCost, plan_payment
+from mtgk.rules.state import encode_state, fold
 
 
 def test_restricted_mana_is_spent_only_where_allowed() -> None:

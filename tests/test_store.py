@@ -1,4 +1,4 @@
-"""The game library (kernel/store.py, ``mtgk db``, ``mtgk sim``) under load and with bad
+"""The game library (kernel/tools/store.py, ``mtgk db``, ``mtgk sim``) under load and with bad
 files: concurrent runs and readers, a killed run, duplicates, older, newer, foreign and
 damaged libraries.  What must hold: every game stored once, nothing finished lost, one
 clear line for a file that is refused -- and a refused file is left byte for byte."""
@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from mtgk.cards import Registry
-from mtgk.decks import parse_deck
-from mtgk.logfile import decode_log
-from mtgk.sim import plan, play_header
-from mtgk.state import fold
-from mtgk.store import (
+from mtgk.cards.decks import parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.log.logfile import decode_log
+from mtgk.rules.state import fold
+from mtgk.tools.sim import plan, play_header
+from mtgk.tools.store import (
     SCHEMA_VERSION,
     Added,
     SqliteStore,
@@ -57,7 +57,7 @@ def library(registry: Registry, path: Path, n: int = 3) -> Path:
 
 def mtgk_process(*args: object, cwd: Path) -> subprocess.Popen[str]:
     """``mtgk`` in a new process (stdout and stderr piped)."""
-    return subprocess.Popen([sys.executable, "-c", "import sys; from mtgk.cli import main; "
+    return subprocess.Popen([sys.executable, "-c", "import sys; from mtgk.tools.cli import main; "
                              "sys.exit(main())", *map(str, args)], cwd=cwd, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -151,7 +151,7 @@ def test_a_killed_run_keeps_the_games_it_finished(tmp_path: Path) -> None:
     library holds every game the progress bar had counted (before: nothing was committed
     before the 50th game)."""
     db = tmp_path / "games.db"
-    p = subprocess.Popen([sys.executable, "-c", "import sys; from mtgk.cli import main; "
+    p = subprocess.Popen([sys.executable, "-c", "import sys; from mtgk.tools.cli import main; "
                           "sys.exit(main())", "sim", "-n", "200", "-w", "1", "--seed", "3",
                           "--max-turns", "20", "--db", str(db), "--progress"],
                          cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from mtgk.cards import Registry
-from mtgk.decks import builtin_decks, parse_deck
-from mtgk.sim import plan, play_header
-from mtgk.store import SqliteStore
+from mtgk.cards.definitions import Registry
+from mtgk.cards.decks import builtin_decks, parse_deck
+from mtgk.tools.sim import plan, play_header
+from mtgk.tools.store import SqliteStore
 from tests.conftest import run_mtgk as run
 
 pytestmark = pytest.mark.usefixtures("reset_structlog")

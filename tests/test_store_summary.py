@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.logfile import decode_log
-from mtgk.sim import plan, play_header
-from mtgk.store import (
+from mtgk.log import events as ev
+from mtgk.cards.definitions import Registry
+from mtgk.log.logfile import decode_log
+from mtgk.tools.sim import plan, play_header
+from mtgk.tools.store import (
     SCHEMA_VERSION,
     Distribution,
     SqliteStore,
@@ -118,7 +118,7 @@ def truth(log: bytes) -> tuple[int, list[int], int | None, int, int]:
 @pytest.fixture(scope="module")
 def built(registry: Registry, tmp_path_factory: pytest.TempPathFactory
           ) -> tuple[Path, list[tuple[int, list[int], int | None, int, int]]]:
-    from mtgk.decks import builtin_decks, parse_deck
+    from mtgk.cards.decks import builtin_decks, parse_deck
 
     decks = builtin_decks(registry)
     names = list(decks)[:2]
@@ -218,7 +218,7 @@ def test_summary_text_shows_intervals_and_histograms(built: tuple[Path, list]) -
 
 def a_game(registry: Registry) -> bytes:
     """A short game's log, not in the committed libraries."""
-    from mtgk.decks import parse_deck
+    from mtgk.cards.decks import parse_deck
 
     deck = parse_deck("20 Mountain", registry)
     return play_header(registry, plan(registry, [deck], ["red"], 1, 5, max_turns=2)[0]).log

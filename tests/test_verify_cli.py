@@ -13,13 +13,13 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from mtgk import events as ev
 from mtgk.agents import HeuristicAgent, RandomAgent
-from mtgk.decks import deck_lines
-from mtgk.events import Envelope
-from mtgk.loading import load_registry
-from mtgk.logfile import LogHeader, read_log, write_log
-from mtgk.replay import new_header, run_from_header, verify
+from mtgk.cards.decks import deck_lines
+from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader, read_log, write_log
+from mtgk.log.replay import new_header, run_from_header, verify
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()

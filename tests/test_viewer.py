@@ -1,4 +1,4 @@
-"""Tests for the browser replay viewer (mtgk.viewer, ``mtgk view``).
+"""Tests for the browser replay viewer (mtgk.tools.viewer, ``mtgk view``).
 
 The page is checked twice: its embedded data is decoded here, in Python,
 and compared with the replayed states; and the page itself is driven in a
@@ -25,18 +25,18 @@ from typing import Any
 
 import pytest
 
-import mtgk.viewer
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.decks import parse_deck
-from mtgk.events import Envelope
-from mtgk.layers import compute
-from mtgk.logfile import LogHeader, decode_log, write_log
-from mtgk.render import Renderer
-from mtgk.replay import Seeker
-from mtgk.sim import plan, play_header
-from mtgk.state import State, apply, new_state
-from mtgk.viewer import build_viewer, viewer_data
+import mtgk.tools.viewer
+from mtgk.cards.decks import parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader, decode_log, write_log
+from mtgk.log.replay import Seeker
+from mtgk.rules.layers import compute
+from mtgk.rules.state import State, apply, new_state
+from mtgk.tools.render import Renderer
+from mtgk.tools.sim import plan, play_header
+from mtgk.tools.viewer import build_viewer, viewer_data
 from tests.conftest import run_mtgk as run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -202,7 +202,7 @@ def test_a_players_page_leaves_hidden_cards_out(game: Game, registry: Registry) 
 
 
 def test_json_in_the_page_cannot_end_the_script(registry: Registry) -> None:
-    from mtgk.replay import new_header, run_from_header
+    from mtgk.log.replay import new_header, run_from_header
 
     header = new_header(registry, ["</script><b>x", "Bob"], [["20 Mountain"]] * 2, seed=2,
                         meta={"max_turns": 2})
@@ -253,7 +253,7 @@ def test_viewer_data_rejects_bad_arguments(game: Game, registry: Registry) -> No
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(mtgk.viewer).failed == 0
+    assert doctest.testmod(mtgk.tools.viewer).failed == 0
 
 
 # --------------------------------------------------------------------------
@@ -475,6 +475,6 @@ def test_a_known_card_in_another_hand_says_not_when_it_came(registry: Registry) 
     text = Renderer(registry, 0)
     for env in envs:
         text.advance(env)
-    from mtgk.render import render_state
+    from mtgk.tools.render import render_state
     assert "hand (3): hidden; known: Plains" in render_state(text.state, registry, 0,
                                                               seen=text.seen)

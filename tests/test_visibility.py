@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.cards import Registry
-from mtgk.engine import Game
-from mtgk.render import Renderer, event_json
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Game
+from mtgk.rules.visibility import can_see
 from mtgk.scenario.runner import ScenarioResult
-from mtgk.visibility import can_see
+from mtgk.tools.render import Renderer, event_json
 
 HIDE = """
 name: hide-oakgnarl
@@ -138,8 +138,8 @@ def test_revealed_cards_are_named_to_whom_they_were_shown() -> None:
 def test_mtgk_log_as_the_opponent_hides_the_card(registry: Registry, tmp_path: Any,
                                                  capsys: Any) -> None:
     """End to end: the scenario's log file, printed by ``mtgk log --as PLAYER``."""
-    from mtgk.cli import main
     from mtgk.scenario.runner import write_scenario_log
+    from mtgk.tools.cli import main
 
     path = write_scenario_log(_hide(registry), tmp_path, registry)
     assert main(["log", str(path), "--as", "bob"]) == 0
@@ -152,6 +152,6 @@ def test_mtgk_log_as_the_opponent_hides_the_card(registry: Registry, tmp_path: A
 def test_doctests() -> None:
     import doctest
 
-    import mtgk.visibility
+    import mtgk.rules.visibility
 
-    assert doctest.testmod(mtgk.visibility).failed == 0
+    assert doctest.testmod(mtgk.rules.visibility).failed == 0

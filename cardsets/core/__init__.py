@@ -6,8 +6,8 @@ wordings: "target creature or player").
 
 from __future__ import annotations
 
-from mtgk.cards import CardSetInfo
-from mtgk.loading import hookimpl
+from mtgk.cards.definitions import CardSetInfo
+from mtgk.cards.loading import hookimpl
 
 from .cards import S
 

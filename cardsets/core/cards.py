@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.cards import Triggered
-from mtgk.dsl import (
+from mtgk.cards.definitions import Triggered
+from mtgk.cards.dsl import (
     ENTERS,
     CardSet,
     activated,
@@ -21,11 +20,12 @@ from mtgk.dsl import (
     target,
     triggered_on,
 )
-from mtgk.effects import Ctx
-from mtgk.engine import Move
-from mtgk.filters import artifact, creature, creature_or_player, enchantment, kind, land
-from mtgk.layers import View
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import artifact, creature, creature_or_player, enchantment, kind, land
+from mtgk.log import events as ev
 from mtgk.plugins.champion import champion
+from mtgk.rules.engine import Move
+from mtgk.rules.layers import View
 
 S = CardSet("core", "0.1.0", __file__, extra_facts=("tokens.json",))
 

@@ -7,8 +7,8 @@ module registers them itself (each registration is idempotent).
 
 from __future__ import annotations
 
-from mtgk.cards import CardSetInfo, Registry
-from mtgk.loading import hookimpl
+from mtgk.cards.definitions import CardSetInfo, Registry
+from mtgk.cards.loading import hookimpl
 from mtgk.plugins import adventure, bargain, fight, roles, saga
 
 # each module defines its cards into S when imported

@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
-from mtgk.cards import CardFacts
-from mtgk.dsl import CardSet
+from mtgk.cards.definitions import CardFacts
+from mtgk.cards.dsl import CardSet
 
 S = CardSet("eldraine", "0.1.0", __file__)
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.cards import Activated, Cost, Triggered
-from mtgk.dsl import (
+from mtgk.cards.definitions import Activated, Cost, Triggered
+from mtgk.cards.dsl import (
     ENTERS,
     activated,
     attacks,
@@ -29,16 +28,15 @@ from mtgk.dsl import (
     token_facts,
     triggered,
 )
-from mtgk.effects import Ctx
-from mtgk.filters import (
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import (
     Filter,
     card_in_graveyard,
     creature,
     enchantment,
     opponent,
 )
-from mtgk.layers import View
-from mtgk.mana import ManaCost
+from mtgk.log import events as ev
 from mtgk.plugins.adventure import adventure_card, adventure_spell
 from mtgk.plugins.bargain import bargained
 from mtgk.plugins.copy_spell import choose_new_targets, copy_spell
@@ -49,7 +47,9 @@ from mtgk.plugins.roles import create_role, create_roles
 from mtgk.plugins.saga import chapter, saga_card
 from mtgk.plugins.scry import scry
 from mtgk.plugins.triggers import etb_modal, modal_trigger, reflexive, when_you_do
-from mtgk.state import stack_item
+from mtgk.rules.layers import View
+from mtgk.rules.mana import ManaCost
+from mtgk.rules.state import stack_item
 
 from . import role_tokens  # noqa: F401  (the Role tokens are defined before these cards)
 from .cards import RAW_CARDS, S

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.cards import Triggered
-from mtgk.dsl import (
+from mtgk.cards.definitions import Triggered
+from mtgk.cards.dsl import (
     attacks,
     each_opponent_loses_life,
     enchanted,
@@ -23,12 +22,13 @@ from mtgk.dsl import (
     target,
     triggered,
 )
-from mtgk.effects import Ctx
-from mtgk.filters import creature, enchantment, matching
-from mtgk.layers import View
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import creature, enchantment, matching
+from mtgk.log import events as ev
 from mtgk.plugins.grants import granted
 from mtgk.plugins.scry import scry
 from mtgk.plugins.ward import ward
+from mtgk.rules.layers import View
 
 from .cards import ROLE_FACTS, S
 

@@ -5,11 +5,15 @@ Loaded through the ``mtgk.cardsets`` entry point exactly as a third-party pack.
 
 from __future__ import annotations
 
-from mtgk.cards import CardSetInfo, Registry
-from mtgk.loading import hookimpl
+from mtgk.cards.definitions import CardSetInfo, Registry
+from mtgk.cards.loading import hookimpl
 from mtgk.plugins import play_exiled, reveal_cost
 
-# each module defines its cards into S when imported
+# each module defines its cards into S when imported; simple.py first (the cards the
+# kernel expresses directly, and the built-in decks), as it notes which cards came before it
+from . import simple  # noqa: F401
+
+# isort: split
 from . import (  # noqa: F401
     champion,
     clash,

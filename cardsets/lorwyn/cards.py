@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mtgk.dsl import CardSet
+from mtgk.cards.dsl import CardSet
 
 S = CardSet("lorwyn", "0.1.0", __file__, extra_facts=("tokens.json",))
 
@@ -15,6 +15,3 @@ S.vanilla("Plains", "Island", "Swamp", "Mountain", "Forest")
 # by their keys, objects are named by their printed names.
 S.vanilla("Elf Warrior", "Goblin Rogue", "Kithkin Soldier", "Merfolk Wizard", "Wolf",
           "Elemental", "Elemental (Hoofprints)", "Elemental Shaman (Rebellion)")
-
-# Cards the kernel expresses directly, and the built-in decks (they add to ``S``).
-from mtgk.cardsets.lorwyn import simple  # noqa: E402,F401

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.dsl import activated, create, has, lord, target, triggered
-from mtgk.effects import Ctx
-from mtgk.filters import creature, kind, land, player
-from mtgk.layers import View
+from mtgk.cards.dsl import activated, create, has, lord, target, triggered
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import creature, kind, land, player
+from mtgk.log import events as ev
 from mtgk.plugins.champion import champion, championed
+from mtgk.rules.layers import View
 
 from .cards import S
 

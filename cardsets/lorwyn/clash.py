@@ -6,16 +6,16 @@ opponent" and returns whether you won.
 
 from __future__ import annotations
 
-from mtgk import events as ev
-from mtgk.dsl import attacks, dies, etb, has, me, spell, target, triggered, your_step
-from mtgk.effects import Ctx
-from mtgk.filters import card_in_graveyard, creature, enchantment, permanent
-from mtgk.filters import spell as a_spell
-from mtgk.mana import ManaCost
+from mtgk.cards.dsl import attacks, dies, etb, has, me, spell, target, triggered, your_step
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import card_in_graveyard, creature, enchantment, permanent
+from mtgk.cards.filters import spell as a_spell
+from mtgk.log import events as ev
 from mtgk.plugins.clash import clash, clash_with, whenever_you_clash, won
 from mtgk.plugins.delayed import MAIN_PHASES, at_your_next, delayed
 from mtgk.plugins.prevention import prevent_all_combat_damage
-from mtgk.state import stack_controller, stack_item
+from mtgk.rules.mana import ManaCost
+from mtgk.rules.state import stack_controller, stack_item
 
 from .cards import S
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mtgk.cards import X_COUNT
-from mtgk.dsl import counter, damage, destroy, draw, modal, mode, return_to_hand, target
-from mtgk.effects import Ctx
-from mtgk.filters import (
+from mtgk.cards.definitions import X_COUNT
+from mtgk.cards.dsl import counter, damage, destroy, draw, modal, mode, return_to_hand, target
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import (
     Filter,
     artifact,
     creature,

@@ -9,9 +9,9 @@ be targeted that way under the Lorwyn rules).
 
 from __future__ import annotations
 
-from mtgk.dsl import destroy, draw, etb, has, pump, return_to_hand, target
-from mtgk.effects import Ctx
-from mtgk.filters import (
+from mtgk.cards.dsl import destroy, draw, etb, has, pump, return_to_hand, target
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import (
     artifact,
     creature,
     creature_or_player,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mtgk.dsl import activated, mana_ability
-from mtgk.effects import Ctx
-from mtgk.filters import creature
+from mtgk.cards.dsl import activated, mana_ability
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import creature
 from mtgk.plugins.hideaway import (
     creatures_attacked_this_turn,
     damage_dealt_this_turn,

@@ -8,23 +8,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mtgk import events as ev
-from mtgk.dsl import controller, spell, target, triggered
-from mtgk.effects import Ctx
-from mtgk.filters import player
+from mtgk.cards.dsl import controller, spell, target, triggered
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import player
+from mtgk.log import events as ev
 from mtgk.plugins.incarnations import (
     Prevent,
     cant_be_blocked_except_by,
     put_into_graveyard_from_anywhere,
     shuffle_into_owners_library,
 )
-from mtgk.replacement import Proposal, Replacement
+from mtgk.rules.replacement import Proposal, Replacement
 
 from .cards import S
 
 if TYPE_CHECKING:
-    from mtgk.engine import Game
-    from mtgk.layers import View
+    from mtgk.rules.engine import Game
+    from mtgk.rules.layers import View
 
 
 def _shuffle_in(name: str) -> Any:

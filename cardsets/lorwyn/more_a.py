@@ -12,7 +12,7 @@ tapped (:mod:`mtgk.plugins.enters`), additional mana from tapping a land (:mod:`
 playing cards exiled with a permanent and "one spell each turn" (:mod:`mtgk.plugins.play_exiled`:
 Colfenor's Plans; "Skip your draw step" is the kernel's ``SKIP_DRAW``).
 Rules the engine reads by name: "can't attack", Doran's "assigns combat damage by
-toughness" (``mtgk.dsl.RULES_ABILITIES``).
+toughness" (``mtgk.cards.dsl.RULES_ABILITIES``).
 
 Known limit: Ceaseless Searblades triggers on activated abilities that use the stack
 (loyalty abilities too); mana abilities of Elementals, which the engine activates while
@@ -25,8 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.dsl import (
+from mtgk.cards.dsl import (
     activated,
     casts,
     controller,
@@ -45,8 +44,8 @@ from mtgk.dsl import (
     target,
     triggered,
 )
-from mtgk.effects import Ctx
-from mtgk.filters import (
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import (
     card_in_graveyard,
     creature,
     kind,
@@ -54,8 +53,8 @@ from mtgk.filters import (
     permanent,
     player,
 )
-from mtgk.filters import spell as a_spell
-from mtgk.layers import View
+from mtgk.cards.filters import spell as a_spell
+from mtgk.log import events as ev
 from mtgk.plugins.costs import ability, cost, tap_untapped
 from mtgk.plugins.enters import choose_as_enters, chosen, enters_tapped_if
 from mtgk.plugins.equipment import equip, equipped
@@ -66,6 +65,7 @@ from mtgk.plugins.play_exiled import ONE_SPELL, PLAY_EXILED, SKIP_DRAW, exile_to
 from mtgk.plugins.prevention import prevent_all_from
 from mtgk.plugins.reveal_cost import return_a, reveal_or_pay, sacrifice_a
 from mtgk.plugins.scry import put_on_bottom_in_any_order
+from mtgk.rules.layers import View
 
 from .cards import S
 from .simple import (

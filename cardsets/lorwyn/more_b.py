@@ -9,16 +9,15 @@ activate" (:mod:`mtgk.plugins.costs`), looking at and reordering the top of a li
 Equipment (:mod:`mtgk.plugins.equipment`), tokens entering attacking
 (:mod:`mtgk.plugins.combat_entry`) and copies of activated abilities
 (:mod:`mtgk.plugins.copy_ability`).  Combat restrictions and requirements are abilities
-the engine reads by name (``mtgk.dsl.RULES_ABILITIES``).
+the engine reads by name (``mtgk.cards.dsl.RULES_ABILITIES``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.cards import Triggered
-from mtgk.dsl import (
+from mtgk.cards.definitions import Triggered
+from mtgk.cards.dsl import (
     activated,
     attacks,
     cant_be_cast,
@@ -40,8 +39,8 @@ from mtgk.dsl import (
     triggered,
     your_step,
 )
-from mtgk.effects import Ctx
-from mtgk.filters import (
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import (
     creature,
     creature_card,
     creature_or_player,
@@ -50,8 +49,8 @@ from mtgk.filters import (
     land,
     player,
 )
-from mtgk.history import events_this_turn
-from mtgk.layers import View
+from mtgk.cards.history import events_this_turn
+from mtgk.rules.layers import View
 from mtgk.plugins.combat_entry import put_into_combat_attacking
 from mtgk.plugins.copy_ability import copy_activated
 from mtgk.plugins.costs import DURING_YOUR_TURN, ability, cost, discard, remove_counters
@@ -61,6 +60,7 @@ from mtgk.plugins.grants import GRANT_WHILE_COUNTER, becomes_target, granted
 from mtgk.plugins.library import look_and_reorder
 from mtgk.plugins.prevention import prevent_next
 from mtgk.plugins.regeneration import regenerate, regenerate_target
+from mtgk.rules.layers import View
 
 from .cards import S
 from .clash import REBELLION_TOKEN

@@ -6,15 +6,15 @@ Mechanisms these cards use, beyond the kernel's basic vocabulary:
 * costs such as "Remove a charge counter from ~", "Tap an untapped creature you
   control", "Exile an Elf card from your graveyard" and the restriction "Activate only
   during your turn" are parts of ``Cost.extra`` (:mod:`mtgk.plugins.costs`); "Sacrifice a
-  Goblin" is parsed by :func:`mtgk.dsl.parse_cost`;
+  Goblin" is parsed by :func:`mtgk.cards.dsl.parse_cost`;
 * Summon the School's ability works from its owner's graveyard (``Activated.zones``);
 * Sower of Temptation's control effect lasts "for as long as" it stays on the
-  battlefield (:meth:`mtgk.effects.Ctx.while_on_battlefield`);
+  battlefield (:meth:`mtgk.cards.effects.Ctx.while_on_battlefield`);
 * Wild Ricochet copies a spell and chooses new targets (:mod:`mtgk.plugins.copy_spell`);
 * Thousand-Year Elixir lets abilities be activated "as though those creatures had
-  haste" (:func:`mtgk.dsl.activate_as_though_haste`);
+  haste" (:func:`mtgk.cards.dsl.activate_as_though_haste`);
 * Smokebraider's mana may be spent only on Elementals: a mana ability adding two mana
-  with the spending restriction ``"Elemental"`` (:func:`mtgk.mana.register_spend_restriction`;
+  with the spending restriction ``"Elemental"`` (:func:`mtgk.rules.mana.register_spend_restriction`;
   the engine pays with restricted mana only where it may be spent).
 
 "Target creature or player" (the 2007 wording of Tar Pitcher) doesn't include
@@ -23,9 +23,8 @@ planeswalkers.  Cards of the group that are not defined are in :data:`SKIPPED`.
 
 from __future__ import annotations
 
-from mtgk import events as ev
-from mtgk.cards import Activated, Cost
-from mtgk.dsl import (
+from mtgk.cards.definitions import Activated, Cost
+from mtgk.cards.dsl import (
     activate_as_though_haste,
     activated,
     controller,
@@ -39,13 +38,13 @@ from mtgk.dsl import (
     spell,
     target,
 )
-from mtgk.effects import Ctx
-from mtgk.engine import Game
-from mtgk.filters import creature, creature_or_player, kind, land, permanent
-from mtgk.filters import spell as a_spell
-from mtgk.history import events_this_turn
-from mtgk.layers import View
-from mtgk.mana import register_spend_restriction
+from mtgk.cards.effects import Ctx
+from mtgk.rules.engine import Game
+from mtgk.cards.filters import creature, creature_or_player, kind, land, permanent
+from mtgk.cards.filters import spell as a_spell
+from mtgk.cards.history import events_this_turn
+from mtgk.rules.layers import View
+from mtgk.rules.mana import register_spend_restriction
 from mtgk.plugins.copy_spell import choose_new_targets, copy_spell
 from mtgk.plugins.costs import (
     DURING_YOUR_TURN,
@@ -57,6 +56,9 @@ from mtgk.plugins.costs import (
 )
 from mtgk.plugins.history import resolutions_this_turn
 from mtgk.plugins.prevention import KIND as PREVENT_DAMAGE
+from mtgk.rules.engine import Game
+from mtgk.rules.layers import View
+from mtgk.rules.mana import register_spend_restriction
 
 from .cards import S
 from .simple import becomes_tapped

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import msgspec
 
-from mtgk.dsl import create, discard_a_card, gain_life, loyalty, target
-from mtgk.effects import Ctx
-from mtgk.filters import creature, land, player
+from mtgk.cards.dsl import create, discard_a_card, gain_life, loyalty, target
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import creature, land, player
 
 from .cards import S
 

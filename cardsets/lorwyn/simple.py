@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.cards import Effect, Static, Target, Triggered
-from mtgk.dsl import (
+from mtgk.cards.definitions import Effect, Static, Target, Triggered
+from mtgk.cards.dsl import (
     activated,
     at_upkeep,
     attacks,
@@ -52,8 +51,8 @@ from mtgk.dsl import (
     target,
     triggered,
 )
-from mtgk.effects import Ctx
-from mtgk.filters import (
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import (
     TYPES,
     Filter,
     card_in_graveyard,
@@ -66,10 +65,11 @@ from mtgk.filters import (
     permanent,
     player,
 )
-from mtgk.filters import spell as a_spell
-from mtgk.layers import View
-from mtgk.mana import ManaCost
-from mtgk.state import stack_item
+from mtgk.cards.filters import spell as a_spell
+from mtgk.log import events as ev
+from mtgk.rules.layers import View
+from mtgk.rules.mana import ManaCost
+from mtgk.rules.state import stack_item
 
 from .cards import S
 
@@ -96,7 +96,7 @@ def count(v: View, f: Filter, you: int, source: int) -> int:
 
 class Condition:
     """A condition on a static ability's source (``cond(view, source)``) that knows the
-    characteristics it looks at (``reads``, see ``mtgk.filters.Reads``); ``~cond`` is
+    characteristics it looks at (``reads``, see ``mtgk.cards.filters.Reads``); ``~cond`` is
     its negation."""
 
     def __init__(self, test: Callable[[View, int], bool], reads: frozenset[str] | None,

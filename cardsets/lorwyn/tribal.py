@@ -3,8 +3,8 @@
 Tribal cards have creature types though they are not creatures (Lorwyn
 primer, "Card Type: Tribal"); a card with changeling is every creature type
 in every zone ("Keyword Ability: Changeling").  Both come for free from the
-kernel: tribal subtypes are creature types in :mod:`mtgk.layers`, and the
-filter vocabulary of :mod:`mtgk.filters` (``docs/filters.md``) says which
+kernel: tribal subtypes are creature types in :mod:`mtgk.rules.layers`, and the
+filter vocabulary of :mod:`mtgk.cards.filters` (``docs/filters.md``) says which
 objects "Goblin", "Goblin creature", "Goblin card" and "Goblin spell" mean.
 
 Oracle wordings are used, with the 2007 rules where they differ: "target
@@ -21,9 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.cards import Effect
-from mtgk.dsl import (
+from mtgk.cards.definitions import Effect
+from mtgk.cards.dsl import (
     activated,
     controller,
     create,
@@ -45,8 +44,8 @@ from mtgk.dsl import (
     triggered,
     your_step,
 )
-from mtgk.effects import Ctx
-from mtgk.filters import (
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import (
     creature,
     creature_or_player,
     kind,
@@ -56,8 +55,8 @@ from mtgk.filters import (
     permanent,
     player,
 )
-from mtgk.filters import spell as a_spell
-from mtgk.layers import View
+from mtgk.cards.filters import spell as a_spell
+from mtgk.log import events as ev
 from mtgk.plugins.regeneration import regenerate, regenerate_target
 from mtgk.plugins.tribal import (
     creatures_of,
@@ -66,6 +65,7 @@ from mtgk.plugins.tribal import (
     unless_you_reveal,
     until_eot,
 )
+from mtgk.rules.layers import View
 
 from .cards import S
 

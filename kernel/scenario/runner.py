@@ -6,7 +6,7 @@ decisions; its expectations are checked against the live state and the log;
 and, always, the log is replayed from the start and must give exactly the
 live state.
 
->>> from mtgk.loading import load_registry
+>>> from mtgk.cards.loading import load_registry
 >>> from mtgk.scenario.model import loads_scenarios
 >>> sc = loads_scenarios('''
 ... name: shock-the-bears
@@ -65,13 +65,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.cards import Activated, Registry
-from mtgk.effects import CardError
-from mtgk.engine import COLOR_WORDS, STEPS, Decision, Game, GameOver, RulesError, StaleCache
-from mtgk.events import player_ref
-from mtgk.logfile import LogHeader, write_log
-from mtgk.replay import SCENARIO_SETUP
+from mtgk.cards.definitions import Activated, Registry
+from mtgk.cards.errors import CardError
+from mtgk.log import events as ev
+from mtgk.log.events import player_ref
+from mtgk.log.logfile import LogHeader, write_log
+from mtgk.log.replay import SCENARIO_SETUP
+from mtgk.rules.engine import COLOR_WORDS, STEPS, Decision, Game, GameOver, RulesError, StaleCache
+from mtgk.rules.state import encode_state, fold
 from mtgk.scenario.model import (
     Action,
     Answer,
@@ -83,7 +84,6 @@ from mtgk.scenario.model import (
     iter_scenario_files,
     load_scenarios,
 )
-from mtgk.state import encode_state, fold
 
 SEARCH_ORDER = ("battlefield", "stack", "hand", "graveyard", "exile", "library", "none")
 """Where a name is looked for, in order (``none``: tokens that have ceased to exist)."""
@@ -505,7 +505,7 @@ class ScenarioRun:
 
     def _ended(self) -> str:
         """``at event N (what ended the game)``: the game's end, for messages."""
-        from mtgk.render import Renderer
+        from mtgk.tools.render import Renderer
         g = self.game
         r = Renderer(self.reg, None, g.state)
         end = next((e for e in reversed(g.log) if isinstance(e.event, ev.GameEnded)), None)
@@ -1456,7 +1456,7 @@ def scenario_log_header(result: ScenarioResult, reg: Registry) -> LogHeader:
     runner plays it), and in ``meta`` the scenario's name, file and the number of
     events it produced (``scenario_end``, so that ``mtgk verify`` can tell a log
     cut short from a whole one) and how this runner sets a scenario up
-    (``scenario_setup``, :data:`mtgk.replay.SCENARIO_SETUP`)."""
+    (``scenario_setup``, :data:`mtgk.log.replay.SCENARIO_SETUP`)."""
     g = result.game
     players = [p.name for p in g.state.players] if g else []
     return LogHeader(kernel_version=_kernel_version(), players=players,
@@ -1486,7 +1486,7 @@ def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> 
     scenario, then ``{"passed": N, "failed": N, "summary": "N passed, N failed"}``; the
     plain closing line then goes to standard error.
     """
-    from mtgk import diag
+    from mtgk.tools import diag
 
     ap = argparse.ArgumentParser(prog="mtgk scenario",
                                  description="Run rules scenario files (YAML).")
@@ -1504,7 +1504,7 @@ def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> 
     if args.verbose or args.log_json:
         diag.configure(verbosity=args.verbose, json=args.log_json)
     if reg is None:
-        from mtgk.loading import PluginError, load_registry
+        from mtgk.cards.loading import PluginError, load_registry
         try:
             reg = load_registry(strict=args.strict)
         except PluginError as err:

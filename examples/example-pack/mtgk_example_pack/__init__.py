@@ -6,10 +6,10 @@ Installed with ``pip install examples/example-pack``, it is found through the
 
 from __future__ import annotations
 
-from mtgk.cards import CardSetInfo
-from mtgk.dsl import CardSet, damage, etb, mana_ability, target
-from mtgk.filters import creature_or_player
-from mtgk.loading import hookimpl
+from mtgk.cards.definitions import CardSetInfo
+from mtgk.cards.dsl import CardSet, damage, etb, mana_ability, target
+from mtgk.cards.filters import creature_or_player
+from mtgk.cards.loading import hookimpl
 
 S = CardSet("example", "0.1.0", __file__)
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgk import events as ev
-from mtgk.altcosts import enters_if_alt_paid
-from mtgk.cards import CardSetInfo
-from mtgk.dsl import (
+from mtgk.log import events as ev
+from mtgk.cards.altcosts import enters_if_alt_paid
+from mtgk.cards.definitions import CardSetInfo
+from mtgk.cards.dsl import (
     CardSet,
     activated,
     attacks_and_isnt_blocked,
@@ -30,11 +30,11 @@ from mtgk.dsl import (
     target,
     triggered,
 )
-from mtgk.effects import Ctx
-from mtgk.filters import card_in_graveyard, creature, kind, player
-from mtgk.history import damage_dealt_to_player_this_turn
-from mtgk.layers import View
-from mtgk.loading import hookimpl
+from mtgk.cards.effects import Ctx
+from mtgk.cards.filters import card_in_graveyard, creature, kind, player
+from mtgk.cards.history import damage_dealt_to_player_this_turn
+from mtgk.rules.layers import View
+from mtgk.cards.loading import hookimpl
 from mtgk.plugins.champion import champion
 from mtgk.plugins.enters import enters_with_counters_if
 from mtgk.plugins.evoke import evoke

@@ -1,17 +1,17 @@
 """Morningtide's own mechanics, written as a third-party pack writes them: kinship,
-prowl and reinforce, on the public API only (mtgk.dsl, mtgk.altcosts, mtgk.history,
-mtgk.keywords, mtgk.filters, mtgk.effects.Ctx)."""
+prowl and reinforce, on the public API only (mtgk.cards.dsl, mtgk.cards.altcosts, mtgk.cards.history,
+mtgk.cards.keywords, mtgk.cards.filters, mtgk.cards.effects.Ctx)."""
 
 from __future__ import annotations
 
-from mtgk.altcosts import AltCost, alt_cost
-from mtgk.cards import Activated, Effect, Target, Triggered
-from mtgk.dsl import activated, at_upkeep, target
-from mtgk.effects import Ctx
-from mtgk.engine import Game
-from mtgk.filters import creature, kind, shares_creature_type
-from mtgk.history import dealt_combat_damage_to_a_player
-from mtgk.keywords import declare_keyword, has_alt_cost
+from mtgk.cards.altcosts import AltCost, alt_cost
+from mtgk.cards.definitions import Activated, Effect, Target, Triggered
+from mtgk.cards.dsl import activated, at_upkeep, target
+from mtgk.cards.effects import Ctx
+from mtgk.rules.engine import Game
+from mtgk.cards.filters import creature, kind, shares_creature_type
+from mtgk.cards.history import dealt_combat_damage_to_a_player
+from mtgk.cards.keywords import declare_keyword, has_alt_cost
 
 PACK = "mtgk_morningtide_pack"
 

@@ -1,0 +1,118 @@
+"""The keywords a card's facts may list, and the mechanisms that give them meaning.
+
+A card's facts (``keywords`` in its set's data) list its keywords as printed.  Some the
+kernel implements itself (:data:`mtgk.cards.definitions.KEYWORDS`: flying, trample, ...); every
+other keyword -- evoke, champion, clash, prowl -- needs a *mechanism*, code in a plugin
+or a pack, that declares it with :func:`declare_keyword`::
+
+    from mtgk.cards.keywords import declare_keyword, has_alt_cost
+
+    declare_keyword("prowl", "mtgk_morningtide_pack", check=has_alt_cost("prowl"),
+                    what="an alternative cost after a creature sharing a type dealt "
+                         "combat damage")
+
+As a card set loads, each of its cards' keywords must be known (a kernel keyword or a
+declared one) and pass its mechanism's ``check`` (``check(card) -> str``: what the
+card's definition lacks, ``""`` if nothing): a misspelled ``"Flyng"``, or ``"Prowl"``
+listed on a card that declares no prowl cost, refuses the set, naming the card and the
+set (``mtgk.cards.definitions.CardDefinitionError``), instead of a card that silently lacks it.
+
+A declaration is made when the mechanism's module is *imported* (at its top level),
+not in a plugin hook: a card that uses a mechanism imports it, so its keyword is known
+even when the registry is loaded without the mechanics plugins
+(``load_registry(plugins=False)``).  Declarations are global to the process and
+idempotent (a module imported twice declares once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mtgk.cards.definitions import KEYWORDS, CardDefinitionError
+
+if TYPE_CHECKING:
+    from mtgk.cards.definitions import CardDef
+
+__all__ = ["KeywordMechanism", "MECHANISMS", "declare_keyword", "known_keyword",
+           "has_alt_cost", "check_keywords"]
+
+KeywordCheck = Callable[["CardDef"], str]
+"""What a card's definition lacks for a keyword its facts list (``""``: nothing)."""
+
+
+@dataclass(frozen=True)
+class KeywordMechanism:
+    """A declared keyword: its (lower-case) name, the module that implements it, what it
+    is, and the check a card listing it must pass (``None``: none)."""
+
+    name: str
+    provider: str
+    what: str = ""
+    check: KeywordCheck | None = None
+
+
+MECHANISMS: dict[str, KeywordMechanism] = {}
+"""The declared keyword mechanisms by lower-case name (see :func:`declare_keyword`)."""
+
+
+def declare_keyword(name: str, provider: str, check: KeywordCheck | None = None,
+                    what: str = "") -> KeywordMechanism:
+    """Declare that module ``provider`` implements the keyword ``name`` (any case); a
+    card listing it in its facts must pass ``check`` as its set loads.  Declaring a name
+    again keeps the first declaration (a kernel keyword can't be redeclared)."""
+    key = name.strip().lower()
+    if not key:
+        raise ValueError("declare_keyword: an empty keyword")
+    if key in KEYWORDS:
+        raise ValueError(f"declare_keyword: {name!r} is a keyword the kernel implements")
+    return MECHANISMS.setdefault(key, KeywordMechanism(key, provider, what, check))
+
+
+def known_keyword(name: str) -> bool:
+    """Whether a card's facts may list ``name``: a kernel keyword or a declared one."""
+    key = name.strip().lower()
+    return key in KEYWORDS or key in MECHANISMS
+
+
+def has_alt_cost(alt: str) -> KeywordCheck:
+    """A keyword check: the card has the alternative cost ``alt`` (evoke, prowl)."""
+    def check(card: CardDef) -> str:
+        return "" if alt in card.alt_costs else \
+            f"no {alt} alternative cost (mtgk.cards.altcosts.alt_cost({alt!r}, ...))"
+    return check
+
+
+def check_keywords(card: CardDef, set_name: str) -> None:
+    """Raise :class:`~mtgk.cards.definitions.CardDefinitionError` naming the card and ``set_name`` for
+    a keyword in its facts that no one implements, or whose mechanism's check fails."""
+    from difflib import get_close_matches
+
+    for kw in card.facts.keywords:
+        key = kw.strip().lower()
+        if key in KEYWORDS:
+            continue
+        mech = MECHANISMS.get(key)
+        where = f"card {card.facts.name!r} (set {set_name})"
+        if mech is None:
+            close = get_close_matches(key, sorted(KEYWORDS | set(MECHANISMS)), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise CardDefinitionError(
+                f"{where}: its facts list the keyword {kw!r}, which neither the kernel nor "
+                f"any loaded mechanism implements{hint}; a pack implementing it declares "
+                "it with mtgk.cards.keywords.declare_keyword")
+        missing = mech.check(card) if mech.check is not None else ""
+        if missing:
+            raise CardDefinitionError(
+                f"{where}: its facts list the keyword {kw!r} ({mech.provider}), but its "
+                f"definition has {missing}")
+
+
+for _name, _what in (
+        ("enchant", "Auras (the engine attaches them)"),
+        ("protection", "protection from ... (the engine reads it from the Oracle text)"),
+        ("landwalk", "the landwalk keywords (islandwalk, ...) the facts list as well"),
+        ("mill", "a keyword action (Ctx.mill)"),
+        ("constellation", "an ability word: no rules meaning, its trigger is the card's own")):
+    declare_keyword(_name, "mtgk (kernel)", what=_what)

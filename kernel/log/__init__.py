@@ -1,0 +1,10 @@
+"""The game log: events, the log file, replay.
+
+* :mod:`mtgk.log.events` -- every event type (tagged, versioned msgspec Structs), the one
+  foundation every other package imports;
+* :mod:`mtgk.log.logfile` -- the log file format, reading, upcasting older event versions;
+* :mod:`mtgk.log.replay` -- seek (snapshots), verify, re-running the engine on a log.
+
+``events`` imports nothing of mtgk; ``logfile`` and ``replay`` may import the rules core
+and the card API, never the tools.  See docs/architecture.md.
+"""

@@ -1,0 +1,1717 @@
+"""The game log file: a compact, checksummed, append-only record of events.
+
+A game is its log: a header (who played what, with which seed and rules
+profile) followed by every :class:`~mtgk.log.events.Envelope` in sequence order.
+This module writes and reads that log in two formats:
+
+* a **binary** format (``.mtgk``), compact and fast to decode, safe against
+  crashes during an append; and
+* **JSON Lines** (``.jsonl``), for humans, diffs and other tools.
+
+:func:`load_log` reads either, telling them apart by their first bytes.
+
+Binary format, version 1
+========================
+
+All integers are little-endian.  *varint* is an unsigned LEB128 integer: 7
+bits per byte, least significant group first, high bit set on every byte but
+the last (``0..127`` take one byte, ``128..16383`` two, and so on; at most 9
+bytes).  *msgpack* is MessagePack as produced by :mod:`msgspec`.
+
+File::
+
+    offset  size  content
+    0       4     magic b"MTGK"
+    4       1     file format version (FORMAT_VERSION = 1)
+    5       4     H = length of the header in bytes (uint32 LE)
+    9       H     header: msgpack map of LogHeader (see below)
+    9+H     ...   records, back to back, until the end of the file
+
+Record ``i`` (``i`` = 0, 1, 2, ...)::
+
+    varint   L        length of the payload in bytes
+    L bytes  payload
+    4 bytes  crc      uint32 LE: zlib.crc32(payload, crc of record i-1)
+
+The checksums are *chained*: record 0 chains from ``zlib.crc32(header)``
+(the ``H`` header bytes only), record ``i`` from the crc stored in record
+``i - 1``.  So every record's crc covers the header and every payload up to
+it, and records can be neither lost, reordered nor spliced in unnoticed.
+
+Payload::
+
+    varint   tag index    index into the header's event table ``events``
+    varint   cause delta  seq - cause >= 1 (cause -1 = "no cause": delta = seq + 1)
+    msgpack  event        the event's fields as a msgpack array, in field order
+                          (events are ``array_like`` msgspec structs)
+
+Sequence numbers are not stored: record ``i`` has ``seq == i``.  Typical
+events take 8 to 20 bytes (e.g. ``Tapped(obj=42)``: 1 length + 1 tag + 1 delta
++ 2 msgpack + 4 crc = 9 bytes).
+
+The header (:class:`LogHeader`) is a msgpack map with the keys ``format``
+(equal to the version byte), ``kernel_version``, ``cardsets`` (list of
+``[name, version]``), ``players``, ``decks`` (list of lists of deck lines such
+as ``"4 Forest"``), ``seed``, ``profile``, ``events`` and ``meta``.  ``events``
+is the *event table*: ``[tag, schema version]`` for every event type known to
+the writer, sorted by tag; records refer to it by index, so the tag strings
+are stored once per file.  Readers ignore header keys they do not know.
+
+Reading
+-------
+
+* Bad magic: :class:`ForeignFileError`; a version byte newer than this reader:
+  :class:`NewerVersionError`.
+* Records are read in sequence, each crc chained from the one before.  The
+  first record that fails (its length runs past the end of the file, its crc
+  does not hold, or it cannot be decoded) is either a *torn tail* or *damage*.
+* A **torn last record** is what a crash during an append leaves behind: the
+  file ends inside the record (in its length, or before its crc), or its crc
+  fails and it ends exactly at the end of the file, or the file ends in zero
+  bytes -- and no intact record can be found after it (see below).  It is not an
+  error: :func:`read_log` returns the intact prefix with ``torn=True`` and a
+  :class:`LogProblem` (``strict=True`` raises :class:`TruncatedLogError`), and
+  :func:`repair_log` cuts it off, after writing a copy of the file.
+* Anything else is **damage**: :class:`CorruptLogError`, naming the record
+  number, its byte offset and what was expected and found.  A log is never
+  silently half loaded.  With ``salvage=True`` the log is returned instead, its
+  :attr:`LogFile.breaks` holding each place where the damage breaks the
+  sequence and the records that could be read after it (the exception's
+  ``log`` holds the same).  :func:`repair_log` never cuts damage: the records
+  after it stay in the file.
+* A record whose tag is not a known event type, or whose stored schema version
+  is newer than the event class (or older, with no :func:`register_upcaster`
+  chain up to the current version), is kept as an :class:`UnknownEvent`
+  holding its raw bytes, and reported as a :class:`LogProblem`.  Written back
+  out, an :class:`UnknownEvent` is stored under its original tag and version.
+
+Finding intact records after damage
+-----------------------------------
+
+After the record that failed (record ``k``, starting at byte ``s``), the
+reader looks for the first offset ``p > s`` where a record starts whose own
+checksum holds.  The crc of record ``j`` is ``crc32(payload_j, crc_{j-1})``,
+and ``crc_{j-1}`` is stored in the 4 bytes just before record ``j``; so a
+record can be checked on its own: at ``p``, read a length, take the payload
+and the crc after it, and check ``crc32(payload, u32(bytes p-4..p)) == crc``.
+A record that holds there is one a writer wrote after the record whose crc
+precedes it (a random match has odds of 2**-32).  From ``p`` on, records are
+read in sequence again, chained as usual; a further failure starts the same
+search again.
+
+* If the length of record ``k`` is intact but its payload is not, the search
+  finds record ``k + 1`` exactly where record ``k`` ends: one record is lost
+  and the records after it keep their numbers.  If only record ``k``'s stored
+  crc is damaged, the next record's crc, chained from the crc computed over
+  record ``k``'s payload, confirms that payload: nothing is lost.  Otherwise
+  the number of records the damaged bytes held is unknown; the records after
+  it are numbered as if it were one (:attr:`LogBreak.exact` is false).
+* The search is one pass over the bytes, linear in the file's size: at each
+  offset a few byte tests -- a length that fits in the file, a tag index inside
+  the event table, a cause delta of at least 1, a msgpack array where the event
+  starts (every record that can be decoded passes them) -- decide whether a
+  crc is computed at all.  Payloads up to 4 KiB are checked as they are met;
+  longer ones (rare: a real log's records are 8 to 200 bytes) are checked
+  afterwards, in order (those before the first short record that holds).
+  Each search goes on from where the last one stopped, and all of them
+  together spend at most 64 bytes of crc work per byte of the file (plus
+  16 MiB), so a file damaged in many places is still read in linear time;
+  past that the search gives up, which counts as damage, never as a torn
+  tail.
+* A failure with nothing readable after it is a torn tail only if it looks
+  like one (above); otherwise (e.g. a crc mismatch with bytes after the record
+  that hold no intact record) it is damage too.  So :func:`repair_log` never
+  removes a record whose checksum holds.
+
+JSON Lines format
+=================
+
+The first line is ``{"header": {...}}`` (the :class:`LogHeader` fields), then
+one line per event::
+
+    {"seq": 0, "cause": -1, "type": "Tapped", "v": 1, "event": {"obj": 42}}
+
+``event`` maps field names to values; an event whose type the writer did not
+know (an :class:`UnknownEvent`) is written as a list of field values.  A last
+line that is cut short (no newline, not valid JSON) counts as torn, like a
+torn binary record.  A header with a newer ``format`` than this reader's is a
+:class:`NewerVersionError`; integers outside what a binary log can store
+(``-2**63`` to ``2**64-1``) and JSON nested too deep to decode are damage.
+Lines have no checksums: after a bad line, a salvaging read keeps the later
+lines that read as the record their ``seq`` says.
+
+Example
+-------
+
+>>> import os, tempfile
+>>> from mtgk.log.events import DecisionMade, Tapped
+>>> header = LogHeader(kernel_version="0.1.0", cardsets=[("core", "1")],
+...                    players=["Ann", "Bob"], decks=[[], []], seed=7)
+>>> envs = [Envelope(0, -1, DecisionMade(player=0, kind="priority", choice=0)),
+...         Envelope(1, 0, Tapped(obj=42))]
+>>> path = os.path.join(tempfile.mkdtemp(), "game.mtgk")
+>>> with LogWriter(path, header) as w:
+...     for env in envs:
+...         _ = w.append(env)
+>>> log = read_log(path)
+>>> log.envelopes == envs, log.torn, log.problems
+(True, False, [])
+>>> log.header.players
+['Ann', 'Bob']
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import struct
+import zlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import IO, Any, ClassVar, Final, TypeAlias
+
+import msgspec
+
+from mtgk.log.events import EVENT_TYPES, Envelope, Event
+
+__all__ = [
+    "FORMAT_VERSION",
+    "MAGIC",
+    "CorruptLogError",
+    "ForeignFileError",
+    "LogError",
+    "LogFile",
+    "LogHeader",
+    "LogBreak",
+    "LogProblem",
+    "LogWriter",
+    "NewerVersionError",
+    "Repair",
+    "TruncatedLogError",
+    "UnknownEvent",
+    "decode_log",
+    "encode_log",
+    "event_tag",
+    "load_log",
+    "newer_kernel",
+    "problem_summary",
+    "read_jsonl",
+    "read_log",
+    "register_upcaster",
+    "repair_log",
+    "write_jsonl",
+    "write_log",
+]
+
+MAGIC: Final = b"MTGK"
+"""The first four bytes of every binary log."""
+
+FORMAT_VERSION: Final = 1
+"""The binary file format version this module writes (and the newest it reads)."""
+
+_PREAMBLE_SIZE: Final = len(MAGIC) + 1 + 4
+_MAX_VARINT_BYTES: Final = 9
+
+StrPath: TypeAlias = "str | os.PathLike[str]"
+Upcaster: TypeAlias = Callable[[list[Any]], list[Any]]
+
+_u32 = struct.Struct("<I")
+_VARINT1: Final = [bytes((i,)) for i in range(128)]
+
+
+# --------------------------------------------------------------------------
+# Header, unknown events, problems, errors
+
+
+def _current_event_table() -> list[tuple[str, int]]:
+    return sorted((tag, cls.VERSION) for tag, cls in EVENT_TYPES.items())
+
+
+class LogHeader(msgspec.Struct, kw_only=True):
+    """Everything needed to replay a game besides its events.
+
+    ``events`` defaults to the table of all event types registered right now
+    (:meth:`current_event_table`); ``format`` to :data:`FORMAT_VERSION`.
+
+    >>> h = LogHeader(kernel_version="0.1.0", cardsets=[], players=["A", "B"],
+    ...               decks=[["20 Forest"], []], seed=1)
+    >>> h.format, h.profile, ("Tapped", 1) in h.events
+    (1, 'lorwyn-2007', True)
+    """
+
+    format: int = FORMAT_VERSION
+    kernel_version: str
+    cardsets: list[tuple[str, str]]
+    players: list[str]
+    decks: list[list[str]] = msgspec.field(default_factory=list)
+    seed: int
+    profile: str = "lorwyn-2007"
+    events: list[tuple[str, int]] = msgspec.field(default_factory=_current_event_table)
+    meta: dict[str, Any] = msgspec.field(default_factory=dict)
+
+    @staticmethod
+    def current_event_table() -> list[tuple[str, int]]:
+        """``(tag, VERSION)`` for every registered event type, sorted by tag.
+
+        >>> ("DamageDealt", 1) in LogHeader.current_event_table()
+        True
+        """
+        return _current_event_table()
+
+
+class UnknownEvent(Event, frozen=True):
+    """A logged event this kernel cannot decode, kept verbatim.
+
+    ``tag`` and ``version`` are as stored; ``raw`` is the msgpack encoding of
+    the event's fields.  Not part of :data:`~mtgk.log.events.EVENT_TYPES`: when a
+    log is written again it goes out under its original tag and version.
+
+    >>> UnknownEvent("FutureEvent", 3, b"\\x91\\x01").TAG
+    'UnknownEvent'
+    """
+
+    TAG: ClassVar[str] = "UnknownEvent"
+    tag: str
+    version: int
+    raw: bytes
+
+
+def event_tag(e: Event) -> str:
+    """The tag ``e`` is logged under: its type's ``TAG``, or for an
+    :class:`UnknownEvent` the original tag it was stored with.
+
+    >>> event_tag(UnknownEvent("FutureEvent", 3, b""))
+    'FutureEvent'
+    """
+    return e.tag if isinstance(e, UnknownEvent) else e.TAG
+
+
+@dataclass(frozen=True, slots=True)
+class LogProblem:
+    """Something wrong with a log that did not stop it from loading.
+
+    ``kind`` is ``"torn"`` (cut-off last record), ``"unknown-event"`` or
+    ``"upcast-failed"``.  ``record`` is the record (= sequence) number, or
+    ``None`` when the problem is not about one record.
+    """
+
+    offset: int
+    record: int | None
+    message: str
+    kind: str = "torn"
+
+    def __str__(self) -> str:
+        return f"{_where(self.offset, self.record)}: {self.message}"
+
+
+def _where(offset: int, record: int | None) -> str:
+    if record is None:
+        return f"at byte {offset}"
+    return f"record {record} at byte {offset}"
+
+
+class LogError(Exception):
+    """A log cannot be read.
+
+    ``offset`` is the byte offset (in the file) where the problem is,
+    ``record`` the record number (``None`` for the file header) and ``path``
+    the file, when known.  ``detail`` says what was expected and what was
+    found.
+    """
+
+    def __init__(
+        self, detail: str, *, offset: int, record: int | None = None, path: str | None = None
+    ) -> None:
+        self.detail = detail
+        self.offset = offset
+        self.record = record
+        self.path = path
+        self.log: LogFile | None = None  # what could be read, when reading got that far
+        prefix = f"{path}: " if path else ""
+        super().__init__(f"{prefix}{_where(offset, record)}: {detail}")
+
+
+class ForeignFileError(LogError):
+    """The file is not an mtgk log at all (bad magic)."""
+
+
+class NewerVersionError(LogError):
+    """The file was written in a newer file format than this reader knows."""
+
+
+class CorruptLogError(LogError):
+    """The log is damaged somewhere other than a torn last record."""
+
+
+class TruncatedLogError(LogError):
+    """The log ends inside a record (raised by strict reads, or inside the header)."""
+
+
+@dataclass(slots=True)
+class LogBreak:
+    """Damage in a log: where reading records in sequence stops, and what reads after it.
+
+    ``record`` and ``offset`` name the first record that cannot be read and the
+    byte it starts at; ``detail`` says what was expected and what was found.
+    ``resume`` is the byte where readable records start again (``None``: nothing
+    after the damage could be read); ``lost`` is how many records the damaged
+    bytes held, when that is known (``None``: unknown).  ``envelopes`` are the
+    records read after the damage, each with its own checksum holding; the chain
+    of checksums from the file's start is broken at ``record``, so they are not
+    part of the log in sequence.  Their ``seq`` is exact if ``exact``; otherwise
+    the damaged bytes of this break (and of earlier ones) count as one record.
+    ``checked`` is false in JSON Lines logs, whose lines have no checksums: there
+    a line after the damage is kept if it reads as the record its ``seq`` says.
+    """
+
+    record: int
+    offset: int
+    detail: str
+    resume: int | None
+    lost: int | None
+    envelopes: list[Envelope]
+    exact: bool = True
+    checked: bool = True
+
+    def __str__(self) -> str:
+        return f"{_where(self.offset, self.record)}: {self.detail}"
+
+
+@dataclass(slots=True)
+class LogFile:
+    """A loaded log.
+
+    ``envelopes`` are the intact records in order (``envelopes[i].seq == i``);
+    ``torn`` tells whether a cut-off last record was dropped; ``problems``
+    lists everything that was not right; ``intact_size`` is the number of
+    bytes holding the header and the intact records (where
+    :func:`repair_log` truncates).  ``breaks`` is empty unless the log is
+    damaged and was read with ``salvage=True``: then it lists each place where
+    the damage breaks the sequence, with the records read after it.
+    """
+
+    header: LogHeader
+    envelopes: list[Envelope]
+    problems: list[LogProblem] = field(default_factory=list)
+    torn: bool = False
+    intact_size: int = 0
+    breaks: list[LogBreak] = field(default_factory=list)
+
+    @property
+    def events(self) -> list[Event]:
+        """Just the events, in order."""
+        return [env.event for env in self.envelopes]
+
+    @property
+    def salvaged(self) -> int:
+        """How many records were read after damage (in :attr:`breaks`)."""
+        return sum(len(b.envelopes) for b in self.breaks)
+
+
+def _exc_text(exc: BaseException, limit: int = 200) -> str:
+    """An exception's message, at most ``limit`` characters."""
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --------------------------------------------------------------------------
+# Upcasters and event resolution
+
+_UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+def register_upcaster(tag: str, from_version: int, fn: Upcaster) -> Upcaster:
+    """Register ``fn`` to convert ``tag`` events stored at ``from_version``.
+
+    ``fn`` takes the record's field values (a list, in the old field order)
+    and returns the field values at ``from_version + 1``.  Reading applies the
+    chain of upcasters up to the event class's ``VERSION``.  Registering a
+    different function for the same step raises :class:`ValueError`.
+    Returns ``fn``.
+
+    >>> def drop_second(fields: list[Any]) -> list[Any]:
+    ...     return fields[:1]
+    >>> _ = register_upcaster("DocExample", 1, drop_second)
+    >>> _ = register_upcaster("DocExample", 1, drop_second)  # idempotent
+    >>> del _UPCASTERS[("DocExample", 1)]
+    """
+    key = (tag, from_version)
+    old = _UPCASTERS.get(key)
+    if old is not None and old is not fn:
+        raise ValueError(f"an upcaster for {tag!r} from version {from_version} already exists")
+    _UPCASTERS[key] = fn
+    return fn
+
+
+def _upcast_chain(tag: str, version: int, target: int) -> list[Upcaster] | int:
+    """The upcasters from ``version`` to ``target``, or the first missing step."""
+    chain: list[Upcaster] = []
+    for v in range(version, target):
+        fn = _UPCASTERS.get((tag, v))
+        if fn is None:
+            return v
+        chain.append(fn)
+    return chain
+
+
+class _Unresolved(Exception):
+    """Internal: an event cannot be decoded; becomes an UnknownEvent + problem."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
+
+
+def _resolve_values(tag: str, version: int, values: list[Any]) -> Event:
+    """Build the current event for ``tag`` from field ``values`` stored at ``version``.
+
+    Raises :class:`_Unresolved` for unknown tags, newer versions, missing or
+    failing upcasters; :class:`msgspec.ValidationError` if the (upcast) values
+    do not fit the class.
+    """
+    cls = EVENT_TYPES.get(tag)
+    if cls is None:
+        raise _Unresolved(f"unknown event type {tag!r} (version {version})", "unknown-event")
+    if version > cls.VERSION:
+        raise _Unresolved(
+            f"event {tag!r} is stored at version {version}, newer than this kernel's "
+            f"version {cls.VERSION}",
+            "unknown-event",
+        )
+    if version < cls.VERSION:
+        chain = _upcast_chain(tag, version, cls.VERSION)
+        if isinstance(chain, int):
+            raise _Unresolved(
+                f"event {tag!r} is stored at version {version}, this kernel has version "
+                f"{cls.VERSION} and no upcaster from version {chain} to {chain + 1}",
+                "unknown-event",
+            )
+        try:
+            for fn in chain:
+                values = fn(list(values))
+        except Exception as exc:  # an upcaster bug must not make the log unreadable
+            raise _Unresolved(
+                f"upcasting {tag!r} from version {version} failed: {exc!r}", "upcast-failed"
+            ) from exc
+        try:
+            return msgspec.convert(values, cls)
+        except msgspec.ValidationError as exc:
+            raise _Unresolved(
+                f"event {tag!r} upcast from version {version} does not fit version "
+                f"{cls.VERSION}: {exc}",
+                "upcast-failed",
+            ) from exc
+    return msgspec.convert(values, cls)
+
+
+# --------------------------------------------------------------------------
+# Varints and record encoding
+
+
+def _varint(n: int) -> bytes:
+    """Unsigned LEB128.
+
+    >>> _varint(5), _varint(300)
+    (b'\\x05', b'\\xac\\x02')
+    """
+    if n < 0x80:
+        if n < 0:
+            raise ValueError(f"varint must be >= 0, got {n}")
+        return _VARINT1[n]
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    if len(out) > _MAX_VARINT_BYTES:
+        raise ValueError("varint too large")
+    return bytes(out)
+
+
+def _read_varint(data: bytes, pos: int, limit: int) -> tuple[int, int]:
+    """Decode a varint at ``pos`` not reaching ``limit``: ``(value, next pos)``.
+
+    Returns ``(-1, pos)`` if it runs into ``limit``, ``(-2, pos)`` if longer
+    than the maximum of 9 bytes.
+
+    >>> _read_varint(b"\\xac\\x02", 0, 2), _read_varint(b"\\xac", 0, 1)
+    ((300, 2), (-1, 0))
+    """
+    result = 0
+    shift = 0
+    p = pos
+    while True:
+        if p >= limit:
+            return -1, pos
+        b = data[p]
+        p += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, p
+        shift += 7
+        if p - pos >= _MAX_VARINT_BYTES:
+            return -2, pos
+
+
+def _header_bytes(header: LogHeader) -> bytes:
+    if header.format != FORMAT_VERSION:
+        header = msgspec.structs.replace(header, format=FORMAT_VERSION)
+    tags = [tag for tag, _ in header.events]
+    if len(set(tags)) != len(tags):
+        raise ValueError("the header's event table names a tag twice")
+    return msgspec.msgpack.encode(header)
+
+
+class _RecordEncoder:
+    """Turns envelopes into records, tracking seq and the crc chain."""
+
+    def __init__(self, header: LogHeader) -> None:
+        self.header_bytes = _header_bytes(header)
+        self.preamble = (
+            MAGIC + bytes((FORMAT_VERSION,)) + _u32.pack(len(self.header_bytes)) + self.header_bytes
+        )
+        self.index = {tag: (i, v) for i, (tag, v) in enumerate(header.events)}
+        self.crc = zlib.crc32(self.header_bytes)
+        self.seq = 0
+        self._encode = msgspec.msgpack.Encoder().encode
+
+    def encode(self, env: Envelope) -> bytes:
+        seq = self.seq
+        if env.seq != seq:
+            raise ValueError(f"expected an envelope with seq {seq}, got seq {env.seq}")
+        cause = env.cause
+        if not -1 <= cause < seq:
+            raise ValueError(f"envelope {seq}: cause must be -1 or an earlier seq, got {cause}")
+        ev = env.event
+        if isinstance(ev, UnknownEvent):
+            tag, version, body = ev.tag, ev.version, ev.raw
+        else:
+            tag, version = ev.TAG, ev.VERSION
+            body = self._encode(ev)
+        entry = self.index.get(tag)
+        if entry is None:
+            raise ValueError(
+                f"envelope {seq}: event type {tag!r} is not in the header's event table"
+            )
+        if entry[1] != version:
+            raise ValueError(
+                f"envelope {seq}: event {tag!r} has version {version}, the header's event "
+                f"table says version {entry[1]}"
+            )
+        payload = _varint(entry[0]) + _varint(seq - cause) + body
+        self.crc = crc = zlib.crc32(payload, self.crc)
+        self.seq = seq + 1
+        return _varint(len(payload)) + payload + _u32.pack(crc)
+
+
+# --------------------------------------------------------------------------
+# Writing
+
+
+class LogWriter:
+    """Append envelopes to a new binary log, one crash-safe record at a time.
+
+    The header is written when the writer is created (an existing file at
+    ``path`` is replaced).  Each :meth:`append` writes its whole record with a
+    single ``write`` and flushes it (and ``os.fsync``s it if ``fsync=True``),
+    so a crash leaves at worst a torn last record, which :func:`read_log`
+    reports and :func:`repair_log` removes.  Use :meth:`reopen` to continue a
+    log.
+    """
+
+    def __init__(self, path: StrPath, header: LogHeader, *, fsync: bool = False) -> None:
+        self.path = os.fspath(path)
+        self.header = header
+        self.fsync = fsync
+        self._enc = _RecordEncoder(header)
+        self._fp: IO[bytes] | None = open(self.path, "wb")
+        self._offset = 0
+        self._write(self._enc.preamble)
+
+    @classmethod
+    def reopen(cls, path: StrPath, *, fsync: bool = False) -> LogWriter:
+        """Continue appending to an existing binary log.
+
+        The log must read cleanly: a torn tail raises :class:`TruncatedLogError`
+        (call :func:`repair_log` first); unknown events are fine.
+        """
+        p = os.fspath(path)
+        fp = open(p, "r+b")
+        try:
+            data = fp.read()
+            log, crc = _scan_log(data, p, strict=True)
+            _checked(log, p, strict=True, salvage=False)
+            fp.seek(0, os.SEEK_END)
+        except BaseException:
+            fp.close()
+            raise
+        w = cls.__new__(cls)
+        w.path = p
+        w.header = log.header
+        w.fsync = fsync
+        w._enc = _RecordEncoder(log.header)
+        w._enc.crc = crc
+        w._enc.seq = len(log.envelopes)
+        w._fp = fp
+        w._offset = len(data)
+        return w
+
+    @property
+    def next_seq(self) -> int:
+        """The ``seq`` the next appended envelope must have."""
+        return self._enc.seq
+
+    def _write(self, data: bytes) -> None:
+        fp = self._fp
+        if fp is None:
+            raise ValueError("the log writer is closed")
+        fp.write(data)
+        fp.flush()
+        if self.fsync:
+            os.fsync(fp.fileno())
+        self._offset += len(data)
+
+    def append(self, env: Envelope) -> int:
+        """Write one envelope; returns the byte offset its record starts at.
+
+        Raises :class:`ValueError` if ``env.seq`` is not :attr:`next_seq` (a
+        gap or a double append), if its cause is not ``-1`` or an earlier seq,
+        or if its event type is not in the header's event table.
+        """
+        if self._fp is None:
+            raise ValueError("the log writer is closed")
+        record = self._enc.encode(env)
+        offset = self._offset
+        self._write(record)
+        return offset
+
+    def extend(self, envelopes: Iterable[Envelope]) -> None:
+        """Append several envelopes."""
+        for env in envelopes:
+            self.append(env)
+
+    def flush(self) -> None:
+        """Flush buffers (appends already flush; this also fsyncs if asked to)."""
+        if self._fp is not None:
+            self._fp.flush()
+            if self.fsync:
+                os.fsync(self._fp.fileno())
+
+    def close(self) -> None:
+        """Flush and close the file; closing twice is fine."""
+        if self._fp is not None:
+            try:
+                self.flush()
+            finally:
+                self._fp.close()
+                self._fp = None
+
+    @property
+    def closed(self) -> bool:
+        return self._fp is None
+
+    def __enter__(self) -> LogWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _with_unknown_tags(header: LogHeader, envelopes: Sequence[Envelope]) -> LogHeader:
+    """Add the tags of UnknownEvents missing from the header's event table."""
+    table = dict(header.events)
+    extra: dict[str, int] = {}
+    for env in envelopes:
+        ev = env.event
+        if isinstance(ev, UnknownEvent) and ev.tag not in table:
+            if extra.setdefault(ev.tag, ev.version) != ev.version:
+                raise ValueError(
+                    f"unknown event {ev.tag!r} occurs at versions {extra[ev.tag]} and "
+                    f"{ev.version}; one log stores one version per tag"
+                )
+    if not extra:
+        return header
+    return msgspec.structs.replace(header, events=sorted([*header.events, *extra.items()]))
+
+
+def write_log(path: StrPath, header: LogHeader, envelopes: Iterable[Envelope]) -> int:
+    """Write a whole binary log at once; returns its size in bytes.
+
+    The file is written under a temporary name and then renamed over ``path``,
+    so ``path`` never holds a half-written log.  Tags of
+    :class:`UnknownEvent`\\ s missing from the header's event table are added.
+    """
+    envs = envelopes if isinstance(envelopes, Sequence) else list(envelopes)
+    enc = _RecordEncoder(_with_unknown_tags(header, envs))
+    parts = [enc.preamble]
+    parts.extend(enc.encode(env) for env in envs)
+    data = b"".join(parts)
+    target = os.fspath(path)
+    tmp = f"{target}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "wb") as fp:
+            fp.write(data)
+            fp.flush()
+            os.fsync(fp.fileno())
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return len(data)
+
+
+def encode_log(header: LogHeader, envelopes: Iterable[Envelope]) -> bytes:
+    """A whole binary log as bytes (what :func:`write_log` writes), e.g. to store elsewhere."""
+    envs = envelopes if isinstance(envelopes, Sequence) else list(envelopes)
+    enc = _RecordEncoder(_with_unknown_tags(header, envs))
+    return b"".join([enc.preamble, *(enc.encode(env) for env in envs)])
+
+
+# --------------------------------------------------------------------------
+# Reading
+
+
+_TORN_KINDS: Final = frozenset({"length-eof", "past-eof", "crc"})
+"""Failures a crash during an append can leave in the last record."""
+
+_ARRAY_MARKERS: Final = bytes(i in range(0x90, 0xA0) or i in (0xDC, 0xDD) for i in range(256))
+"""``_ARRAY_MARKERS[b]`` is 1 if ``b`` starts a msgpack array (every event is one)."""
+
+_NONZERO: Final = re.compile(rb"[^\x00]")
+
+_MIN_RECORD: Final = 8
+"""The smallest possible record: 1 length byte, a 3-byte payload, a 4-byte crc."""
+
+_SMALL_RECORD: Final = 4096
+"""Payloads up to this size are checked at once when looking for intact records."""
+
+
+@dataclass(slots=True)
+class _Fail:
+    """Internal: where and why reading records in sequence stopped."""
+
+    start: int  # the record's first byte
+    seq: int  # its record number
+    kind: str  # "length-eof", "long-length", "past-eof", "crc" or "undecodable"
+    detail: str  # what was expected, what was found
+    end: int = -1  # the byte after the record (its crc included), if its length is known
+    computed: int = 0  # kind "crc": the crc computed over its payload
+    claimed_end: int = 0  # kind "past-eof": where its length says it ends
+    body: int = 0  # kinds "crc" and "undecodable": where its payload starts
+
+
+class _Undecodable(Exception):
+    """Internal: a record whose crc holds cannot be decoded (a writer bug)."""
+
+
+class _Reader:
+    """Decodes the records of one binary log held in memory."""
+
+    def __init__(self, data: bytes, path: str | None, strict: bool) -> None:
+        self.data = data
+        self.path = path
+        self.strict = strict
+        self.problems: list[LogProblem] = []
+        #: bytes of crc work the searches for intact records after damage may still do
+        #: (all of them together, so that a file damaged in many places stays linear)
+        self.crc_budget = 64 * len(data) + (16 << 20)
+
+    def error(
+        self, cls: type[LogError], detail: str, offset: int, record: int | None = None
+    ) -> LogError:
+        return cls(detail, offset=offset, record=record, path=self.path)
+
+    # -- preamble and header
+
+    def read_header(self) -> tuple[LogHeader, int, int]:
+        """Returns (header, offset of record 0, crc of the header bytes)."""
+        data = self.data
+        n = len(data)
+        if n < len(MAGIC) and MAGIC.startswith(data):
+            raise self.error(
+                TruncatedLogError,
+                f"expected the signature {MAGIC!r}, the file has only {n} bytes",
+                n,
+            )
+        if data[:4] != MAGIC:
+            raise self.error(
+                ForeignFileError,
+                f"not an mtgk log: expected the signature {MAGIC!r}, found {data[:4]!r}",
+                0,
+            )
+        if n < _PREAMBLE_SIZE:
+            raise self.error(
+                TruncatedLogError,
+                f"expected {_PREAMBLE_SIZE} bytes of signature, version and header "
+                f"length, the file has only {n}",
+                n,
+            )
+        version = data[4]
+        if version > FORMAT_VERSION:
+            raise self.error(
+                NewerVersionError,
+                f"file format version {version} is newer than this reader "
+                f"(which reads versions up to {FORMAT_VERSION}); upgrade mtgk",
+                4,
+            )
+        if version < 1:
+            raise self.error(
+                CorruptLogError, f"expected a file format version >= 1, found {version}", 4
+            )
+        (hlen,) = _u32.unpack_from(data, 5)
+        hend = _PREAMBLE_SIZE + hlen
+        if hend > n:
+            raise self.error(
+                TruncatedLogError,
+                f"expected a header of {hlen} bytes, the file ends after {n - _PREAMBLE_SIZE}",
+                n,
+            )
+        hbytes = data[_PREAMBLE_SIZE:hend]
+        try:
+            header = msgspec.msgpack.decode(hbytes, type=LogHeader)
+        except (msgspec.DecodeError, RecursionError) as exc:
+            raise self.error(
+                CorruptLogError,
+                f"expected a msgpack LogHeader, decoding failed: {_exc_text(exc)}",
+                _PREAMBLE_SIZE,
+            ) from None
+        if header.format != version:
+            raise self.error(
+                CorruptLogError,
+                f"the header says format {header.format}, the version byte says {version}",
+                _PREAMBLE_SIZE,
+            )
+        tags = [tag for tag, _ in header.events]
+        if len(set(tags)) != len(tags):
+            raise self.error(
+                CorruptLogError, "the header's event table names a tag twice", _PREAMBLE_SIZE
+            )
+        return header, hend, zlib.crc32(hbytes)
+
+    # -- records
+
+    def read_records(
+        self, header: LogHeader, pos: int, crc: int, seq: int, lenient: bool = False
+    ) -> tuple[list[Envelope], int, int, _Fail | None]:
+        """Decode records in sequence from ``pos`` (record number ``seq``, chaining from
+        ``crc``) until the end of the file or the first record that fails.
+
+        Returns (envelopes, where reading stopped, the crc of the last record read,
+        the failure or ``None``).  ``lenient``: the record numbers are a guess (after
+        damage), so a cause further back than the guess allows is read as no cause.
+        """
+        data = self.data
+        n = len(data)
+        mv = memoryview(data)
+        table = header.events
+        fast_tags = min(len(table), 0x80)  # tag indexes that fit in one byte
+        # One decoder per tag index; None where the slow path must decide.
+        decoders: list[msgspec.msgpack.Decoder[Any] | None] = []
+        for tag, version in table:
+            cls = EVENT_TYPES.get(tag)
+            ok = cls is not None and cls.VERSION == version
+            decoders.append(msgspec.msgpack.Decoder(cls) if ok else None)
+        envs: list[Envelope] = []
+        append = envs.append
+        crc32 = zlib.crc32
+        unpack_u32 = _u32.unpack_from
+        decode_errors = (msgspec.DecodeError, RecursionError)
+        while pos < n:
+            start = pos
+            length = data[pos]
+            pos += 1
+            if length >= 0x80:
+                length, pos = _read_varint(data, start, n)
+                if length == -1:
+                    return envs, start, crc, _Fail(
+                        start, seq, "length-eof", "the file ends inside the record length")
+                if length < 0:
+                    return envs, start, crc, _Fail(
+                        start, seq, "long-length",
+                        "expected a record length varint of at most 9 bytes, found more")
+            end = pos + length
+            if end + 4 > n:
+                return envs, start, crc, _Fail(
+                    start, seq, "past-eof",
+                    f"expected {length} payload bytes and a 4-byte crc, the file ends "
+                    f"{n - pos} bytes after the record length", claimed_end=end + 4)
+            new_crc = crc32(mv[pos:end], crc)
+            if new_crc != unpack_u32(data, end)[0]:
+                return envs, start, crc, _Fail(
+                    start, seq, "crc",
+                    f"crc mismatch: expected 0x{new_crc:08x} (computed from the "
+                    f"{'header and ' if seq == 0 else ''}payload bytes {pos}..{end}), "
+                    f"found 0x{unpack_u32(data, end)[0]:08x} (stored at byte {end})",
+                    end + 4, new_crc, body=pos)
+            ti = data[pos]
+            delta = data[pos + 1]
+            body = pos + 2
+            if delta >= 0x80:
+                if length >= 4 and data[pos + 2] < 0x80:  # 2-byte cause delta
+                    delta = (delta & 0x7F) | (data[pos + 2] << 7)
+                    body = pos + 3
+                else:  # a longer varint (a cause 16384 or more events back): slow path
+                    delta = 0
+            if length >= 3 and ti < fast_tags and 0 < delta <= seq + 1 and delta < 0x4000:
+                dec = decoders[ti]
+                if dec is not None:
+                    try:
+                        ev = dec.decode(mv[body:end])
+                    except decode_errors as exc:
+                        return envs, start, crc, _Fail(
+                            start, seq, "undecodable",
+                            f"expected a {table[ti][0]} event, decoding failed: "
+                            f"{_exc_text(exc)}", end + 4, new_crc, body=pos)
+                    append(Envelope(seq, seq - delta, ev))
+                    crc = new_crc
+                    seq += 1
+                    pos = end + 4
+                    continue
+            try:
+                append(self.slow_record(header, start, pos, end, seq, lenient))
+            except _Undecodable as exc:
+                return envs, start, crc, _Fail(start, seq, "undecodable", str(exc), end + 4,
+                                               new_crc, body=pos)
+            crc = new_crc
+            seq += 1
+            pos = end + 4
+        return envs, pos, crc, None
+
+    def slow_record(self, header: LogHeader, start: int, pos: int, end: int, seq: int,
+                    lenient: bool = False) -> Envelope:
+        """Decode a record the fast path did not handle (crc already checked).
+
+        Raises :class:`_Undecodable` if it cannot be decoded.
+        """
+        data = self.data
+        table = header.events
+        ti, p = _read_varint(data, pos, end)
+        if ti < 0:
+            raise _Undecodable("expected a tag index varint, the payload ends inside it")
+        if ti >= len(table):
+            raise _Undecodable(
+                f"expected a tag index below {len(table)} (the size of the event table), "
+                f"found {ti}")
+        delta, p = _read_varint(data, p, end)
+        if delta < 0:
+            raise _Undecodable("expected a cause delta varint, the payload ends inside it")
+        if delta < 1 or (delta > seq + 1 and not lenient):
+            raise _Undecodable(f"expected a cause delta between 1 and {seq + 1}, found {delta}")
+        if p >= end:
+            raise _Undecodable("expected a msgpack event after the cause, found nothing")
+        tag, version = table[ti]
+        raw = data[p:end]
+        cls = EVENT_TYPES.get(tag)
+        ev: Event
+        try:
+            if cls is not None and cls.VERSION == version:
+                ev = msgspec.msgpack.decode(raw, type=cls)
+            else:
+                values = msgspec.msgpack.decode(raw)
+                if not isinstance(values, list):
+                    raise _Undecodable(
+                        f"expected the fields of {tag!r} as a msgpack array, found "
+                        f"{type(values).__name__}")
+                ev = _resolve_values(tag, version, values)
+        except _Unresolved as exc:
+            self.problems.append(LogProblem(start, seq, exc.message, exc.kind))
+            ev = UnknownEvent(tag, version, raw)
+        except (msgspec.DecodeError, RecursionError) as exc:
+            raise _Undecodable(f"expected a {tag} event, decoding failed: {_exc_text(exc)}"
+                               ) from None
+        return Envelope(seq, max(seq - delta, -1), ev)
+
+    # -- damage: telling a torn tail from damage, and finding intact records after it
+
+    def record_holds(self, p: int, prev: int, table_size: int) -> bool:
+        """Whether a record starts at ``p`` whose crc holds when chained from ``prev``."""
+        return self.resync(p, p + 1, table_size, prev) == p
+
+    def resync(self, lo: int, hi: int, table_size: int, prev: int | None = None
+               ) -> int | None:
+        """The first offset ``p`` in ``lo <= p < hi`` where a record starts whose own
+        checksum holds: chained from the 4 bytes before it (the crc stored by the
+        record before it), or from ``prev`` if given.  ``None`` if there is none;
+        ``-1`` if the search gave up (all searches in one file together spend at most
+        :attr:`crc_budget` bytes of crc work, 64 per byte of the file and 16 MiB).
+
+        One pass over the bytes: at each offset a few byte tests (a length that fits
+        in the file, a tag index inside the event table, a cause delta of at least 1,
+        a msgpack array where the event starts: every record that can be decoded
+        passes them) decide whether a crc is computed at all.  Short records are
+        checked as they are met; long ones (few, in real logs) are checked at the
+        end, those before the first short one that holds, in order.
+        """
+        data = self.data
+        n = len(data)
+        crc32 = zlib.crc32
+        unpack_u32 = _u32.unpack_from
+        markers = _ARRAY_MARKERS
+        mv = memoryview(data)
+        budget = self.crc_budget
+        long: list[tuple[int, int, int]] = []  # (p, payload start, payload end)
+        found: int | None = None
+        p = lo
+        hi = min(hi, n - _MIN_RECORD + 1)
+        while p < hi:
+            b = data[p]
+            if b < 3:  # too short for a record; skip runs of zero bytes at once
+                if b == 0:
+                    m = _NONZERO.search(data, p, hi)
+                    if m is None:
+                        break
+                    p = m.start()
+                else:
+                    p += 1
+                continue
+            if b < 0x80:
+                length, q = b, p + 1
+            else:
+                length, q = _read_varint(data, p, n)
+                if length < 3:
+                    p += 1
+                    continue
+            end = q + length
+            if end + 4 > n:
+                p += 1
+                continue
+            t = data[q]
+            if t < 0x80:
+                r = q + 1
+            else:
+                t, r = _read_varint(data, q, end)
+            if not 0 <= t < table_size or r >= end:
+                p += 1
+                continue
+            d = data[r]
+            if d == 0:
+                p += 1
+                continue
+            if d < 0x80:
+                r += 1
+            else:
+                d, r = _read_varint(data, r, end)
+                if d < 1:
+                    p += 1
+                    continue
+            if r >= end or not markers[data[r]]:
+                p += 1
+                continue
+            if length > _SMALL_RECORD:
+                long.append((p, q, end))
+                p += 1
+                continue
+            budget -= length
+            if budget < 0:
+                self.crc_budget = 0
+                return -1
+            before = prev if prev is not None else unpack_u32(data, p - 4)[0]
+            if crc32(mv[q:end], before) == unpack_u32(data, end)[0]:
+                found = p
+                break
+            p += 1
+        for p, q, end in long:
+            if found is not None and p > found:
+                break
+            budget -= end - q
+            if budget < 0:
+                self.crc_budget = 0
+                return found if found is not None else -1
+            before = prev if prev is not None else unpack_u32(data, p - 4)[0]
+            if crc32(mv[q:end], before) == unpack_u32(data, end)[0]:
+                self.crc_budget = budget
+                return p
+        self.crc_budget = budget
+        return found
+
+    def read_damaged(self, header: LogHeader, fail: _Fail, crc: int
+                     ) -> tuple[list[LogBreak], _Fail | None]:
+        """Read on after the first failure ``fail`` (``crc``: the crc of the record
+        before it), as the module docs describe.
+
+        Returns the breaks (each with the records read after it) and the torn tail
+        (a last failure with nothing readable after it, which a crash can leave), if any.
+        """
+        data = self.data
+        n = len(data)
+        table_size = len(header.events)
+        breaks: list[LogBreak] = []
+        seq = fail.seq
+        exact = True
+        while True:
+            start = fail.start
+            salvaged: list[Envelope] = []
+            resume: int | None = None
+            lost: int | None = None
+            chain = 0
+            gave_up = False
+            if fail.kind == "undecodable":  # its crc holds: the chain goes on after it
+                resume, lost, chain = fail.end, 1, fail.computed
+            elif fail.kind == "crc" and fail.end < n and self.record_holds(
+                    fail.end, fail.computed, table_size):
+                # only its stored crc is damaged: the next record's crc confirms its payload
+                try:
+                    salvaged.append(self.slow_record(header, start, fail.body, fail.end - 4,
+                                                     seq, not exact))
+                    resume, lost = start, 0
+                except _Undecodable:
+                    resume, lost = fail.end, 1
+                chain = fail.computed
+            else:
+                found = self.resync(start + 1, n, table_size)
+                if found is None and (
+                        (fail.kind in _TORN_KINDS and (fail.kind != "crc" or fail.end == n))
+                        or not any(data[start:])):
+                    return breaks, fail  # a torn tail: nothing readable after it
+                gave_up = found == -1
+                if found is not None and found >= 0:
+                    resume, chain = found, _u32.unpack_from(data, found - 4)[0]
+                    lost = 1 if found == fail.end else None
+            exact = exact and lost is not None
+            detail = self.damage_detail(fail, resume, gave_up)
+            breaks.append(LogBreak(seq, start, detail, resume, lost, salvaged, exact))
+            if resume is None:
+                return breaks, None
+            seq += 1 if lost is None else lost
+            seq += len(salvaged)
+            pos = fail.end if lost == 0 else resume
+            envs, _, _, nxt = self.read_records(header, pos, chain, seq, not exact)
+            salvaged.extend(envs)
+            seq += len(envs)
+            if nxt is None:
+                return breaks, None
+            fail = nxt
+
+    def damage_detail(self, fail: _Fail, resume: int | None, gave_up: bool) -> str:
+        """What was expected and found at a break, and where reading resumed."""
+        n = len(self.data)
+        if fail.kind == "past-eof" and resume is not None:
+            detail = (f"damaged record length: expected the record to end at byte {resume} "
+                      "(where the next intact record starts), found a length that makes it "
+                      f"end at byte {fail.claimed_end}, past the end of the file ({n} bytes)")
+        else:
+            detail = fail.detail
+        if gave_up:
+            detail += ("; the search for intact records after it gave up (too much crc work "
+                       "for the size of the file)")
+        return detail
+
+
+def read_log(path: StrPath, *, strict: bool = False, salvage: bool = False) -> LogFile:
+    """Read a binary log.
+
+    A torn last record is dropped and reported (``torn=True`` and a
+    :class:`LogProblem`), or raises :class:`TruncatedLogError` if ``strict``.
+    Damage anywhere else raises :class:`CorruptLogError` (its ``log`` holds what
+    could be read), unless ``salvage``: then the log is returned with the damage
+    in :attr:`LogFile.breaks`.  See the module docs.
+    """
+    p = os.fspath(path)
+    with open(p, "rb") as fp:
+        data = fp.read()
+    return _read_log_bytes(data, p, strict, salvage)
+
+
+def _scan_log(data: bytes, path: str | None, strict: bool) -> tuple[LogFile, int]:
+    """Decode a binary log: the log (with any damage in ``breaks``) and the crc its
+    last intact record in sequence ends with."""
+    reader = _Reader(data, path, strict)
+    header, pos, crc = reader.read_header()
+    envs, pos, crc, fail = reader.read_records(header, pos, crc, 0)
+    log = LogFile(header, envs, reader.problems, False, pos)
+    if fail is None:
+        return log, crc
+    log.intact_size = fail.start
+    log.breaks, torn = reader.read_damaged(header, fail, crc)
+    if torn is not None:
+        n = len(data)
+        detail = torn.detail
+        if not any(data[torn.start:]):
+            detail = f"the file ends in {n - torn.start} zero bytes instead of a record"
+        message = f"torn last record ({n - torn.start} bytes dropped): {detail}"
+        log.problems.append(LogProblem(torn.start, torn.seq, message, "torn"))
+        log.torn = True
+    return log, crc
+
+
+def _checked(log: LogFile, path: str | None, strict: bool, salvage: bool) -> LogFile:
+    """``log``, or the error a read without ``salvage`` (or a ``strict`` one) raises."""
+    if log.breaks and (strict or not salvage):
+        first = log.breaks[0]
+        exc = CorruptLogError(first.detail, offset=first.offset, record=first.record, path=path)
+        exc.log = log
+        raise exc
+    if strict and log.torn:
+        torn = next(pr for pr in log.problems if pr.kind == "torn")
+        exc2 = TruncatedLogError(torn.message, offset=torn.offset, record=torn.record,
+                                 path=path)
+        exc2.log = log
+        raise exc2
+    return log
+
+
+def _read_log_bytes(data: bytes, path: str | None, strict: bool, salvage: bool = False
+                    ) -> LogFile:
+    return _checked(_scan_log(data, path, strict)[0], path, strict, salvage)
+
+
+# --------------------------------------------------------------------------
+# JSON Lines
+
+
+def _event_json(ev: Event) -> tuple[str, int, Any]:
+    if isinstance(ev, UnknownEvent):
+        return ev.tag, ev.version, msgspec.msgpack.decode(ev.raw)
+    fields = type(ev).__struct_fields__
+    return ev.TAG, ev.VERSION, {name: getattr(ev, name) for name in fields}
+
+
+def _jsonl_lines(header: LogHeader, envelopes: Iterable[Envelope]) -> Iterable[bytes]:
+    encode = msgspec.json.Encoder().encode
+    yield encode({"header": header}) + b"\n"
+    expected = 0
+    for env in envelopes:
+        if env.seq != expected:
+            raise ValueError(f"expected an envelope with seq {expected}, got seq {env.seq}")
+        expected += 1
+        tag, version, body = _event_json(env.event)
+        yield (
+            encode({"seq": env.seq, "cause": env.cause, "type": tag, "v": version, "event": body})
+            + b"\n"
+        )
+
+
+def write_jsonl(
+    fp_or_path: StrPath | IO[bytes] | IO[str], header: LogHeader, envelopes: Iterable[Envelope]
+) -> None:
+    """Write a log as JSON Lines to a path or an open (text or binary) file.
+
+    >>> import io
+    >>> from mtgk.log.events import Tapped
+    >>> out = io.StringIO()
+    >>> h = LogHeader(kernel_version="0", cardsets=[], players=["A", "B"], seed=1, events=[])
+    >>> write_jsonl(out, h, [Envelope(0, -1, Tapped(obj=3))])
+    >>> out.getvalue().splitlines()[1]
+    '{"seq":0,"cause":-1,"type":"Tapped","v":1,"event":{"obj":3,"entering":false}}'
+    """
+    lines = _jsonl_lines(header, envelopes)
+    if isinstance(fp_or_path, (str, os.PathLike)):
+        with open(fp_or_path, "wb") as fp:
+            for line in lines:
+                fp.write(line)
+        return
+    if isinstance(fp_or_path, io.TextIOBase):
+        for line in lines:
+            fp_or_path.write(line.decode())
+        return
+    bfp: IO[Any] = fp_or_path
+    for line in lines:
+        bfp.write(line)
+
+
+_FIELDS: dict[type[Event], tuple[frozenset[str], list[tuple[str, Any, Any]]]] = {}
+"""Per event class: its field names, and (name, default, default factory) for each."""
+
+
+def _fields_of(cls: type[Event]) -> tuple[frozenset[str], list[tuple[str, Any, Any]]]:
+    info = _FIELDS.get(cls)
+    if info is None:
+        info = _FIELDS[cls] = (frozenset(cls.__struct_fields__), [
+            (f.name, f.default, f.default_factory) for f in msgspec.structs.fields(cls)])
+    return info
+
+
+def _values_from_dict(cls: type[Event], obj: dict[str, Any]) -> list[Any]:
+    """The field values of ``cls`` named in ``obj``, defaults filled in."""
+    names, fields = _fields_of(cls)
+    if not names.issuperset(obj):
+        extra = sorted(set(obj) - names)
+        raise ValueError(
+            f"unexpected field(s) {_short(extra)} for {cls.TAG} (fields: "
+            f"{list(cls.__struct_fields__)})"
+        )
+    values: list[Any] = []
+    for name, default, factory in fields:
+        if name in obj:
+            values.append(obj[name])
+        elif default is not msgspec.NODEFAULT:
+            values.append(default)
+        elif factory is not msgspec.NODEFAULT:
+            values.append(factory())
+        else:
+            raise ValueError(f"missing required field {name!r} of {cls.TAG}")
+    return values
+
+
+def _storable(env: Envelope) -> None:
+    """Raise ValueError if ``env``'s event could not be written to a binary log (an
+    integer outside msgpack's range, from a hand-edited JSON Lines file)."""
+    ev = env.event
+    try:
+        _check_encoder.encode(ev if not isinstance(ev, UnknownEvent) else ev.raw)
+    except OverflowError:
+        raise ValueError(f"{event_tag(ev)} holds an integer outside the range a log stores "
+                         f"({_INT_RANGE})") from None
+
+
+_check_encoder = msgspec.msgpack.Encoder()
+_INT_RANGE: Final = "-2**63 to 2**64-1"
+
+
+def _jsonl_record(obj: Any, seq: int) -> tuple[Envelope, _Unresolved | None]:
+    """Decode one JSON Lines record; raises ValueError/ValidationError if malformed."""
+    if not isinstance(obj, dict):
+        raise ValueError(f"expected a JSON object, found {type(obj).__name__}")
+    missing = [k for k in ("seq", "cause", "type", "v", "event") if k not in obj]
+    if missing:
+        raise ValueError(f"expected keys seq, cause, type, v and event; missing {missing}")
+    rseq, cause, tag, version, body = obj["seq"], obj["cause"], obj["type"], obj["v"], obj["event"]
+    if rseq != seq or type(rseq) is not int:
+        raise ValueError(f"expected seq {seq}, found {_short(rseq)}")
+    if type(cause) is not int or not -1 <= cause < seq:
+        raise ValueError(f"expected a cause between -1 and {seq - 1}, found {_short(cause)}")
+    if not isinstance(tag, str) or type(version) is not int:
+        raise ValueError(f"expected a string type and an integer v, found {_short(tag)} and "
+                         f"{_short(version)}")
+    if not isinstance(body, (dict, list)):
+        raise ValueError(f"expected the event as an object or list, found {type(body).__name__}")
+    cls = EVENT_TYPES.get(tag)
+    try:
+        if isinstance(body, list):
+            values = body
+        elif cls is not None and version == cls.VERSION:
+            values = _values_from_dict(cls, body)
+        else:  # an older or unknown shape: the field order as written
+            values = list(body.values())
+        env = Envelope(seq, cause, _resolve_values(tag, version, values))
+        unresolved = None
+    except _Unresolved as exc:
+        values = body if isinstance(body, list) else list(body.values())
+        try:
+            raw = msgspec.msgpack.encode(values)
+        except OverflowError:
+            raise ValueError(f"{tag} holds an integer outside the range a log stores "
+                             f"({_INT_RANGE})") from None
+        env, unresolved = Envelope(seq, cause, UnknownEvent(tag, version, raw)), exc
+    _storable(env)
+    return env, unresolved
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    """``repr(value)``, cut to ``limit`` characters (values from outside files can be huge)."""
+    if isinstance(value, int) and not isinstance(value, bool) and (
+            value > 10**30 or value < -(10**30)):
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def read_jsonl(path: StrPath, *, strict: bool = False, salvage: bool = False) -> LogFile:
+    """Read a JSON Lines log written by :func:`write_jsonl`.
+
+    Errors are reported like :func:`read_log`'s: offsets are byte offsets of
+    lines, a cut-off last line (no newline, not valid JSON) is a torn record,
+    and with ``salvage`` the lines that read after a bad one are kept in
+    :attr:`LogFile.breaks`.  Blank lines are skipped.
+    """
+    p = os.fspath(path)
+    with open(p, "rb") as fp:
+        data = fp.read()
+    return _read_jsonl_bytes(data, p, strict, salvage)
+
+
+def _jsonl_header(obj: Any, pos: int, path: str | None) -> LogHeader:
+    """The header of a JSON Lines log from its first line's JSON value."""
+    if not isinstance(obj, dict) or set(obj) != {"header"}:
+        raise ForeignFileError(
+            'not an mtgk log: expected a first line {"header": {...}}', offset=pos, path=path)
+    try:
+        header = msgspec.convert(obj["header"], LogHeader)
+    except msgspec.ValidationError as exc:
+        raise CorruptLogError(
+            f"expected a log header, found an invalid one: {_exc_text(exc)}", offset=pos,
+            path=path) from None
+    if header.format > FORMAT_VERSION:
+        raise NewerVersionError(
+            f"the header says format {header.format}, newer than this reader (which reads "
+            f"versions up to {FORMAT_VERSION}); upgrade mtgk", offset=pos, path=path)
+    if header.format < 1:
+        raise CorruptLogError(f"expected a header format >= 1, found {header.format}",
+                              offset=pos, path=path)
+    tags = [tag for tag, _ in header.events]
+    if len(set(tags)) != len(tags):
+        raise CorruptLogError("the header's event table names a tag twice", offset=pos,
+                              path=path)
+    try:
+        _check_encoder.encode(header)
+    except OverflowError:
+        raise CorruptLogError(f"the header holds an integer outside the range a log stores "
+                              f"({_INT_RANGE})", offset=pos, path=path) from None
+    return header
+
+
+def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool, salvage: bool = False
+                      ) -> LogFile:
+    n = len(data)
+    decode = msgspec.json.decode
+    decode_errors = (msgspec.DecodeError, RecursionError)
+    problems: list[LogProblem] = []
+    envs: list[Envelope] = []
+    header: LogHeader | None = None
+    log: LogFile | None = None
+    into = envs  # where records read go: the intact prefix, then after each break
+    seq = 0  # the record number the next line must have
+    broken: LogBreak | None = None  # after a bad line: the break, until a line reads again
+    pos = 0
+    while pos < n:
+        nl = data.find(b"\n", pos)
+        end = n if nl < 0 else nl
+        nxt = n if nl < 0 else nl + 1
+        line = data[pos:end]
+        if not line.strip():
+            pos = nxt
+            continue
+        record = None if header is None else seq
+        try:
+            obj = decode(line)
+        except decode_errors as exc:
+            if nl < 0:  # the last line, cut off
+                message = (f"torn last line ({n - pos} bytes dropped): invalid JSON: "
+                           f"{_exc_text(exc)}")
+                if header is None:
+                    raise TruncatedLogError(message, offset=pos, record=record,
+                                            path=path) from None
+                assert log is not None
+                problems.append(LogProblem(pos, record, message, "torn"))
+                log.torn = True
+                if not log.breaks:
+                    log.intact_size = pos
+                break
+            if header is None:
+                raise CorruptLogError(
+                    f"expected a JSON object, found invalid JSON: {_exc_text(exc)}",
+                    offset=pos, path=path) from None
+            obj = exc  # not a record: a break (or, after one, a line skipped)
+        if header is None:
+            header = _jsonl_header(obj, pos, path)
+            log = LogFile(header, envs, problems, False, n)
+            pos = nxt
+            continue
+        assert log is not None
+        if broken is not None:  # looking for a line that reads again
+            rseq = obj.get("seq") if isinstance(obj, dict) else None
+            if type(rseq) is int and rseq >= broken.record:
+                try:
+                    env, unresolved = _jsonl_record(obj, rseq)
+                except (ValueError, msgspec.ValidationError):
+                    pass
+                else:
+                    broken.resume, broken.lost = pos, rseq - broken.record
+                    seq = rseq
+                    into = broken.envelopes
+                    broken = None
+                    into.append(env)
+                    if unresolved is not None:
+                        problems.append(LogProblem(pos, seq, unresolved.message,
+                                                   unresolved.kind))
+                    seq += 1
+            pos = nxt
+            continue
+        try:
+            if isinstance(obj, Exception):
+                raise ValueError(f"expected a JSON object, found invalid JSON: {_exc_text(obj)}")
+            env, unresolved = _jsonl_record(obj, seq)
+        except (ValueError, msgspec.ValidationError) as exc:
+            if not log.breaks:
+                log.intact_size = pos
+            broken = LogBreak(seq, pos, str(exc), None, None, [], checked=False)
+            log.breaks.append(broken)
+            continue  # the same line may be where records resume (lines were lost)
+        if unresolved is not None:
+            problems.append(LogProblem(pos, seq, unresolved.message, unresolved.kind))
+        into.append(env)
+        seq += 1
+        pos = nxt
+    if log is None:
+        raise TruncatedLogError(
+            'expected a header line {"header": {...}}, the file is empty',
+            offset=0,
+            path=path,
+        )
+    return _checked(log, path, strict, salvage)
+
+
+# --------------------------------------------------------------------------
+# Detection and repair
+
+
+def _is_jsonl(data: bytes) -> bool:
+    return data[:1] == b"{" or data.lstrip()[:1] == b"{"
+
+
+def load_log(path: StrPath, *, strict: bool = False, salvage: bool = False) -> LogFile:
+    """Read a binary or JSON Lines log, whichever ``path`` holds.
+
+    Binary logs start with :data:`MAGIC`; JSON Lines logs with ``{``.  Other
+    files raise :class:`ForeignFileError`.  ``strict`` and ``salvage`` are as
+    for :func:`read_log`.
+    """
+    p = os.fspath(path)
+    with open(p, "rb") as fp:
+        data = fp.read()
+    return decode_log(data, strict=strict, salvage=salvage, name=p)
+
+
+def decode_log(data: bytes, *, strict: bool = False, name: str | None = None,
+               salvage: bool = False) -> LogFile:
+    """Read a binary or JSON Lines log held in memory (like :func:`load_log`).
+
+    ``name`` is used in error messages in place of a file path.
+    """
+    if _is_jsonl(data):
+        return _read_jsonl_bytes(data, name, strict, salvage)
+    return _read_log_bytes(data, name, strict, salvage)
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """What :func:`repair_log` did: the torn last record it cut off (``problem``),
+    where it kept a copy of the file as it was (``backup``), and the file's size now."""
+
+    problem: LogProblem
+    backup: str
+    size: int
+
+
+def repair_log(path: StrPath) -> Repair | None:
+    """Cut a torn last record off the log at ``path``, keeping a copy of the original.
+
+    The copy is written first, as ``PATH.orig`` (or ``PATH.orig.1``, ``.2`` ...: an
+    existing file is never overwritten), then the file is cut where its intact
+    records end.  Returns what was done, or ``None`` if the log has no torn tail
+    (the file is not touched).  A log damaged anywhere but in a torn last record
+    raises :class:`CorruptLogError` (its ``log`` holds what could be read) and is
+    left untouched: cutting it would delete the intact records after the damage.
+    """
+    p = os.fspath(path)
+    with open(p, "rb") as fp:
+        data = fp.read()
+    log = decode_log(data, name=p, salvage=True)
+    if log.breaks:
+        first = log.breaks[0]
+        exc = CorruptLogError(first.detail, offset=first.offset, record=first.record, path=p)
+        exc.log = log
+        raise exc
+    if not log.torn:
+        return None
+    problem = next(pr for pr in reversed(log.problems) if pr.kind == "torn")
+    backup = _write_backup(p, data)
+    with open(p, "r+b") as fp:
+        fp.truncate(log.intact_size)
+        fp.flush()
+        os.fsync(fp.fileno())
+    return Repair(problem, backup, log.intact_size)
+
+
+def _write_backup(path: str, data: bytes) -> str:
+    """Write ``data`` to a new file next to ``path`` (``PATH.orig``, ``PATH.orig.1`` ...,
+    never replacing an existing file) and return its name."""
+    for i in range(1000):
+        name = f"{path}.orig" if i == 0 else f"{path}.orig.{i}"
+        try:
+            fp = open(name, "xb")  # noqa: SIM115 - closed below, after fsync
+        except FileExistsError:
+            continue
+        with fp:
+            fp.write(data)
+            fp.flush()
+            os.fsync(fp.fileno())
+        return name
+    raise OSError(f"cannot keep a copy of {path}: {path}.orig and 999 numbered copies exist")
+
+
+# --------------------------------------------------------------------------
+# Reporting
+
+
+def _version_key(v: str) -> tuple[tuple[int, int, str], ...]:
+    """A sort key for a version string: numeric parts by value (compared as digit
+    strings, so a part of any length is fine), then other parts as text.
+
+    >>> _version_key("0.10.1") > _version_key("0.9"), _version_key("1" * 5000) > _version_key("2")
+    (True, True)
+    """
+    out: list[tuple[int, int, str]] = []
+    for part in v.replace("-", ".").split("."):
+        if part.isascii() and part.isdigit():
+            digits = part.lstrip("0") or "0"
+            out.append((0, len(digits), digits))
+        else:
+            out.append((1, 0, part))
+    return tuple(out)
+
+
+def newer_kernel(header: LogHeader, current: str | None = None) -> str | None:
+    """A sentence if the log was written by a newer kernel than ``current``
+    (default: this one), else ``None``.
+
+    >>> h = LogHeader(kernel_version="9.0.0", cardsets=[], players=["A", "B"], seed=1)
+    >>> newer_kernel(h, "0.1.0")
+    'the log was written by mtgk kernel 9.0.0, newer than this one (0.1.0)'
+    >>> newer_kernel(h, "9.0.0") is None
+    True
+    """
+    if current is None:
+        import mtgk
+
+        current = mtgk.__version__
+    if _version_key(header.kernel_version) <= _version_key(current):
+        return None
+    return (f"the log was written by mtgk kernel {_clip(header.kernel_version)}, newer than "
+            f"this one ({current})")
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """``text``, cut to ``limit`` characters (strings from outside files can be huge).
+
+    >>> _clip("9" * 100, 10)
+    '9999999...'
+    """
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def problem_summary(log: LogFile, limit: int = 5) -> list[tuple[str, str]]:
+    """``(kind, line)`` for each kind of problem in ``log``: events of one unknown
+    type (or one unreadable version) are grouped, naming the first and counting
+    the others.
+
+    Every line names the record (event) number, the byte offset, the event type
+    and its stored version, as :class:`LogProblem` does.
+    """
+    groups: dict[tuple[str, str], list[LogProblem]] = {}
+    for pr in log.problems:
+        key = (pr.kind, pr.message)
+        if pr.record is not None and pr.record < len(log.envelopes):
+            ev = log.envelopes[pr.record].event
+            if isinstance(ev, UnknownEvent):
+                key = (pr.kind, f"{ev.tag}/{ev.version}")
+        groups.setdefault(key, []).append(pr)
+    out: list[tuple[str, str]] = []
+    for probs in groups.values():
+        first = probs[0]
+        line = str(first)
+        if len(probs) > 1:
+            more = [str(p.record) for p in probs[1 : 1 + limit]]
+            etc = ", ..." if len(probs) > 1 + limit else ""
+            line += (f" (and {len(probs) - 1} more event{'s' if len(probs) > 2 else ''} like "
+                     f"it: records {', '.join(more)}{etc})")
+        out.append((first.kind, line))
+    return out

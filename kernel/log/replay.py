@@ -1,0 +1,697 @@
+"""Starting games from a log header, seeking into logs, and verifying logs.
+
+A log header (:class:`~mtgk.log.logfile.LogHeader`) says everything needed to
+play a game again besides the players' decisions: players, seed, rules
+profile, deck lines and the options of the run (``meta["max_turns"]``).
+:func:`start_game` and :func:`run_from_header` turn a header into a game; the
+``mtgk play`` command and :func:`verify` both go through them, so the way a
+game is started cannot drift between recording and checking.
+
+Reading a log back:
+
+* :func:`replay_to` -- the state right after event ``n`` (a plain fold);
+* :class:`Seeker` -- the same, fast, for many seeks into a long log: it keeps
+  a snapshot every ``every`` events (a disposable cache) and replays forward
+  from the nearest one;
+* :func:`verify` -- re-runs the engine from the header, answering every
+  decision from the log (:class:`~mtgk.agents.ReplayAgent`), and compares
+  the event stream it produces with the recorded one, event by event; then
+  checks that folding the log gives the state the engine ended with.
+
+Logs of other kinds are re-run by the function registered for their kind
+with :func:`register_rerunner`: scenario logs (``meta["scenario"]``) by
+:func:`run_setup_log`, which emits the recorded setup again and plays on from
+there.  A log of a kind with none registered cannot be verified: :func:`verify`
+checks its integrity and fold and reports it as not verified.
+
+What :func:`verify` trusts, by kind:
+
+* a **game** log's header says everything (decks, seed, rules): the whole log
+  is re-derived;
+* a **scenario** log sets its position up by events (it has no decks), and
+  those setup events can't be re-derived without the scenario file; so the
+  header must have a scenario's shape (no decks, ``meta["scenario"]``) and the
+  events before play starts (up to the first ``StepBegan``) must be only
+  setup events (:data:`SETUP_EVENTS`, ``TurnBegan`` first, each with no
+  cause); everything after them is re-derived.  A game log relabelled as a
+  scenario fails both checks (it has decks, and its pre-game events are
+  library cards, shuffles and draws).
+
+A log is *complete* when it reaches the game's end; a scenario log also when
+it reaches the end of the scenario (``meta["scenario_end"]``, the number of
+events the scenario produced; for older logs without it: the log ends where
+the engine asks for the next decision, which is where a scenario stops).
+
+>>> from mtgk.cards.loading import load_registry
+>>> reg = load_registry(["core", "lorwyn"])
+>>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
+...                     meta={"max_turns": 3})
+>>> game = run_from_header(reg, header)
+>>> report = verify(header, game.log, reg)
+>>> report.ok, report.events == len(game.log)
+(True, True)
+>>> replay_to(game.log, 0).players[1].name
+'Bob'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import msgspec
+
+import mtgk
+from mtgk.agents import ReplayAgent, ReplayExhausted
+from mtgk.cards.decks import DeckError, parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader, UnknownEvent
+from mtgk.rules.engine import Agent, Game, GameOver, RulesError
+from mtgk.rules.state import State, apply, copy_state, encode_state, fold, new_state
+
+__all__ = [
+    "DEFAULT_MAX_TURNS",
+    "SCENARIO_SETUP",
+    "SETUP_EVENTS",
+    "Divergence",
+    "SetupError",
+    "Seeker",
+    "VerifyReport",
+    "log_kind",
+    "new_header",
+    "register_rerunner",
+    "replay_to",
+    "rerun_log",
+    "rerunner_for",
+    "run_from_header",
+    "run_setup_log",
+    "setup_problems",
+    "start_game",
+    "verify",
+]
+
+DEFAULT_MAX_TURNS = 200
+"""The turn limit of a game whose header does not say (``meta["max_turns"]``)."""
+
+Watch = Callable[[Game], None]
+
+
+# --------------------------------------------------------------------------
+# Starting games from headers
+
+
+def new_header(registry: Registry, players: Sequence[str], decks: Sequence[Sequence[str]],
+               seed: int, profile: str = "lorwyn-2007",
+               meta: dict[str, Any] | None = None) -> LogHeader:
+    """The header of a new game log: kernel version, card sets (with versions), decks...
+
+    ``decks`` are deck lines (see :func:`mtgk.cards.decks.deck_lines`).
+    """
+    sets = [(name, registry.sets[name].version) for name in sorted(registry.sets)]
+    return LogHeader(kernel_version=mtgk.__version__, cardsets=sets, players=list(players),
+                     decks=[list(d) for d in decks], seed=seed, profile=profile,
+                     meta=dict(meta or {}))
+
+
+def header_decks(header: LogHeader, registry: Registry) -> list[list[str]]:
+    """The decks of ``header`` as card lists (deck lines parsed with :mod:`mtgk.cards.decks`)."""
+    out: list[list[str]] = []
+    for i, lines in enumerate(header.decks):
+        who = header.players[i] if i < len(header.players) else f"player {i}"
+        out.append(parse_deck("\n".join(lines), registry, source=f"{who}'s deck in the header"))
+    return out
+
+
+def start_game(registry: Registry, header: LogHeader, agents: Sequence[Agent]) -> Game:
+    """A new game as ``header`` describes it (players, seed, rules profile)."""
+    return Game(registry, list(header.players), seed=header.seed, agents=list(agents),
+                profile=header.profile)
+
+
+def run_from_header(registry: Registry, header: LogHeader, agents: Sequence[Agent] | None = None,
+                    watch: Watch | None = None) -> Game:
+    """Start a game from ``header`` and play it to its end with ``agents``.
+
+    ``watch(game)`` is called once the game exists (after its first event,
+    ``GameStarted``) and before anything else happens, e.g. to add listeners.
+    Without ``agents`` both players pass (the engine's default agent).
+    Exceptions from the engine propagate.
+    """
+    decks = header_decks(header, registry)
+    game = start_game(registry, header, agents or [])
+    game.max_events = int(header.meta.get("max_events", game.max_events))  # the event budget
+    if watch is not None:
+        watch(game)
+    max_turns = int(header.meta.get("max_turns", DEFAULT_MAX_TURNS))
+    mulligans = bool(header.meta.get("mulligans", True))
+    game.play(decks if decks else None, mulligans=mulligans, max_turns=max_turns)
+    return game
+
+
+class Rerunner(Protocol):
+    """Re-runs a log of some kind: like :func:`run_from_header`.
+
+    Called as ``fn(registry, header, agents, watch)``; must call
+    ``watch(game)`` as soon as the game exists and return the game.  A
+    re-runner that needs the recorded events too (because the log's setup is
+    recorded as events, not described by the header) has an attribute
+    ``wants_log = True`` and is called with the keyword argument ``log``.
+    """
+
+    def __call__(self, registry: Registry, header: LogHeader, agents: Sequence[Agent],
+                 watch: Watch) -> Game: ...
+
+
+SCENARIO_SETUP = 2
+"""``meta["scenario_setup"]`` of the logs the scenario runner writes now: the setup
+triggers nothing and play resumes inside the scenario's step (see :func:`run_setup_log`)."""
+
+SETUP_EVENTS: tuple[type[ev.Event], ...] = (
+    ev.TurnBegan, ev.LifeGained, ev.LifeLost, ev.ObjectCreated, ev.CounterPlaced, ev.Attached,
+    ev.ObjectFlagged, ev.DamageMarked)
+"""The event types a scenario's setup is made of (what the scenario runner emits
+before play starts); a scenario log's events before its first ``StepBegan`` must
+be of these types."""
+
+
+class SetupError(ValueError):
+    """A log labelled a scenario log whose header or setup is not a scenario's."""
+
+
+def setup_problems(header: LogHeader, log: Sequence[Envelope]) -> list[str]:
+    """What makes ``header`` and ``log`` not a scenario log's (empty if nothing does).
+
+    A scenario log's header lists no decks and names the scenario
+    (``meta["scenario"]``); its events are ``GameStarted``, then the setup:
+    ``TurnBegan`` and other :data:`SETUP_EVENTS`, none with a cause, up to the
+    first ``StepBegan``, where play starts.
+    """
+    problems: list[str] = []
+    if any(header.decks):
+        problems.append("the header lists decks, as a game log's does; a scenario log's "
+                        "position is set up by events and its header has no decks")
+    name = header.meta.get("scenario")
+    if not isinstance(name, str) or not name:
+        problems.append("the header names no scenario (meta.scenario)")
+    for env in log[1:]:
+        e = env.event
+        if isinstance(e, ev.StepBegan):
+            break
+        if env.seq == 1 and not isinstance(e, ev.TurnBegan):
+            problems.append(f"event 1: a scenario's setup starts with TurnBegan, found "
+                            f"{_tag(e)}")
+            break
+        if env.seq > 1 and isinstance(e, ev.TurnBegan):
+            problems.append(f"event {env.seq}: a second TurnBegan in the setup")
+            break
+        if not isinstance(e, SETUP_EVENTS):
+            problems.append(f"event {env.seq}: {_tag(e)} before play starts (the first "
+                            "StepBegan); a scenario's setup is made only of "
+                            + ", ".join(t.TAG for t in SETUP_EVENTS))
+            break
+        if env.cause != -1:
+            problems.append(f"event {env.seq}: the setup event {_tag(e)} has cause "
+                            f"{env.cause}; setup events have none")
+            break
+    return problems
+
+
+def _tag(e: ev.Event) -> str:
+    return e.tag if isinstance(e, UnknownEvent) else e.TAG
+
+
+def run_setup_log(registry: Registry, header: LogHeader, agents: Sequence[Agent],
+                  watch: Watch, log: Sequence[Envelope] = ()) -> Game:
+    """Re-run a log whose position is set up by events: a scenario's log.
+
+    The events before the log's first ``StepBegan`` (after ``GameStarted``)
+    are the setup: the turn, life totals, every object put directly into its
+    zone, counters, attachments.  They are emitted again as recorded, and, as
+    the scenario runner does, trigger nothing; then the game goes on in that
+    step of that turn (:meth:`~mtgk.rules.engine.Game.turn_from` with ``resume``,
+    then the following turns), with ``agents`` answering the decisions.
+    Raises :class:`SetupError` if the header or the setup is not a scenario's
+    (:func:`setup_problems`).
+
+    ``meta["scenario_setup"]`` says which runner wrote the log: ``2`` (the
+    current one) as just described; absent, an older one, whose setup could
+    trigger abilities and whose scenario began its step afresh (turn-based
+    actions, "at the beginning of" triggers): such logs re-run that way.
+    """
+    problems = setup_problems(header, log)
+    if problems:
+        raise SetupError(problems[0])
+    current = header.meta.get("scenario_setup") == SCENARIO_SETUP
+    game = start_game(registry, header, agents)
+    watch(game)
+    turn: int | None = None
+    active = 0
+    step: str | None = None
+    with game.setting_up() if current else nullcontext():
+        for env in log[1:]:
+            e = env.event
+            if isinstance(e, ev.StepBegan):
+                step = e.step
+                break
+            if isinstance(e, ev.TurnBegan):
+                turn, active = e.turn, e.active
+            game.emit(e)
+    if step is None or turn is None:
+        return game
+    max_turns = int(header.meta.get("max_turns", DEFAULT_MAX_TURNS))
+    try:
+        game.turn_from(step, turn, active, resume=current)
+        game.run(first=1 - active, turn=turn + 1, max_turns=max_turns)
+    except GameOver:
+        pass
+    return game
+
+
+run_setup_log.wants_log = True  # type: ignore[attr-defined]
+
+_RERUNNERS: dict[str, Rerunner] = {"game": run_from_header, "scenario": run_setup_log}
+
+
+def register_rerunner(kind: str, fn: Rerunner) -> None:
+    """Let :func:`verify` re-run logs of ``kind`` (see :func:`log_kind`) with ``fn``.
+
+    The scenario runner registers ``"scenario"`` here, for instance.  A
+    later registration for the same kind replaces the earlier one.
+    """
+    _RERUNNERS[kind] = fn
+
+
+def rerunner_for(header: LogHeader) -> Rerunner | None:
+    """The function that re-runs logs of ``header``'s kind, if one is registered."""
+    return _RERUNNERS.get(log_kind(header))
+
+
+def rerun_log(rerun: Rerunner, registry: Registry, header: LogHeader, agents: Sequence[Agent],
+              watch: Watch, log: Sequence[Envelope]) -> Game:
+    """Call ``rerun`` on a log, passing the recorded events if it wants them."""
+    if getattr(rerun, "wants_log", False):
+        return rerun(registry, header, agents, watch, log=log)  # type: ignore[call-arg]
+    return rerun(registry, header, agents, watch)
+
+
+def log_kind(header: LogHeader) -> str:
+    """``"scenario"`` for scenario logs, ``meta["kind"]`` if given, else ``"game"``."""
+    kind = header.meta.get("kind")
+    if isinstance(kind, str) and kind:
+        return kind
+    return "scenario" if "scenario" in header.meta else "game"
+
+
+# --------------------------------------------------------------------------
+# Seeking
+
+
+def replay_to(envelopes: Sequence[Envelope], n: int) -> State:
+    """The state right after event ``n`` (``-1``: before any event).
+
+    >>> from mtgk.log.events import GameStarted
+    >>> envs = [Envelope(0, -1, GameStarted(players=("A", "B"), seed=1))]
+    >>> replay_to(envs, 0).seed, replay_to(envs, -1).players
+    (1, [])
+    """
+    _check_index(n, len(envelopes))
+    return fold(list(envelopes[: n + 1]))
+
+
+def _check_index(n: int, size: int) -> None:
+    if not -1 <= n < size:
+        raise IndexError(f"event {n} is not in the log (it has events 0 to {size - 1})")
+
+
+class Seeker:
+    """Fast random access to the states of a log.
+
+    Keeps the state before every ``every``-th event as a snapshot (made with
+    :func:`~mtgk.rules.state.copy_state`, built lazily as far as seeks need) and
+    replays forward from the nearest one.  The snapshots are a disposable
+    cache; :meth:`state_at` always returns a new state the caller may change.
+
+    >>> from mtgk.log.events import GameStarted, LifeLost
+    >>> envs = [Envelope(0, -1, GameStarted(players=("A", "B"), seed=1))]
+    >>> envs += [Envelope(i, -1, LifeLost(player=0, n=1)) for i in range(1, 6)]
+    >>> s = Seeker(envs, every=2)
+    >>> s.state_at(3).players[0].life, s.state_at(1).players[0].life, len(s)
+    (17, 19, 6)
+    """
+
+    def __init__(self, envelopes: Sequence[Envelope], every: int = 1000) -> None:
+        if every < 1:
+            raise ValueError("snapshots must be at least 1 event apart")
+        self.envelopes = envelopes
+        self.every = every
+        self._snaps: list[State] = [new_state()]  # _snaps[i]: state before event i * every
+        self._live = new_state()  # the state the next snapshot is folded on
+        self._live_at = 0  # number of events folded into _live
+
+    def __len__(self) -> int:
+        return len(self.envelopes)
+
+    def _build(self, upto: int) -> None:
+        """Make snapshots up to the one at or before ``upto`` events."""
+        need = upto // self.every
+        envs = self.envelopes
+        while len(self._snaps) <= need:
+            start = self._live_at
+            stop = start + self.every
+            s = self._live
+            for env in envs[start:stop]:
+                apply(s, env.event)
+            self._live_at = stop
+            self._snaps.append(copy_state(s))
+
+    def state_at(self, n: int) -> State:
+        """The state right after event ``n`` (``-1``: before any event)."""
+        _check_index(n, len(self.envelopes))
+        count = n + 1  # events to fold
+        self._build(count)
+        i = count // self.every
+        s = copy_state(self._snaps[i])
+        for env in self.envelopes[i * self.every : count]:
+            apply(s, env.event)
+        return s
+
+    seek = state_at
+
+    def snapshots(self) -> int:
+        """How many snapshots are held (the empty initial state included)."""
+        return len(self._snaps)
+
+
+# --------------------------------------------------------------------------
+# Verifying
+
+
+@dataclass
+class Divergence:
+    """Where a re-run first differs from the log.
+
+    ``expected`` is the recorded envelope (``None``: the log ended there),
+    ``got`` the re-run's (``None``: the engine stopped there); ``reason``
+    says how they differ.
+    """
+
+    seq: int
+    expected: Envelope | None
+    got: Envelope | None
+    reason: str
+
+    def __str__(self) -> str:
+        return f"event {self.seq}: {self.reason}"
+
+
+@dataclass
+class VerifyReport:
+    """The outcome of :func:`verify`.
+
+    ``ok``: nothing in the log contradicts a re-run of the engine (integrity,
+    every event, the fold).  ``mode`` is ``"rerun"`` (the engine re-ran the log)
+    or ``"integrity"`` (it could not be re-run: only sequence, causes and fold
+    were checked, ``ok`` is false, and ``rerunnable`` is false if no re-runner is
+    registered for the log's kind).  ``complete`` is false when the log
+    stops before the game's end (or the scenario's): a log cut off, or repaired
+    after a crash; ``incomplete`` then says where it stops.  A log is fully
+    verified when it is ``ok`` and ``complete`` (:attr:`verified`).
+    """
+
+    ok: bool
+    events: int
+    mode: str
+    kind: str = "game"
+    divergence: Divergence | None = None
+    fold_ok: bool | None = None
+    complete: bool = True
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    incomplete: str = ""
+    rerunnable: bool = True
+
+    @property
+    def verified(self) -> bool:
+        """Whether the log verified from its start to its end."""
+        return self.ok and self.complete
+
+    def summary(self) -> str:
+        """One line: ``OK: N events verified``, ``INCOMPLETE: ...`` or what went wrong first."""
+        if self.ok and self.complete:
+            return f"OK: {self.events} events verified"
+        if self.ok:
+            if self.events == 0:
+                return ("INCOMPLETE: the log has no events, only its header: the game stopped "
+                        "before it began")
+            return (f"INCOMPLETE: the {self.events} events verified, but the log stops before "
+                    f"the {'scenario' if self.kind == 'scenario' else 'game'}'s end"
+                    + (f" ({self.incomplete})" if self.incomplete else ""))
+        if self.divergence is not None:
+            return f"FAILED: diverges at {self.divergence}"
+        if not self.rerunnable:
+            return "NOT VERIFIED: " + "; ".join(self.problems or ["unknown reason"])
+        return "FAILED: " + (self.problems[0] if self.problems else "unknown reason")
+
+
+class _Stop(Exception):
+    """Internal: stop a re-run (it diverged, or it went past the end of the log:
+    ``asked`` if by asking for a decision)."""
+
+    def __init__(self, divergence: Divergence | None, asked: bool = False) -> None:
+        super().__init__(str(divergence))
+        self.divergence = divergence
+        self.asked = asked
+
+
+class _RecordedAgent:
+    """Answers with the log's decisions (:class:`~mtgk.agents.ReplayAgent`); a
+    decision asked once the log has ended stops the re-run (no answer is invented)."""
+
+    def __init__(self, envelopes: Sequence[Envelope]) -> None:
+        self.replay = ReplayAgent(envelopes)
+        self.size = len(envelopes)
+
+    def decide(self, game: Game, d: Any) -> Any:
+        if len(game.log) >= self.size:
+            raise _Stop(None, asked=True)
+        return self.replay.decide(game, d)
+
+
+_enc = msgspec.msgpack.Encoder()
+
+
+def same_event(a: ev.Event, b: ev.Event) -> bool:
+    """Whether two events are the same (type and field values; tuples equal lists)."""
+    return type(a) is type(b) and (a == b or _enc.encode(a) == _enc.encode(b))
+
+
+def _describe(e: ev.Event) -> str:
+    if isinstance(e, UnknownEvent):
+        return f"{e.tag} v{e.version} (unknown to this kernel)"
+    return repr(e)
+
+
+class _Comparer:
+    def __init__(self, recorded: Sequence[Envelope]) -> None:
+        self.recorded = recorded
+        self.matched = 0
+        self.state_at_end: State | None = None
+
+    def watch(self, game: Game) -> None:
+        for env in game.log:
+            self.check(game, env)
+        game.listeners.append(lambda env: self.check(game, env))
+
+    def check(self, game: Game, got: Envelope) -> None:
+        rec = self.recorded
+        seq = got.seq
+        if seq >= len(rec):
+            raise _Stop(None)  # the log ends here; the game goes on
+        exp = rec[seq]
+        if not same_event(exp.event, got.event):
+            why = f"expected {_describe(exp.event)}, got {_describe(got.event)}"
+            raise _Stop(Divergence(seq, exp, got, why))
+        if exp.cause != got.cause:
+            why = (f"{exp.event.TAG} has cause {exp.cause} in the log, the engine gives "
+                   f"cause {got.cause}")
+            raise _Stop(Divergence(seq, exp, got, why))
+        self.matched = seq + 1
+        if seq == len(rec) - 1:
+            self.state_at_end = copy_state(game.state)
+
+
+def _integrity(header: LogHeader, envelopes: Sequence[Envelope]) -> list[str]:
+    """Problems that make a re-run pointless: gaps, bad causes, a wrong first event."""
+    problems: list[str] = []
+    for i, env in enumerate(envelopes):
+        if env.seq != i:
+            problems.append(f"event {i}: has sequence number {env.seq}")
+            break
+        if not -1 <= env.cause < i:
+            problems.append(f"event {i}: cause {env.cause} is not an earlier event")
+            break
+    if envelopes:
+        first = envelopes[0].event
+        if not isinstance(first, ev.GameStarted):
+            problems.append(f"event 0: expected GameStarted, found {first.TAG}")
+        elif list(first.players) != list(header.players) or first.seed != header.seed \
+                or first.profile != header.profile:
+            problems.append(
+                f"event 0: GameStarted(players={list(first.players)}, seed={first.seed}, "
+                f"profile={first.profile!r}) does not match the header (players="
+                f"{header.players}, seed={header.seed}, profile={header.profile!r})")
+    return problems
+
+
+def _set_notes(header: LogHeader, registry: Registry) -> list[str]:
+    notes: list[str] = []
+    for name, version in header.cardsets:
+        info = registry.sets.get(name)
+        if info is None:
+            notes.append(f"card set {_short(name)} (version {_short(version)}) used by the log "
+                         "is not loaded")
+        elif info.version != version:
+            notes.append(f"card set {_short(name)} is version {info.version}, the log was "
+                         f"written with version {_short(version)}")
+    if header.kernel_version != mtgk.__version__:
+        notes.append(f"the log was written by kernel {_short(header.kernel_version)}, this is "
+                     f"{mtgk.__version__}")
+    return notes
+
+
+def verify(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry
+           ) -> VerifyReport:
+    """Check a log: integrity, a re-run of the engine against it, and its fold.
+
+    The re-run starts the game from ``header`` exactly as it was started
+    (through the re-runner registered for the log's kind: :func:`run_from_header`
+    for games, :func:`run_setup_log` for scenarios, whose header and setup are
+    checked first) and answers every decision with the recorded one; the first
+    event where the engine's output differs from the log is reported.  A log
+    that stops before the game's end (cut off by a crash, then repaired) is
+    verified as far as it goes (``complete=False``).  A log of a kind no
+    re-runner is registered for is not verified (``ok=False``).
+    """
+    kind = log_kind(header)
+    notes = _set_notes(header, registry)
+    n = len(envelopes)
+    problems = _integrity(header, envelopes)
+    if problems:
+        return VerifyReport(False, n, "integrity", kind, problems=problems, notes=notes)
+    unknown = [env.seq for env in envelopes if isinstance(env.event, UnknownEvent)]
+    rerun = _RERUNNERS.get(kind)
+    if rerun is None:
+        problems.append(f"no re-runner is registered for {_short(kind)} logs, so this log "
+                        "cannot be verified (only its integrity and fold were checked)")
+        if unknown:
+            problems.append(f"{len(unknown)} event(s) unknown to this kernel, the first is "
+                            f"event {unknown[0]}: the fold cannot be trusted")
+        return VerifyReport(False, n, "integrity", kind, fold_ok=not unknown,
+                            problems=problems, notes=notes, rerunnable=False)
+    if rerun is run_setup_log:
+        problems = [f"not a scenario log: {p}" for p in setup_problems(header, envelopes)]
+        if problems:
+            return VerifyReport(False, n, "integrity", kind, problems=problems, notes=notes)
+        if "scenario_setup" not in header.meta:
+            # written by an older runner (setup semantics 1) -- or, unmarked, by the
+            # current one: re-run it the older way, and if that diverges, the current way
+            report = _rerun_report(rerun, registry, header, envelopes, kind, notes)
+            if report.divergence is None:
+                return report
+            marked = msgspec.structs.replace(
+                header, meta={**header.meta, "scenario_setup": SCENARIO_SETUP})
+            again = _rerun_report(rerun, registry, marked, envelopes, kind, list(notes))
+            if again.divergence is not None:
+                return report
+            again.notes.append("the header does not say which scenario runner wrote the log "
+                               "(meta.scenario_setup): it re-ran as a log of the current one")
+            return again
+    return _rerun_report(rerun, registry, header, envelopes, kind, notes)
+
+
+def _rerun_report(rerun: Rerunner, registry: Registry, header: LogHeader,
+                  envelopes: Sequence[Envelope], kind: str, notes: list[str]) -> VerifyReport:
+    """Re-run a log whose integrity holds, and compare (the part of :func:`verify` after
+    the integrity checks)."""
+    n = len(envelopes)
+    problems: list[str] = []
+    cmp = _Comparer(envelopes)
+    agent = _RecordedAgent(envelopes)
+    game: Game | None = None
+    div: Divergence | None = None
+    past_end = False
+    asked_at_end = False  # the re-run asked for a decision the log ends before
+    try:
+        game = rerun_log(rerun, registry, header, [agent, agent], cmp.watch, envelopes)
+    except _Stop as stop:
+        div = stop.divergence
+        past_end = div is None
+        asked_at_end = stop.asked
+    except ReplayExhausted as exc:
+        if exc.seq >= n:
+            past_end = asked_at_end = True
+        else:
+            has = f"the log has {_describe(envelopes[exc.seq].event)} there"
+            div = Divergence(exc.seq, envelopes[exc.seq], None,
+                             f"the engine asks for a decision the log does not record ({has})")
+    except DeckError as exc:
+        return VerifyReport(False, n, "rerun", kind, problems=[f"bad deck in the header: {exc}"],
+                            notes=notes)
+    except SetupError as exc:
+        return VerifyReport(False, n, "integrity", kind, problems=[f"not a scenario log: {exc}"],
+                            notes=notes)
+    except Exception as exc:  # noqa: BLE001 - an engine error is a verification failure
+        exp = envelopes[cmp.matched] if cmp.matched < n else None
+        if isinstance(exc, RulesError) and exp is not None \
+                and isinstance(exp.event, ev.DecisionMade):
+            why = f"the recorded decision is illegal: {exc}"
+        else:
+            why = f"the engine failed: {type(exc).__name__}: {exc}"
+        div = Divergence(cmp.matched, exp, None, why)
+    if div is None and not past_end and cmp.matched < n:
+        div = Divergence(cmp.matched, envelopes[cmp.matched], None,
+                         "the re-run game ended before this event; the log goes on with "
+                         f"{_describe(envelopes[cmp.matched].event)}")
+    if div is not None:
+        return VerifyReport(False, n, "rerun", kind, divergence=div, notes=notes)
+    if n == 0:
+        return VerifyReport(True, 0, "rerun", kind, fold_ok=True, complete=False, notes=notes,
+                            incomplete="it has no events")
+    end_state = cmp.state_at_end if cmp.state_at_end is not None else (
+        game.state if game is not None else None)
+    fold_ok = end_state is not None and encode_state(fold(list(envelopes))) == encode_state(
+        end_state)
+    if not fold_ok:
+        problems.append("folding the log does not give the state the engine reached "
+                        "(something changed the state outside an event)")
+    complete, why = _completeness(kind, header, n, past_end, asked_at_end)
+    return VerifyReport(fold_ok, n, "rerun", kind, fold_ok=fold_ok, complete=complete,
+                        problems=problems, notes=notes, incomplete=why)
+
+
+def _completeness(kind: str, header: LogHeader, n: int, past_end: bool, asked_at_end: bool
+                  ) -> tuple[bool, str]:
+    """Whether a log that re-ran as far as it goes is complete, and if not, why not."""
+    if not past_end:
+        return True, ""  # the re-run game ended where the log ends
+    if kind != "scenario":
+        return False, f"the re-run goes on after event {n - 1}"
+    end = header.meta.get("scenario_end")
+    if type(end) is int:
+        if n == end:
+            return True, ""
+        return False, (f"the header says the scenario ended after {end} events, the log "
+                       f"has {n}" if n < end else f"it goes on past the scenario's end "
+                       f"(event {end}) and stops before the game's")
+    if asked_at_end:
+        return True, ""  # an older scenario log: it stops where a decision is asked
+    return False, f"the re-run goes on after event {n - 1} before any decision is asked"
+
+
+def _short(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,511 @@
+"""Legal actions (CR 117.1, 305, 601.2, 602.2): what a player may do with priority --
+play a land, cast a spell, activate an ability -- with its timing, modes, alternative
+costs and targets (CR 115, 601.2c; protection CR 702.16; enchanting CR 303.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations, islice, product
+from typing import Any
+
+import msgspec
+
+from mtgk.cards.definitions import X_COUNT, Activated, CardDef, Target
+from mtgk.log.events import player_ref
+from mtgk.rules.core import PASS, RulesError, card_of
+from mtgk.rules.kept import StaleCache
+from mtgk.rules.layers import Chars, is_creature_type, printed, printed_template
+from mtgk.rules.mana import ManaCost, Source, max_payable_x, plan_payment
+from mtgk.rules.parts import GamePart
+from mtgk.rules.state import Obj
+
+ABILITY_ZONES = ("hand", "graveyard", "exile")
+"""Zones other than the battlefield from which a player is offered the activated abilities
+of their own cards that work there (``Activated.zones``)."""
+
+
+COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+
+MAX_TARGET_COMBOS = 24
+
+
+def _singulars(q: str) -> list[str]:
+    """The creature type a plural quality may name: ``elves`` -> Elf, ``goblins`` ->
+    Goblin, ``merfolk`` -> Merfolk."""
+    out = [q.capitalize()]
+    if q.endswith("ves"):
+        out.append(q[:-3].capitalize() + "f")
+    if q.endswith("s"):
+        out.append(q[:-1].capitalize())
+    return out
+
+
+class LegalActions(GamePart):
+    """What a player may do now (CR 117.1), with timing, modes and targets."""
+
+    # ------------------------------------------------------------------ actions
+    def legal_actions(self, player: int) -> list[Any]:
+        """Every legal priority action (pass first); targets enumerated, capped per ability.
+
+        Remembered while nothing they depend on changes: the characteristics and
+        everything but the events of :data:`NEUTRAL_EVENTS` (``_version``), tapped
+        status, the player's mana pool, whether they could cast a sorcery, and the top
+        cards of the libraries."""
+        s = self.state
+        if s.over:
+            return [PASS]
+        sorcery_ok = s.active == player and not s.stack and s.step in ("precombat_main",
+                                                                          "postcombat_main")
+        key = (player, self._version, self._taps, tuple(s.players[player].mana), sorcery_ok,
+               tuple([p.library[0] for p in s.players if p.library]))
+        cached = self._legal.get((player, sorcery_ok))
+        if cached is not None and cached[0] == key:
+            if self.validate_caches and cached[1] != self._legal_actions(player, sorcery_ok):
+                raise StaleCache(f"after event {len(self.log) - 1}, the legal actions kept "
+                                 f"for player {player} differ from a fresh enumeration")
+            return list(cached[1])
+        out = self._legal_actions(player, sorcery_ok)
+        self._legal[(player, sorcery_ok)] = (key, out)
+        return list(out)
+
+    def _legal_actions(self, player: int, sorcery_ok: bool) -> list[Any]:
+        out: list[Any] = [PASS]
+        s = self.state
+        pl = s.players[player]
+        listed: list[list[Source] | None] = []
+
+        def sources() -> list[Source] | None:
+            """The mana sources, listed once something may be cast or activated (``None``
+            with mana whose spending is restricted: what may pay is found per action)."""
+            if not listed:
+                listed.append(None if self._restricted_mana(player)
+                              else self.mana_sources(player))
+            return listed[0]
+
+        objs = s.objects
+        for oid in pl.hand:
+            if not sorcery_ok and not self._instant_speed(objs[oid]):
+                continue  # neither a land nor a spell can be played now
+            c = self.chars(oid)
+            if "Land" in c.types:
+                if sorcery_ok and pl.lands_played < 1:
+                    out.append(["play", oid])
+                continue
+            out.extend(self._cast_options(player, oid, c, sorcery_ok, sources()))
+        for oid, alts in self._castable_elsewhere(player):
+            if "Land" in self.card(oid).facts.types:  # a permission to play it (CR 305.1)
+                if sorcery_ok and pl.lands_played < 1 and "" in alts:
+                    out.append(["play", oid])
+                continue
+            out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources(),
+                                          alts))
+        copies = bool(s.effects) and self._effects_facts()[0]  # else each behaves as its card
+        activators, elsewhere, _makers = self._ability_cards()
+        for oid in s.battlefield if copies or activators else ():
+            if not copies and s.objects[oid].card not in activators:
+                continue
+            d = self.definition(oid) if copies else self.reg[s.objects[oid].card]
+            if not d.activated:
+                continue
+            c = self.chars(oid)
+            for idx, (key, ab) in enumerate(d.activated, start=1):
+                if key not in c.abilities or ab.mana or (c.controller != player
+                                                         and not ab.any_player):
+                    continue
+                out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources()))
+        for zone in elsewhere:  # abilities that work from other zones (``Activated.zones``)
+            for oid in self._own_cards_in(player, zone):
+                if s.objects[oid].card not in elsewhere[zone]:
+                    continue
+                for idx, (_key, ab) in enumerate(self.definition(oid).activated, start=1):
+                    if zone in ab.zones and not ab.mana:
+                        out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok,
+                                                          sources()))
+        return out
+
+    def _own_cards_in(self, player: int, zone: str) -> list[int]:
+        """``player``'s own cards in ``zone`` (hand, graveyard, library, or face-up cards
+        in exile): where abilities that work from a zone other than the battlefield are
+        offered from."""
+        s = self.state
+        if zone == "exile":
+            return [o for o in s.exile if s.objects[o].owner == player
+                    and not s.objects[o].face_down]
+        if zone in ("hand", "graveyard", "library"):
+            ids: list[int] = getattr(s.players[player], zone)
+            return ids
+        return []
+
+    def _ability_cards(self) -> tuple[set[str], dict[str, set[str]], set[str]]:
+        """The cards in this game (by the names objects have) with an activated ability
+        that isn't a mana ability; by zone other than the battlefield (in the order
+        :data:`ABILITY_ZONES`), those with one that works from there; and those with a
+        mana ability whose mana has a spending restriction."""
+        found = self._game_facts.get(("\0abilities", False))
+        if found is None:
+            reg = self.reg
+            cards = {n: reg.cards.get(reg.canonical(n)) for n in self._names}
+            elsewhere = {z: {n for n, d in cards.items() if d is not None and any(
+                z in ab.zones and not ab.mana for _k, ab in d.activated)}
+                for z in ABILITY_ZONES}
+            found = self._game_facts[("\0abilities", False)] = [(
+                {n for n, d in cards.items()
+                 if d is not None and any(not ab.mana for _k, ab in d.activated)},
+                {z: names for z, names in elsewhere.items() if names},
+                {n for n, d in cards.items()
+                 if d is not None and any(ab.spend for _k, ab in d.activated)})]
+        out: tuple[set[str], dict[str, set[str]], set[str]] = found[0]
+        return out
+
+    def _instant_speed(self, o: Obj) -> bool:
+        """Whether card ``o`` (in a hand) could ever be cast when only instants can: an
+        instant, a card with flash, or one with a face or an alternative cost that is or
+        grants that (cards in hand have their printed characteristics; cached per card)."""
+        name = o.flags.get("face") or o.card if o.flags else o.card
+        cache: dict[str, bool] | None = self.reg.__dict__.get("_instant_speed")
+        if cache is None:
+            cache = self.reg.__dict__["_instant_speed"] = {}
+        fast = cache.get(name)
+        if fast is None:
+            d = self.reg[o.card]
+            fast = False
+            for alt in [""] + sorted(d.alt_costs):
+                face = d.extras.get("faces", {}).get(alt) if alt else name
+                t = printed_template(self.reg, face or name)
+                if alt in d.extras.get("flash_alts", ()) or "Instant" in t.types \
+                        or "flash" in t.abilities:
+                    fast = True
+            cache[name] = fast
+        return fast
+
+    def _timing_ok(self, player: int, c: Chars, sorcery_ok: bool) -> bool:
+        return sorcery_ok or "Instant" in c.types or c.has("flash")
+
+    def _cast_timing_ok(self, player: int, oid: int, alt: str, sorcery_ok: bool) -> bool:
+        """Timing for casting ``oid`` with ``alt`` (a face's types; an alt granting flash)."""
+        if alt and alt in self.card(oid).extras.get("flash_alts", ()):
+            return True
+        return self._timing_ok(player, self.cast_chars(oid, alt), sorcery_ok)
+
+    def cast_def(self, oid: int, alt: str = "") -> CardDef:
+        """The definition ``oid`` is cast with: its own, or a face's (``extras["faces"]``)."""
+        d = self.card(oid)
+        face = d.extras.get("faces", {}).get(alt)
+        return self.reg[face] if face else d
+
+    def cast_chars(self, oid: int, alt: str = "") -> Chars:
+        """The characteristics ``oid`` would have as a spell cast with ``alt``."""
+        face = self.card(oid).extras.get("faces", {}).get(alt)
+        o = self.state.objects[oid]
+        if not face and not o.face_down:
+            return self.chars(oid)
+        # a face-down card (in exile) is cast face up: its own characteristics
+        return printed(self.reg, msgspec.structs.replace(
+            o, face_down=False, flags={"face": face} if face else o.flags))
+
+    def cast_alts_from(self, player: int, oid: int) -> list[str] | None:
+        """How ``player`` may cast ``oid`` from where it is: ``None`` (any way: their hand)
+        or the alt costs that permissions allow (``""`` = normal), empty if none.  For a
+        land card, ``""`` means they may play it."""
+        o = self.state.objects.get(oid)
+        if o is None:
+            return []
+        if o.zone == "hand" and o.owner == player:
+            return None
+        out: list[str] = []
+        for fn in self.reg.cast_permissions:
+            for alt in fn(self, player, oid) or ():
+                if alt not in out:
+                    out.append(alt)
+        return out
+
+    def _castable_elsewhere(self, player: int) -> list[tuple[int, list[str]]]:
+        perms = self.reg.cast_permissions
+        if not perms:
+            return []
+        s = self.state
+        plan = self.reg.__dict__.get("_permission_plan")
+        zones = self.reg.cast_permission_zones
+        if plan is None or plan[0] != (len(perms), len(zones)):  # what to ask, by zone
+            everywhere = ("exile", "graveyard", "library")
+            plan = self.reg.__dict__["_permission_plan"] = ((len(perms), len(zones)), [
+                (zone, asked) for zone in everywhere
+                for asked in [[fn for fn in perms if zone in zones.get(fn, everywhere)]]
+                if asked])
+        out: list[tuple[int, list[str]]] = []
+        for zone, asked in plan[1]:
+            if zone == "exile" and s.exile:
+                # kept while the exiled cards, the characteristics and the turn stay
+                key = ("\0exiled", player, s.turn, tuple(s.exile))
+                cache = self._chars_cache()
+                found = cache.get(key)
+                if found is None:
+                    found = cache[key] = self._castable_in(player, s.exile, asked)
+                elif self.validate_caches and found != self._castable_in(player, s.exile, asked):
+                    raise StaleCache(f"after event {len(self.log) - 1}, what player {player} "
+                                     "may cast from exile differs from a fresh look")
+                out.extend(found)
+                continue
+            ids = s.players[player].library[:1] if zone == "library" \
+                else [o for p in s.players for o in p.graveyard] if zone == "graveyard" else []
+            out.extend(self._castable_in(player, ids, asked))
+        return out
+
+    def _castable_in(self, player: int, ids: list[int], asked: list[Callable[..., Any]]
+                     ) -> list[tuple[int, list[str]]]:
+        """The cards among ``ids`` that permissions ``asked`` let ``player`` cast."""
+        objs = self.state.objects
+        out: list[tuple[int, list[str]]] = []
+        for oid in ids:  # none in its owner's hand: :meth:`cast_alts_from`, inlined
+            if oid not in objs:
+                continue
+            alts: list[str] = []
+            for fn in asked:
+                for alt in fn(self, player, oid) or ():
+                    if alt not in alts:
+                        alts.append(alt)
+            if alts:
+                out.append((oid, alts))
+        return out
+
+    def _auto_alt(self, player: int, oid: int, alt: str, sorcery_ok: bool) -> str:
+        """Casting at instant speed a spell that may be cast "as though it had flash" for
+        an extra cost uses that cost (``extras["flash_alts"]``)."""
+        o = self.state.objects.get(oid)
+        if alt or o is None or o.zone == "stack" or o.card not in self.reg:
+            return alt
+        flash = self.card(oid).extras.get("flash_alts", ())
+        if flash and not self._cast_timing_ok(player, oid, "", sorcery_ok):
+            return str(flash[0])
+        return alt
+
+    def _cast_options(self, player: int, oid: int, c: Chars, sorcery_ok: bool,
+                      sources: list[Source] | None, alts: list[str] | None = None
+                      ) -> list[Any]:
+        d0 = self.card(oid)
+        out: list[Any] = []
+        # the mana there is, against what the printed cost asks (nothing changes costs)
+        avail = -1 if sources is None or "additional_cost" in d0.extras \
+            or self.static_hooks("cost_change") \
+            else len(self.state.players[player].mana) + len(sources)
+        for alt in [""] + sorted(d0.alt_costs) if d0.alt_costs else ("",):
+            if alts is not None and alt not in alts:
+                continue
+            if avail >= 0 and ManaCost.parse(d0.alt_costs[alt] if alt else d0.facts.mana_cost
+                                             ).least_mana > avail:
+                continue  # (what plan_payment would find, sooner)
+            if not self._cast_timing_ok(player, oid, alt, sorcery_ok):
+                continue
+            cost = self.spell_cost(oid, alt)
+            pool, srcs = self.payment(player, ("spell", oid)) if sources is None else \
+                (self.state.players[player].mana, sources)
+            xs = [0]
+            if cost.x:
+                xs = list(range(0, max_payable_x(cost, pool, srcs) + 1))
+            elif plan_payment(cost, pool, srcs) is None:
+                continue
+            if self.cast_forbidden(player, oid, alt):
+                continue
+            d = self.cast_def(oid, alt)
+            for modes in self._mode_choices(d):
+                slots = self._spell_target_slots(d, modes)
+                payable = [x for x in xs if not cost.x or
+                           plan_payment(cost.with_x(x), pool, srcs) is not None]
+                by_x = {x: self._target_combos(player, oid, slots, x) for x in payable}
+                seen: list[list[int]] = []
+                for x in payable:
+                    seen.extend(t for t in by_x[x] if t not in seen)
+                for targets in seen:
+                    for x in payable:
+                        if targets in by_x[x]:
+                            out.append(["cast", oid, targets, modes, x, alt])
+        return out
+
+    def _mode_choices(self, d: CardDef) -> list[list[int]]:
+        sp = d.spell
+        if sp is None or not sp.modes:
+            return [[]]
+        return [list(m) for m in combinations(range(1, len(sp.modes) + 1), sp.choose or 1)]
+
+    def _spell_target_slots(self, d: CardDef, modes: list[int]) -> list[Target]:
+        sp = d.spell
+        if sp is None:
+            ench = d.extras.get("enchant")
+            return [ench] if ench is not None else []
+        if sp.modes:
+            return [t for m in modes for t in sp.modes[m - 1].targets]
+        return list(sp.targets)
+
+    @staticmethod
+    def slot_count(t: Target, x: int = 0) -> int:
+        """How many targets slot ``t`` takes (X for ``X_COUNT``)."""
+        return x if t.count == X_COUNT else t.count
+
+    def split_targets(self, slots: Sequence[Target], targets: Sequence[int], x: int = 0
+                      ) -> list[list[int]]:
+        """Which of ``targets`` fill each slot: a slot takes its count, an "up to" slot as
+        many as the later required slots leave (CR 601.2c)."""
+        out: list[list[int]] = []
+        i = 0
+        for k, t in enumerate(slots):
+            n = self.slot_count(t, x)
+            if t.up_to:
+                later = sum(self.slot_count(u, x) for u in slots[k + 1:] if not u.up_to)
+                n = max(0, min(n, len(targets) - i - later))
+            out.append(list(targets[i:i + n]))
+            i += n
+        return out
+
+    def target_combos(self, player: int, source: int, slots: Sequence[Target],
+                      x: int = 0) -> list[list[int]]:
+        """Every legal choice of targets ``player`` can make for ``slots`` of ``source``."""
+        return self._target_combos(player, source, slots, x)
+
+    def _target_combos(self, player: int, source: int, slots: Sequence[Target],
+                       x: int = 0) -> list[list[int]]:
+        if not slots:
+            return [[]]
+        per_slot: list[list[list[int]]] = []
+        for t in slots:
+            cands = self.target_candidates(player, source, t, x)
+            count = self.slot_count(t, x)
+            if count == 1 and not t.up_to:
+                opts = [[c] for c in cands]
+            else:
+                lo = 0 if t.up_to else count  # ("any number of targets": a large count)
+                opts = [list(cs) for cs in islice(
+                    (cs for n in range(lo, min(count, len(cands)) + 1)
+                     for cs in combinations(cands, n)), MAX_TARGET_COMBOS)]
+            if not opts:
+                return []
+            per_slot.append(opts)
+        out: list[list[int]] = []
+        for combo in product(*per_slot):
+            out.append([r for part in combo for r in part])
+            if len(out) >= MAX_TARGET_COMBOS:
+                break
+        return out
+
+    def target_candidates(self, player: int, source: int, t: Target, x: int | None = None
+                          ) -> list[int]:
+        """Objects and players that could be chosen for target slot ``t`` (with X ``x``;
+        by default the X of ``source`` if it is a spell or ability on the stack)."""
+        v = self.view()
+        if x is None:
+            x = next((it.x for it in self.state.stack if it.id == source), 0)
+        v.x = x
+        try:
+            out = [player_ref(p) for p in range(len(self.state.players))
+                   if t.filter(v, player_ref(p), player, source)]
+            for oid in self.state.battlefield:
+                if t.filter(v, oid, player, source) and self._can_target(player, oid, source):
+                    out.append(oid)
+            for it in self.state.stack:
+                if it.id != source and t.filter(v, it.id, player, source):
+                    out.append(it.id)
+            for zone in ("graveyard",):
+                for p in self.state.players:
+                    for oid in getattr(p, zone):
+                        if t.filter(v, oid, player, source):
+                            out.append(oid)
+        except Exception as exc:
+            card, ability = self._target_owner(source, t)
+            self.card_failed(exc, card, ability, "target filter")
+        return out
+
+    def _target_owner(self, source: int, t: Target) -> tuple[str, Any]:
+        """The card and ability whose target slot ``t`` is (``source``: the card, permanent
+        or stack item choosing targets): for naming it in an error."""
+        it = next((i for i in self.state.stack + self.state.pending if i.id == source), None)
+        names = [card_of(it)] if it is not None else []
+        o = self.state.objects.get(source)
+        if o is not None:
+            names += [o.card, self.chars(source).card] if o.zone == "battlefield" else [o.card]
+        for name in names:
+            d = self.reg.cards.get(name)
+            for ab in d.abilities if d is not None else ():
+                slots = list(getattr(ab, "targets", ())) + [
+                    u for m in getattr(ab, "modes", ()) for u in m.targets]
+                if any(u is t for u in slots):
+                    return name, ab
+            if d is not None and d.extras.get("enchant") is t:
+                return name, None
+        return (names[0] if names else self.name(source)), None
+
+    def _can_target(self, player: int, oid: int, source: int) -> bool:
+        c = self.chars(oid)
+        if c.has("shroud"):
+            return False
+        if c.has("hexproof") and c.controller != player:
+            return False
+        if source and self.protected_from(oid, source):
+            return False
+        return True
+
+    def protected_from(self, oid: int, source: int) -> bool:
+        """Whether permanent ``oid`` has protection from a quality of ``source`` (CR 702.16):
+        ``protection from enchantments`` (any card type, plural), ``from red``, ``from
+        everything``."""
+        if oid <= 0 or source <= 0 or oid == source:
+            return False
+        try:
+            if not any(a.startswith("protection from ") for a in self.chars(oid).abilities):
+                return False
+            return self.protected_against(oid, self.chars(source))
+        except KeyError:
+            return False
+
+    def protected_against(self, oid: int, sc: Chars) -> bool:
+        """Whether ``oid`` has protection from something with characteristics ``sc``."""
+        prots = [a[16:] for a in self.chars(oid).abilities if a.startswith("protection from ")]
+        for q in prots:
+            if q == "everything":
+                return True
+            if q.endswith("s") and q[:-1].capitalize() in sc.types:
+                return True
+            if COLOR_WORDS.get(q, "?") in sc.colors:
+                return True
+            if any(t and is_creature_type(t) and sc.has_subtype(t) for t in _singulars(q)):
+                return True  # a creature type: "protection from Elves"
+        return False
+
+    def can_enchant(self, aura: int, host: int) -> bool:
+        """Whether ``aura`` could legally be attached to ``host`` (its enchant quality and
+        the host's protection: CR 303.4d, 702.16c)."""
+        o = self.state.objects.get(aura)
+        h = self.state.objects.get(host)
+        if o is None or h is None or h.zone != "battlefield":
+            return False
+        ench = self.definition(aura).extras.get("enchant")
+        try:
+            if ench is not None and not ench.filter(self.view(), host,
+                                                    self.chars(aura).controller, aura):
+                return False
+        except Exception as exc:
+            self.card_failed(exc, self.definition(aura).name, None, "enchant restriction")
+        return not self.protected_from(host, aura)
+
+    def _activate_options(self, player: int, oid: int, idx: int, ab: Activated,
+                          sorcery_ok: bool, sources: list[Source] | None) -> list[Any]:
+        if ab.sorcery and not sorcery_ok:
+            return []
+        try:
+            self._check_activation_costs(player, oid, ab, 0)
+        except RulesError:
+            return []
+        o = self.state.objects[oid]
+        xs = [0]
+        if ab.cost.loyalty_x:
+            xs = list(range(0, o.counters.get("loyalty", 0) + 1))
+        cost = ManaCost.parse(ab.cost.mana)
+        if cost.x:
+            pool, srcs = self.payment(player, ("ability", oid)) if sources is None else \
+                (self.state.players[player].mana, sources)
+            xs = list(range(0, max_payable_x(cost, pool, srcs) + 1))
+        out: list[Any] = []
+        for targets in self._target_combos(player, oid, ab.targets):
+            for x in xs:
+                out.append(["activate", oid, idx, targets, x])
+        return out
+

@@ -1,0 +1,344 @@
+"""Combat (CR 506-511): declaring attackers and blockers with their restrictions and
+requirements (CR 508.1, 509.1), first strike (CR 702.7), assigning and dealing combat
+damage (CR 510), trample (CR 702.19)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mtgk.log import events as ev
+from mtgk.log.events import player_ref
+from mtgk.rules.core import Decision, RulesError
+from mtgk.rules.parts import GamePart
+
+
+class Combat(GamePart):
+    """Combat (CR 506-511)."""
+
+    # ------------------------------------------------------------------ combat
+    def can_attack(self, oid: int, player: int) -> bool:
+        o = self.state.objects[oid]
+        c = self.chars(oid)
+        return (c.is_creature and c.controller == player and not o.tapped
+                and not (o.sick and not c.has("haste")) and not c.has("defender")
+                and not c.has("can't attack"))
+
+    def attack_targets(self, player: int) -> list[int]:
+        d = 1 - player
+        return [player_ref(d)] + [oid for oid in self.permanents_of_type("Planeswalker")
+                                  if self.chars(oid).controller == d]
+
+    def _declare_attackers(self, active: int) -> bool:
+        cands = [oid for oid in self.state.battlefield if self.can_attack(oid, active)]
+        if not cands:
+            return False
+        mark = len(self.log)
+        choice = self.ask(Decision("attackers", active, None, "declare attackers",
+                                   check=lambda ch: self.check_attackers(active, ch),
+                                   context={"attackers": cands,
+                                            "targets": self.attack_targets(active)}))
+        if not choice:
+            return False
+        seq = self.emit(ev.AttackersDeclared(attacks=tuple((a, t) for a, t in choice)),
+                        cause=self.decided_since(mark))
+        with self.caused(seq):
+            for a, _t in choice:
+                if not self.chars(a).has("vigilance"):
+                    self.emit(ev.Tapped(obj=a))
+        return True
+
+    def check_attackers(self, player: int, choice: Any) -> list[list[int]]:
+        if not isinstance(choice, list):
+            raise RulesError("508.1", "attackers must be a list of [attacker, target] pairs")
+        targets = self.attack_targets(player)
+        seen: set[int] = set()
+        out: list[list[int]] = []
+        for pair in choice:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise RulesError("508.1", f"bad attack {pair!r}")
+            a, t = int(pair[0]), int(pair[1])
+            if a in seen:
+                raise RulesError("508.1", f"{self.name(a)} can attack only once")
+            seen.add(a)
+            if a not in self.state.objects or self.state.objects[a].zone != "battlefield" \
+                    or not self.can_attack(a, player):
+                why = "it is summoning sick" if a in self.state.objects and \
+                    self.state.objects[a].sick else "it can't attack"
+                raise RulesError("508.1a", f"{self.name(a)} can't attack: {why}")
+            if t not in targets:
+                raise RulesError("508.1b", f"{self.name(t)} can't be attacked: a creature "
+                                 "attacks the defending player or a planeswalker they control")
+            out.append([a, t])
+        return out
+
+    def can_block(self, blocker: int, attacker: int) -> bool:
+        o = self.state.objects[blocker]
+        b = self.chars(blocker)
+        a = self.chars(attacker)
+        if not b.is_creature or o.tapped or b.has("can't block") or a.has("can't be blocked"):
+            return False
+        if self.protected_from(attacker, blocker):
+            return False
+        for r in a.abilities:  # "can't be blocked by creatures with power N or greater"
+            if r.startswith("unblockable_by_power:") and (b.power or 0) >= int(r[21:]):
+                return False
+        if a.has("flying") and not (b.has("flying") or b.has("reach")):
+            return False
+        if a.has("fear") and not ("Artifact" in b.types or "B" in b.colors):
+            return False
+        if a.has("intimidate") and not ("Artifact" in b.types or set(a.colors) & set(b.colors)):
+            return False
+        for walk, land in (("islandwalk", "Island"), ("swampwalk", "Swamp"),
+                           ("forestwalk", "Forest"), ("mountainwalk", "Mountain"),
+                           ("plainswalk", "Plains")):
+            if a.has(walk) and any(land in self.chars(x).subtypes
+                                   for x in self.battlefield(b.controller)):
+                return False
+        return True
+
+    def _declare_blockers(self, active: int) -> None:
+        c = self.state.combat
+        if c is None or not c.attackers:
+            return
+        d = 1 - active
+        cands = [oid for oid in self.state.battlefield
+                 if self.chars(oid).controller == d and self.chars(oid).is_creature
+                 and not self.state.objects[oid].tapped]
+        choice: list[list[int]] = []
+        mark = len(self.log)
+        if cands and any(self.can_block(b, a) for b in cands for a in c.attackers):
+            choice = self.ask(Decision("blockers", d, None, "declare blockers",
+                                       check=lambda ch: self.check_blockers(d, ch),
+                                       context={"blockers": cands,
+                                                "attackers": list(c.attackers)}))
+        self.emit(ev.BlockersDeclared(blocks=tuple((b, a) for b, a in choice)),
+                  cause=self.decided_since(mark))
+
+    def check_blockers(self, player: int, choice: Any) -> list[list[int]]:
+        c = self.state.combat
+        if not isinstance(choice, list) or c is None:
+            raise RulesError("509.1", "blockers must be a list of [blocker, attacker] pairs")
+        seen: set[int] = set()
+        count: dict[int, int] = {}
+        out: list[list[int]] = []
+        for pair in choice:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise RulesError("509.1", f"bad block {pair!r}")
+            b, a = int(pair[0]), int(pair[1])
+            if b in seen and ([b, a] in out or b not in self.state.objects
+                              or sum(1 for bb, _a in out if bb == b) >= self.max_blocks(b)):
+                n = self.max_blocks(b) if b in self.state.objects else 1
+                raise RulesError("509.1a", f"{self.name(b)} can block only "
+                                 f"{'one creature' if n == 1 else f'{n} creatures'}")
+            seen.add(b)
+            if a not in c.attackers:
+                raise RulesError("509.1a", f"{self.name(a)} is not attacking")
+            if b not in self.state.objects or self.state.objects[b].zone != "battlefield" or \
+                    self.chars(b).controller != player or not self.can_block(b, a):
+                raise RulesError("509.1b", f"{self.name(b)} can't block {self.name(a)}")
+            count[a] = count.get(a, 0) + 1
+            out.append([b, a])
+        for a, n in count.items():
+            need = self.min_blockers(a)
+            if n < need and need == 2 and self.chars(a).has("menace"):
+                raise RulesError("702.110b", f"{self.name(a)} has menace: it can't be blocked "
+                                 "except by two or more creatures")
+            if n < need:
+                raise RulesError("509.1b", f"{self.name(a)} can't be blocked except by {need} "
+                                 "or more creatures")
+        self._check_block_requirements(player, out)
+        return out
+
+    def max_blocks(self, oid: int) -> int:
+        """How many attackers ``oid`` can block: any number (``can block any number``),
+        or one plus one per ``can block an additional creature``."""
+        c = self.chars(oid)
+        if c.has("can block any number"):
+            return 10 ** 6
+        return 1 + sum(1 for a in c.abilities if a == "can block an additional creature")
+
+    def min_blockers(self, oid: int) -> int:
+        """The fewest creatures that can block ``oid``: 2 with menace, N with an ability
+        ``min_blockers:N`` ("can't be blocked except by N or more creatures")."""
+        c = self.chars(oid)
+        need = 2 if c.has("menace") else 1
+        for a in c.abilities:
+            if a.startswith("min_blockers:"):
+                need = max(need, int(a[13:]))
+        return need
+
+    def _check_block_requirements(self, player: int, blocks: list[list[int]]) -> None:
+        """Blocking requirements: "All creatures able to block ~ do so" (ability ``all able
+        block it``) and "[this creature] blocks [that one] this turn if able" (ability
+        ``must_block:<attacker>``).  Each creature obeys as many of its requirements as it
+        can: it blocks one of the attackers it is required to block (all of them, up to
+        the number of creatures it can block) -- CR 509.1c."""
+        c = self.state.combat
+        attackers = list(c.attackers) if c else []
+        lures = [a for a in attackers if self.chars(a).has("all able block it")]
+        mine = [b for b in self.state.battlefield
+                if self.chars(b).controller == player and self.chars(b).is_creature]
+        musts = {b: [int(r[11:]) for r in self.chars(b).abilities if r.startswith("must_block:")
+                     and int(r[11:]) in attackers] for b in mine}
+        if not lures and not any(musts.values()):
+            return
+
+        def feasible(a: int) -> bool:
+            # a requirement that would break a restriction ("can't be blocked except by two
+            # or more creatures" with too few able blockers) isn't one
+            return len([b for b in mine if self.can_block(b, a)]) >= self.min_blockers(a)
+
+        for b in mine:
+            reqs = [a for a in lures + musts[b] if feasible(a) and self.can_block(b, a)]
+            able = [a for i, a in enumerate(reqs) if a not in reqs[:i]]
+            if not able:
+                continue
+            blocking = [a for bb, a in blocks if bb == b]
+            if len(set(able) & set(blocking)) < min(len(able), self.max_blocks(b)):
+                missed = next(a for a in able if a not in blocking)
+                why = "all creatures able to block it do so" if missed in lures else \
+                    "it blocks it this turn if able"
+                raise RulesError("509.1c", f"{self.name(b)} must block "
+                                 f"{self.name(missed)}: {why}")
+
+    def _first_strikers(self) -> list[int]:
+        """The attacking and blocking creatures that have first strike or double strike now
+        (as the combat damage step would begin: CR 510.4), attackers first."""
+        c = self.state.combat
+        if c is None:
+            return []
+        objs = self.state.objects
+        out: list[int] = []
+        for o in list(c.attackers) + list(c.blockers):
+            if o in objs and o not in out:
+                ch = self.chars(o)
+                if ch.has("first strike") or ch.has("double strike"):
+                    out.append(o)
+        return out
+
+    def _deals_in(self, oid: int, first_strike: bool) -> bool:
+        """Whether creature ``oid`` deals combat damage in the first-strike step
+        (``first_strike``) or in the regular one (CR 510.4): in the first, those that had
+        first or double strike as it began; in the regular one after it, the others and
+        those that have double strike now (CR 702.4d, 702.7c); with no first-strike step,
+        every creature."""
+        c = self.state.combat
+        if first_strike:
+            return c is not None and oid in c.first_strikers
+        if c is None or not c.first_strikers:
+            return True
+        return oid not in c.first_strikers or self.chars(oid).has("double strike")
+
+    def _damage_step(self, first_strike: bool) -> None:
+        """The combat damage of one combat damage step: each attacking and blocking
+        creature that deals damage in it (:meth:`_deals_in`) assigns its damage, then all of
+        it is dealt at once (CR 510.1-2)."""
+        s = self.state
+        c = s.combat
+        if c is None:
+            return
+        dmg: list[tuple[int, int, int]] = []
+        defender = 1 - s.active
+        for a, target in list(c.attackers.items()):
+            if a not in s.objects or s.objects[a].zone != "battlefield":
+                continue
+            if not self._deals_in(a, first_strike):
+                continue
+            power = self.combat_damage_of(a)
+            if power <= 0:
+                continue
+            blockers = [b for b in c.blocked.get(a, []) if b in s.objects
+                        and s.objects[b].zone == "battlefield"]
+            target_ok = target < 0 or (target in s.objects and s.objects[target].zone ==
+                                       "battlefield" and target not in c.removed_attacked
+                                       and self.chars(target).controller == defender)
+            if a not in c.was_blocked:
+                if target_ok:
+                    dmg.append((a, target, power))
+                continue
+            if not blockers:
+                if self.chars(a).has("trample") and target_ok:
+                    dmg.append((a, target, power))
+                continue
+            for to, n in self._assign(a, blockers, power, target if target_ok else None):
+                dmg.append((a, to, n))
+        for b, attackers in list(c.blockers.items()):
+            if b not in s.objects or s.objects[b].zone != "battlefield" or not attackers:
+                continue
+            if not self._deals_in(b, first_strike):
+                continue
+            power = self.combat_damage_of(b)
+            live = [a for a in attackers if a in s.objects and s.objects[a].zone == "battlefield"]
+            if power > 0 and len(live) == 1:
+                dmg.append((b, live[0], power))
+            elif power > 0 and live:  # blocking several: its controller divides the damage
+                for to, n in self._assign(b, live, power, None):
+                    dmg.append((b, to, n))
+        for src, to, n in dmg:
+            if n > 0:  # through replacement and prevention effects, like all damage
+                self.deal_damage(src, to, n, combat=True)
+
+    def combat_damage_of(self, oid: int) -> int:
+        """The combat damage creature ``oid`` assigns: its power, or its toughness while a
+        permanent has ``assigns combat damage by toughness`` (Doran, the Siege Tower)."""
+        c = self.chars(oid)
+        if self.permanents_with("assigns combat damage by toughness"):
+            return c.toughness or 0
+        return c.power or 0
+
+    def _lethal(self, blocker: int, attacker: int) -> int:
+        o = self.state.objects[blocker]
+        c = self.chars(blocker)
+        if self.chars(attacker).has("deathtouch"):
+            return 1 if o.damage == 0 else 0
+        return max(0, (c.toughness or 0) - o.damage)
+
+    def _assign(self, a: int, blockers: list[int], power: int, target: int | None
+                ) -> list[tuple[int, int]]:
+        trample = self.chars(a).has("trample") and target is not None
+        if len(blockers) == 1 and not trample:
+            return [(blockers[0], power)]
+        recipients = list(blockers) + ([target] if trample and target is not None else [])
+        default: dict[int, int] = {}
+        left = power
+        for b in blockers:
+            n = min(left, self._lethal(b, a))
+            default[b] = n
+            left -= n
+        if left:
+            if trample and target is not None:
+                default[target] = default.get(target, 0) + left
+            else:
+                default[blockers[-1]] += left
+        attacker_ctrl = self.chars(a).controller
+        choice = self.ask(Decision("assign", attacker_ctrl, None,
+                                   f"assign {power} combat damage from {self.name(a)}",
+                                   check=lambda ch: self._check_assign(a, blockers, power,
+                                                                       trample, target, ch),
+                                   context={"attacker": a, "default": [[k, v] for k, v in
+                                                                       default.items()],
+                                            "recipients": recipients}))
+        return [(int(k), int(v)) for k, v in choice]
+
+    def _check_assign(self, a: int, blockers: list[int], power: int, trample: bool,
+                      target: int | None, choice: Any) -> list[list[int]]:
+        if not isinstance(choice, list):
+            raise RulesError("510.1", "damage assignment must be a list of [recipient, amount]")
+        got: dict[int, int] = {}
+        for pair in choice:
+            k, v = int(pair[0]), int(pair[1])
+            if k not in blockers and not (trample and k == target):
+                raise RulesError("510.1c", f"{self.name(k)} can't be assigned damage from "
+                                 f"{self.name(a)}")
+            if v < 0:
+                raise RulesError("510.1", "damage can't be negative")
+            got[k] = got.get(k, 0) + v
+        if sum(got.values()) != power:
+            raise RulesError("510.1", f"assign exactly {power} damage")
+        # 510.1c: lethal damage to every blocker before any to the attacked player/planeswalker
+        if trample and target is not None and got.get(target, 0) > 0:
+            for b in blockers:
+                if got.get(b, 0) < self._lethal(b, a):
+                    raise RulesError("702.19c", f"{self.name(b)} must be assigned lethal damage "
+                                     "before damage tramples over")
+        return [[k, v] for k, v in got.items()]

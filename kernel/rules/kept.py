@@ -1,0 +1,337 @@
+"""What a game keeps across events for speed, and the one policy that keeps it right.
+
+A rule reads as the rule: it asks the game for characteristics (:meth:`~GameCore.chars`,
+:meth:`~GameCore.view`), legal actions, the static abilities with a hook, the trigger plan of
+an event type.  Computing those afresh after every event is what a rule means, and it is
+slow, so the game keeps them from one event to the next.  **The policy: a kept fact is
+keyed by a version that every event which could change it bumps; an event that can't
+change it (its ``Event.changes()`` names parts of the state the fact doesn't read) leaves
+it kept.**  The versions and what bumps them are all here: after each event,
+:meth:`GameCore.emit` calls :meth:`_forget_after` (with :meth:`_chars_after` and
+:meth:`_sba_reads`) and, for new objects, :meth:`_new_objects`:
+
+* ``_chars`` -- every permanent's characteristics after the layers (CR 613), with
+  ``_chars_reads``, the parts of the state the static abilities on the battlefield read
+  (``Static.reads``); forgotten by an event that changes permanents or a part read
+  (``_chars_version`` counts the times).  ``_hooks`` (:meth:`static_hooks`,
+  :meth:`permanents_with`, :meth:`cached`, :meth:`_grants_possible`) go with them.
+* ``_version`` -- counts events that may change characteristics or what the rules look
+  at (all but :data:`~mtgk.rules.core.NEUTRAL_EVENTS`): the key of ``_legal``
+  (:meth:`~mtgk.rules.actions.LegalActions.legal_actions`, with ``_taps``, the player's
+  mana pool and the timing) and of ``_effects_seen`` (:meth:`_effects_facts`); ``_taps``
+  (tapped and untapped events) also keys the mana sources (:mod:`mtgk.rules.payment`).
+* ``_sba_version`` -- counts events that may make a state-based action due (they change
+  permanents, or a part of the state the checks read, :meth:`_sba_reads`); ``_settled``
+  is its value when the checks last found nothing (:mod:`mtgk.rules.priority` skips them
+  until it changes).
+* ``_names`` -- the cards of the objects in this game so far; a new one clears
+  ``_tag_plans`` (the trigger plans by event type, :mod:`mtgk.rules.triggers`),
+  ``_game_facts`` (facts about its cards, :mod:`mtgk.rules.actions`) and ``_grantors``.
+
+**Validated mode** (``validate_caches``; scenarios and tests run so) checks every kept
+fact against a fresh computation after every event and raises
+:class:`~mtgk.rules.core.StaleCache` on a difference: a card that reads a part of the state
+it doesn't declare, or an event type whose ``CHANGES`` is too narrow, is found there.
+To change what is kept, or to keep nothing, change this module (and the lookups named
+above); no rule depends on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from mtgk.cards.definitions import STATIC_HOOKS, CardDef, Registry
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope, Event
+from mtgk.rules.layers import (
+    APPLIERS,
+    Chars,
+    View,
+    chars_key,
+    compute,
+    compute_with_reads,
+    undeclared_readers,
+)
+from mtgk.rules.state import State
+
+MOVES: frozenset[type] = frozenset({ev.ZoneChanged, ev.RemovedFromGame, ev.SpellCast})
+"""Events that move object ``obj`` from ``from_zone`` (it becomes a new object)."""
+
+NEUTRAL_EVENTS: frozenset[type] = frozenset({
+    ev.DecisionMade, ev.ManaAdded, ev.ManaSpent, ev.ManaEmptied, ev.Revealed,
+    ev.LibraryShuffled, ev.StepBegan, ev.Tapped, ev.Untapped})
+"""Event types that never call for a state-based action and that change characteristics
+only through a static ability that *declares* it reads what they change
+(``Static.reads``: ``"tapped"``, ``"mana"``, ``"step"`` ...; a static that declares
+nothing is taken not to look at these).  Legal actions kept across them are keyed on
+tapped status and mana pools (:meth:`Game.legal_actions`)."""
+
+
+class StaleCache(AssertionError):
+    """In validated mode (``Game.validate_caches``), something the engine kept across
+    events differs from a fresh computation: a card's or plugin's declarations of what
+    it reads (``Static.reads``, ``pt_reads``, ``Registry.add_sba_check``) or an event
+    type's ``CHANGES`` are wrong."""
+
+
+class StaleCharacteristics(StaleCache):
+    """The engine's kept characteristics differ from a fresh computation (see
+    :meth:`Game.check_cached_characteristics`)."""
+
+
+class KeptFacts:
+    """The facts a game keeps across events, their versions, and when they are forgotten.
+    A base of :class:`~mtgk.rules.core.GameCore`, whose ``__init__`` calls :meth:`_init_kept`."""
+
+    if TYPE_CHECKING:  # what GameCore provides
+        reg: Registry
+        state: State
+        log: list[Envelope]
+
+        def definition(self, oid: int) -> CardDef:
+            ...
+
+        def view(self) -> View:
+            ...
+
+    def _init_kept(self) -> None:
+        """Nothing kept yet."""
+        self._chars: dict[int, Chars] | None = None
+        self._chars_reads: frozenset[str] | None = None  # what ``_chars`` depends on
+        self._tokens = False  # whether a token has existed (state-based actions look)
+        self._effects_seen: tuple[int, bool, bool] = (-1, False, False)  # _effects_facts
+        #: validated mode: check what the engine keeps across events against a fresh
+        #: computation after every event (characteristics, state-based actions, legal
+        #: actions) and raise :class:`StaleCache` on a difference.  Scenarios run so.
+        self.validate_caches = False
+        self._taps = 0  # counts Tapped and Untapped events
+        self._names: set[str] = set()  # the cards of the objects in this game, so far
+        self._grantors: set[str] | None = None  # those of them defined ``grantable``
+        self._game_facts: dict[tuple[str, bool], list[Any]] = {}  # about its cards (so far)
+        #: event tag -> (look-back plan, ordinary plan) for the cards in this game
+        self._tag_plans: dict[str, tuple[list[Any], list[Any]]] = {}
+        #: legal_actions(), by player and whether they could cast a sorcery
+        self._legal: dict[tuple[int, bool], tuple[Any, list[Any]]] = {}
+        self._hooks: dict[Any, Any] = {}  # static_hooks() cache, keyed by _chars_version
+        self._chars_version = 0  # counts the times the characteristics were forgotten
+        self._version = 0  # counts events that may change characteristics or SBAs
+        self._settled = -1  # _sba_version when state-based actions last found nothing
+        #: counts events that may call for a state-based action: that change permanents
+        #: or a part of the state the checks look at (:meth:`_sba_reads`)
+        self._sba_version = 0
+        self._sba_parts: frozenset[str] | None = None
+        self._chars_at = -1
+
+    def _forget_after(self, e: Event, kind: type) -> None:
+        """After :meth:`GameCore.emit` folded ``e`` (of type ``kind``) in: bump the versions
+        ``e`` may invalidate and forget the characteristics it may have changed; in
+        validated mode, check the characteristics still kept against a fresh computation."""
+        if kind not in NEUTRAL_EVENTS:
+            self._version += 1
+            ch = e.changes()
+            if ch is None or not ch.isdisjoint(self._sba_parts or self._sba_reads()):
+                self._sba_version += 1
+            if self._chars is not None:
+                self._chars_after(e, ch, False)
+        else:
+            if kind is ev.Tapped or kind is ev.Untapped:
+                self._taps += 1
+            if self._chars is not None:
+                self._chars_after(e, e.changes(), True)
+        if self.validate_caches:
+            self.check_cached_characteristics()
+
+    def _sba_reads(self) -> frozenset[str]:
+        """The parts of the state (beyond the permanents) that state-based actions look
+        at: life, damage, players' standing; the zones once a token has existed (it
+        ceases to exist there); what the registry's checks declare (all, if one doesn't)."""
+        reads = self._sba_parts
+        if reads is None:
+            parts = {"life", "damage", "players"}
+            if self._tokens:
+                parts |= {"stack", "hand", "library", "graveyard", "exile"}
+            for check in self.reg.sba_checks:
+                declared = self.reg.sba_check_reads.get(check)
+                parts |= set(ev.STATE_PARTS) if declared is None else declared
+            reads = self._sba_parts = frozenset(parts)
+        return reads
+
+    def _new_objects(self, first: int) -> None:
+        """Note the objects an event created (ids from ``first`` on): whether a token has
+        existed, and cards new to this game (whose triggers are then looked for)."""
+        objs = self.state.objects
+        for i in range(first, self.state.next_id):
+            o = objs.get(i)
+            if o is None:
+                continue
+            if o.token and not self._tokens:
+                self._tokens = True
+                self._sba_parts = None
+            if o.card not in self._names:
+                self._names.add(o.card)
+                self._game_facts.clear()
+                self._tag_plans.clear()
+                self._grantors = None
+
+    def _chars_after(self, e: Event, ch: frozenset[str] | None, neutral: bool) -> None:
+        """Forget the characteristics computed before ``e`` if ``e`` may have changed them:
+        it changes permanents (``ch``, its ``Event.changes()``, is ``None``), or a part of
+        the state that a static ability on the battlefield reads (``Static.reads``; one
+        that didn't say reads every part but those of :data:`NEUTRAL_EVENTS`)."""
+        reads = self._chars_reads
+        if ch is None or (reads is None and not neutral) or (reads and not reads.isdisjoint(ch)):
+            self._chars = None
+            self._chars_version += 1
+            self._sba_version += 1
+            if neutral:
+                self._version += 1  # the caches of facts that depend on characteristics
+        elif ch and self._chars is not None and type(e) in MOVES:
+            self._chars.pop(e.obj, None)  # type: ignore[attr-defined]  # (a card that moved)
+
+    def check_cached_characteristics(self) -> None:
+        """Validated mode (scenarios and tests run it after every event): the
+        characteristics the engine kept across the last event must equal a fresh
+        computation.  If not, a static ability on the battlefield reads a part of the
+        state it didn't declare in ``Static.reads`` (or a CDA in ``pt_reads``), or an
+        event type's ``CHANGES`` is too narrow; :class:`StaleCharacteristics` names them."""
+        cs = self._chars
+        if cs is None:
+            return
+        fresh = compute(self.state, self.reg, check_layers=True)
+        for oid in self.state.battlefield:
+            old, new = cs.get(oid), fresh.get(oid)
+            if old is None or new is None or chars_key(old) != chars_key(new):
+                last = self.log[-1].event if self.log else None
+                diff = [f"{slot} {getattr(old, slot, None)!r} -> {getattr(new, slot, None)!r}"
+                        for slot in Chars.__slots__
+                        if slot != "shared" and getattr(old, slot, None) != getattr(new, slot, None)]
+                changed = last.changes() if last else None
+                suspects = undeclared_readers(self.state, self.reg, oid, changed)
+                who = (f"; declared without it: {'; '.join(suspects)}" if suspects else "")
+                raise StaleCharacteristics(
+                    f"after event {len(self.log) - 1} ({type(last).__name__}, which changes "
+                    f"{sorted(changed or ()) if last else '?'}), the characteristics "
+                    f"kept for #{oid} {self.state.objects[oid].card} are stale "
+                    f"({'; '.join(diff)}): a static ability or characteristic-defining "
+                    f"ability on the battlefield reads a part of the state it doesn't "
+                    f"declare (Static.reads, pt_reads){who}")
+
+    def _all_chars(self) -> dict[int, Chars]:
+        """The characteristics of every permanent (computed if need be): for loops over
+        the battlefield, where each permanent is sure to be there."""
+        cs = self._chars
+        if cs is None:
+            cs, self._chars_reads = compute_with_reads(self.state, self.reg)
+            self._chars = cs
+        return cs
+
+    def static_hooks(self, attr: str) -> list[tuple[int, Any]]:
+        """``(source, hook)`` for each static ability of a permanent on the battlefield
+        that has the hook ``attr`` (``cost_change``, ``forbids_cast``, ``extra_mana``,
+        ``enters_tapped``, ``as_though_haste`` ...) and that its source has now; cached
+        until the next event that can change characteristics."""
+        cache = self._chars_cache()
+        out: list[tuple[int, Any]] | None = cache.get(attr)
+        if out is None:
+            if attr not in STATIC_HOOKS:
+                raise KeyError(f"static_hooks: {attr!r} is no static hook (register it with "
+                               "mtgk.cards.definitions.register_static_hook)")
+            live = cache.get("\0statics")
+            if live is None:  # each static ability a permanent has now, with its source
+                cs = self._all_chars()
+                live = cache["\0statics"] = [
+                    (src, st) for src in self.state.battlefield
+                    for key, st in self.definition(src).statics if key in cs[src].abilities]
+            out = cache[attr] = [(src, fn) for src, st in live
+                                 for fn in [getattr(st, attr, None)] if fn is not None]
+        return out
+
+    def permanents_with(self, ability: str) -> list[int]:
+        """The permanents that have ``ability`` now, in battlefield order (remembered
+        while the characteristics hold).
+
+        >>> from mtgk.rules.engine import Game
+        >>> g = Game(Registry(), ["A", "B"], seed=1)
+        >>> g.permanents_with("flying")
+        []
+        """
+        return self._permanents(("\0with", ability), lambda c: ability in c.abilities)
+
+    def permanents_of_type(self, card_type: str) -> list[int]:
+        """The permanents of ``card_type`` now, in battlefield order (remembered while the
+        characteristics hold)."""
+        return self._permanents(("\0type", card_type), lambda c: card_type in c.types)
+
+    def _permanents(self, key: tuple[str, str], test: Callable[[Chars], bool]) -> list[int]:
+        cache = self._chars_cache()
+        found: list[int] | None = cache.get(key)
+        if found is None:
+            cs = self._all_chars()
+            found = cache[key] = [oid for oid in self.state.battlefield if test(cs[oid])]
+        return found
+
+    def cached(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, remembered while the permanents and their characteristics stay
+        as they are (until an event changes a permanent, or a part of the state that a
+        static ability on the battlefield reads): for plugins' facts about the
+        permanents (``key`` should name the plugin).
+
+        >>> from mtgk.rules.engine import Game
+        >>> g = Game(Registry(), ["A", "B"], seed=1)
+        >>> g.cached("demo:answer", lambda: 42), g.cached("demo:answer", lambda: 0)
+        (42, 42)
+        """
+        cache = self._chars_cache()
+        if key in cache:
+            return cache[key]
+        out = cache[key] = compute()
+        return out
+
+    def _chars_cache(self) -> dict[Any, Any]:
+        """A cache for facts about the permanents and their characteristics, emptied as
+        the characteristics are forgotten (:meth:`_chars_after`).  The characteristics
+        are computed first, so that every event that could change such a fact is seen."""
+        if self._chars is None:
+            self.view()
+        cache = self._hooks
+        if cache.get("") != self._chars_version:
+            cache.clear()
+            cache[""] = self._chars_version
+        return cache
+
+    def _grants_possible(self) -> bool:
+        """Whether a permanent may have been granted another card's triggered ability:
+        only through a continuous effect from a resolved spell or ability, or a static
+        ability of a card defined ``grantable`` (an Aura, a Role) on the battlefield."""
+        s = self.state
+        if s.effects and self._effects_facts()[1]:
+            return True
+        if self._grantors is None:  # the grantable cards in this game (so far)
+            cards = self.reg.cards
+            self._grantors = {n for n in self._names
+                              if n in cards and cards[n].extras.get("grantable")}
+        if not self._grantors:
+            return False
+        cache = self._chars_cache()
+        found = cache.get("_grants")
+        if found is None:
+            grantors = self._grantors
+            found = cache["_grants"] = any(s.objects[i].card in grantors
+                                           for i in s.battlefield)
+        return bool(found)
+
+    def _effects_facts(self) -> tuple[bool, bool]:
+        """Whether a copy effect exists (layer 1), and whether an effect may grant
+        abilities (layer 6, other than taking them away); kept until the next event
+        that may change the effects."""
+        found = self._effects_seen
+        if found[0] != self._version:
+            copies = grants = False
+            for x in self.state.effects:
+                layer = APPLIERS.get(x.kind, ("",))[0]
+                copies = copies or layer == "1"
+                grants = grants or (layer == "6" and x.kind not in ("lose", "lose_all_abilities"))
+            found = self._effects_seen = (self._version, copies, grants)
+        return found[1], found[2]
+

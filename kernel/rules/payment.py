@@ -1,0 +1,192 @@
+"""Mana (CR 106, 605, 601.2g-h): mana abilities and sources, the mana pools, spending
+restrictions (CR 106.6), and paying a cost automatically from them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mtgk.log import events as ev
+from mtgk.rules.core import BASIC_MANA
+from mtgk.rules.kept import StaleCache
+from mtgk.rules.mana import SPEND_RESTRICTIONS, Source, Spend, restriction
+from mtgk.rules.parts import GamePart
+
+
+class ManaPayment(GamePart):
+    """Mana abilities, pools and automatic payment (CR 106, 605)."""
+
+    # ------------------------------------------------------------------ mana
+    def payment(self, player: int, spend: Spend | None = None, exclude: int = 0
+                ) -> tuple[list[str], list[Source]]:
+        """The pool mana and the mana sources ``player`` may use to pay for ``spend`` (a
+        spell being cast, an ability being activated; ``None``: anything else, e.g.
+        "unless its controller pays {X}"), as :func:`~mtgk.rules.mana.plan_payment` takes
+        them: mana with a spending restriction only where it may be spent, first."""
+        return self.pool_for(player, spend), self.mana_sources(player, exclude, spend)
+
+    def pool_for(self, player: int, spend: Spend | None = None) -> list[str]:
+        """``player``'s pool mana that may pay for ``spend`` (restricted mana first)."""
+        pool = self.state.players[player].mana
+        if not any(restriction(m) for m in pool):
+            return pool
+        return [m for m in pool if restriction(m) and self._spend_ok(restriction(m), spend)] \
+            + [m for m in pool if not restriction(m)]
+
+    def _spend_ok(self, key: str, spend: Spend | None) -> bool:
+        check = SPEND_RESTRICTIONS.get(key)
+        return spend is not None and check is not None and \
+            bool(check(self.view(), spend[0], spend[1]))
+
+    def _restricted_mana(self, player: int) -> bool:
+        """Whether ``player`` has mana, or an untapped source of mana, with a restriction."""
+        if any(restriction(m) for m in self.state.players[player].mana):
+            return True
+        if not self._ability_cards()[2] and not (self.state.effects
+                                                 and self._effects_facts()[0]):
+            return False  # no card in this game makes any
+        makers = self.cached("\0restricted_makers", lambda: [
+            oid for oid in self.state.battlefield  # with an ability making restricted mana
+            if any(ab.spend for _k, ab in self.definition(oid).activated)])
+        return any(made[2] for oid in makers
+                   if not self.state.objects[oid].tapped
+                   and self.chars(oid).controller == player
+                   for made in [self._tap_mana(oid, sick_ok=True)] if made is not None)
+
+    def _tap_mana(self, oid: int, sick_ok: bool = False
+                  ) -> tuple[list[str], int, str] | None:
+        """What permanent ``oid`` makes when tapped for mana by the engine as a cost is paid:
+        (the colours each mana may be, how many mana, the restriction on spending it).
+        Mana abilities whose only cost is {T} count, and basic land types; a permanent that
+        has an unrestricted one-mana ability uses those, else its first other one."""
+        c = self.chars(oid)
+        colors: list[str] = [BASIC_MANA[t] for t in c.subtypes if t in BASIC_MANA]
+        other: tuple[list[str], int, str] | None = None
+        for key, ab in self.definition(oid).activated:
+            if ab.mana and ab.cost.tap and not ab.cost.mana and key in c.abilities \
+                    and not ab.cost.sacrifice_self and not ab.cost.extra:
+                if not sick_ok and self.summoning_sick(oid):
+                    continue
+                if ab.amount != 1 or ab.spend:
+                    other = other or (list(ab.mana), ab.amount, ab.spend)
+                    continue
+                colors.extend(m for m in ab.mana if m not in colors)
+        if colors:
+            return colors, 1, ""
+        return other
+
+    def mana_sources(self, player: int, exclude: int = 0, spend: Spend | None = None
+                     ) -> list[Source]:
+        """Untapped permanents ``player`` can tap for one mana, with the colours they make.
+        A permanent that makes more mana as it is tapped for mana (:meth:`extra_mana`, or a
+        mana ability that adds several) is listed once more per additional mana; one whose
+        mana has a spending restriction only if it may pay for ``spend``.  (Remembered
+        while the characteristics, tapped status and turn stay as they are.)"""
+        s = self.state
+        cache = self._chars_cache()
+        key = ("\0sources", player, exclude, spend, self._taps, s.turn)
+        known = cache.get(key)
+        if known is None:
+            known = cache[key] = self._mana_sources(player, exclude, spend)
+        elif self.validate_caches:
+            cache.pop(("\0makes", s.turn), None)
+            if known != self._mana_sources(player, exclude, spend):
+                raise StaleCache(f"after event {len(self.log) - 1}, the mana sources kept "
+                                 f"for player {player} differ from a fresh look")
+        return list(known)
+
+    def _mana_sources(self, player: int, exclude: int, spend: Spend | None) -> list[Source]:
+        out: list[Source] = []
+        s = self.state
+        extra = self._extra_mana_statics()
+        cs = self._all_chars()
+        # what each permanent makes, while the characteristics hold, this turn
+        makes = self._chars_cache().setdefault(("\0makes", s.turn), {})
+        for oid in s.battlefield:
+            o = s.objects[oid]
+            if o.tapped or oid == exclude:
+                continue
+            if cs[oid].controller != player:
+                continue
+            if oid in makes:
+                made = makes[oid]
+            else:
+                made = makes[oid] = self._tap_mana(oid)
+            if made is None:
+                continue
+            colors, amount, key = made
+            if key and not self._spend_ok(key, spend):
+                continue
+            out.extend([(oid, tuple(colors))] * amount)
+            if extra:
+                out.extend((oid, tuple(more)) for more in self.extra_mana(oid, extra))
+        return out
+
+    def _extra_mana_statics(self) -> list[tuple[int, Any]]:
+        return self.static_hooks("extra_mana")
+
+    def extra_mana(self, oid: int, statics: list[tuple[int, Any]] | None = None
+                   ) -> list[str]:
+        """The additional mana permanent ``oid`` makes as it is tapped for mana, one entry
+        (the colours it may be) per mana: static abilities with an ``extra_mana(view,
+        source, obj) -> colours`` ("Whenever enchanted land is tapped for mana, its
+        controller adds an additional one mana of any color": a triggered mana ability,
+        CR 605.1b, which resolves at once)."""
+        v = self.view()
+        out = []
+        for src, fn in self._extra_mana_statics() if statics is None else statics:
+            try:
+                more = fn(v, src, oid)
+            except Exception as exc:
+                self._hook_failed(exc, src, "extra_mana", fn)
+            if more:
+                out.append(str(more))
+        return out
+
+    def pay(self, player: int, plan: tuple[list[tuple[int, str]], list[str]]) -> None:
+        """Pay a payment ``plan`` (``mtgk.rules.mana.plan_payment``'s) for ``player`` (the
+        public face of payment for mechanics plugins)."""
+        self._pay(player, plan)
+
+    def _pay(self, player: int, plan: tuple[list[tuple[int, str]], list[str]]) -> None:
+        used, from_pool = plan
+        floating = ""  # mana a permanent tapped for mana makes that this payment doesn't use
+        if used and self._extra_mana_statics():
+            makes: dict[int, list[tuple[str, ...]]] = {}
+            for oid, colors in self.mana_sources(player):
+                makes.setdefault(oid, []).append(colors)
+            for oid, m in used:
+                left = sorted(makes.get(oid, []), key=len)
+                if m in "".join(sum(left, ())):
+                    left.remove(next(x for x in left if m in x))
+                makes[oid] = left
+            floating = "".join(colors[0] for oid in dict.fromkeys(u for u, _m in used)
+                               for colors in makes.get(oid, []))
+        added = ""
+        tapped: list[int] = []
+        # sources that make several mana, or mana with a spending restriction: (mana made,
+        # restriction, mana used); what this payment doesn't use stays in the pool
+        special: dict[int, tuple[str, str, str]] = {}
+        for oid, m in used:
+            if oid not in tapped:
+                tapped.append(oid)
+                made = self._tap_mana(oid, sick_ok=True)
+                if made is not None and (made[1] != 1 or made[2]):
+                    mine = "".join(mm for o, mm in used if o == oid)
+                    special[oid] = (mine + mine[-1] * (made[1] - len(mine)), made[2], mine)
+                self.emit(ev.Tapped(obj=oid))
+            if oid not in special:
+                added += m
+        if added or floating:
+            self.emit(ev.ManaAdded(player=player, mana=added + floating))
+        spent: dict[str, str] = {"": added}  # restriction -> mana spent
+        for oid in tapped:
+            if oid in special:
+                made_, key, mine = special[oid]
+                self.emit(ev.ManaAdded(player=player, mana=made_, spend=key))
+                spent[key] = spent.get(key, "") + mine
+        for m in from_pool:
+            spent[restriction(m)] = spent.get(restriction(m), "") + m[0]
+        for key, mana in spent.items():
+            if mana:
+                self.emit(ev.ManaSpent(player=player, mana=mana, spend=key))
+

@@ -1,0 +1,264 @@
+"""Turn structure (CR 500-514): starting the game and mulligans (CR 103), turns, steps and
+phases, the untap, draw and cleanup steps, extra turns, ending the game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from mtgk.log import events as ev
+from mtgk.rules.core import Decision, GameOver
+from mtgk.rules.parts import GamePart
+
+STEPS = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat",
+         "declare_attackers", "declare_blockers", "first_strike_damage", "combat_damage",
+         "end_of_combat", "postcombat_main", "end", "cleanup")
+"""The steps of a turn in order.  ``first_strike_damage`` is the first of two combat
+damage steps (CR 510.4): it happens only when an attacking or blocking creature has first
+strike or double strike as combat damage begins; ``combat_damage`` is the regular one."""
+
+
+COMBAT_DAMAGE_STEPS = ("first_strike_damage", "combat_damage")
+"""The combat damage steps: "the combat damage step" of a trigger is either of them."""
+
+
+SKIP_DRAW = "skip your draw step"
+"""A rules ability: its controller skips their draw step."""
+
+
+class TurnStructure(GamePart):
+    """Turns, steps and phases (CR 500-514)."""
+
+    # ------------------------------------------------------------------ the game
+    def rng(self, what: str) -> random.Random:
+        """A random generator for one outcome, seeded by the game seed and log position."""
+        return random.Random(f"{self.seed}/{len(self.log)}/{what}")
+
+    def setup_decks(self, decks: Sequence[Sequence[str]]) -> None:
+        for deck in decks:
+            for name in deck:
+                self.reg[name]  # unknown cards fail before anything is appended
+        for p, deck in enumerate(decks):
+            for name in deck:
+                self.emit(ev.ObjectCreated(obj=self.new_id(), card=name, owner=p, zone="library"))
+            self.shuffle(p)
+
+    def shuffle(self, player: int) -> None:
+        order = list(self.state.players[player].library)
+        self.rng("shuffle").shuffle(order)
+        self.emit(ev.LibraryShuffled(player=player, order=tuple(order)))
+
+    def play(self, decks: Sequence[Sequence[str]] | None = None, mulligans: bool = True,
+             max_turns: int = 200) -> int:
+        """Play a whole game from the decks; returns the winner (-1: draw)."""
+        if decks is not None:
+            self.setup_decks(decks)
+        self.diag().info("game started", players=[p.name for p in self.state.players],
+                       event_no=len(self.log))
+        try:
+            first = self.rng("first").randrange(2)
+            started = next((env.seq for env in self.log if isinstance(env.event, ev.GameStarted)),
+                           -1)
+            chosen = self.emit(ev.DecisionMade(player=-1, kind="first_player", choice=first),
+                               cause=started)
+            with self.caused(chosen):  # the opening hands
+                for p in (first, 1 - first):
+                    self.draw(p, 7)
+            self._step_end = self._mulligans(first, chosen) if mulligans else chosen
+            self.run(first, max_turns=max_turns)
+        except GameOver:
+            pass
+        self.diag().info("game over", winner=self.state.winner, turns=self.state.turn,
+                       event_no=len(self.log))
+        return -1 if self.state.winner is None else self.state.winner
+
+    def _mulligans(self, first: int, dealt: int) -> int:
+        """London mulligans; ``dealt`` is the event that dealt the opening hands (the first
+        player's choice).  Each question is caused by the event that made the engine ask it
+        (the hands dealt, the player's previous mulligan); what a decision does is caused by
+        it.  Returns the last decision's event, the cause of the first turn."""
+        last = dealt
+        for p in (first, 1 - first):
+            taken = 0
+            asked_by = dealt
+            while taken < 7:
+                mark = len(self.log)
+                with self.caused(asked_by):
+                    keep = self.ask(Decision("mulligan", p, [True, False], "keep this hand?"))
+                asked_by = last = self._decided(mark, asked_by)
+                if keep:
+                    break
+                taken += 1
+                with self.caused(asked_by):
+                    for oid in list(self.state.players[p].hand):
+                        self.move(oid, "library", reason="mulligan")
+                    self.shuffle(p)
+                    self.draw(p, 7)
+            if taken:
+                hand = list(self.state.players[p].hand)
+                mark = len(self.log)
+                with self.caused(asked_by):
+                    bottom = self.choose(p, "bottom", hand, "put cards on the bottom",
+                                         count=min(taken, len(hand)))
+                last = self._decided(mark, asked_by)
+                with self.caused(last):
+                    for oid in bottom:
+                        self.move(oid, "library", reason="mulligan", position=-1)
+        return last
+
+    def _decided(self, mark: int, otherwise: int) -> int:
+        """:meth:`decided_since`, else ``otherwise``."""
+        at = self.decided_since(mark)
+        return otherwise if at is None else at
+
+    def decided_since(self, mark: int) -> int | None:
+        """The event of the decision recorded since the log had ``mark`` events, if one
+        was (a decision with one legal answer is not recorded): for code that makes what
+        a player chose the cause of what follows (a redirection of damage)."""
+        at = self._choice_at
+        return at if at >= mark else None
+
+    def run(self, first: int = 0, max_turns: int = 200, start_step: str = "untap",
+            turn: int | None = None) -> None:
+        """Run turns until the game ends (or ``max_turns``, then it is a draw)."""
+        active = first
+        n = self.state.turn + 1 if turn is None else turn
+        step = start_step
+        while True:
+            if step == "untap":
+                active = self._extra_turn(active)
+                self._turn_began(n, active)
+            self.turn_from(step, n, active)
+            if n >= max_turns:
+                self.emit(ev.GameEnded(winner=-1, reason="turn-limit"), cause=self._ended())
+                raise GameOver()
+            n += 1
+            active = 1 - active
+            step = "untap"
+
+    def _extra_turn(self, active: int) -> int:
+        """Who takes the next turn: an extra turn (effect kind ``extra_turn``, params: the
+        player) is taken first, the most recently created one first (CR 500.7)."""
+        extra = [e for e in self.state.effects if e.kind == "extra_turn"]
+        if not extra:
+            return active
+        self.emit(ev.EffectsEnded(effects=(extra[-1].id,)), cause=self._ended())
+        return int(extra[-1].params)
+
+    def _ended(self) -> int | None:
+        """The event that ended the last step (:attr:`_step_end`), if there was one."""
+        return self._step_end if self._step_end >= 0 else None
+
+    def _turn_began(self, n: int, active: int) -> None:
+        """A turn begins, caused by the end of the last one (or the game's start)."""
+        self._step_end = self.emit(ev.TurnBegan(turn=n, active=active), cause=self._ended())
+
+    def turn_from(self, step: str, n: int, active: int, resume: bool = False) -> None:
+        """Play turn ``n`` from the beginning of ``step``.  ``resume``: the game is
+        already *in* that step (a scenario's position): its beginning -- turn-based
+        actions, "at the beginning of" triggers -- is past, and players get priority."""
+        i = STEPS.index(step)
+        if i == 0 and self.state.turn != n:
+            self._turn_began(n, active)
+        combat_skipped = False
+        for s in STEPS[i:]:
+            if combat_skipped and s in ("declare_blockers", *COMBAT_DAMAGE_STEPS):
+                continue
+            first: list[int] = []
+            if s == "first_strike_damage" and not (resume and s == step):
+                first = self._first_strikers()
+                if not first:
+                    continue  # CR 510.4: no creature in combat has first or double strike
+            if s == "draw" and self.skips_draw_step(active):
+                continue  # "Skip your draw step" (CR 614.10): the step doesn't happen
+            if resume and s == step and s not in ("untap", "cleanup"):
+                with self.setting_up():
+                    self._step_end = self.emit(ev.StepBegan(step=s))
+                with self.caused(self._step_end):
+                    self.priority_round()
+                    self._empty_pools()
+                continue
+            # a step begins as the last one ends: when all players have passed in
+            # succession (its last recorded pass), else once its actions are done
+            end = self._step_end
+            began = self._step_end = self.emit(ev.StepBegan(step=s),
+                                               cause=end if end >= 0 else None)
+            with self.caused(began):
+                if s == "untap":
+                    self._turn_begins(active)
+                for hook in self.reg.step_hooks:  # turn-based actions of plugins
+                    hook(self, s, active)
+                if s == "untap":
+                    self._untap_step(active)
+                    continue
+                if s == "draw":
+                    if n != 1:  # 103.8a: the first player skips the first turn's draw
+                        self.draw(active, 1)
+                elif s == "declare_attackers":
+                    if not self._declare_attackers(active):
+                        combat_skipped = True
+                elif s == "declare_blockers":
+                    self._declare_blockers(active)
+                elif s == "first_strike_damage":
+                    self.emit(ev.FirstStrikers(objs=tuple(first)))
+                    self._damage_step(first_strike=True)
+                elif s == "combat_damage":
+                    self._damage_step(first_strike=False)
+                elif s == "cleanup":
+                    self._cleanup(active)
+                    continue
+                self.priority_round()
+                self._empty_pools()
+                if s == "end_of_combat" and self.state.combat is not None:
+                    self.emit(ev.CombatEnded())
+
+    def skips_draw_step(self, player: int) -> bool:
+        """Whether ``player`` controls a permanent with the ability ``skip your draw step``
+        (Colfenor's Plans: "Skip your draw step.")."""
+        return any(self.chars(o).controller == player for o in self.permanents_with(SKIP_DRAW))
+
+    def _turn_begins(self, active: int) -> None:
+        """Effects that last "until your next turn" (duration ``next_turn``) end as their
+        controller's next turn begins: first thing in its untap step."""
+        ended = tuple(e.id for e in self.state.effects
+                      if e.duration == "next_turn" and e.controller == active)
+        if ended:
+            self.emit(ev.EffectsEnded(effects=ended))
+
+    def _untap_step(self, active: int) -> None:
+        # "... doesn't untap during [its controller's / that player's] next untap step":
+        # effects of kind ``skip_untap`` (params: the player) hold their objects down
+        # during that player's next untap step, then end.  A permanent with the ability
+        # ``doesn't untap`` ("doesn't untap during its controller's untap step") stays tapped.
+        held = [e for e in self.state.effects if e.kind == "skip_untap" and e.params == active]
+        skip = {oid for e in held for oid in e.objs}
+        for oid in list(self.state.battlefield):
+            o = self.state.objects[oid]
+            if o.tapped and self.chars(oid).controller == active and oid not in skip \
+                    and not self.chars(oid).has("doesn't untap"):
+                self.emit(ev.Untapped(obj=oid))
+        if held:
+            self.emit(ev.EffectsEnded(effects=tuple(e.id for e in held)))
+
+    def _empty_pools(self) -> None:
+        for i, p in enumerate(self.state.players):
+            if p.mana:
+                self.emit(ev.ManaEmptied(player=i))
+
+    def _cleanup(self, active: int) -> None:
+        hand = self.state.players[active].hand
+        if len(hand) > 7:
+            extra = len(hand) - 7
+            chosen = self.choose(active, "discard", list(hand), f"discard {extra}", count=extra)
+            self.move_all(chosen, "graveyard", reason="discard")  # (at once)
+        if any(self.state.objects[o].damage for o in self.state.battlefield):
+            self.emit(ev.DamageRemoved())
+        eot = tuple(e.id for e in self.state.effects if e.duration == "eot")
+        if eot:
+            self.emit(ev.EffectsEnded(effects=eot))
+        self._empty_pools()
+        # 514.3a: if anything happens, players get priority and cleanup repeats
+        if self.state.pending or self._sba_actions():
+            self.priority_round()
+            self._cleanup(active)
+

@@ -1,0 +1,66 @@
+"""Benchmarks: random playouts, replay speed, seeking, log size, load time.
+
+``mtgk bench playouts --games N --seed S [--deck FILE]`` plays N games of the
+same deck against itself with uniformly random legal decisions (opening hands
+kept) and ends with exactly one line::
+
+    games=N decisions=N events=N seconds=S
+
+so that it can be compared side by side with other engines on the same deck
+(``bench/decks/ogres.txt``: 17 Mountain + 23 Gray Ogre).  ``bench/run.py``
+prints every figure the project tracks.  Nothing here is asserted by CI.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mtgk.agents import RandomAgent
+from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Decision, Game
+
+
+@dataclass
+class PlayoutResult:
+    games: int
+    decisions: int
+    events: int
+    seconds: float
+
+    def line(self) -> str:
+        return (f"games={self.games} decisions={self.decisions} events={self.events} "
+                f"seconds={self.seconds:.3f}")
+
+
+class _Counting(RandomAgent):
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.asked = 0
+
+    def decide(self, game: Game, d: Decision) -> Any:
+        self.asked += 1
+        return super().decide(game, d)
+
+
+def playouts(reg: Registry, deck: Sequence[str], games: int, seed: int = 0,
+             max_turns: int = 200, progress: bool = False) -> PlayoutResult:
+    """Play ``games`` random games of ``deck`` against itself (one core)."""
+    decisions = events = 0
+    start = time.perf_counter()
+    for i in range(games):
+        a, b = _Counting(seed * 7919 + 2 * i), _Counting(seed * 7919 + 2 * i + 1)
+        g = Game(reg, ["p1", "p2"], seed=seed * 100003 + i, agents=[a, b])
+        g.play([list(deck), list(deck)], mulligans=False, max_turns=max_turns)
+        decisions += a.asked + b.asked
+        events += len(g.log)
+        if progress and (i + 1) % max(1, games // 20) == 0:
+            print(f"  {i + 1}/{games} games", flush=True)
+    return PlayoutResult(games, decisions, events, time.perf_counter() - start)
+
+
+def recorded_decisions(log: Sequence[ev.Envelope]) -> int:
+    return sum(1 for e in log if isinstance(e.event, ev.DecisionMade))

@@ -1,0 +1,348 @@
+"""What the ``mtgk`` subcommands share: the command table, bad-input errors, reading a
+log with its problems reported, the game options of ``play`` and ``sim``.
+
+:mod:`mtgk.tools.cli` (the commands on logs and games) and :mod:`mtgk.tools.cli_view`
+(``view``, ``sim``, ``db``) both build on this module; neither imports the other's
+internals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+import msgspec
+
+from mtgk.agents import AGENTS
+from mtgk.cards.decks import DeckError, builtin_decks, load_deck
+from mtgk.cards.definitions import Registry
+from mtgk.cards.loading import PluginError, load_registry
+from mtgk.log.events import EVENT_TYPES
+from mtgk.log.logfile import (
+    CorruptLogError,
+    ForeignFileError,
+    LogBreak,
+    LogError,
+    LogFile,
+    LogHeader,
+    NewerVersionError,
+    TruncatedLogError,
+    decode_log,
+    load_log,
+    newer_kernel,
+    problem_summary,
+)
+from mtgk.log.replay import DEFAULT_MAX_TURNS
+from mtgk.rules.engine import Game
+from mtgk.tools.human import HumanAgent
+from mtgk.tools.render import clean
+
+PEOPLE: dict[str, Callable[[int], Any]] = {"human": HumanAgent}
+"""Agent kinds that are a person at the terminal (``mtgk play`` only: not ``sim``, ``branch``
+or anything else that plays without one)."""
+
+Runner = Callable[[argparse.Namespace], int]
+Setup = Callable[[argparse.ArgumentParser], Runner]
+
+COMMANDS: list[tuple[str, str, Setup, bool]] = []
+PASSTHROUGH: dict[str, Callable[[list[str], list[str]], int]] = {}
+"""Commands that parse their own arguments: name -> fn(arguments, global options given
+before the command's name)."""
+
+
+class UserError(Exception):
+    """Bad input: reported as ``mtgk: error: ...`` with exit status 2 (or ``status``)."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def command(name: str, help: str, common: bool = True) -> Callable[[Setup], Setup]:
+    """Register a subcommand: ``setup(parser)`` adds its arguments and returns its runner.
+
+    ``common=False`` leaves out the global options (for commands that pass
+    their arguments on to another program).
+    """
+    def deco(setup: Setup) -> Setup:
+        COMMANDS.append((name, help, setup, common))
+        return setup
+    return deco
+
+
+# --------------------------------------------------------------------------
+# shared helpers
+
+
+def out() -> IO[str]:
+    return sys.stdout
+
+
+def err(msg: str) -> None:
+    print(msg, file=sys.stderr)
+
+
+def registry(args: argparse.Namespace) -> Registry:
+    try:
+        reg = load_registry(strict=bool(getattr(args, "strict", False)))
+    except PluginError as exc:
+        raise UserError(f"{exc} (--strict makes plugin failures errors)") from None
+    return reg
+
+
+def log_error_message(exc: LogError, path: str) -> str:
+    where = f"byte {exc.offset}" + (f", record {exc.record}" if exc.record is not None else "")
+    if isinstance(exc, ForeignFileError):
+        return f"{path} is not an mtgk log ({where}): {exc.detail}"
+    if isinstance(exc, NewerVersionError):
+        return f"{path} was written by a newer version of mtgk ({where}): {exc.detail}"
+    if isinstance(exc, TruncatedLogError):
+        return f"{path} is cut short ({where}): {exc.detail}"
+    if isinstance(exc, CorruptLogError):
+        after = after_damage(exc.log.breaks[0], path) if exc.log and exc.log.breaks else ""
+        return f"{path} is damaged at {where}: {exc.detail}{after}"
+    return f"{path}: cannot read the log ({where}): {exc.detail}"
+
+
+def after_damage(brk: LogBreak, path: str) -> str:
+    """What reads after a damaged record, as the end of a sentence."""
+    n = len(brk.envelopes)
+    if brk.resume is None:
+        return "; nothing after it could be read"
+    how = "with their own checksums holding" if brk.checked else "line by line"
+    if brk.lost == 0:
+        return (f"; only its stored checksum is damaged: the next record's checksum confirms "
+                f"its contents, and the {n} records from it on read {how} (`mtgk log {path}` "
+                "shows them)")
+    return (f"; the log is broken at record {brk.record}: {n} record"
+            f"{'' if n == 1 else 's'} after the damage (from byte {brk.resume}) read {how} "
+            f"(`mtgk log {path}` shows them)")
+
+
+_plugins_imported = False
+
+
+def import_plugins() -> None:
+    """Import the installed card sets and plugins once, so that the event types they
+    define are known when a log is read (load failures are reported by the registry)."""
+    global _plugins_imported
+    if _plugins_imported:
+        return
+    _plugins_imported = True
+    from mtgk.cards import loading
+
+    loading.import_plugins()  # (timed there: -v reports each plugin's load time)
+
+
+def library_game(path: str) -> tuple[str, int] | None:
+    """``LIBRARY:ID`` (``games.db:14``) read as game ID of a game library, as (library, id);
+    ``None`` for anything else -- a file that exists by that name is a file."""
+    if os.path.exists(path):
+        return None
+    library, sep, gid = path.rpartition(":")
+    if not sep or not library or not (gid.isascii() and gid.isdigit()) or len(gid) > 18:
+        return None
+    return library, int(gid)
+
+
+def log_stem(path: str) -> str:
+    """What files made from a log are named after: the log's name without its suffix, or
+    ``games-14`` for game 14 of the library ``games.db``."""
+    game = library_game(path)
+    if game is not None:
+        return f"{os.path.splitext(game[0])[0]}-{game[1]}"
+    return os.path.splitext(path)[0]
+
+
+def load(path: str, salvage: bool = False) -> LogFile:
+    """Read a log file, or a game of a library (``LIBRARY:ID``, :func:`library_game`):
+    a missing file, a directory, a refused library or an unknown id raise UserError;
+    what reading the log raises (:class:`LogError`, ``OSError``) is the caller's."""
+    game = library_game(path)
+    if game is None:
+        if not os.path.exists(path):
+            raise UserError(f"{path}: no such file")
+        if os.path.isdir(path):
+            raise UserError(f"{path} is a directory, not a log file")
+        return load_log(path, salvage=salvage)
+    from mtgk.tools.store import StoreError, open_store
+
+    library, gid = game
+    if not os.path.exists(library):
+        raise UserError(f"{path}: no such file (nor a game library {library})")
+    try:
+        with open_store(library, must_exist=True) as store:
+            stored = store.get(gid)
+            count = store.count() if stored is None else 0
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+    if stored is None:
+        raise UserError(f"{library}: no game {gid} (the library holds {count} game"
+                        f"{'s' if count != 1 else ''}; `mtgk db list --db {library}`)")
+    return decode_log(stored.log, salvage=salvage, name=path)
+
+
+def read(path: str, salvage: bool = False) -> LogFile:
+    """Load a log; problems are reported on stderr; unreadable logs raise UserError.
+
+    ``path`` is a log file, or ``LIBRARY:ID`` for a game of a game library (a file that
+    exists by that name wins).
+
+    Card sets and plugins are imported first, so that their event types are known.
+    Problems are summarized: one line per unknown event type (naming the first
+    such event, its byte offset and stored version), and a note if the log comes
+    from a newer kernel.  A damaged log raises UserError, unless ``salvage``: then
+    it is returned with the damage in ``breaks`` (reported on stderr); its
+    ``envelopes`` are the intact events before the damage.
+    """
+    import_plugins()
+    try:
+        lf = load(path, salvage=salvage)
+    except LogError as exc:
+        raise UserError(log_error_message(exc, path)) from None
+    except OSError as exc:
+        raise UserError(f"{path}: {exc.strerror or exc}") from None
+    newer = newer_kernel(lf.header)
+    if newer:
+        err(f"mtgk: warning: {path}: {newer}")
+    for kind, line in problem_summary(lf):
+        what = "torn" if kind == "torn" else "warning"
+        err(f"mtgk: {what}: {path}: {line}")
+    if any(p.kind != "torn" for p in lf.problems):
+        err(f"mtgk: note: {path}: events this kernel cannot read are shown as unknown events "
+             "and left out when states are computed")
+    for brk in lf.breaks:
+        err(f"mtgk: damaged: {path}: {brk}{after_damage(brk, path)}")
+    if lf.breaks:
+        first = lf.breaks[0].record
+        err(f"mtgk: note: {path}: "
+             + (f"only events 0 to {first - 1} are the log in sequence; " if first else
+                "no event before the damage could be read; ")
+             + "records read after damage are shown after a line marking the break"
+             + ("" if all(b.exact for b in lf.breaks) else
+                " (numbers marked ~ are a guess: how many records the damage destroyed is "
+                "unknown)") + ", and no state is computed from them")
+    return lf
+
+
+def player(arg: str | None, header: LogHeader) -> int | None:
+    """A player given by name (any case) or index, as an index."""
+    if arg is None:
+        return None
+    names = list(header.players)
+    for i, n in enumerate(names):
+        if n == arg:
+            return i
+    folded = [n.casefold() for n in names]
+    if arg.casefold() in folded:
+        return folded.index(arg.casefold())
+    if arg.isdigit() and int(arg) < len(names):
+        return int(arg)
+    raise UserError(clean(f"no player {arg!r} in this game (players: "
+                          f"{', '.join(f'{i}={n}' for i, n in enumerate(names))})"))
+
+
+def event_index(n: int, size: int, what: str = "--at") -> int:
+    """Event ``n`` (negative: from the end) checked against a log of ``size`` events."""
+    i = n + size if n < 0 else n
+    if not 0 <= i < size:
+        raise UserError(f"{what} {n}: the log has events 0 to {size - 1}" if size else
+                        f"{what} {n}: the log has no events")
+    return i
+
+
+def known_event_types() -> dict[str, str]:
+    """Every event type the kernel, the installed card sets and the plugins define:
+    tag -> the module that defines it (``UnknownEvent``: events a log holds that no
+    loaded code knows)."""
+    import_plugins()
+    known = {tag: cls.__module__ for tag, cls in EVENT_TYPES.items()}
+    known["UnknownEvent"] = "mtgk.log.logfile"
+    return dict(sorted(known.items()))
+
+
+def event_types(wanted: Sequence[str] | None, option: str = "--type") -> set[str] | None:
+    """The event types named in ``wanted`` (names or comma-separated lists, any case),
+    or ``None`` for "all"; an unknown name is a :class:`UserError` naming ``option``."""
+    if not wanted:
+        return None
+    known = list(known_event_types())
+    folded = {k.casefold(): k for k in known}
+    out: set[str] = set()
+    for w in wanted:
+        for part in w.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            tag = folded.get(part.casefold())
+            if tag is None:
+                close = difflib.get_close_matches(part, known, n=3)
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                raise UserError(f"{option}: unknown event type {part!r}{hint} "
+                                "(`mtgk log --types` lists them)")
+            out.add(tag)
+    return out
+
+
+def void(_: object) -> None:
+    """Discard a value (lets a function with a result serve as a listener)."""
+
+
+def json_line(obj: Any) -> str:
+    return msgspec.json.encode(obj).decode()
+
+
+def add_game_args(p: argparse.ArgumentParser, decks_help: str, people: bool = False) -> None:
+    """The options ``mtgk play`` and ``mtgk sim`` share: --decks, --agents, --players,
+    --max-turns, --max-events and --timeout (checked, and the decks loaded, by
+    :func:`game_decks`)."""
+    from mtgk.tools.sim import DEFAULT_TIMEOUT
+
+    p.add_argument("--decks", nargs="+", metavar="DECK", help=decks_help)
+    p.add_argument("--agents", nargs="+", metavar="KIND",
+                   choices=sorted({**AGENTS, **PEOPLE}) if people else sorted(AGENTS),
+                   help="who plays: one or two of %(choices)s (default: heuristic)")
+    p.add_argument("--players", nargs=2, metavar=("NAME0", "NAME1"), default=["Alice", "Bob"],
+                   help="player names (default: Alice Bob)")
+    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
+                   help="declare a draw after N turns (default: %(default)s)")
+    p.add_argument("--max-events", type=int, default=Game.max_events, metavar="N",
+                   help="the event budget: the engine stops a game that reaches N events, "
+                        "a failure (default: %(default)s; recorded in the log)")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help="stop a game still being played after SECONDS of wall-clock time, "
+                        "a failure (default: %(default)g; 0: no limit)")
+
+
+def game_decks(args: argparse.Namespace) -> tuple[Registry, list[str], list[list[str]]]:
+    """Check the options of :func:`add_game_args` and load the registry and the two
+    decks: ``(registry, deck names, deck card lists)``. Without --decks the first two
+    built-in decks are used; one deck is used by both players."""
+    if args.max_turns < 1:
+        raise UserError("--max-turns must be at least 1")
+    if args.max_events < 1:
+        raise UserError("--max-events must be at least 1")
+    if not args.timeout >= 0:  # (not NaN either)
+        raise UserError("--timeout must be 0 (no limit) or more seconds")
+    if args.decks and len(args.decks) > 2:
+        raise UserError("--decks takes one or two decks")
+    if args.agents and len(args.agents) > 2:
+        raise UserError("--agents takes one or two agent kinds")
+    reg = registry(args)
+    names = list(args.decks or [])
+    if not names:
+        names = [k for k in builtin_decks(reg) if "/" not in k][:2]
+        if not names:
+            raise UserError("no built-in decks are installed: pass deck files with "
+                            "--decks FILE [FILE]")
+    if len(names) == 1:
+        names = names * 2
+    try:
+        decks = [load_deck(n, reg) for n in names]
+    except DeckError as exc:
+        raise UserError(str(exc)) from None
+    return reg, names, decks

@@ -1,0 +1,280 @@
+"""Engine decisions as menus of numbered choices, and what a seat has seen.
+
+A :class:`~mtgk.rules.engine.Decision` may need an answer no list can hold (which of
+six creatures attack, and whom); a :class:`Menu` asks it as a short series of
+small menus instead, each a list of :class:`Choice` with words and a few numbers,
+and assembles the engine's answer.  The step environment (:mod:`mtgk.env`)
+and the terminal player (:mod:`mtgk.tools.human`) both answer decisions this way;
+docs/agents.md lists how each kind of decision is asked.
+
+:class:`SeatView` folds a log into a state of its own with every seat's
+:class:`~mtgk.rules.visibility.Perspective` (what ``--as`` shows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mtgk.log import events as ev
+from mtgk.agents import HeuristicAgent, legal_menace_blocks, required_blocks
+from mtgk.rules.engine import Decision, Game
+from mtgk.rules.state import State, apply, new_state
+from mtgk.rules.visibility import Perspective
+
+__all__ = ["MORE", "Choice", "Menu", "SeatView"]
+
+
+class SeatView:
+    """The seats' perspectives, folded along a log with a state of their own (a
+    :class:`~mtgk.rules.visibility.Perspective` needs the state just before each event).
+    :meth:`catch_up` folds the events not folded yet."""
+
+    def __init__(self, seats: int) -> None:
+        self.state: State = new_state()
+        self.seen = [Perspective(i) for i in range(seats)]
+        self.folded = 0
+
+    def catch_up(self, log: Sequence[ev.Envelope]) -> None:
+        s = self.state
+        for env in log[self.folded:]:
+            e = env.event
+            for p in self.seen:
+                p.before(e, s)
+            apply(s, e)
+            for p in self.seen:
+                p.after(e, s)
+        self.folded = len(log)
+
+
+@dataclass
+class Choice:
+    """One legal choice of a menu: its words, its features (:data:`mtgk.env.ACTION_FEATURES`
+    without ``present``), and what it means to the menu (:attr:`value`)."""
+
+    label: str
+    kind: str
+    card: int = 0
+    target_card: int = 0
+    target_seat: int = 0
+    number: int = 0
+    value: Any = None
+
+
+MORE = object()
+"""What :meth:`Menu.pick` returns while the decision needs more menus."""
+
+
+class Menu:
+    """The menus one engine decision is answered in (see the module docs), built from the
+    :class:`~mtgk.rules.engine.Decision` and the game as the engine paused it.  ``choices``
+    is the current menu; :meth:`pick` answers it and returns the engine's answer once
+    the decision is complete (else :data:`MORE`, and ``choices`` is the next menu)."""
+
+    def __init__(self, game: Game, d: Decision, cards: Mapping[str, int]) -> None:
+        self.game = game
+        self.d = d
+        self.cards = cards
+        self.depth = 0
+        self.picked: list[int] = []  # the choices picked so far (what a fork repeats)
+        self.choices: list[Choice] = []
+        self.answer: Any = MORE
+        self._parts: list[Any] = []
+        self._queue: list[int] = []  # attackers or blockers still to declare
+        k = d.kind
+        if k == "priority":
+            self._priority_groups()
+        elif k == "attackers":
+            self._queue = list(d.context["attackers"])
+            self._attack_menu()
+        elif k == "blockers":
+            self._queue = list(d.context["blockers"])
+            self._block_menu()
+        elif k == "assign":
+            self.answer = d.context["default"]
+        elif k == "order":
+            self._rest = list(d.context)
+            self._pick_menu()
+        elif d.options is not None and d.many:
+            self._rest = list(d.options)
+            self._pick_menu()
+        elif d.options is not None:
+            self.choices = [self._option(o) for o in d.options]
+        else:  # a plugin's decision without listed answers: the kernel's heuristic answers
+            self.answer = HeuristicAgent(0).decide(game, d)
+
+    # ------------------------------------------------------------------ words
+    def _card(self, oid: Any) -> int:
+        o = self.game.state.objects.get(oid) if isinstance(oid, int) else None
+        if o is None:
+            return 0
+        return self.cards.get(o.card, len(self.cards) + 1)
+
+    def _name(self, ref: Any) -> str:
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            return self.game.name(ref)
+        return repr(ref)
+
+    def _seat(self, ref: Any) -> int:
+        """A player reference's seat relative to the deciding player, + 1 (0: not one)."""
+        if isinstance(ref, int) and not isinstance(ref, bool) and ref < 0:
+            n = len(self.game.state.players)
+            return (-1 - ref - self.d.player) % n + 1
+        return 0
+
+    def _targets(self, targets: Sequence[Any]) -> tuple[str, int, int]:
+        if not targets:
+            return "", 0, 0
+        first = targets[0]
+        words = ", ".join(self._name(t) for t in targets)
+        return f" targeting {words}", self._card(first), self._seat(first)
+
+    # ------------------------------------------------------------------ priority
+    def _priority_groups(self) -> None:
+        groups: dict[tuple[Any, ...], list[Any]] = {}
+        for a in self.d.options or [["pass"]]:
+            key = tuple(a[:3]) if a[0] == "activate" else tuple(a[:2])
+            groups.setdefault(key, []).append(a)
+        self._groups = list(groups.values())
+        out = []
+        for forms in self._groups:
+            a = forms[0]
+            if a[0] == "pass":
+                out.append(Choice("pass", "pass", value=forms))
+                continue
+            name = self._name(a[1])
+            label = {"play": f"play {name}", "cast": f"cast {name}",
+                     "activate": f"activate {name}'s ability {a[2] if len(a) > 2 else ''}"
+                     }.get(a[0], f"{a[0]} {name}")
+            if len(forms) > 1:
+                label += f" ({len(forms)} ways)"
+            elif a[0] in ("cast", "activate"):
+                label += self._form_words(a)
+            out.append(Choice(label.strip(), a[0], card=self._card(a[1]),
+                              number=a[2] if a[0] == "activate" else 0, value=forms))
+        self.choices = out
+
+    def _form_words(self, a: list[Any]) -> str:
+        targets, modes, x = (a[2], a[3], a[4]) if a[0] == "cast" else (a[3], [], a[4])
+        words = self._targets(targets)[0]
+        if modes:
+            words += f" (modes {', '.join(map(str, modes))})"
+        if x:
+            words += f" X={x}"
+        if a[0] == "cast" and len(a) > 5 and a[5]:
+            words += f" ({a[5]})"
+        return words
+
+    def _forms_menu(self, forms: list[Any]) -> None:
+        out = []
+        for a in forms:
+            targets, x = (a[2], a[4]) if a[0] == "cast" else (a[3], a[4])
+            _, tc, ts = self._targets(targets)
+            out.append(Choice(f"{a[0]} {self._name(a[1])}{self._form_words(a)}", "form",
+                              card=self._card(a[1]), target_card=tc, target_seat=ts,
+                              number=x, value=a))
+        self.choices = out
+
+    # ------------------------------------------------------------------ combat
+    def _attack_menu(self) -> None:
+        a = self._queue[0]
+        name = self._name(a)
+        out = [Choice(f"{name} does not attack", "no_attack", card=self._card(a))]
+        for t in self.d.context["targets"]:
+            out.append(Choice(f"{name} attacks {self._name(t)}", "attack", card=self._card(a),
+                              target_card=self._card(t), target_seat=self._seat(t),
+                              value=[a, t]))
+        self.choices = out
+
+    def _block_menu(self) -> None:
+        while self._queue:
+            b = self._queue[0]
+            can = [a for a in self.d.context["attackers"] if self.game.can_block(b, a)]
+            if can:
+                name = self._name(b)
+                out = [Choice(f"{name} does not block", "no_block", card=self._card(b))]
+                out += [Choice(f"{name} blocks {self._name(a)}", "block", card=self._card(b),
+                               target_card=self._card(a), value=[b, a]) for a in can]
+                self.choices = out
+                return
+            self._queue.pop(0)
+        g = self.game
+        self.answer = legal_menace_blocks(
+            g, required_blocks(g, self.d.context["blockers"], self._parts))
+
+    # ------------------------------------------------------------------ options
+    def _option(self, o: Any) -> Choice:
+        k = self.d.kind
+        if k == "targets" and isinstance(o, list):
+            words, tc, ts = self._targets(o)
+            return Choice(words.strip() or "no target", "option", target_card=tc,
+                          target_seat=ts, value=o)
+        if isinstance(o, bool):
+            return Choice("yes" if o else "no", "option", number=int(o), value=o)
+        if isinstance(o, int) and k in ("x", "number", "modes", "mode", "redirect"):
+            label = self._name(o) if k == "redirect" else str(o)
+            return Choice(label, "option", target_card=self._card(o) if k == "redirect" else 0,
+                          target_seat=self._seat(o), number=o if k != "redirect" else 0,
+                          value=o)
+        if isinstance(o, int):
+            return Choice(self._name(o), "option", card=self._card(o), target_seat=self._seat(o),
+                          value=o)
+        if isinstance(o, list) and all(isinstance(i, int) for i in o) and k == "modes":
+            return Choice("modes " + ", ".join(map(str, o)), "option",
+                          number=o[0] if o else 0, value=o)
+        return Choice(str(o), "option", value=o)
+
+    def _pick_menu(self) -> None:
+        d = self.d
+        need = len(d.context) if d.kind == "order" else d.count
+        if len(self._parts) >= need or not self._rest or (
+                d.kind == "order" and len(self._rest) == 1):
+            self.answer = self._parts + (self._rest if d.kind == "order" else [])
+            return
+        out = []
+        if d.kind != "order" and d.up_to:
+            out.append(Choice("done", "done"))
+        for o in self._rest:
+            c = self._option(o)
+            out.append(Choice(c.label, "pick", card=c.card, target_card=c.target_card,
+                              target_seat=c.target_seat, number=c.number, value=o))
+        self.choices = out
+
+    # ------------------------------------------------------------------ answering
+    def pick(self, i: int) -> Any:
+        """Answer the current menu with choice ``i``."""
+        c = self.choices[i]
+        self.depth += 1
+        self.picked.append(i)
+        k = self.d.kind
+        if k == "priority":
+            if c.kind == "form":
+                self.answer = c.value
+            elif len(c.value) == 1:
+                self.answer = c.value[0]
+            else:
+                self._forms_menu(c.value)
+        elif k == "attackers":
+            self._queue.pop(0)
+            if c.value is not None:
+                self._parts.append(c.value)
+            if self._queue:
+                self._attack_menu()
+            else:
+                self.answer = self._parts
+        elif k == "blockers":
+            self._queue.pop(0)
+            if c.value is not None:
+                self._parts.append(c.value)
+            self._block_menu()
+        elif k == "order" or (self.d.options is not None and self.d.many):
+            if c.kind == "done":
+                self.answer = self._parts
+            else:
+                self._parts.append(c.value)
+                self._rest = [o for o in self._rest if o is not c.value]
+                self._pick_menu()
+        else:
+            self.answer = c.value
+        return self.answer

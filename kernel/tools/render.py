@@ -1,0 +1,1238 @@
+"""Human-readable rendering of events and states, optionally from one player's seat.
+
+:class:`Renderer` turns a log into one line per event, naming cards and
+players instead of ids.  It folds the events as it goes (into a state of its
+own), so every event is described with the state as it was just before it,
+and it remembers the name of every object it has seen, so that objects which
+have since changed zones (and ids) are still named.
+
+With a *viewer* (``as_player``), hidden information is masked the way that
+player would see it (the rules are :mod:`mtgk.rules.visibility`'s; the renderer
+folds a :class:`~mtgk.rules.visibility.Perspective` along): cards in the other
+player's hand, every library's contents and order, and face-down exiled cards
+read as "a card", unless the object's ``known_to`` (or a
+:class:`~mtgk.log.events.Revealed` event) includes the viewer; what is public (a
+land played, a spell cast, a card discarded) is named.  :func:`event_json` and
+:func:`mask_state` give events and states as the viewer may see them.  Every
+text is :func:`clean`: control characters in names are escaped.
+
+:func:`render_state` describes a whole state: turn and step, each player,
+the battlefield (characteristics after layers), exile, the stack, combat,
+pending triggers and the next decision.
+
+>>> from mtgk.log import events as ev
+>>> from mtgk.log.events import Envelope
+>>> r = Renderer()
+>>> r.render(Envelope(0, -1, ev.GameStarted(players=("Alice", "Bob"), seed=1)))
+'0 Game started: Alice vs Bob (seed 1, rules lorwyn-2007)'
+>>> _ = r.render(Envelope(1, -1, ev.ObjectCreated(obj=1, card="Forest", owner=0, zone="hand")))
+>>> r.render(Envelope(2, -1, ev.LandPlayed(player=0, obj=1, new_obj=2)))
+'2 Alice plays Forest'
+>>> r.render(Envelope(3, -1, ev.CounterPlaced(obj=2, kind="loyalty", n=3)))
+'3 Forest: loyalty 0 → 3'
+>>> bob = Renderer(as_player=1)
+>>> _ = bob.render(Envelope(0, -1, ev.GameStarted(players=("Alice", "Bob"), seed=1)))
+>>> bob.render(Envelope(1, -1, ev.ObjectCreated(obj=1, card="Forest", owner=0, zone="hand")))
+"1 a card is put into Alice's hand"
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from mtgk.cards.definitions import KEYWORDS, Registry
+from mtgk.cards.rendering import RENDERERS, register_renderer
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope, ref_player
+from mtgk.rules.state import Obj, StackItem, State, apply, copy_state, new_state
+from mtgk.rules.visibility import (
+    PLAIN_CHOICE_KINDS,
+    PLAYER_FIELDS,
+    PUBLIC_FLAGS,
+    Perspective,
+    follows,
+    map_choice,
+    sees,
+)
+
+if TYPE_CHECKING:
+    from mtgk.rules.layers import Chars
+
+__all__ = [
+    "HIDDEN",
+    "Renderer",
+    "can_see",
+    "characteristics",
+    "clean",
+    "FOLD_NOTE",
+    "event_json",
+    "fold_note",
+    "mask_state",
+    "register_renderer",
+    "render_event",
+    "render_log",
+    "render_state",
+    "state_json",
+]
+
+HIDDEN = "a card"
+"""How a card the viewer cannot see is named."""
+
+_PUBLIC_ZONES = ("battlefield", "graveyard", "stack", "exile")
+_REASONS = {
+    "life": "no life left",
+    "empty-library": "drew from an empty library",
+}
+
+
+_REF_FIELDS = frozenset({"obj", "new_obj", "source", "target", "item", "to", "attached_to"})
+
+def _clashed(r: Renderer, e: Any) -> str:
+    who = r.player(e.player)
+    if not e.obj:
+        return f"{who} clashes with an empty library" + (" and wins" if e.won else "")
+    card = e.card or r.obj(e.obj)
+    to = f", puts it on the {e.to}" if e.to else ""
+    won = "wins" if e.won else "doesn't win"
+    return f"{who} clashes: reveals {card} (mana value {e.mana_value}){to} and {won}"
+
+
+def _prevented(r: Renderer, e: Any) -> str:
+    return f"{e.amount} damage {r.obj(e.source)} would deal to {r.ref(e.target)} is prevented"
+
+
+register_renderer("Clashed", _clashed)
+register_renderer("DamagePrevented", _prevented)
+
+
+def can_see(o: Obj, viewer: int | None) -> bool:
+    """Whether ``viewer`` (a player, or ``None`` for everyone's view) may see what ``o`` is.
+
+    >>> o = Obj(id=1, card_id=1, card="Shock", owner=0, controller=0, zone="hand")
+    >>> can_see(o, 0), can_see(o, 1), can_see(o, None)
+    (True, False, True)
+    """
+    return sees(o, viewer)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e"
+                      "\u2066-\u2069]")
+
+
+def clean(text: str) -> str:
+    """``text`` fit for a terminal: control characters (escape sequences, carriage
+    returns, newlines, bidirectional overrides) written as ``\\x1b``-style escapes.
+
+    Names in a log (players, cards, decks) are whatever the log says; printed raw,
+    an escape sequence in one would act on the terminal.
+
+    >>> print(clean("Bob\\x1b[2J\\nAlice"))
+    Bob\\x1b[2J\\nAlice
+    """
+    if text.isprintable():
+        return text
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def _zone_visible(zone: str, owner: int, viewer: int | None, face_down: bool = False) -> bool:
+    if viewer is None:
+        return True
+    if face_down:
+        return False
+    if zone in _PUBLIC_ZONES or zone == "none":
+        return True
+    if zone == "hand":
+        return owner == viewer
+    return False
+
+
+def step_name(step: str) -> str:
+    """A step's name in words: ``precombat_main`` -> ``precombat main``."""
+    return step.replace("_", " ")
+
+
+def _mana(m: str) -> str:
+    return "".join(f"{{{c}}}" for c in m) if m else "nothing"
+
+
+def _plain_repr(x: Any) -> str:
+    if isinstance(x, str):
+        return x
+    try:
+        return msgspec.json.encode(x).decode()
+    except (TypeError, msgspec.EncodeError):
+        return repr(x)
+
+
+def _ability_label(ab: Any, index: int) -> str:
+    """``"+1"``, ``"{3}{R}, {T} ability"``, ``"etb ability"`` ... for one ability."""
+    from mtgk.cards.definitions import Activated, Static, Triggered
+
+    text = getattr(ab, "text", "")
+    if isinstance(ab, Activated):
+        if text:
+            return text if ab.cost.loyalty is not None or ab.cost.loyalty_x else \
+                f"{text} ability"
+        c = ab.cost
+        parts = [c.mana] if c.mana else []
+        if c.tap:
+            parts.append("{T}")
+        if c.life:
+            parts.append(f"pay {c.life} life")
+        if c.sacrifice_self:
+            parts.append("sacrifice it")
+        if c.loyalty is not None:
+            return f"{c.loyalty:+d}" if c.loyalty else "0"
+        if c.loyalty_x:
+            return "-X"
+        return f"{', '.join(parts)} ability" if parts else f"ability {index}"
+    if isinstance(ab, Triggered):
+        return f"{text} ability" if text else "triggered ability"
+    if isinstance(ab, Static):
+        return "static ability"
+    return text or f"ability {index}"
+
+
+_PUBLIC_CHOICES = frozenset({"discard", "reveal"})
+"""Decision kinds whose chosen cards become public (discarded, revealed)."""
+
+SBA_REASONS = {
+    "sba:role": "newer Role from the same player",
+    "sba:lethal-damage": "state-based action: lethal damage",
+    "sba:toughness": "state-based action: 0 toughness",
+    "sba:loyalty": "state-based action: 0 loyalty",
+    "sba:planeswalker-uniqueness": "planeswalker uniqueness rule",
+    "sba:legend-rule": "legend rule",
+    "sba:aura": "state-based action: Aura not legally attached",
+}
+"""How state-based moves to the graveyard read in the log."""
+
+
+class Renderer:
+    """Renders envelopes one after the other (see the module docs).
+
+    ``registry`` (optional) lets abilities be described by their text;
+    ``as_player`` masks hidden information for that player; ``state`` starts
+    from a given state instead of an empty one (it is not copied: the
+    renderer folds events into it as it renders them).
+    """
+
+    def __init__(self, registry: Registry | None = None, as_player: int | None = None,
+                 state: State | None = None) -> None:
+        self.registry = registry
+        self.viewer = as_player
+        self.state = state if state is not None else new_state()
+        self.seen = Perspective(as_player)
+        self.names: dict[int, str] = {}
+        self.fold_errors: list[tuple[int, str]] = []
+        for oid, o in self.state.objects.items():
+            if self.sees(o):
+                self.names[oid] = self.card_name(o.card)
+        self._dispatch = {cls: getattr(self, "_" + cls.TAG, None)
+                          for cls in ev.EVENT_TYPES.values()}
+
+    # ------------------------------------------------------------------ names
+    def sees(self, o: Obj) -> bool:
+        """Whether the viewer may know which card ``o`` is (see :mod:`mtgk.rules.visibility`)."""
+        return self.seen.sees(o)
+
+    def card_name(self, key: str) -> str:
+        """The name objects of card ``key`` have (a token's printed name: two tokens keyed
+        apart may share one, :meth:`~mtgk.cards.definitions.Registry.token_name`); without a
+        registry, the key."""
+        return self.registry.token_name(key) if self.registry is not None and key else key
+
+    def player(self, p: int) -> str:
+        """A player's name."""
+        players = self.state.players
+        if not isinstance(p, int) or isinstance(p, bool):
+            return f"player {_plain_repr(p)}"
+        return players[p].name if 0 <= p < len(players) else f"player {p}"
+
+    def obj(self, oid: int) -> str:
+        """An object's name, or :data:`HIDDEN` if the viewer may not see it."""
+        o = self.state.objects.get(oid)
+        if o is not None:
+            if self.sees(o):
+                self.names[oid] = self.card_name(o.card)
+                return self.card_name(o.card) + (" (face down)" if o.face_down else "")
+            return "a face-down card" if o.face_down else HIDDEN
+        for it in self.state.stack + self.state.pending:
+            if it.id == oid:
+                return self.item(it)
+        return self._gone(oid)
+
+    def _gone(self, oid: int) -> str:
+        """The name of an object no longer in the state, as the viewer saw it last."""
+        name = self.names.get(oid)
+        if name is not None:
+            return name
+        return f"#{oid}" if self.viewer is None else HIDDEN
+
+    def public_name(self, oid: int) -> str:
+        """The name of ``oid`` when what happens makes it public whatever the viewer saw
+        before (a land played, a spell cast, an ability activated from a hidden zone is
+        revealed, CR 602.2a; a card discarded)."""
+        o = self.state.objects.get(oid)
+        if o is None:
+            return self.obj(oid)
+        if o.face_down and not self.sees(o):
+            return "a face-down card"
+        return self.card_name(o.card)
+
+    def ref(self, r: int) -> str:
+        """A player or object reference."""
+        p = ref_player(r)
+        return self.player(p) if p is not None else self.obj(r)
+
+    def refs(self, rs: Iterable[int]) -> str:
+        return ", ".join(self.ref(r) for r in rs)
+
+    def ability_text(self, key: str) -> str:
+        """A short description of ability ``"Card#i"``: its text if the card says one."""
+        name, _, idx = key.rpartition("#")
+        if self.registry is not None and idx.isdigit() and name in self.registry:
+            abilities = self.registry[name].abilities
+            i = int(idx)
+            if i < len(abilities):
+                return _ability_label(abilities[i], i)
+        return f"ability {idx}" if idx.isdigit() else key
+
+    def item(self, it: StackItem) -> str:
+        """A stack item's name: the spell, or ``"<card>'s ability"``."""
+        if it.kind == "spell":
+            return self.card_name(it.source_card) or self._gone(it.id)
+        o = self.state.objects.get(it.source)
+        if o is not None and not self.sees(o):
+            return f"{self.obj(it.source)}'s ability"
+        src = self.card_name(it.source_card) or self._gone(it.source)
+        return f"{src}'s {self.ability_text(it.ability)}"
+
+    def _find_item(self, item: int) -> str:
+        for it in self.state.stack + self.state.pending:
+            if it.id == item:
+                return self.item(it)
+        return self._gone(item)
+
+    def _targets(self, targets: Sequence[int]) -> str:
+        return f" targeting {self.refs(targets)}" if targets else ""
+
+    # ------------------------------------------------------------------ events
+    def describe(self, env: Envelope) -> str:
+        """The text of ``env`` (without its number), as of the current state; no folding.
+
+        Control characters in it (from names in the log) are escaped (:func:`clean`).
+        """
+        try:
+            return clean(self._describe(env.event))
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            # a log whose content makes no sense here (the fold says so too)
+            return clean(f"{event_name(env.event)} (its fields make no sense in this game: "
+                         f"{type(exc).__name__})")
+
+    def _describe(self, e: ev.Event) -> str:
+        custom = RENDERERS.get(e.TAG)
+        if custom is not None:
+            return str(custom(self, e))
+        fn = self._dispatch.get(type(e))
+        if fn is None:
+            fn = getattr(self, "_" + e.TAG, None) if e.TAG else None
+        if fn is not None:
+            return str(fn(e))
+        from mtgk.log.logfile import UnknownEvent
+        if isinstance(e, UnknownEvent):
+            return f"unknown event {e.tag} (version {e.version}): this kernel cannot read it"
+        return self.generic(e)
+
+    def generic(self, e: ev.Event) -> str:
+        """``Tag(field=value, ...)``, naming players and objects in the usual fields.
+
+        For a viewer, fields are first masked as in JSON (see
+        :meth:`mtgk.rules.visibility.Perspective.mask_event`): a private field the viewer
+        may not see reads ``hidden``, an object they can't follow ``0``.
+        """
+        parts = []
+        shown = self._masked_fields(e)
+        for f in e.__struct_fields__:
+            v = getattr(e, f)
+            if f in e.PRIVATE and self.viewer is not None and shown[f] in (None, []):
+                parts.append(f"{f}=hidden")
+                continue
+            if isinstance(v, int) and not isinstance(v, bool):
+                if f in PLAYER_FIELDS:
+                    parts.append(f"{f}={self.player(v)}")
+                    continue
+                if f in _REF_FIELDS and v:
+                    parts.append(f"{f}={self.ref(v)}")
+                    continue
+            parts.append(f"{f}={shown[f]!r}")
+        return f"{e.TAG}({', '.join(parts)})"
+
+    def _masked_fields(self, e: ev.Event) -> dict[str, Any]:
+        """The fields of ``e`` (not folded yet) as the viewer may see them."""
+        if self.viewer is None:
+            return {f: getattr(e, f) for f in e.__struct_fields__}
+        after = copy_state(self.state)
+        probe = Perspective(self.viewer)
+        probe.revealed = {k: set(v) for k, v in self.seen.revealed.items()}
+        probe.gone = dict(self.seen.gone)
+        probe.before(e, self.state)
+        try:
+            apply(after, e)
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+            pass
+        probe.after(e, after)
+        return probe.mask_event(e, after)
+
+    def masked(self, x: Any) -> Any:
+        """Free-form data (a flag's value, a trigger's data) with the ids of objects the
+        viewer can't follow made 0, as of the current state."""
+        return self.seen.mask_value(x, self.state)
+
+    def render(self, env: Envelope) -> str:
+        """``"<seq> <text>"`` for ``env``; then fold it into the renderer's state."""
+        line = f"{env.seq} {self.describe(env)}"
+        self.advance(env)
+        return line
+
+    def advance(self, env: Envelope) -> None:
+        """Fold ``env`` without rendering it (remembering the names it shows).
+
+        An event that cannot be folded (a log with events this kernel does not
+        know may refer to objects it never saw created) is skipped and noted
+        in :attr:`fold_errors`, so that the rest of the log still reads.
+        """
+        e = env.event
+        self.seen.before(e, self.state)
+        if self.viewer is not None and isinstance(e, ev.DecisionMade):
+            for oid in self.named_by(e):
+                o = self.state.objects.get(oid)
+                if o is not None and not (o.face_down and not self.sees(o)):
+                    self.seen.names.add(o.card)
+        problem = _unfoldable(e, self.state)
+        if problem:
+            self.fold_errors.append((env.seq, problem))
+            self.seen.after(e, self.state)
+            return
+        try:
+            apply(self.state, e)
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError) as exc:
+            # for a viewer, not the detail: it may be the id of an object they can't follow
+            what = f"{e.TAG or 'an event'} names what is not in the game"
+            why = f"{what} ({type(exc).__name__}: {exc})" if self.viewer is None else \
+                f"{what} ({type(exc).__name__})"
+            self.fold_errors.append((env.seq, why))
+            return
+        finally:
+            self.seen.after(e, self.state)
+        for oid in _new_ids(e):
+            o = self.state.objects.get(oid)
+            if o is not None and self.sees(o):
+                self.names[oid] = self.card_name(o.card)
+
+    # one method per event tag --------------------------------------------------
+    def _GameStarted(self, e: ev.GameStarted) -> str:
+        # the seed determines every shuffle: a player's view must not show it
+        seed = f"seed {e.seed}, " if self.viewer is None else ""
+        return f"Game started: {' vs '.join(e.players)} ({seed}rules {e.profile})"
+
+    def _ObjectCreated(self, e: ev.ObjectCreated) -> str:
+        seen = _zone_visible(e.zone, e.owner, self.viewer, e.face_down)
+        name = self.card_name(e.card) if seen else HIDDEN
+        extra = []
+        if e.token:
+            extra.append("token")
+        if e.tapped:
+            extra.append("tapped")
+        if e.face_down:
+            extra.append("face down")
+        note = f" ({', '.join(extra)})" if extra else ""
+        if e.zone == "battlefield":
+            ctrl = e.owner if e.controller < 0 else e.controller
+            return f"{name}{note} is put onto the battlefield under {self.player(ctrl)}'s control"
+        if e.zone in ("library", "hand", "graveyard"):
+            return f"{name}{note} is put into {self.player(e.owner)}'s {e.zone}"
+        return f"{name}{note} is put into {e.zone} ({self.player(e.owner)}'s)"
+
+    def _LibraryShuffled(self, e: ev.LibraryShuffled) -> str:
+        who = self.player(e.player)
+        n = len(e.order)
+        if self.viewer is not None or not e.order:
+            return f"{who}'s library is shuffled ({n} cards, order hidden)"
+        top = ", ".join(self.obj(o) for o in e.order[:3])
+        more = ", …" if n > 3 else ""
+        return f"{who}'s library is shuffled ({n} cards; top: {top}{more})"
+
+    def _TurnBegan(self, e: ev.TurnBegan) -> str:
+        return f"Turn {e.turn} ({self.player(e.active)})"
+
+    def _StepBegan(self, e: ev.StepBegan) -> str:
+        return f"— {step_name(e.step)} —"
+
+    def _DecisionMade(self, e: ev.DecisionMade) -> str:
+        if e.kind == "first_player" and isinstance(e.choice, int):
+            return f"{self.player(e.choice)} plays first"
+        who = self.player(e.player) if e.player >= 0 else "game"
+        return f"{who}: {e.kind} → {self.choice(e.kind, e.choice, e.player)}"
+
+    def choice(self, kind: str, c: Any, player: int | None = None) -> str:
+        """A decision's answer in words (objects named, hidden ones masked).
+
+        The objects a player chooses among are known to them (they look at the cards
+        they search, scry or hide away); so a choice by the viewer names them.  Cards
+        played, cast, discarded or revealed by the decision are public.
+        """
+        try:
+            return self._choice(kind, c, self.viewer is None or player == self.viewer)
+        except (TypeError, ValueError, IndexError, KeyError):
+            return _plain_repr(self.masked(c))
+
+    def _choice(self, kind: str, c: Any, mine: bool) -> str:
+        if kind == "priority" and isinstance(c, list) and c:
+            return self.action(c)
+        if kind == "mulligan":
+            return "keep" if c else "mulligan"
+        if kind == "may":
+            return "yes" if c else "no"
+        if kind == "attackers":
+            return ", ".join(f"{self.obj(a)} → {self.ref(t)}" for a, t in c) or "no attack"
+        if kind == "blockers":
+            return ", ".join(f"{self.obj(b)} blocks {self.obj(a)}" for b, a in c) or "no blocks"
+        if kind == "assign":
+            return ", ".join(f"{n} to {self.ref(r)}" for r, n in c)
+        if kind == "redirect":
+            return f"to {self.ref(c)}" if c else "no"
+        if kind == "order":
+            return ", then ".join(self._find_item(i) for i in c)
+        if kind in PLAIN_CHOICE_KINDS:
+            return _plain_repr(c)
+        return self._named(c, mine or kind in _PUBLIC_CHOICES)
+
+    def _named(self, x: Any, public: bool) -> str:
+        """A free-form answer in words: objects named (when ``public``, even the ones
+        the viewer can't see by where they are), players named, other values as they
+        are."""
+        if isinstance(x, bool):
+            return "yes" if x else "no"
+        if isinstance(x, int):
+            if x < 0:
+                return self.ref(x)
+            if x == 0:
+                return "none"
+            if not self._is_object(x):
+                return str(x)
+            return self.public_name(x) if public else self.obj(x)
+        if isinstance(x, str):
+            return x
+        if isinstance(x, list | tuple):
+            return ", ".join(self._named(i, public) for i in x) if x else "none"
+        return _plain_repr(self.masked(x))
+
+    def named_by(self, e: ev.Event) -> set[int]:
+        """The objects decision ``e`` names to the viewer whatever they saw before (see
+        :meth:`choice`): the card played, cast or activated, cards discarded or
+        revealed, and every card of the viewer's own choices."""
+        if not isinstance(e, ev.DecisionMade):
+            return set()
+        c = e.choice
+        out: set[int] = set()
+        if e.kind == "priority" and isinstance(c, list) and len(c) > 1 and c[0] in (
+                "play", "cast", "activate") and isinstance(c[1], int):
+            out.add(c[1])
+        if e.kind in _PUBLIC_CHOICES or (self.viewer is not None and e.player == self.viewer):
+            def note(oid: int) -> int:
+                out.add(oid)
+                return oid
+            map_choice(e.kind, c, note)
+        return out
+
+    def _is_object(self, oid: int) -> bool:
+        s = self.state
+        return oid in s.objects or oid in self.names or oid in self.seen.gone or any(
+            it.id == oid for it in s.stack + s.pending)
+
+    def action(self, a: list[Any]) -> str:
+        """A priority action (``["cast", obj, targets, modes, x, alt]`` ...) in words.
+
+        Playing a land, casting a spell and activating an ability are public: the card
+        is named even when it comes from a hidden zone (CR 305.1, 601.2a, 602.2a)."""
+        kind = a[0]
+        if kind == "pass":
+            return "pass"
+        if kind == "play":
+            return f"play {self.public_name(a[1])}"
+        if kind == "cast":
+            oid, targets, modes, x, alt = (list(a) + [[], [], 0, ""])[1:6]
+            text = f"cast {self.public_name(oid)}{self._targets(targets)}"
+            if modes:
+                text += f" (modes {', '.join(map(str, modes))})"
+            if x:
+                text += f" with X={x}"
+            if alt:
+                text += f" for its {alt} cost"
+            return text
+        if kind == "activate":
+            oid, idx, targets, x = (list(a) + [[], 0])[1:5]
+            o = self.state.objects.get(oid)
+            label = f"ability {idx}"
+            if o is not None and self.registry is not None and o.card in self.registry \
+                    and not (o.face_down and not self.sees(o)):
+                acts = self.registry[o.card].activated
+                if 1 <= idx <= len(acts):
+                    label = self.ability_text(acts[idx - 1][0])
+            text = f"activate {self.public_name(oid)}: {label}{self._targets(targets)}"
+            return text + (f" with X={x}" if x else "")
+        return _plain_repr(self.masked(a))
+
+    def _ZoneChanged(self, e: ev.ZoneChanged) -> str:
+        o = self.state.objects.get(e.obj)
+        owner = o.owner if o is not None else 0
+        seen = (o is not None and self.sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
+        name = (self.card_name(o.card) if o is not None else self._gone(e.obj)) if seen else HIDDEN
+        who = self.player(owner)
+        if e.to_zone == "none":
+            return f"{name} ceases to exist"
+        if e.reason == "draw" and e.to_zone == "hand":
+            return f"{who} draws {name}"
+        if e.reason == "discard":
+            return f"{who} discards {name}"
+        if e.to_zone == "battlefield":
+            ctrl = owner if e.controller < 0 else e.controller
+            return f"{name} enters the battlefield under {self.player(ctrl)}'s control"
+        where = {"library": "top of" if e.position == 0 else "bottom of"}.get(e.to_zone, "")
+        dest = f"{who}'s {e.to_zone}"
+        if where:
+            dest = f"the {where} {dest}"
+        why = f" ({SBA_REASONS.get(e.reason, e.reason)})" if e.reason else ""
+        if e.from_zone == "battlefield" and e.to_zone == "graveyard":
+            if e.reason.startswith("sba:"):
+                return f"{name} put into {dest}{why}"
+            return f"{name} is put into {dest} from the battlefield{why}"
+        return f"{name} moves from {e.from_zone} to {dest}{why}"
+
+    def _RemovedFromGame(self, e: ev.RemovedFromGame) -> str:
+        o = self.state.objects.get(e.obj)
+        seen = self.viewer is None or not e.face_down or (o is not None and self.sees(o))
+        if o is not None:
+            name = self.card_name(o.card) if seen else (
+                "a face-down card" if e.face_down else HIDDEN)
+        else:
+            name = self._gone(e.obj) if seen else HIDDEN
+        text = f"{name} is exiled from {e.from_zone}" + (" face down" if e.face_down else "")
+        if e.exiled_with:
+            text += f" with {self.obj(e.exiled_with)}"
+        return text + (f" ({e.reason})" if e.reason else "")
+
+    def _TokenCreated(self, e: ev.TokenCreated) -> str:
+        if e.attached_to and e.card.endswith(" Role"):
+            # "Splashy Spellcaster: Sorcerer Role created attached to Grizzly Bears"
+            top = self.card_name(self.state.stack[-1].source_card) if self.state.stack else ""
+            by = f"{top}: " if top else f"{self.player(e.controller)}: "
+            return f"{by}{self.card_name(e.card)} created attached to {self.obj(e.attached_to)}"
+        text = f"{self.player(e.controller)} creates a {self.card_name(e.card)} token"
+        if e.tapped:
+            text += " (tapped)"
+        if e.attached_to:
+            text += f" attached to {self.obj(e.attached_to)}"
+        return text
+
+    def _controller_of(self, oid: int) -> str:
+        o = self.state.objects.get(oid)
+        return self.player(o.controller) if o is not None else "?"
+
+    def _Tapped(self, e: ev.Tapped) -> str:
+        if e.entering:
+            return f"{self.obj(e.obj)} enters tapped"
+        return f"{self._controller_of(e.obj)} taps {self.obj(e.obj)}"
+
+    def _Untapped(self, e: ev.Untapped) -> str:
+        return f"{self._controller_of(e.obj)} untaps {self.obj(e.obj)}"
+
+    def _counters(self, oid: int, kind: str, delta: int) -> str:
+        o = self.state.objects.get(oid)
+        before = o.counters.get(kind, 0) if o is not None else 0
+        after = max(0, before + delta)
+        label = kind if kind == "loyalty" else f"{kind} counters"
+        return f"{self.obj(oid)}: {label} {before} → {after}"
+
+    def _CounterPlaced(self, e: ev.CounterPlaced) -> str:
+        return self._counters(e.obj, e.kind, e.n)
+
+    def _CounterRemoved(self, e: ev.CounterRemoved) -> str:
+        return self._counters(e.obj, e.kind, -e.n)
+
+    def _Attached(self, e: ev.Attached) -> str:
+        if not e.to:
+            return f"{self.obj(e.obj)} becomes unattached"
+        return f"{self.obj(e.obj)} is attached to {self.obj(e.to)}"
+
+    def _ControlChanged(self, e: ev.ControlChanged) -> str:
+        return f"{self.player(e.controller)} gains control of {self.obj(e.obj)}"
+
+    def _ObjectFlagged(self, e: ev.ObjectFlagged) -> str:
+        if e.key == "known_to" and isinstance(e.value, list | tuple | None):
+            who = ", ".join(self.player(p) for p in (e.value or [])) or "nobody"
+            return f"{self.obj(e.obj)} is now known to {who}"
+        if e.value is None:
+            return f"{self.obj(e.obj)}: {e.key} cleared"
+        o = self.state.objects.get(e.obj)
+        if self.viewer is not None and e.key not in PUBLIC_FLAGS and (
+                o is None or not self.sees(o)):
+            return f"{self.obj(e.obj)}: {e.key} set"
+        if e.key in ("exiled_with", "known_to_controllers_of") and isinstance(e.value, int):
+            return f"{self.obj(e.obj)}: {e.key} = {self.obj(e.value)}"
+        return f"{self.obj(e.obj)}: {e.key} = {_plain_repr(self.masked(e.value))}"
+
+    def _LandPlayed(self, e: ev.LandPlayed) -> str:
+        name = self.public_name(e.obj)
+        return f"{self.player(e.player)} plays {name}"
+
+    def _Revealed(self, e: ev.Revealed) -> str:
+        sees = self.viewer is None or not e.to or self.viewer in e.to
+        names = []
+        for oid in e.objs:
+            o = self.state.objects.get(oid)
+            if sees and o is not None:
+                names.append(self.card_name(o.card))
+            else:
+                names.append(self.obj(oid))
+        to = f" to {', '.join(self.player(p) for p in e.to)}" if e.to else ""
+        return f"{self.player(e.player)} reveals {', '.join(names) or 'nothing'}{to}"
+
+    def _SpellCast(self, e: ev.SpellCast) -> str:
+        name = self.public_name(e.obj)
+        text = f"{self.player(e.controller)} casts {name}{self._targets(e.targets)}"
+        if e.modes:
+            text += f" (modes {', '.join(map(str, e.modes))})"
+        if e.x:
+            text += f" with X={e.x}"
+        if e.alt:
+            text += f" for its {e.alt} cost"
+        face = getattr(e, "face", "")
+        if face:
+            text += f" as {face}"
+        if e.from_zone != "hand":
+            text += f" from {e.from_zone}"
+        return text
+
+    def _AbilityActivated(self, e: ev.AbilityActivated) -> str:
+        o = self.state.objects.get(e.source)
+        hidden = o is not None and o.face_down and not self.sees(o)
+        return (f"{self.player(e.controller)} activates {self.public_name(e.source)}: "
+                f"{'ability' if hidden else self.ability_text(e.ability)}"
+                f"{self._targets(e.targets)}" + (f" with X={e.x}" if e.x else ""))
+
+    def _AbilityTriggered(self, e: ev.AbilityTriggered) -> str:
+        o = self.state.objects.get(e.source)
+        if o is not None and not self.sees(o):  # its words would say which card it is
+            return f"{self.obj(e.source)}'s ability triggers"
+        return f"{self.obj(e.source)}'s {self.ability_text(e.ability)} triggers"
+
+    def _TriggerPutOnStack(self, e: ev.TriggerPutOnStack) -> str:
+        text = f"{self._find_item(e.item)} goes on the stack{self._targets(e.targets)}"
+        if e.modes:
+            text += f" (modes {', '.join(map(str, e.modes))})"
+        return text
+
+    def _StackItemResolved(self, e: ev.StackItemResolved) -> str:
+        name = self._find_item(e.item)
+        if e.fizzled:
+            return f"{name} does nothing: it is removed as it tries to resolve"
+        return f"{name} resolves"
+
+    def _StackItemCountered(self, e: ev.StackItemCountered) -> str:
+        return f"{self._find_item(e.item)} is countered"
+
+    def _ManaAdded(self, e: ev.ManaAdded) -> str:
+        return f"{self.player(e.player)} adds {_mana(e.mana)}"
+
+    def _ManaSpent(self, e: ev.ManaSpent) -> str:
+        return f"{self.player(e.player)} spends {_mana(e.mana)}"
+
+    def _ManaEmptied(self, e: ev.ManaEmptied) -> str:
+        left = self.state.players[e.player].mana if e.player < len(self.state.players) else []
+        lost = f" ({_mana(''.join(left))} lost)" if left else ""
+        return f"{self.player(e.player)}'s mana pool empties{lost}"
+
+    def _life(self, p: int, delta: int) -> str:
+        if not 0 <= p < len(self.state.players):
+            return ""
+        life = self.state.players[p].life
+        return f" (life {life} → {life + delta})"
+
+    def _LifeGained(self, e: ev.LifeGained) -> str:
+        return f"{self.player(e.player)} gains {e.n} life{self._life(e.player, e.n)}"
+
+    def _LifeLost(self, e: ev.LifeLost) -> str:
+        return f"{self.player(e.player)} loses {e.n} life{self._life(e.player, -e.n)}"
+
+    def _DamageDealt(self, e: ev.DamageDealt) -> str:
+        kind = "combat damage" if e.combat else "damage"
+        text = f"{self.obj(e.source)} deals {e.amount} {kind} to {self.ref(e.target)}"
+        p = ref_player(e.target)
+        if p is not None:
+            text += self._life(p, -e.amount)
+        return text + (" (deathtouch)" if e.deathtouch else "")
+
+    def _DamageRedirected(self, e: ev.DamageRedirected) -> str:
+        return (f"{self.obj(e.source)}: {e.amount} damage redirected from "
+                f"{self.player(e.from_player)} to {self.obj(e.to)}")
+
+    def _DamageRemoved(self, e: ev.DamageRemoved) -> str:
+        return "damage wears off"
+
+    def _DamageMarked(self, e: ev.DamageMarked) -> str:
+        return f"{self.obj(e.obj)} has {e.amount} damage marked (set up)"
+
+    def _AttackersDeclared(self, e: ev.AttackersDeclared) -> str:
+        who = self.player(self.state.active)
+        pairs = ", ".join(f"{self.obj(a)} → {self.ref(t)}" for a, t in e.attacks)
+        return f"{who} attacks: {pairs}" if pairs else f"{who} declares no attackers"
+
+    def _BlockersDeclared(self, e: ev.BlockersDeclared) -> str:
+        who = self.player(1 - self.state.active) if len(self.state.players) == 2 else "defender"
+        pairs = ", ".join(f"{self.obj(b)} blocks {self.obj(a)}" for b, a in e.blocks)
+        return f"{who}: {pairs}" if pairs else f"{who} declares no blockers"
+
+    def _RemovedFromCombat(self, e: ev.RemovedFromCombat) -> str:
+        return f"{self.obj(e.obj)} is removed from combat"
+
+    def _CombatEnded(self, e: ev.CombatEnded) -> str:
+        return "combat ends"
+
+    def _FirstStrikers(self, e: ev.FirstStrikers) -> str:
+        verb = "deals" if len(e.objs) == 1 else "deal"
+        return f"first strike: {self.refs(e.objs)} {verb} combat damage first"
+
+    def effect_text(self, kind: str, params: Any) -> str:
+        """A continuous effect's kind and parameters in words."""
+        try:
+            if kind == "pt":
+                return f"{int(params[0]):+d}/{int(params[1]):+d}"
+            if kind == "set_pt":
+                return f"base power and toughness {params[0]}/{params[1]}"
+            if kind == "grant":
+                return "gains " + ", ".join(params)
+            if kind == "lose":
+                return "loses " + ", ".join(params)
+            if kind == "control":
+                return f"controlled by {self.player(int(params))}"
+        except (TypeError, ValueError, IndexError):
+            pass
+        if params is None:
+            return kind
+        return f"{kind} {_plain_repr(self.seen.mask_params(params, self.state))}"
+
+    def _EffectCreated(self, e: ev.EffectCreated) -> str:
+        on = f" on {self.refs(e.objs)}" if e.objs else ""
+        until = {"eot": " until end of turn", "": ""}.get(e.duration, f" ({e.duration})")
+        return f"{self.obj(e.source)}: {self.effect_text(e.kind, e.params)}{on}{until}"
+
+    def _EffectsEnded(self, e: ev.EffectsEnded) -> str:
+        ended = [x for x in self.state.effects if x.id in e.effects]
+        what = "; ".join(f"{self.effect_text(x.kind, x.params)}"
+                         + (f" on {self.refs(x.objs)}" if x.objs else "") for x in ended)
+        n = len(e.effects)
+        return f"{n} effect{'s' if n != 1 else ''} end" + (f": {what}" if what else "")
+
+    def _PlayerLost(self, e: ev.PlayerLost) -> str:
+        return f"{self.player(e.player)} loses the game ({_REASONS.get(e.reason, e.reason)})"
+
+    def _GameEnded(self, e: ev.GameEnded) -> str:
+        if e.winner < 0:
+            why = {"turn-limit": "the turn limit", "loop": "a loop of mandatory actions "
+                   "(rule 104.4b)"}.get(e.reason, e.reason)
+            return f"Game over: a draw ({why})" if why else "Game over: a draw"
+        return f"Game over: {self.player(e.winner)} wins"
+
+    def _DrewFromEmptyLibrary(self, e: ev.DrewFromEmptyLibrary) -> str:
+        return f"{self.player(e.player)} has to draw from an empty library"
+
+
+_PLAYER_FIELDS_OF: dict[type, tuple[str, ...]] = {}
+_NONE_ALLOWED = frozenset({"winner", "controller"})
+
+
+def event_name(e: ev.Event) -> str:
+    """The type of ``e`` as logs name it (an unknown event's stored tag)."""
+    return str(getattr(e, "tag", "") or e.TAG or type(e).__name__)
+
+
+FOLD_NOTE = "event(s) could not be folded into the state"
+
+
+def fold_note(errors: Sequence[tuple[int, str]]) -> str:
+    """One line for the events a fold had to leave out (:attr:`Renderer.fold_errors`):
+    their content makes no sense in the game state, or they need events this kernel
+    can't read."""
+    seq, why = errors[0]
+    return clean(f"{len(errors)} {FOLD_NOTE} (the first is event {seq}: {why}); names may "
+                 "be missing after it")
+
+
+def _unfoldable(e: ev.Event, state: State) -> str:
+    """Why ``e`` can't be folded into ``state`` although the projector would take it
+    (it names a player who is not in the game), or ``""``."""
+    n = len(state.players)
+    if isinstance(e, ev.ObjectFlagged) and e.key == "known_to" and e.value is not None and (
+            not isinstance(e.value, list | tuple) or not all(
+                isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n for p in e.value)):
+        return f"ObjectFlagged.value of known_to is {_plain_repr(e.value)}, not players of this game"
+    cls = type(e)
+    fields = _PLAYER_FIELDS_OF.get(cls)
+    if fields is None:
+        fields = _PLAYER_FIELDS_OF[cls] = tuple(
+            f for f in getattr(cls, "__struct_fields__", ()) if f in PLAYER_FIELDS)
+    if not fields or isinstance(e, ev.GameStarted):
+        return ""
+    for f in fields:
+        v = getattr(e, f)
+        if not isinstance(v, int) or isinstance(v, bool):
+            continue
+        low = -1 if f in _NONE_ALLOWED or (f == "player" and isinstance(e, ev.DecisionMade)) \
+            else 0
+        if not low <= v < n:
+            have = f"players 0 to {n - 1}" if n else "no players yet"
+            return f"{e.TAG}.{f} is {v}, not a player of this game ({have})"
+    return ""
+
+
+def _new_ids(e: ev.Event) -> tuple[int, ...]:
+    if isinstance(e, ev.ZoneChanged | ev.RemovedFromGame | ev.LandPlayed | ev.SpellCast):
+        return (e.new_obj,)
+    if isinstance(e, ev.ObjectCreated | ev.TokenCreated):
+        return (e.obj,)
+    return ()
+
+
+def render_event(env: Envelope, before: State | Renderer, registry: Registry | None = None,
+                 as_player: int | None = None) -> str:
+    """``"<seq> <text>"`` for one event.
+
+    ``before`` is the state just before the event (left unchanged), or a
+    :class:`Renderer` that has seen the events before it (it then folds this
+    one too, like :meth:`Renderer.render`).
+    """
+    if isinstance(before, Renderer):
+        return before.render(env)
+    return f"{env.seq} {Renderer(registry, as_player, before).describe(env)}"
+
+
+def render_log(envelopes: Iterable[Envelope], registry: Registry | None = None,
+               as_player: int | None = None) -> Iterator[str]:
+    """One line per event of a log."""
+    r = Renderer(registry, as_player)
+    for env in envelopes:
+        yield r.render(env)
+
+
+# --------------------------------------------------------------------------
+# JSON views
+
+
+def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any]:
+    """An envelope as a JSON Lines record (``seq``, ``cause``, ``type``, ``v``, ``event``).
+
+    With a renderer that has a viewer, the record is the event as the viewer may
+    see it (see :mod:`mtgk.rules.visibility`), and the renderer must have *just folded*
+    ``env`` (:meth:`Renderer.advance`): private fields the viewer may not see are
+    ``null`` (orders ``[]``), the seed ``null``, the ids of objects the viewer
+    can't follow 0; ``cards`` maps the ids of the objects the event names that the
+    viewer can follow to their names (``null``: face down), and a
+    :class:`~mtgk.log.events.Revealed` event shown to the viewer lists the names it
+    shows in ``revealed``.
+    """
+    from mtgk.log.logfile import UnknownEvent
+
+    e = env.event
+    if isinstance(e, UnknownEvent):  # for a viewer, not its fields: they can't be masked
+        viewer = renderer.viewer if renderer is not None else None
+        return {"seq": env.seq, "cause": env.cause, "type": e.tag, "v": e.version,
+                "event": msgspec.msgpack.decode(e.raw) if viewer is None else None}
+    if renderer is None or renderer.viewer is None:
+        body = {name: getattr(e, name) for name in e.__struct_fields__}
+        return {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION,
+                "event": body}
+    seen = renderer.seen
+    rec: dict[str, Any] = {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION,
+                           "event": seen.mask_event(e, renderer.state),
+                           "cards": {str(k): v for k, v in seen.event_cards(e).items()}}
+    if isinstance(e, ev.Revealed):
+        names = seen.revealed_names(e, renderer.state)
+        if names:
+            rec["revealed"] = names
+    return rec
+
+
+def mask_state(state: State, viewer: int | None, seen: Perspective | None = None) -> State:
+    """A copy of ``state`` as ``viewer`` may see it (``seen``: the viewer's
+    :class:`~mtgk.rules.visibility.Perspective`, folded up to ``state``, for what was
+    revealed and how cards were followed; without it, nothing was).
+
+    No seed.  Objects the viewer can't follow (every library card, the cards of
+    other players' hands) are left out of ``objects`` and listed as ``0`` in their
+    zone.  The others keep their ids; their ``card_id`` is the viewer's (see
+    :mod:`mtgk.rules.visibility`, rule 3); the ones the viewer may not know (face down)
+    have the name ``""`` and keep only public marks.  Ids in free-form data (marks,
+    stack items' data, effects' parameters) of objects the viewer can't follow are 0.
+    """
+    s = copy_state(state)
+    if viewer is None:
+        return s
+    p_ = seen if seen is not None and seen.viewer == viewer else Perspective(viewer)
+    s.seed = 0
+    for p in s.players:
+        for zone in ("library", "hand", "graveyard"):
+            ids: list[int] = getattr(p, zone)
+            shown = []
+            for oid in ids:
+                o = s.objects.get(oid)
+                if o is not None and follows(o, viewer):
+                    shown.append(oid)
+                else:
+                    shown.append(0)
+                    s.objects.pop(oid, None)
+            setattr(p, zone, shown)
+    for o in s.objects.values():
+        o.card_id = p_.card_id(o)
+        if not p_.sees(o):
+            o.card = ""
+            o.flags = {k: v for k, v in o.flags.items() if k in PUBLIC_FLAGS}
+        o.flags = {k: p_.mask_value(v, state) if k != "known_to" else v
+                   for k, v in o.flags.items()}
+    for it in s.stack + s.pending:
+        it.data = p_.mask_value(it.data, state)
+        src = state.objects.get(it.source)
+        if src is not None and not p_.sees(src) and it.kind != "spell":
+            it.ability = ""
+            it.source_card = ""
+    for x in s.effects:
+        x.params = p_.mask_params(x.params, state)
+        x.objs = [p_.shown_id(o, state) for o in x.objs]
+    return s
+
+
+def state_json(state: State, viewer: int | None, seen: Perspective | None = None) -> str:
+    """``state`` as JSON, as ``viewer`` may see it (see :func:`mask_state`)."""
+    return msgspec.json.encode(mask_state(state, viewer, seen)).decode()
+
+
+# --------------------------------------------------------------------------
+# Whole states
+
+
+def _type_line(c: Chars) -> str:
+    left = " ".join([*c.supertypes, *c.types])
+    if c.all_ctypes and c.has_creature_types:
+        right = " ".join(c.subtypes + ["(all creature types)"])
+    else:
+        right = " ".join(c.subtypes + c.creature_types())
+    return f"{left} — {right}" if right else left
+
+
+def characteristics(state: State, registry: Registry | None,
+                     not_shown: str = "characteristics not shown"
+                     ) -> tuple[dict[int, Chars], str]:
+    """Every object's characteristics (layers applied) and ``""``, or ``{}`` and a
+    note (starting with ``not_shown``) saying why they cannot be computed."""
+    if registry is None:
+        return {}, f"{not_shown}: no card registry"
+    from mtgk.cards.definitions import UnknownCardError
+    from mtgk.rules.layers import compute
+
+    try:
+        return compute(state, registry), ""
+    except UnknownCardError as exc:
+        return {}, f"{not_shown}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - e.g. a state folded past unknown events
+        return {}, f"{not_shown}: {type(exc).__name__}: {exc}"
+
+
+def render_state(state: State, game_or_registry: Any = None, as_player: int | None = None,
+                 after: Sequence[Envelope] = (), names: dict[int, str] | None = None,
+                 seen: Perspective | None = None) -> str:
+    """The whole of ``state``, readably, from everyone's or ``as_player``'s seat.
+
+    ``game_or_registry`` (a :class:`~mtgk.rules.engine.Game` or a
+    :class:`~mtgk.cards.definitions.Registry`) supplies the characteristics after
+    layers; ``after`` are the events that follow ``state`` in its log: the
+    first decision among them is shown as the pending decision; ``names``
+    (object id -> card name) names objects no longer in the state; ``seen`` is the
+    viewer's :class:`~mtgk.rules.visibility.Perspective` folded up to ``state`` (what was
+    revealed to them), e.g. a :class:`Renderer`'s ``seen``.
+    """
+    registry: Registry | None = getattr(game_or_registry, "reg", game_or_registry)
+    if registry is not None and not isinstance(registry, Registry):
+        registry = None
+    r = Renderer(registry, as_player, state)
+    if seen is not None and seen.viewer == as_player:
+        r.seen = seen
+    if names:
+        for k, v in names.items():
+            r.names.setdefault(k, v)
+    chars, note = characteristics(state, registry)
+    if note and as_player is not None and registry is not None:
+        # the reason may name a card the viewer can't see
+        note = note.partition(":")[0] + ": they cannot be computed for this state"
+    out: list[str] = []
+    if not state.players:
+        return "(no game yet)"
+    if state.over:
+        out.append("Game over: " + ("a draw" if state.winner in (None, -1)
+                                     else f"{r.player(state.winner)} won"))
+    turn = f"Turn {state.turn}, {r.player(state.active)}'s turn" if state.turn else \
+        "Before the first turn"
+    out.append(turn + (f", step: {step_name(state.step)}" if state.step else ""))
+    if as_player is not None:
+        out.append(f"(as seen by {r.player(as_player)})")
+    for i, p in enumerate(state.players):
+        status = " — has lost" if p.lost else ""
+        pool = "".join(f"{{{m}}}" for m in p.mana) or "empty"
+        out.append(f"{p.name}: life {p.life}, mana pool {pool}, library {len(p.library)}, "
+                   f"lands played this turn {p.lands_played}{status}")
+        if as_player is None or as_player == i:
+            hand = ", ".join(r.obj(o) for o in p.hand) or "empty"
+            out.append(f"  hand ({len(p.hand)}): {hand}")
+        else:
+            known = sorted(r.obj(o) for o in p.hand  # by name: the order would say more
+                           if o in state.objects and r.sees(state.objects[o]))
+            extra = f"; known: {', '.join(known)}" if known else ""
+            out.append(f"  hand ({len(p.hand)}): hidden{extra}")
+        if as_player is None and p.library:
+            out.append(f"  library top: {', '.join(r.obj(o) for o in p.library[:3])}")
+        grave = ", ".join(r.obj(o) for o in reversed(p.graveyard)) or "empty"
+        out.append(f"  graveyard ({len(p.graveyard)}, top first): {grave}")
+    out.append("Battlefield:")
+    if note:
+        out.append(f"  ({note})")
+    by_ctrl: dict[int, list[int]] = {}
+    for oid in state.battlefield:
+        c = chars.get(oid)
+        ctrl = c.controller if c is not None else state.objects[oid].controller
+        by_ctrl.setdefault(ctrl, []).append(oid)
+    if not state.battlefield:
+        out.append("  (empty)")
+    for ctrl in sorted(by_ctrl):
+        out.append(f"  {r.player(ctrl)}:")
+        for oid in by_ctrl[ctrl]:
+            out.append("    " + _permanent(state, oid, chars.get(oid), r))
+    if state.exile:
+        out.append("Exile:")
+        for oid in state.exile:
+            o = state.objects[oid]
+            text = r.obj(oid)
+            if o.flags.get("exiled_with"):
+                text += f" (exiled with {r.obj(int(o.flags['exiled_with']))})"
+            if o.face_down and o.known_to and as_player is None:
+                text += f" (known to {', '.join(r.player(p) for p in o.known_to)})"
+            out.append(f"  [{oid}] {text} (owner {r.player(o.owner)})")
+    if state.stack:
+        out.append("Stack (top first):")
+        for it in reversed(state.stack):
+            out.append("  " + _stack_line(it, r))
+    else:
+        out.append("Stack: empty")
+    if state.pending:
+        out.append("Triggered abilities waiting to go on the stack:")
+        for it in state.pending:
+            out.append("  " + _stack_line(it, r))
+    if state.combat is not None:
+        out.append("Combat:")
+        cb = state.combat
+        for a, t in cb.attackers.items():
+            blockers = cb.blocked.get(a, [])
+            if blockers:
+                how = f", blocked by {', '.join(r.obj(b) for b in blockers)}"
+            elif a in cb.was_blocked:
+                how = ", blocked"
+            else:
+                how = ", unblocked" if cb.blockers or cb.blocked else ""
+            out.append(f"  {r.obj(a)} attacks {r.ref(t)}{how}")
+    if state.effects:
+        out.append("Continuous effects:")
+        for x in state.effects:
+            on = f" on {r.refs(x.objs)}" if x.objs else ""
+            until = " until end of turn" if x.duration == "eot" else ""
+            out.append(f"  {r.obj(x.source)}: {r.effect_text(x.kind, x.params)}{on}{until}")
+    nxt = _next_decision(state, registry, as_player, after, r.names)
+    if nxt:
+        out.append(nxt)
+    return "\n".join(clean(line) for line in out)
+
+
+def _next_decision(state: State, registry: Registry | None, as_player: int | None,
+                   after: Sequence[Envelope], names: dict[int, str]) -> str:
+    """The first decision in ``after``, described as of the state just before it."""
+    for i, env in enumerate(after):
+        e = env.event
+        if isinstance(e, ev.DecisionMade) and e.player >= 0:
+            gap = f", {i} events later" if i else ""
+            if as_player is not None and e.player != as_player:  # not made yet: unknown
+                who = Renderer(None, as_player, state).player(e.player)
+                return f"Next decision (event {env.seq}{gap}): {e.kind}, by {who}"
+            r = Renderer(registry, as_player, copy_state(state))
+            r.names.update(names)
+            for prev in after[:i]:
+                r.advance(prev)
+            return f"Next decision (event {env.seq}{gap}): {r.describe(env)}"
+        if isinstance(e, ev.GameEnded):
+            return ""
+    return ""
+
+
+def _permanent(state: State, oid: int, c: Chars | None, r: Renderer) -> str:
+    o = state.objects[oid]
+    parts = [f"[{oid}] {r.obj(oid)}"]
+    if c is not None and not (o.face_down and r.viewer is not None):
+        parts.append(f"— {_type_line(c)}")
+        if c.power is not None and c.toughness is not None:
+            parts.append(f"{c.power}/{c.toughness}")
+        if c.loyalty is not None and "Planeswalker" in c.types:
+            parts.append(f"loyalty {c.loyalty}")
+        kws = [a for a in c.abilities if a in KEYWORDS]
+        if kws:
+            parts.append(f"({', '.join(kws)})")
+    flags = []
+    if o.tapped:
+        flags.append("tapped")
+    if o.sick and (c is None or c.is_creature):
+        flags.append("summoning sick")
+    if o.token:
+        flags.append("token")
+    if o.damage and (c is None or c.is_creature):  # damage to a planeswalker removes loyalty
+        flags.append(f"{o.damage} damage")
+    counters = [f"{n} {k}" for k, n in sorted(o.counters.items())
+                if not (k == "loyalty" and c is not None and c.loyalty is not None)]
+    if counters:
+        flags.append("counters: " + ", ".join(counters))
+    if o.attached_to:
+        flags.append(f"attached to {r.obj(o.attached_to)}")
+    if c is not None and o.owner != c.controller:
+        flags.append(f"owned by {r.player(o.owner)}")
+    if o.loyalty_turn and o.loyalty_turn == state.turn:
+        flags.append("loyalty ability used this turn")
+    if r.viewer is None or r.sees(o):
+        for k, v in sorted(o.flags.items()):
+            if k in ("known_to", "face"):
+                continue
+            if k == "exiled_with" and isinstance(v, int):
+                flags.append(f"exiled with {r.obj(v)}")
+            else:
+                flags.append(k if v is True else f"{k}={_plain_repr(r.masked(v))}")
+    if flags:
+        parts.append(f"[{', '.join(flags)}]")
+    return " ".join(parts)
+
+
+def _stack_line(it: StackItem, r: Renderer) -> str:
+    text = f"[{it.id}] {r.item(it)} ({it.kind}, {r.player(it.controller)})"
+    text += r._targets(it.targets)
+    if it.modes:
+        text += f" (modes {', '.join(map(str, it.modes))})"
+    if it.x:
+        text += f" X={it.x}"
+    return text

@@ -1,0 +1,1146 @@
+"""The game library: stored game logs, indexed for queries.
+
+A *game store* keeps whole game logs (the binary log format of
+:mod:`mtgk.log.logfile`, byte for byte) together with facts pulled out of them
+when they are added: the header fields (players, deck names, agents, seed),
+the result (winner, turns, number of events) and two indexes for queries --
+which event types occurred in the game (and how often) and which cards died
+(were put into a graveyard from the battlefield, CR 700.4).  A game is stored
+once: adding a log whose bytes equal a stored one's reports that game
+(:class:`Added`) instead of adding it again, unless duplicates are allowed.
+
+:class:`GameStore` is the interface (``add``, ``get``, ``list``, ``find``,
+``summary``); :class:`SqliteStore` implements it on an embedded SQLite
+database (:mod:`sqlite3` from the standard library; ``games.db`` by default).
+Other backends implement the same protocol.  Several processes may add to
+one SQLite library and read it at once: it is in WAL mode, every game is
+added in a short transaction of its own, and a busy library is waited for.
+A file that is not a library this code can read (another SQLite database, a
+newer schema, a damaged file) is refused with :class:`StoreError` before
+anything is written to it.
+
+>>> from mtgk.cards.loading import load_registry
+>>> from mtgk.log.logfile import encode_log
+>>> from mtgk.log.replay import new_header, run_from_header
+>>> reg = load_registry(["core", "lorwyn"])
+>>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
+...                     meta={"max_turns": 3})
+>>> game = run_from_header(reg, header)
+>>> with SqliteStore(":memory:") as store:
+...     added = store.add(encode_log(header, game.log))
+...     again = store.add(encode_log(header, game.log))
+...     rec = store.get(added.id).record
+...     (rec.players, rec.winner, rec.turns, rec.events == len(game.log), again)
+(['Ann', 'Bob'], -1, 3, True, Added(id=1, duplicate=True))
+"""
+
+from __future__ import annotations
+
+import builtins
+import datetime as _dt
+import hashlib
+import json
+import math
+import sqlite3
+import statistics
+import time
+import urllib.parse
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader, decode_log, encode_log, event_tag
+from mtgk.rules.state import apply, new_state
+
+__all__ = [
+    "DEFAULT_DB",
+    "Added",
+    "GameFacts",
+    "GameRecord",
+    "GameStore",
+    "SqliteStore",
+    "StoreError",
+    "StoredGame",
+    "Distribution",
+    "Summary",
+    "SummaryRow",
+    "Tally",
+    "game_facts",
+    "log_digest",
+    "open_store",
+    "quantile",
+    "starting_player_and_mulligans",
+    "wilson",
+]
+
+DEFAULT_DB = "games.db"
+"""The library file ``mtgk sim`` and ``mtgk db`` use unless told otherwise."""
+
+SCHEMA_VERSION = 3
+"""The library schema this code writes.  Schema 1 (no log digests) and schema 2 (no
+starting player, no mulligans) are read as they are and migrated in place, in one
+transaction, when a game is added to them: the new columns are filled from the stored
+logs, which are left byte for byte."""
+
+BUDGET_REASON = "event-budget"
+"""``GameEnded.reason`` of a game the engine stopped at its event budget
+(:attr:`mtgk.rules.engine.Game.max_events`)."""
+
+
+class StoreError(Exception):
+    """The library cannot be opened or does not hold what was asked for."""
+
+
+class Added(NamedTuple):
+    """What :meth:`GameStore.add` did: the game's id, and whether an identical game (the
+    same log bytes) was stored already -- then ``id`` is that game's and nothing was added."""
+
+    id: int
+    duplicate: bool
+
+
+def log_digest(log: bytes) -> str:
+    """The digest that tells identical logs apart (SHA-256 of the bytes, in hex)."""
+    return hashlib.sha256(log).hexdigest()
+
+
+def budget_error(events: int) -> str:
+    """The error recorded for a game stopped at its event budget after ``events`` events."""
+    return (f"the game reached its event budget of {events} events (meta max_events; "
+            "a card may repeat something forever)")
+
+
+# --------------------------------------------------------------------------
+# What is known about a game
+
+
+@dataclass(kw_only=True)
+class GameSummary:
+    """What the library knows of every game: its seats, seed, rules, result and size,
+    and which ``mtgk sim`` run it came from (see :class:`GameFacts`)."""
+
+    players: list[str]
+    decks: list[str | None]
+    agents: list[str | None]
+    seed: int
+    profile: str
+    kernel_version: str
+    winner: int | None
+    turns: int
+    events: int
+    sim_seed: int | None = None
+    sim_game: int | None = None
+    error: str | None = None
+    starting_player: int | None = None
+    mulligans: list[int] | None = None
+
+
+@dataclass(kw_only=True)
+class GameFacts(GameSummary):
+    """Everything the library indexes about one game (computed from its log).
+
+    ``winner`` is the winning seat, ``-1`` for a draw and ``None`` when the
+    log has no result (it stops before the game's end).  ``event_types``
+    counts the events of each type; ``died`` counts, per card name, the
+    permanents put into a graveyard from the battlefield.  ``sim_seed`` and
+    ``sim_game`` say which ``mtgk sim`` run (its seed) and which of its games
+    this is; ``error`` is the engine failure that cut the game short, if any.
+    A game the engine stopped at its event budget has no result (``winner``
+    is ``None``) and says so in ``error``.  ``starting_player`` is the seat that
+    played first (``None``: the log does not say, e.g. it has no events) and
+    ``mulligans`` how many mulligans each seat took.
+    """
+
+    event_types: dict[str, int] = field(default_factory=dict)
+    died: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the log holds the game's end."""
+        return self.winner is not None
+
+
+def _seat_list(value: Any, n: int, key: str | None = None) -> list[Any]:
+    out: list[Any] = [None] * n
+    if isinstance(value, list):
+        for i, v in enumerate(value[:n]):
+            if key is not None:
+                v = v.get(key) if isinstance(v, dict) else None
+            out[i] = v if isinstance(v, str) else None
+    return out
+
+
+def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
+               error: str | None = None) -> GameFacts:
+    """The facts :meth:`GameStore.add` indexes, from a game's header and events.
+
+    The events are folded (once) to know which card every dying object was.
+    """
+    s = new_state()
+    types: dict[str, int] = {}
+    died: dict[str, int] = {}
+    winner: int | None = None
+    n = len(header.players)
+    first, mulligans = starting_player_and_mulligans(envelopes, n)
+    for env in envelopes:
+        e = env.event
+        tag = event_tag(e)
+        types[tag] = types.get(tag, 0) + 1
+        if isinstance(e, ev.ZoneChanged) and e.from_zone == "battlefield" \
+                and e.to_zone == "graveyard":
+            o = s.objects.get(e.obj)
+            if o is not None:
+                died[o.card] = died.get(o.card, 0) + 1
+        elif isinstance(e, ev.GameEnded):
+            winner = e.winner
+            if e.reason == BUDGET_REASON:  # not a draw: the engine gave up on the game
+                winner = None
+                error = error or budget_error(env.seq)
+        apply(s, e)
+    meta = header.meta
+    sim = meta.get("sim") if isinstance(meta.get("sim"), dict) else {}
+    assert isinstance(sim, dict)
+    return GameFacts(
+        players=list(header.players), decks=_seat_list(meta.get("deck_names"), n),
+        agents=_seat_list(meta.get("agents"), n, "kind"), seed=header.seed,
+        profile=header.profile, kernel_version=header.kernel_version, winner=winner,
+        turns=s.turn, events=len(envelopes), event_types=types, died=died,
+        sim_seed=sim.get("seed") if isinstance(sim.get("seed"), int) else None,
+        sim_game=sim.get("game") if isinstance(sim.get("game"), int) else None,
+        error=error if error is not None else (
+            meta.get("error") if isinstance(meta.get("error"), str) else None),
+        starting_player=first, mulligans=mulligans)
+
+
+def starting_player_and_mulligans(envelopes: Iterable[Envelope], seats: int
+                                  ) -> tuple[int | None, list[int]]:
+    """Who played first (the engine's ``first_player`` decision; else the first turn's
+    active player; ``None`` if neither is in the log) and the mulligans each of the
+    ``seats`` took (its ``mulligan`` decisions answered "don't keep")."""
+    first: int | None = None
+    mulligans = [0] * seats
+    for env in envelopes:
+        e = env.event
+        if isinstance(e, ev.DecisionMade):
+            if e.kind == "first_player" and first is None and type(e.choice) is int:
+                first = e.choice
+            elif e.kind == "mulligan" and e.choice is False and 0 <= e.player < seats:
+                mulligans[e.player] += 1
+        elif isinstance(e, ev.TurnBegan):
+            if first is None:
+                first = e.active
+            break  # mulligans are over when the first turn begins
+    if first is not None and not 0 <= first < seats:
+        first = None
+    return first, mulligans
+
+
+@dataclass(kw_only=True)
+class GameRecord(GameSummary):
+    """One game of the library, as listed (everything but the log itself).
+
+    ``digest`` is :func:`log_digest` of the log (``None`` in a library of schema 1).
+    """
+
+    id: int
+    added: str
+    size: int
+    digest: str | None = None
+
+    @property
+    def result(self) -> str:
+        """``"Alice won"``, ``"draw"`` or ``"no result"``."""
+        if self.winner is None:
+            return "no result"
+        if self.winner < 0:
+            return "draw"
+        return f"{self.players[self.winner]} won"
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data (for ``--json``), in the order of the library's columns."""
+        d = asdict(self)
+        out = {k.strip(): d.pop(k.strip()) for k in _COLUMNS.split(",")}
+        out.update(d)
+        out["result"] = self.result
+        return out
+
+
+@dataclass
+class StoredGame:
+    """A game of the library with its log: ``log`` is the binary log's bytes."""
+
+    record: GameRecord
+    log: bytes
+
+    def header_and_events(self) -> tuple[LogHeader, list[Envelope]]:
+        """The decoded log."""
+        lf = decode_log(self.log, name=f"game {self.record.id}")
+        return lf.header, lf.envelopes
+
+
+Z95 = 1.959963984540054
+"""The standard normal quantile of a two-sided 95% interval."""
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion of ``wins`` in ``n`` (95% by default):
+    ``(0.0, 1.0)`` when ``n`` is 0.
+
+    >>> [round(x, 4) for x in wilson(5, 10)]
+    [0.2366, 0.7634]
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    lo = 0.0 if wins <= 0 else max(0.0, centre - half)
+    hi = 1.0 if wins >= n else min(1.0, centre + half)
+    return lo, hi
+
+
+@dataclass
+class Tally:
+    """Results of one deck (or player, or group of seats) over the games it played.
+
+    A deck that plays both seats of a game (a mirror match) is counted once
+    per seat: one win and one loss, or two draws.  ``first`` and ``later`` are
+    the same counts over the games it played first and those where another seat
+    did (games whose starting player is unknown are in neither).
+    """
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    unfinished: int = 0
+    first: Tally | None = None
+    later: Tally | None = None
+
+    @property
+    def decided(self) -> int:
+        """Games with a result (draws included)."""
+        return self.games - self.unfinished
+
+    @property
+    def win_rate(self) -> float:
+        """Wins over games with a result (draws count as games, not wins)."""
+        return self.wins / self.decided if self.decided else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The win rate's Wilson 95% interval (:func:`wilson`)."""
+        return wilson(self.wins, self.decided)
+
+    def count(self, winner: int | None, seat: int) -> None:
+        """Count one game ``seat`` played that ``winner`` won (-1 a draw, None no result)."""
+        self.games += 1
+        if winner is None:
+            self.unfinished += 1
+        elif winner < 0:
+            self.draws += 1
+        elif winner == seat:
+            self.wins += 1
+        else:
+            self.losses += 1
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "games": self.games, "wins": self.wins,
+                             "losses": self.losses, "draws": self.draws,
+                             "unfinished": self.unfinished,
+                             "win_rate": round(self.win_rate, 6),
+                             "interval": [round(x, 6) for x in self.interval]}
+        for key in ("first", "later"):
+            sub = getattr(self, key)
+            if sub is not None:
+                d[key] = sub.to_json()
+        return d
+
+
+def quantile(xs: Sequence[int], q: float) -> float:
+    """The ``q`` quantile of sorted ``xs`` by linear interpolation between order statistics
+    (what ``numpy.quantile`` does by default): ``quantile([1, 2, 3, 4], 0.5) == 2.5``."""
+    if not xs:
+        raise ValueError("no values")
+    h = (len(xs) - 1) * q
+    lo = math.floor(h)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (h - lo) * (xs[hi] - xs[lo])
+
+
+def _bin_width(lo: int, hi: int, most: int) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50 ... that puts ``lo..hi`` into ``most`` bins."""
+    width, steps = 1, (2, 5 / 2, 2)  # 1, 2, 5, 10, 20, 50, ...
+    k = 0
+    while (hi // width - lo // width + 1) > most:
+        width = int(round(width * steps[k % 3]))
+        k += 1
+    return width
+
+
+@dataclass
+class Distribution:
+    """How a whole number (a game's turns, its events) is spread over games: the count,
+    mean, minimum, p10, median (p50), p90, maximum (:func:`quantile`), and a histogram of
+    at most :attr:`BINS` bins of equal width (1, 2, 5, 10, 20 ...): ``bins`` holds
+    ``(lowest, highest, games)`` of every bin from the first value's to the last's."""
+
+    BINS = 12
+
+    count: int
+    mean: float
+    min: int
+    p10: float
+    p50: float
+    p90: float
+    max: int
+    bins: list[tuple[int, int, int]]
+
+    @classmethod
+    def of(cls, values: Iterable[int]) -> Distribution | None:
+        """The distribution of ``values``; ``None`` when there are none."""
+        xs = sorted(values)
+        if not xs:
+            return None
+        width = _bin_width(xs[0], xs[-1], cls.BINS)
+        first = xs[0] // width
+        counts = [0] * (xs[-1] // width - first + 1)
+        for x in xs:
+            counts[x // width - first] += 1
+        bins = [((first + i) * width, (first + i + 1) * width - 1, n)
+                for i, n in enumerate(counts)]
+        return cls(count=len(xs), mean=statistics.fmean(xs), min=xs[0],
+                   p10=quantile(xs, 0.1), p50=quantile(xs, 0.5), p90=quantile(xs, 0.9),
+                   max=xs[-1], bins=bins)
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["mean"] = round(self.mean, 6)
+        d["bins"] = [{"from": a, "to": b, "games": n} for a, b, n in self.bins]
+        return d
+
+
+@dataclass
+class Summary:
+    """What the whole library says: results per deck and player, by who played first,
+    game lengths.
+
+    Game lengths (``turns_*``, ``events_*``, and their :class:`Distribution` in
+    ``turns`` and ``events``) are over the games with a result; ``None`` when
+    there are none.  ``starts`` has two tallies over every seat of the games whose
+    starting player is known: the seats that played first, and the others;
+    ``mulligans`` two over the seats whose mulligans are known: the seats that kept
+    their first seven cards, and those that took a mulligan or more.
+    """
+
+    games: int
+    decided: int
+    draws: int
+    unfinished: int
+    errors: int
+    decks: list[Tally]
+    players: list[Tally]
+    turns_mean: float | None
+    turns_median: float | None
+    events_mean: float | None
+    events_median: float | None
+    starts: list[Tally] = field(default_factory=list)
+    mulligans: list[Tally] = field(default_factory=list)
+    turns: Distribution | None = None
+    events: Distribution | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        for key in ("decks", "players", "starts", "mulligans"):
+            d[key] = [t.to_json() for t in getattr(self, key)]
+        for key in ("turns", "events"):
+            dist = getattr(self, key)
+            d[key] = dist.to_json() if dist is not None else None
+        return d
+
+
+class SummaryRow(NamedTuple):
+    """What :func:`summarize` needs of one game."""
+
+    players: list[str]
+    decks: list[str | None]
+    winner: int | None
+    turns: int
+    events: int
+    failed: bool
+    starting_player: int | None = None
+    mulligans: list[int] | None = None
+
+
+def summarize(rows: Iterable[tuple[Any, ...]]) -> Summary:
+    """A :class:`Summary` of :class:`SummaryRow` rows (or plain tuples of their fields:
+    ``(players, decks, winner, turns, events, failed[, starting_player, mulligans])``).
+
+    Shared by the backends so that they agree on every number.
+    """
+    games = decided = draws = unfinished = errors = 0
+    decks: dict[str, Tally] = {}
+    players: dict[str, Tally] = {}
+    starts = [Tally("played first"), Tally("played later")]
+    takes = [Tally("kept seven"), Tally("took a mulligan")]
+    turns: list[int] = []
+    events: list[int] = []
+    for row in rows:
+        r = SummaryRow(*row)
+        winner = r.winner
+        games += 1
+        errors += int(r.failed)
+        if winner is None:
+            unfinished += 1
+        else:
+            turns.append(r.turns)
+            events.append(r.events)
+            if winner < 0:
+                draws += 1
+            else:
+                decided += 1
+        for seat, name in enumerate(r.players):
+            deck = r.decks[seat] if seat < len(r.decks) else None
+            first = None if r.starting_player is None else r.starting_player == seat
+            for table, key in ((players, name), (decks, deck or "(unknown deck)")):
+                t = table.setdefault(key, Tally(key, first=Tally(key), later=Tally(key)))
+                t.count(winner, seat)
+                if first is not None:
+                    sub = t.first if first else t.later
+                    assert sub is not None
+                    sub.count(winner, seat)
+            if first is not None:
+                starts[0 if first else 1].count(winner, seat)
+            if r.mulligans is not None and seat < len(r.mulligans):
+                takes[0 if r.mulligans[seat] == 0 else 1].count(winner, seat)
+
+    def order(table: dict[str, Tally]) -> list[Tally]:
+        return sorted(table.values(), key=lambda t: (-t.win_rate, -t.games, t.name))
+
+    def mean(xs: list[int]) -> float | None:
+        return statistics.fmean(xs) if xs else None
+
+    def median(xs: list[int]) -> float | None:
+        return float(statistics.median(xs)) if xs else None
+
+    return Summary(games=games, decided=decided, draws=draws, unfinished=unfinished,
+                   errors=errors, decks=order(decks), players=order(players),
+                   turns_mean=mean(turns), turns_median=median(turns),
+                   events_mean=mean(events), events_median=median(events),
+                   starts=starts, mulligans=takes,
+                   turns=Distribution.of(turns), events=Distribution.of(events))
+
+
+# --------------------------------------------------------------------------
+# The interface
+
+
+@runtime_checkable
+class GameStore(Protocol):
+    """A game library backend.
+
+    ``add`` stores a binary log (``facts`` as computed by :func:`game_facts`;
+    computed from the log when not given) and says what it did (:class:`Added`:
+    a log identical to a stored game's is not stored again unless
+    ``allow_duplicates``); every ``add`` is durable when it returns;
+    ``get`` returns a game with its log (``None``: no such game); ``list``
+    the games in id order; ``find`` the games that match every given
+    condition (an event type that occurred, a card that died, a player, a
+    deck, a winner); ``summary`` the library's :class:`Summary`.
+    """
+
+    def add(self, log: bytes, facts: GameFacts | None = None, *,
+            allow_duplicates: bool = False) -> Added: ...
+
+    def get(self, game_id: int) -> StoredGame | None: ...
+
+    def list(self, limit: int | None = None, offset: int = 0) -> builtins.list[GameRecord]: ...
+
+    def find(self, *, event: str | None = None, died: str | None = None,
+             player: str | None = None, deck: str | None = None,
+             winner: str | None = None, limit: int | None = None
+             ) -> builtins.list[GameRecord]: ...
+
+    def summary(self) -> Summary: ...
+
+    def close(self) -> None: ...
+
+
+# --------------------------------------------------------------------------
+# SQLite
+
+_TABLES = """
+CREATE TABLE library_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    added TEXT NOT NULL,
+    kernel_version TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    players TEXT NOT NULL,          -- JSON list of names, by seat
+    decks TEXT NOT NULL,            -- JSON list of deck names (null: unknown)
+    agents TEXT NOT NULL,           -- JSON list of agent kinds (null: unknown)
+    winner INTEGER,                 -- the seat, -1 a draw, NULL no result
+    turns INTEGER NOT NULL,
+    events INTEGER NOT NULL,
+    sim_seed INTEGER,
+    sim_game INTEGER,
+    error TEXT,
+    size INTEGER NOT NULL,
+    log BLOB NOT NULL,              -- the binary log (mtgk.log.logfile), byte for byte
+    digest TEXT,                    -- log_digest(log): finds an identical game
+    starting_player INTEGER,        -- the seat that played first (NULL: unknown)
+    mulligans TEXT                  -- JSON list of mulligans taken, by seat (NULL: unknown)
+);
+CREATE TABLE seats (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    deck TEXT,
+    agent TEXT,
+    mulligans INTEGER,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE game_events (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    type TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (game_id, type)
+) WITHOUT ROWID;
+CREATE TABLE deaths (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    card TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (game_id, card)
+) WITHOUT ROWID;
+CREATE INDEX game_events_type ON game_events (type COLLATE NOCASE);
+CREATE INDEX deaths_card ON deaths (card COLLATE NOCASE);
+CREATE INDEX seats_player ON seats (player COLLATE NOCASE);
+CREATE INDEX seats_deck ON seats (deck COLLATE NOCASE);
+CREATE INDEX games_sim ON games (sim_seed, sim_game);
+"""
+"""The tables of a new library (schema :data:`SCHEMA_VERSION`)."""
+
+_DIGEST_INDEX = "CREATE INDEX games_digest ON games (digest)"
+
+_COLUMNS = ("id, added, players, decks, agents, seed, profile, kernel_version, winner, turns, "
+            "events, size, sim_seed, sim_game, error, digest, starting_player, mulligans")
+
+_NEWER_COLUMNS = {2: ("digest",), 3: ("starting_player", "mulligans")}
+"""The columns of ``games`` each schema added."""
+
+_V1_GAME_COLUMNS = frozenset(c.strip() for c in _COLUMNS.split(",")) - {
+    c for cols in _NEWER_COLUMNS.values() for c in cols} | {"log"}
+_LIBRARY_TABLES = frozenset({"library_meta", "games", "seats", "game_events", "deaths"})
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+WAIT_SECONDS = 60.0
+"""How long an add waits for another process's write to the same library to end."""
+
+_T = TypeVar("_T")
+
+
+def _one_line(text: str, most: int = 200) -> str:
+    """Text from the file (a table name, SQLite's message) fit for a one-line report."""
+    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return flat if len(flat) <= most else flat[:most] + "…"
+
+
+def _record_error(path: str, gid: Any, what: str) -> StoreError:
+    return StoreError(f"{path}: game {gid}: the stored record is damaged ({_one_line(what)}); the "
+                      "library's other games can still be read")
+
+
+def _json_seats(path: str, gid: Any, column: str, text: Any, names: bool) -> list[Any]:
+    """A seats column (JSON list of strings; ``names=False``: strings or nulls), checked."""
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except (ValueError, RecursionError):  # (``[[[[…`` a thousand deep)
+        value = None
+    if not isinstance(value, list) or not all(
+            isinstance(v, str) or (v is None and not names) for v in value):
+        raise _record_error(path, gid, f"{column} is {str(text)[:40]!r}")
+    return value
+
+
+def _json_counts(path: str, gid: Any, column: str, text: Any) -> list[int]:
+    """A column holding a JSON list of counts by seat, checked."""
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, list) or not all(type(v) is int and v >= 0 for v in value):
+        raise _record_error(path, gid, f"{column} is {str(text)[:40]!r}")
+    return value
+
+
+def _record(path: str, row: Sequence[Any]) -> GameRecord:
+    """A :class:`GameRecord` from a row of :data:`_COLUMNS`, its types checked (a damaged
+    file can hold anything)."""
+    (gid, added, players, decks, agents, seed, profile, kv, winner, turns, events, size,
+     sim_seed, sim_game, error, digest, first, mulligans) = tuple(row)
+    ints = {"id": gid, "seed": seed, "turns": turns, "events": events, "size": size}
+    for name, value in ints.items():
+        if type(value) is not int:
+            raise _record_error(path, gid, f"{name} is {value!r}")
+    optional_ints = {"winner": winner, "sim_seed": sim_seed, "sim_game": sim_game,
+                     "starting_player": first}
+    for name, value in optional_ints.items():
+        if value is not None and type(value) is not int:
+            raise _record_error(path, gid, f"{name} is {value!r}")
+    texts = {"added": added, "profile": profile, "kernel_version": kv}
+    for name, value in {**texts, "error": error, "digest": digest}.items():
+        if not isinstance(value, str) and (value is not None or name in texts):
+            raise _record_error(path, gid, f"{name} is {value!r}")
+    takes = None if mulligans is None else _json_counts(path, gid, "mulligans", mulligans)
+    return GameRecord(id=gid, added=added, players=_json_seats(path, gid, "players", players, True),
+                      decks=_json_seats(path, gid, "decks", decks, False),
+                      agents=_json_seats(path, gid, "agents", agents, False), seed=seed,
+                      profile=profile, kernel_version=kv, winner=winner, turns=turns,
+                      events=events, size=size, sim_seed=sim_seed, sim_game=sim_game,
+                      error=error, digest=digest, starting_player=first, mulligans=takes)
+
+
+_DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+"""What reading a damaged file can raise (SQLite's errors, and text that is not UTF-8)."""
+
+
+def _busy(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+class SqliteStore:
+    """A :class:`GameStore` in one SQLite file (``":memory:"`` for a throwaway one).
+
+    ``readonly`` opens an existing library for reading only (nothing is ever written
+    to the file); otherwise a missing file is created, a library of schema 1 is
+    migrated, and the file is put in WAL mode so that other processes can read and
+    add while this one does.  Every :meth:`add` is a transaction of its own, committed
+    before it returns.  A file that is not a library this code reads (not SQLite,
+    another program's database, a newer or unknown schema, a damaged file) raises
+    :class:`StoreError` before anything is written to it; so does a damaged page met
+    later, and any other SQLite failure, with the file's name.
+    """
+
+    def __init__(self, path: str | Path = DEFAULT_DB, *, readonly: bool = False) -> None:
+        self.path = str(path)
+        self.readonly = readonly
+        self._db: sqlite3.Connection | None = None
+        memory = self.path == ":memory:"
+        fresh = memory or not Path(self.path).exists()
+        if not memory and not fresh:
+            self._check_file()
+        elif readonly:
+            raise StoreError(f"{self.path}: no such game library")
+        try:
+            if readonly:
+                uri = "file:" + urllib.parse.quote(str(Path(self.path).absolute())) + "?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True, timeout=WAIT_SECONDS / 6,
+                                           isolation_level=None)
+            else:
+                self._db = sqlite3.connect(self.path, timeout=WAIT_SECONDS / 6,
+                                           isolation_level=None)
+        except _DB_ERRORS as exc:
+            raise self._error(exc) from None
+        try:
+            self._open(fresh)
+        except BaseException:
+            self.close()
+            raise
+
+    def _check_file(self) -> None:
+        """Refuse, by its first bytes, a file that is no SQLite database at all."""
+        p = Path(self.path)
+        if p.is_dir():
+            raise StoreError(f"{self.path} is a directory, not a game library")
+        try:
+            with open(p, "rb") as fp:
+                start = fp.read(100)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot read it: {exc.strerror or exc}") from None
+        if not start:
+            if self.readonly:
+                raise StoreError(f"{self.path}: not a game library (an empty file)")
+            return  # an empty file: SQLite makes a new database of it
+        if not start.startswith(_SQLITE_MAGIC):
+            raise StoreError(f"{self.path}: not a game library (not an SQLite database: it "
+                             f"starts with {start[:16]!r})")
+        if len(start) < 100:
+            raise StoreError(f"{self.path}: not a game library, or a damaged one (an SQLite "
+                             f"file of only {len(start)} bytes)")
+
+    def _open(self, fresh: bool) -> None:
+        db = self._conn
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            schema = self._inspect()
+        except _DB_ERRORS as exc:
+            raise self._error(exc) from None
+        if self.readonly:
+            self._schema = schema
+            if schema == 0:
+                raise StoreError(f"{self.path}: not a game library (an SQLite database "
+                                 "without tables)")
+            return
+        if not fresh:
+            self._quick_check()
+        if schema != SCHEMA_VERSION:
+            self._schema = self._write(self._create_or_migrate)
+        else:
+            self._schema = schema
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError as exc:
+            # another process has the file open in rollback mode: it works, only slower
+            if not _busy(exc):
+                raise self._error(exc) from None
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError(f"{self.path}: the game library is closed")
+        return self._db
+
+    def _inspect(self) -> int:
+        """The file's schema version (0: an SQLite database without tables), or
+        :class:`StoreError` for one this code does not read.  Only reads."""
+        db = self._conn
+        tables = {r[0] for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
+        tables.discard("sqlite_sequence")
+        if not tables:
+            return 0
+        if "library_meta" not in tables:
+            names = _one_line(", ".join(sorted(str(t) for t in tables)[:5]))
+            raise StoreError(f"{self.path}: not a game library (an SQLite database with the "
+                             f"tables {names})")
+        rows = db.execute("SELECT value FROM library_meta WHERE key = 'schema'").fetchall()
+        value = rows[0][0] if rows else None
+        text = str(value) if isinstance(value, int | str) else ""
+        if not (text.isascii() and text.isdigit()):
+            shown = _one_line(repr(value), 40)
+            raise StoreError(f"{self.path}: not a game library, or a damaged one: its schema "
+                             f"is {shown}, not a number")
+        version = int(text) if len(text) < 10 else SCHEMA_VERSION + 1  # (no int() of 5,000
+        if version > SCHEMA_VERSION:                                     # digits either)
+            shown = text if len(text) < 10 else text[:10] + "…"
+            raise StoreError(f"{self.path}: the game library was written by a newer mtgk "
+                             f"(schema {shown}, this one reads 1 to {SCHEMA_VERSION}); "
+                             "upgrade mtgk to use it")
+        if version < 1:
+            raise StoreError(f"{self.path}: not a game library (unknown schema {version})")
+        missing = _LIBRARY_TABLES - tables
+        columns = {r[1] for r in db.execute("PRAGMA table_info(games)").fetchall()}
+        want = _V1_GAME_COLUMNS | {c for v, cols in _NEWER_COLUMNS.items() if v <= version
+                                   for c in cols}
+        if missing or not want <= columns:
+            what = (f"the tables {', '.join(sorted(missing))} are missing" if missing else
+                    f"the games table lacks {', '.join(sorted(want - columns))}")
+            raise StoreError(f"{self.path}: a damaged game library of schema {version}: {what}")
+        return version
+
+    def _quick_check(self) -> None:
+        """Refuse a damaged file before writing to it (SQLite's own structural check)."""
+        try:
+            rows = self._conn.execute("PRAGMA quick_check(1)").fetchall()
+        except _DB_ERRORS as exc:
+            raise self._error(exc) from None
+        if [tuple(r) for r in rows] != [("ok",)]:
+            problem = str(rows[0][0]).replace("*** in database main ***", "") if rows else \
+                "no answer"
+            raise StoreError(f"{self.path}: the game library is damaged ({_one_line(problem)}); "
+                             "nothing was written to it")
+
+    def _create_or_migrate(self) -> int:
+        """Inside a write transaction: make a new library, or migrate one of schema 1
+        (its games get their digests); another process may have done it first."""
+        db = self._conn
+        schema = self._inspect()
+        if schema == 0:
+            for statement in _TABLES.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(_DIGEST_INDEX)
+            db.execute("INSERT INTO library_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        else:
+            if schema < 2:
+                db.execute("ALTER TABLE games ADD COLUMN digest TEXT")
+                rows = db.execute("SELECT id, log FROM games").fetchall()
+                db.executemany("UPDATE games SET digest = ? WHERE id = ?",
+                               [(log_digest(bytes(log)), gid) for gid, log in rows
+                                if isinstance(log, bytes)])
+                db.execute(_DIGEST_INDEX)
+            if schema < 3:
+                self._add_starts_and_mulligans()
+            db.execute("UPDATE library_meta SET value = ? WHERE key = 'schema'",
+                       (str(SCHEMA_VERSION),))
+        return SCHEMA_VERSION
+
+    def _add_starts_and_mulligans(self) -> None:
+        """Migrating to schema 3: the columns for the starting player and the mulligans,
+        filled from each stored log (one that cannot be read keeps them NULL: unknown)."""
+        db = self._conn
+        db.execute("ALTER TABLE games ADD COLUMN starting_player INTEGER")
+        db.execute("ALTER TABLE games ADD COLUMN mulligans TEXT")
+        db.execute("ALTER TABLE seats ADD COLUMN mulligans INTEGER")
+        for gid, log in db.execute("SELECT id, log FROM games ORDER BY id").fetchall():
+            if not isinstance(log, bytes):
+                continue
+            try:
+                lf = decode_log(log, name=f"game {gid}")
+            except Exception:  # noqa: BLE001 - a log this kernel can't read: left unknown
+                continue
+            first, takes = starting_player_and_mulligans(lf.envelopes, len(lf.header.players))
+            db.execute("UPDATE games SET starting_player = ?, mulligans = ? WHERE id = ?",
+                       (first, json.dumps(takes), gid))
+            db.executemany("UPDATE seats SET mulligans = ? WHERE game_id = ? AND seat = ?",
+                           [(n, gid, seat) for seat, n in enumerate(takes)])
+
+    def _error(self, exc: Exception) -> StoreError:
+        """The one line that says what went wrong with the file."""
+        if isinstance(exc, UnicodeDecodeError):
+            return StoreError(f"{self.path}: the game library is damaged (text that is not "
+                              f"UTF-8: {_one_line(str(exc))})")
+        text = _one_line(str(exc))
+        low = text.lower()
+        if _busy(exc):
+            return StoreError(f"{self.path}: the game library is busy: another process "
+                              f"has been writing to it for more than {WAIT_SECONDS:.0f} s")
+        if "malformed" in low or "not a database" in low or "corrupt" in low:
+            return StoreError(f"{self.path}: the game library is damaged ({text}); "
+                              + ("nothing was written to it" if not self.readonly else
+                                 "`sqlite3 FILE .recover` may save the readable games"))
+        if "readonly" in low or "read-only" in low or "disk" in low or "full" in low:
+            return StoreError(f"{self.path}: cannot write to the game library ({text})")
+        if "unable to open" in low:
+            return StoreError(f"{self.path}: cannot open the game library ({text})")
+        return StoreError(f"{self.path}: cannot read the game library ({text})")
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> builtins.list[Any]:
+        try:
+            return self._conn.execute(sql, params).fetchall()
+        except _DB_ERRORS as exc:
+            raise self._error(exc) from None
+
+    def _write(self, fn: Callable[[], _T]) -> _T:
+        """Run ``fn`` in a write transaction of its own, waiting (up to
+        :data:`WAIT_SECONDS`) while another process writes."""
+        if self.readonly:
+            raise StoreError(f"{self.path}: opened for reading only")
+        db = self._conn
+        deadline = time.monotonic() + WAIT_SECONDS
+        pause = 0.01
+        while True:
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    out = fn()
+                    db.execute("COMMIT")
+                    return out
+                finally:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+            except sqlite3.OperationalError as exc:
+                if not _busy(exc) or time.monotonic() > deadline:
+                    raise self._error(exc) from None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.5)
+            except _DB_ERRORS as exc:
+                raise self._error(exc) from None
+
+    # -- context manager -------------------------------------------------
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the library (every add is committed already); closing twice is fine."""
+        if self._db is not None:
+            db, self._db = self._db, None
+            try:
+                db.close()
+            except sqlite3.Error:
+                pass
+
+    # -- GameStore ---------------------------------------------------------
+    def add(self, log: bytes, facts: GameFacts | None = None, *,
+            allow_duplicates: bool = False) -> Added:
+        """Store a binary log (and its facts), unless an identical log is stored already."""
+        if facts is None:
+            lf = decode_log(log, name="the added log")
+            facts = game_facts(lf.header, lf.envelopes)
+        digest = log_digest(log)
+        added = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+        db = self._conn
+
+        def insert() -> Added:
+            if not allow_duplicates:
+                for gid, stored in db.execute("SELECT id, log FROM games WHERE digest = ? "
+                                              "ORDER BY id", (digest,)):
+                    if stored == log:
+                        return Added(int(gid), True)
+            takes = facts.mulligans
+            cur = db.execute(
+                "INSERT INTO games (added, kernel_version, profile, seed, players, decks, "
+                "agents, winner, turns, events, sim_seed, sim_game, error, size, log, digest, "
+                "starting_player, mulligans) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (added, facts.kernel_version, facts.profile, facts.seed,
+                 json.dumps(facts.players), json.dumps(facts.decks), json.dumps(facts.agents),
+                 facts.winner, facts.turns, facts.events, facts.sim_seed, facts.sim_game,
+                 facts.error, len(log), sqlite3.Binary(log), digest, facts.starting_player,
+                 None if takes is None else json.dumps(takes)))
+            gid = cur.lastrowid
+            assert gid is not None
+            db.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
+                [(gid, i, name, facts.decks[i] if i < len(facts.decks) else None,
+                  facts.agents[i] if i < len(facts.agents) else None,
+                  takes[i] if takes is not None and i < len(takes) else None)
+                 for i, name in enumerate(facts.players)])
+            db.executemany("INSERT INTO game_events VALUES (?, ?, ?)",
+                           [(gid, t, n) for t, n in sorted(facts.event_types.items())])
+            db.executemany("INSERT INTO deaths VALUES (?, ?, ?)",
+                           [(gid, c, n) for c, n in sorted(facts.died.items())])
+            return Added(gid, False)
+
+        return self._write(insert)
+
+    def add_log(self, header: LogHeader, envelopes: Sequence[Envelope],
+                error: str | None = None, *, allow_duplicates: bool = False) -> Added:
+        """Encode and store a game given as a header and its events."""
+        return self.add(encode_log(header, envelopes), game_facts(header, envelopes, error),
+                        allow_duplicates=allow_duplicates)
+
+    @property
+    def _columns(self) -> str:
+        """:data:`_COLUMNS`, the ones this library's schema lacks read as NULL."""
+        cols = [c.strip() for c in _COLUMNS.split(",")]
+        missing = {c for v, added in _NEWER_COLUMNS.items() if v > self._schema for c in added}
+        return ", ".join("NULL" if c in missing else c for c in cols)
+
+    def get(self, game_id: int) -> StoredGame | None:
+        rows = self._read(f"SELECT {self._columns}, log FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        if not isinstance(row[-1], bytes):
+            raise _record_error(self.path, game_id, "the log is not binary")
+        return StoredGame(_record(self.path, row[:-1]), bytes(row[-1]))
+
+    def list(self, limit: int | None = None, offset: int = 0) -> builtins.list[GameRecord]:
+        rows = self._read(f"SELECT {self._columns} FROM games ORDER BY id LIMIT ? OFFSET ?",
+                          (-1 if limit is None else limit, offset))
+        return [_record(self.path, r) for r in rows]
+
+    def find(self, *, event: str | None = None, died: str | None = None,
+             player: str | None = None, deck: str | None = None,
+             winner: str | None = None, limit: int | None = None
+             ) -> builtins.list[GameRecord]:
+        """Games matching all the given conditions (names match ignoring case).
+
+        ``event``: an event of this type occurred; ``died``: a permanent with
+        this card name died; ``player`` / ``deck``: someone of that name / with
+        that deck played; ``winner``: the winner's player or deck name, or
+        ``"draw"``.
+        """
+        where: builtins.list[str] = []
+        params: builtins.list[Any] = []
+        if event is not None:
+            where.append("id IN (SELECT game_id FROM game_events WHERE type = ? "
+                         "COLLATE NOCASE)")
+            params.append(event)
+        if died is not None:
+            where.append("id IN (SELECT game_id FROM deaths WHERE card = ? COLLATE NOCASE)")
+            params.append(died)
+        if player is not None:
+            where.append("id IN (SELECT game_id FROM seats WHERE player = ? COLLATE NOCASE)")
+            params.append(player)
+        if deck is not None:
+            where.append("id IN (SELECT game_id FROM seats WHERE deck = ? COLLATE NOCASE)")
+            params.append(deck)
+        if winner is not None:
+            if winner.casefold() == "draw":
+                where.append("winner = -1")
+            else:
+                where.append("id IN (SELECT s.game_id FROM seats s JOIN games g ON "
+                             "g.id = s.game_id WHERE s.seat = g.winner AND "
+                             "(s.player = ? COLLATE NOCASE OR s.deck = ? COLLATE NOCASE))")
+                params += [winner, winner]
+        sql = f"SELECT {self._columns} FROM games"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY id LIMIT ?"
+        params.append(-1 if limit is None else limit)
+        return [_record(self.path, r) for r in self._read(sql, params)]
+
+    def summary(self) -> Summary:
+        extra = "starting_player, mulligans" if self._schema >= 3 else "NULL, NULL"
+        rows = self._read(f"SELECT id, players, decks, winner, turns, events, error, {extra} "
+                          "FROM games ORDER BY id")
+        out = []
+        for gid, players, decks, winner, turns, events, error, first, takes in rows:
+            if winner is not None and type(winner) is not int:
+                raise _record_error(self.path, gid, f"winner is {winner!r}")
+            if type(turns) is not int or type(events) is not int:
+                raise _record_error(self.path, gid, f"turns/events are {turns!r}/{events!r}")
+            if first is not None and type(first) is not int:
+                raise _record_error(self.path, gid, f"starting_player is {first!r}")
+            out.append(SummaryRow(
+                _json_seats(self.path, gid, "players", players, True),
+                _json_seats(self.path, gid, "decks", decks, False), winner, turns, events,
+                error is not None, first,
+                None if takes is None else _json_counts(self.path, gid, "mulligans", takes)))
+        return summarize(out)
+
+    # -- extras ----------------------------------------------------------------
+    def count(self) -> int:
+        """How many games the library holds."""
+        return int(self._read("SELECT COUNT(*) FROM games")[0][0])
+
+    def _counts(self, sql: str, game_id: int) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for key, n in self._read(sql, (game_id,)):
+            if not isinstance(key, str) or type(n) is not int:
+                raise _record_error(self.path, game_id, f"an index entry is {key!r}: {n!r}")
+            out[key] = n
+        return out
+
+    def event_counts(self, game_id: int) -> dict[str, int]:
+        """The indexed event-type counts of one game."""
+        return self._counts("SELECT type, n FROM game_events WHERE game_id = ?", game_id)
+
+    def deaths(self, game_id: int) -> dict[str, int]:
+        """The indexed deaths (card name -> count) of one game."""
+        return self._counts("SELECT card, n FROM deaths WHERE game_id = ?", game_id)
+
+    def event_types(self) -> builtins.list[str]:
+        """Every event type that occurs in some stored game."""
+        return [str(r[0]) for r in self._read(
+            "SELECT DISTINCT type FROM game_events ORDER BY type")]
+
+    def cards_died(self) -> builtins.list[str]:
+        """Every card name that died in some stored game."""
+        return [str(r[0]) for r in self._read("SELECT DISTINCT card FROM deaths ORDER BY card")]
+
+
+def open_store(path: str | Path = DEFAULT_DB, *, must_exist: bool = False) -> SqliteStore:
+    """Open the library at ``path``: for reading only with ``must_exist`` (a missing
+    file raises :class:`StoreError`, and nothing is ever written), else for adding
+    games too (a missing file becomes a new library)."""
+    p = str(path)
+    if must_exist and p != ":memory:" and not Path(p).exists():
+        raise StoreError(f"{p}: no such game library (create one with `mtgk sim --db {p}`)")
+    if p != ":memory:" and Path(p).is_dir():
+        raise StoreError(f"{p} is a directory, not a game library")
+    return SqliteStore(p, readonly=must_exist and p != ":memory:")
