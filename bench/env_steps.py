@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mtgk.cards.decks import load_deck  # noqa: E402
-from mtgk.env import aec_env  # noqa: E402
 from mtgk.cards.loading import load_registry  # noqa: E402
+from mtgk.env import aec_env  # noqa: E402
 
 MANAGYM = """
 import json, random, sys, time

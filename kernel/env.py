@@ -79,15 +79,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from mtgk.agents import HeuristicAgent
-from mtgk.cards.definitions import Registry
 from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
-from mtgk.rules.engine import STEPS, Agent, Decision, Game
+from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
 from mtgk.log.logfile import LogHeader, write_log
-from mtgk.tools.menus import MORE, Choice, Menu, SeatView
 from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
+from mtgk.rules.engine import STEPS, Agent, Decision, Game
 from mtgk.rules.state import Obj, State
 from mtgk.rules.visibility import Perspective
+from mtgk.tools.menus import MORE, Choice, Menu, SeatView
 
 __all__ = [
     "ACTION_FEATURES",

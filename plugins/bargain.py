@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mtgk.log import events as ev
 from mtgk.cards.definitions import Registry
 from mtgk.cards.keywords import declare_keyword
 from mtgk.cards.loading import hookimpl
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game

@@ -41,6 +41,7 @@ from mtgk.cards.dsl import (
 )
 from mtgk.cards.filters import Filter, matching
 from mtgk.cards.keywords import declare_keyword
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
     from mtgk.cards.effects import Ctx

@@ -40,11 +40,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtgk.log import events as ev
 from mtgk.cards.definitions import Effect, Target, Triggered
 from mtgk.cards.dsl import controller, triggered
-from mtgk.log.events import Event, event, player_ref, ref_player
 from mtgk.cards.keywords import declare_keyword
+from mtgk.log import events as ev
+from mtgk.log.events import Event, event, player_ref, ref_player
 from mtgk.rules.mana import ManaCost
 
 if TYPE_CHECKING:

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mtgk.log import events as ev
 from mtgk.cards.definitions import Activated, Static
 from mtgk.cards.dsl import activated, gets_and_has, pt_and_grant_layers, static, target
 from mtgk.cards.filters import creature
 from mtgk.cards.keywords import declare_keyword
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
     from mtgk.cards.effects import Ctx

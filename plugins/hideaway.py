@@ -37,13 +37,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from mtgk.log import events as ev
 from mtgk.cards.definitions import Triggered
 from mtgk.cards.dsl import etb
 from mtgk.cards.effects import Ctx
-from mtgk.rules.engine import KNOWN_TO_CONTROLLERS_OF, Game
 from mtgk.cards.history import damage_dealt_to_player_this_turn, events_this_turn
 from mtgk.cards.keywords import declare_keyword
+from mtgk.log import events as ev
+from mtgk.rules.engine import KNOWN_TO_CONTROLLERS_OF, Game
 
 Condition = Callable[[Ctx], bool]
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mtgk.log import events as ev
 from mtgk.cards.history import events_this_turn
+from mtgk.log import events as ev
 
 if TYPE_CHECKING:
     from mtgk.cards.effects import Ctx

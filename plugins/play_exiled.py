@@ -26,11 +26,11 @@ step.  You can't cast more than one spell each turn."::
 
 from __future__ import annotations
 
-from mtgk.log import events as ev
 from mtgk.cards.definitions import Effect, Registry
 from mtgk.cards.effects import Ctx
-from mtgk.rules.engine import KNOWN_TO_CONTROLLERS_OF, SKIP_DRAW, Game
 from mtgk.cards.history import events_this_turn
+from mtgk.log import events as ev
+from mtgk.rules.engine import KNOWN_TO_CONTROLLERS_OF, SKIP_DRAW, Game
 
 __all__ = ["PLAY_EXILED", "ONE_SPELL", "SKIP_DRAW", "exile_top_face_down", "register"]
 

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test
 
-from mtgk.log import events as ev
 from mtgk.agents import RandomAgent
+from mtgk.cards.loading import load_registry
 from mtgk.env import (
     MAX_ACTIONS,
     EnvError,
@@ -30,8 +30,8 @@ from mtgk.env import (
     layout,
     obs_size,
 )
+from mtgk.log import events as ev
 from mtgk.rules.layers import compute, printed
-from mtgk.cards.loading import load_registry
 from tests.conftest import run_mtgk
 from tests.test_perspective import ALICE, BOB, game, twin
 

@@ -1,9 +1,11 @@
 """The import structure of the ``mtgk`` package: no circles, no private names taken from
 another module, and the rules core (and everything else but the tools) imports no tool.
 
-The tools are :mod:`mtgk.tools` and, beside them, the scenario runner :mod:`mtgk.scenario`
-(it plays scenarios and reports them in words, through the tools' renderer); the rules
-core, the card API, the log, the agents, the plugins and the card sets import neither.
+The tools are :mod:`mtgk.tools` and, beside them, the two front ends that drive games for
+someone else: the scenario runner :mod:`mtgk.scenario` (it plays scenarios and reports
+them in words, through the tools' renderer) and the agents' step environment
+:mod:`mtgk.env` (its observations' readable form is the tools' board text); the rules
+core, the card API, the log, the agents, the plugins and the card sets import none of them.
 
 Every module of the checkout's ``kernel/``, ``plugins/`` and ``cardsets/`` folders (the
 packages ``mtgk``, ``mtgk.plugins`` and ``mtgk.cardsets``) is read with :mod:`ast`; an
@@ -19,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYOUT = (("kernel", "mtgk"), ("plugins", "mtgk.plugins"), ("cardsets", "mtgk.cardsets"))
-TOOLS = ("mtgk.tools", "mtgk.scenario")
+TOOLS = ("mtgk.tools", "mtgk.scenario", "mtgk.env")
 
 
 @dataclass

@@ -18,9 +18,9 @@ import pytest
 from mtgk.agents import RandomAgent
 from mtgk.cards.definitions import CardSetInfo, Registry
 from mtgk.cards.dsl import CardSet
-from mtgk.rules.engine import Game
 from mtgk.cards.keywords import declare_keyword, has_alt_cost
 from mtgk.cards.loading import PluginError, hookimpl, load_registry
+from mtgk.rules.engine import Game
 from mtgk.scenario.model import load_scenarios
 from mtgk.scenario.runner import known_card, run_scenario
 from tests.conftest import _facts

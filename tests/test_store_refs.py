@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mtgk.cards.definitions import Registry
 from mtgk.cards.decks import builtin_decks, parse_deck
+from mtgk.cards.definitions import Registry
 from mtgk.tools.sim import plan, play_header
 from mtgk.tools.store import SqliteStore
 from tests.conftest import run_mtgk as run

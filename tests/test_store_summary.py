@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from mtgk.log import events as ev
 from mtgk.cards.definitions import Registry
+from mtgk.log import events as ev
 from mtgk.log.logfile import decode_log
 from mtgk.tools.sim import plan, play_header
 from mtgk.tools.store import (

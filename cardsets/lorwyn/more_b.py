@@ -50,7 +50,7 @@ from mtgk.cards.filters import (
     player,
 )
 from mtgk.cards.history import events_this_turn
-from mtgk.rules.layers import View
+from mtgk.log import events as ev
 from mtgk.plugins.combat_entry import put_into_combat_attacking
 from mtgk.plugins.copy_ability import copy_activated
 from mtgk.plugins.costs import DURING_YOUR_TURN, ability, cost, discard, remove_counters

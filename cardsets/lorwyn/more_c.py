@@ -39,12 +39,10 @@ from mtgk.cards.dsl import (
     target,
 )
 from mtgk.cards.effects import Ctx
-from mtgk.rules.engine import Game
 from mtgk.cards.filters import creature, creature_or_player, kind, land, permanent
 from mtgk.cards.filters import spell as a_spell
 from mtgk.cards.history import events_this_turn
-from mtgk.rules.layers import View
-from mtgk.rules.mana import register_spend_restriction
+from mtgk.log import events as ev
 from mtgk.plugins.copy_spell import choose_new_targets, copy_spell
 from mtgk.plugins.costs import (
     DURING_YOUR_TURN,

@@ -43,19 +43,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mtgk.cards.definitions import (
+    ALT_CONDITIONS,
+    CardDef,
+    Effect,
+    Target,
+    Triggered,
+    alt_cost_restriction,
+)
 from mtgk.log import events as ev
 
 if TYPE_CHECKING:
-    from mtgk.cards.definitions import CardDef, Effect, Target, Triggered
     from mtgk.cards.effects import Ctx
     from mtgk.rules.engine import Game
     from mtgk.rules.layers import View
 
 __all__ = ["AltCost", "alt_cost", "alt_cost_paid", "alt_costs_of", "enters_if_alt_paid",
-           "ALT_CONDITIONS"]
+           "ALT_CONDITIONS", "alt_cost_restriction"]
 
-ALT_CONDITIONS = "alt_conditions"
-"""The key of ``CardDef.extras`` holding a card's :class:`AltCost` objects by name."""
 
 Condition = Callable[["Game", int, int], bool]
 
@@ -122,8 +127,6 @@ def enters_if_alt_paid(name: str, effect: Effect, *targets: Target,
     permanent is marked with the alternative cost it was cast for, together with its
     other enters abilities, and checks the mark again as it resolves (an intervening
     "if"; a permanent that has left by then still counts)."""
-    from mtgk.cards.definitions import Triggered
-
     def marked(v: View, src: int, e: Any) -> bool:
         return bool(e.obj == src and e.key == "cast_alt" and e.value == name)
 
@@ -133,22 +136,3 @@ def enters_if_alt_paid(name: str, effect: Effect, *targets: Target,
 
     return Triggered((ev.ObjectFlagged.TAG,), marked, effect, tuple(targets),
                      intervening_if=still, text=text or f"enters, if its {name} cost was paid")
-
-
-def alt_cost_restriction(game: Game, player: int, card: int, alt: str) -> str:
-    """The registry's cast restriction for alternative costs with a condition: why
-    ``player`` can't cast ``card`` for ``alt`` now (``""``: they can)."""
-    if not alt:
-        return ""
-    d = game.card(card)
-    conds = d.extras.get(ALT_CONDITIONS)
-    ac = conds.get(alt) if conds else None
-    if ac is None or ac.condition is None:
-        return ""
-    try:
-        ok = ac.condition(game, player, card)
-    except Exception as exc:
-        game.card_failed(exc, d.name, None, f"{alt} cost condition")
-    if ok:
-        return ""
-    return f"its {alt} cost can be paid only if {ac.unless or 'its condition holds'}"

@@ -378,7 +378,6 @@ class Registry:
         #: ``card`` now ("You can't cast more than one spell each turn"), ``""`` if not.
         #: The first is the kernel's: an alternative cost's condition
         #: (:func:`mtgk.cards.altcosts.alt_cost`).
-        from mtgk.cards.altcosts import alt_cost_restriction
         self.cast_restrictions: list[Callable[..., str]] = [alt_cost_restriction]
         #: ``fn(game, step, active)``: turn-based actions as a step begins (lore counters).
         self.step_hooks: list[Callable[..., None]] = []
@@ -591,3 +590,27 @@ def facts_index(items: Iterable[CardFacts]) -> dict[str, CardFacts]:
     for f in items:
         out.setdefault(f.name, f)
     return out
+
+
+ALT_CONDITIONS = "alt_conditions"
+"""The key of ``CardDef.extras`` holding a card's alternative costs with conditions
+(:class:`mtgk.cards.altcosts.AltCost` objects by name)."""
+
+
+def alt_cost_restriction(game: Any, player: int, card: int, alt: str) -> str:
+    """The registry's cast restriction for alternative costs with a condition: why
+    ``player`` can't cast ``card`` for ``alt`` now (``""``: they can)."""
+    if not alt:
+        return ""
+    d = game.card(card)
+    conds = d.extras.get(ALT_CONDITIONS)
+    ac = conds.get(alt) if conds else None
+    if ac is None or ac.condition is None:
+        return ""
+    try:
+        ok = ac.condition(game, player, card)
+    except Exception as exc:
+        game.card_failed(exc, d.name, None, f"{alt} cost condition")
+    if ok:
+        return ""
+    return f"its {alt} cost can be paid only if {ac.unless or 'its condition holds'}"

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtgk.log import events as ev
 from mtgk.cards.altcosts import ALT_CONDITIONS, AltCost
 from mtgk.cards.definitions import (
     Activated,

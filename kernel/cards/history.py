@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 from mtgk.log import events as ev
 
 if TYPE_CHECKING:
-    from mtgk.rules.engine import Game
     from mtgk.cards.filters import Filter
+    from mtgk.rules.engine import Game
     from mtgk.rules.layers import Chars, View
 
 __all__ = ["events_this_turn", "envelopes_this_turn", "view_before", "view_after",

@@ -84,8 +84,13 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from mtgk.cards.definitions import SpellAbility
-from mtgk.cards.effects import blame
-from mtgk.rules.subtypes import creature_types, is_creature_type, planeswalker_types
+from mtgk.cards.errors import blame
+from mtgk.rules.subtypes import (
+    SUBTYPE_OWNERS,
+    creature_types,
+    is_creature_type,
+    subtype_set,
+)
 
 if TYPE_CHECKING:
     from mtgk.cards.definitions import Registry
@@ -94,50 +99,6 @@ if TYPE_CHECKING:
 LAYER_ORDER = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
 
 
-
-
-# CR 205.3g-k: the other lists of subtypes, each correlated with its card type(s).
-LAND_TYPES = frozenset({"Plains", "Island", "Swamp", "Mountain", "Forest", "Desert", "Gate",
-                        "Lair", "Locus", "Mine", "Power-Plant", "Tower", "Urza's", "Cave",
-                        "Sphere", "Town"})
-ARTIFACT_TYPES = frozenset({"Attraction", "Blood", "Bobblehead", "Clue", "Contraption",
-                            "Equipment", "Food", "Fortification", "Gold", "Incubator", "Junk",
-                            "Lander", "Map", "Powerstone", "Spacecraft", "Treasure", "Vehicle"})
-ENCHANTMENT_TYPES = frozenset({"Aura", "Background", "Cartouche", "Case", "Class", "Curse",
-                               "Role", "Room", "Rune", "Saga", "Shard", "Shrine"})
-SPELL_TYPES = frozenset({"Adventure", "Arcane", "Lesson", "Omen", "Trap"})
-BATTLE_TYPES = frozenset({"Siege"})
-
-#: which card types each set of subtypes goes with
-SUBTYPE_OWNERS: dict[str, tuple[str, ...]] = {
-    "Creature": ("Creature", "Tribal", "Kindred"),
-    "Land": ("Land",),
-    "Artifact": ("Artifact",),
-    "Enchantment": ("Enchantment",),
-    "Spell": ("Instant", "Sorcery"),
-    "Planeswalker": ("Planeswalker",),
-    "Battle": ("Battle",),
-}
-
-
-@cache
-def subtype_set(t: str) -> str:
-    """The set a subtype belongs to: ``Creature``, ``Land``, ``Artifact``, ``Enchantment``,
-    ``Spell``, ``Planeswalker``, ``Battle``; ``""`` if unknown.
-
-    >>> subtype_set("Goblin"), subtype_set("Aura"), subtype_set("Island"), subtype_set("Jace")
-    ('Creature', 'Enchantment', 'Land', 'Planeswalker')
-    """
-    if is_creature_type(t):
-        return "Creature"
-    for name, group in (("Land", LAND_TYPES), ("Artifact", ARTIFACT_TYPES),
-                        ("Enchantment", ENCHANTMENT_TYPES), ("Spell", SPELL_TYPES),
-                        ("Battle", BATTLE_TYPES)):
-        if t in group:
-            return name
-    if t in planeswalker_types():
-        return "Planeswalker"
-    return ""
 
 
 class Chars:

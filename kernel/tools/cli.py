@@ -65,7 +65,6 @@ from mtgk.log.logfile import (
     LogWriter,
     NewerVersionError,
     event_tag,
-    load_log,
     repair_log,
     write_jsonl,
     write_log,
@@ -82,25 +81,14 @@ from mtgk.tools.cli_base import (
     PASSTHROUGH as _PASSTHROUGH,
 )
 from mtgk.tools.cli_base import (
+    PEOPLE,
     Runner,
     UserError,
     command,
     void,
 )
 from mtgk.tools.cli_base import (
-    PEOPLE,
-)
-from mtgk.tools.cli_base import (
     add_game_args as _add_game_args,
-)
-from mtgk.tools.cli_base import (
-    library_game as _library_game,
-)
-from mtgk.tools.cli_base import (
-    load as _load,
-)
-from mtgk.tools.cli_base import (
-    log_stem as _log_stem,
 )
 from mtgk.tools.cli_base import (
     after_damage as _after_damage,
@@ -127,7 +115,16 @@ from mtgk.tools.cli_base import (
     known_event_types as _known_event_types,
 )
 from mtgk.tools.cli_base import (
+    library_game as _library_game,
+)
+from mtgk.tools.cli_base import (
+    load as _load,
+)
+from mtgk.tools.cli_base import (
     log_error_message as _log_error_message,
+)
+from mtgk.tools.cli_base import (
+    log_stem as _log_stem,
 )
 from mtgk.tools.cli_base import (
     out as _out,

@@ -16,8 +16,8 @@ import importlib.metadata as md
 import sys
 
 from mtgk.cards.definitions import CardDef, Registry
-from mtgk.tools.cli import Runner, UserError, command
 from mtgk.cards.loading import CARDSET_GROUP, PLUGIN_GROUP, PluginError, load_registry
+from mtgk.tools.cli_base import Runner, UserError, command
 
 
 def _load(args: argparse.Namespace) -> Registry:

@@ -26,11 +26,11 @@ from typing import IO, Any
 import msgspec
 
 from mtgk.cards.definitions import Registry
-from mtgk.rules.engine import Agent, Decision, Game
 from mtgk.log.logfile import LogHeader, write_log
+from mtgk.log.replay import run_from_header
+from mtgk.rules.engine import Agent, Decision, Game
 from mtgk.tools.menus import MORE, Menu
 from mtgk.tools.render import Renderer, render_state
-from mtgk.log.replay import run_from_header
 
 __all__ = ["HELP", "HumanAgent", "Played", "play"]
 

@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mtgk.log import events as ev
 from mtgk.agents import HeuristicAgent, legal_menace_blocks, required_blocks
+from mtgk.log import events as ev
 from mtgk.rules.engine import Decision, Game
 from mtgk.rules.state import State, apply, new_state
 from mtgk.rules.visibility import Perspective

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgk.log import events as ev
 from mtgk.cards.altcosts import enters_if_alt_paid
 from mtgk.cards.definitions import CardSetInfo
 from mtgk.cards.dsl import (
@@ -33,11 +32,12 @@ from mtgk.cards.dsl import (
 from mtgk.cards.effects import Ctx
 from mtgk.cards.filters import card_in_graveyard, creature, kind, player
 from mtgk.cards.history import damage_dealt_to_player_this_turn
-from mtgk.rules.layers import View
 from mtgk.cards.loading import hookimpl
+from mtgk.log import events as ev
 from mtgk.plugins.champion import champion
 from mtgk.plugins.enters import enters_with_counters_if
 from mtgk.plugins.evoke import evoke
+from mtgk.rules.layers import View
 
 from .mechanics import kinship, prowl, reinforce
 

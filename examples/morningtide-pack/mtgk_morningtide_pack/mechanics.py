@@ -8,10 +8,10 @@ from mtgk.cards.altcosts import AltCost, alt_cost
 from mtgk.cards.definitions import Activated, Effect, Target, Triggered
 from mtgk.cards.dsl import activated, at_upkeep, target
 from mtgk.cards.effects import Ctx
-from mtgk.rules.engine import Game
 from mtgk.cards.filters import creature, kind, shares_creature_type
 from mtgk.cards.history import dealt_combat_damage_to_a_player
 from mtgk.cards.keywords import declare_keyword, has_alt_cost
+from mtgk.rules.engine import Game
 
 PACK = "mtgk_morningtide_pack"
 
