@@ -49,7 +49,6 @@ from mtgk.cards.definitions import (
     Effect,
     Target,
     Triggered,
-    alt_cost_restriction,
 )
 from mtgk.log import events as ev
 
@@ -59,7 +58,7 @@ if TYPE_CHECKING:
     from mtgk.rules.layers import View
 
 __all__ = ["AltCost", "alt_cost", "alt_cost_paid", "alt_costs_of", "enters_if_alt_paid",
-           "ALT_CONDITIONS", "alt_cost_restriction"]
+           "ALT_CONDITIONS"]
 
 
 Condition = Callable[["Game", int, int], bool]
