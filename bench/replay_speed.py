@@ -1,0 +1,158 @@
+"""Replay, seeking and viewer figures on a 100,000-event game (reported, not gated).
+
+    python bench/replay_speed.py [--log FILE] [--rounds 5] [--view]
+
+Makes (or reuses) the long log: a real game that verifies, two decks of 3,400
+Gray Ogres and no lands, random agents, stopped by its event budget::
+
+    mtgk play --decks DECK --agents random --seed 5 --max-turns 10000 \\
+        --max-events 100000 --timeout 0 --out FILE
+
+and the 40 ogres games of ``bench/run.py``.  Prints this machine's speed (a
+plain Python loop), then, each the best of ``--rounds``:
+
+* replay: read + fold (``fold(read_log(path).envelopes)``) in events/s, for the
+  long log and the 40 games; the read alone; msgspec's own decode of the same
+  events (one ``list[...]`` decode per event type, no framing): the floor;
+* log size in bytes per event (records only);
+* a cold seek to the middle of the long log (a new :class:`~mtgk.replay.Seeker`),
+  a warm seek (20 seeks near it), the snapshots' count and bytes;
+* with ``--view``: ``mtgk view`` of the long log, its seconds, peak memory
+  (the child's maximum resident set) and page size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import msgspec
+
+from mtgk.agents import RandomAgent
+from mtgk.decks import parse_deck
+from mtgk.engine import Game
+from mtgk.loading import load_registry
+from mtgk.logfile import LogHeader, read_log, write_log
+from mtgk.replay import Seeker
+from mtgk.state import fold
+
+HERE = Path(__file__).parent
+
+
+def _loop_ms() -> float:
+    best = float("inf")
+    for _ in range(5):
+        t = time.perf_counter()
+        x = 0
+        for i in range(1_000_000):
+            x += i & 7
+        best = min(best, time.perf_counter() - t)
+    return best * 1000
+
+
+def _best(fn: object, rounds: int) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        t = time.perf_counter()
+        fn()  # type: ignore[operator]
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def long_log(path: Path) -> None:
+    """Play the 100,000-event game into ``path`` (about 10 s)."""
+    deck = path.with_suffix(".deck.txt")
+    deck.write_text("3400 Gray Ogre\n")
+    subprocess.run([sys.executable, "-m", "mtgk", "play", "--decks", str(deck), "--agents",
+                    "random", "--seed", "5", "--max-turns", "10000", "--max-events", "100000",
+                    "--timeout", "0", "--quiet", "--out", str(path)], check=False)
+
+
+def _msgspec_floor(envs: list) -> float:  # type: ignore[type-arg]
+    """Seconds msgspec takes to decode the same events, one list per event type."""
+    enc = msgspec.msgpack.Encoder()
+    by_type: dict[type, list[bytes]] = {}
+    for env in envs:
+        by_type.setdefault(type(env.event), []).append(enc.encode(env.event))
+    blobs = [(msgspec.msgpack.Decoder(list[cls]), b"\xdd" + len(bs).to_bytes(4, "big")
+              + b"".join(bs)) for cls, bs in by_type.items()]
+    t = time.perf_counter()
+    for dec, blob in blobs:
+        dec.decode(blob)
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--log", type=Path, default=None, help="the long log (made if missing)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--view", action="store_true", help="also time mtgk view of the long log")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="mtgk-bench-"))
+    path = args.log or tmp / "long.mtgk"
+    if not path.exists():
+        long_log(path)
+    print(f"machine: a plain Python loop of 1,000,000 additions takes {_loop_ms():.0f} ms now")
+
+    reg = load_registry()
+    ogres = parse_deck((HERE / "decks" / "ogres.txt").read_text(), reg)
+    header = LogHeader(kernel_version="bench", cardsets=[], players=["a", "b"], decks=[], seed=0)
+    paths, size, n40 = [], 0, 0
+    for s in range(40):
+        g = Game(reg, ["a", "b"], seed=s, agents=[RandomAgent(s), RandomAgent(s + 1000)])
+        g.play([ogres, ogres], mulligans=False)
+        p = tmp / f"g{s}.mtgk"
+        size += write_log(p, header, g.log) - len(msgspec.msgpack.encode(header)) - 9
+        n40 += len(g.log)
+        paths.append(p)
+    print(f"log size: {size / n40:.1f} bytes/event (records only; {n40:,} events in 40 games)")
+
+    envs = read_log(path).envelopes
+    n = len(envs)
+    both = _best(lambda: fold(read_log(path).envelopes), args.rounds)
+    read = _best(lambda: read_log(path), args.rounds)
+    floor = min(_msgspec_floor(envs) for _ in range(args.rounds))
+    print(f"replay, the {n:,}-event log: {n / both:,.0f} events/s read + fold "
+          f"({n / read:,.0f} read only; msgspec's decode of the same events {n / floor:,.0f})")
+    both40 = _best(lambda: [fold(read_log(p).envelopes) for p in paths], args.rounds)
+    read40 = _best(lambda: [read_log(p) for p in paths], args.rounds)
+    print(f"replay, 40 ogres games: {n40 / both40:,.0f} events/s read + fold "
+          f"({n40 / read40:,.0f} read only)")
+
+    full = _best(lambda: fold(envs), args.rounds)
+    colds, warms = [], []
+    for _ in range(args.rounds):
+        seeker = Seeker(envs)
+        t = time.perf_counter()
+        seeker.state_at(n // 2)
+        colds.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        for k in range(20):
+            seeker.state_at(n // 2 + k * 37)
+        warms.append((time.perf_counter() - t) / 20)
+    print(f"seek to the middle of the {n:,}-event log: {min(colds) * 1000:.0f} ms cold, "
+          f"{min(warms) * 1000:.1f} ms warm (a plain fold of the whole log: "
+          f"{full * 1000:.0f} ms)")
+    seeker.state_at(n - 1)
+    print(f"snapshots for the whole log: {seeker.snapshots()}, "
+          f"{seeker.snapshot_bytes() / 2**20:.1f} MiB")
+
+    if args.view:
+        out = tmp / "long.html"
+        t = time.perf_counter()
+        r = subprocess.run([sys.executable, "-m", "mtgk", "view", str(path), "--out", str(out)],
+                           check=False)
+        secs = time.perf_counter() - t
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        size_mb = out.stat().st_size / 1e6 if out.exists() else 0.0
+        print(f"mtgk view of the {n:,}-event log: exit {r.returncode}, {secs:.1f} s, "
+              f"peak {peak:,.0f} MiB, page {size_mb:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
