@@ -620,11 +620,15 @@ def fold(events: list[ev.Event] | list[ev.Envelope], state: State | None = None)
     s = state if state is not None else new_state()
     get = PROJECTORS.get
     for e in events:
-        if isinstance(e, ev.Envelope):
-            e = e.event
         fn = get(type(e))
-        if fn is not None:
-            fn(s, e)
+        if fn is None:  # an envelope (no projector is registered for Envelope), or no-op
+            if not isinstance(e, ev.Envelope):
+                continue
+            e = e.event
+            fn = get(type(e))
+            if fn is None:
+                continue
+        fn(s, e)
     return s
 
 
