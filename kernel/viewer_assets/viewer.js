@@ -5,7 +5,6 @@
 (function () {
   const D = JSON.parse(document.getElementById("game-data").textContent);
   const N = D.tag.length;
-  const EVERY = D.every;
   const $ = (id) => document.getElementById(id);
   const ui = { p: 0, n: 0 };
   let cache = { p: -1, n: -1, m: null };
@@ -19,20 +18,36 @@
   }
 
   // ------------------------------------------------------------ states
+  // the last keyframe at or before event n (P.keyAt: the events of the keyframes)
+  function keyframeBefore(P, n) {
+    let lo = 0, hi = P.keyAt.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (P.keyAt[mid] <= n) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
   function frame(p, n) {
     if (cache.p === p && cache.n === n) return cache.m;
     const P = D.perspectives[p];
     let m, i;
-    const k = Math.floor(n / EVERY);
-    if (cache.p === p && cache.n < n && Math.floor(cache.n / EVERY) === k) {
+    const k = keyframeBefore(P, n);
+    if (cache.p === p && cache.n < n && cache.n >= P.keyAt[k]) {
       m = cache.m; i = cache.n + 1;
     } else {
-      m = Object.assign({}, P.keyframes[k]); i = k * EVERY + 1;
+      m = Object.assign({}, P.keyframes[k]); i = P.keyAt[k] + 1;
     }
     for (; i <= n; i++) {
       const d = P.diffs[i];
       Object.assign(m, d[0]);
       if (d.length > 1) for (const key of d[1]) delete m[key];
+      if (d.length > 2) {
+        for (const key in d[2]) {  // [keep, keep_end, middle]: a long list changed
+          const [keep, end, mid] = d[2][key], old = m[key];
+          m[key] = old.slice(0, keep).concat(mid, old.slice(old.length - end));
+        }
+      }
     }
     cache = { p: p, n: n, m: m };
     return m;
