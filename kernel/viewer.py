@@ -121,7 +121,8 @@ class _Viewpoint:
         self.prev: dict[str, Any] = {}
         self.cards: set[str] = set()
         self.cache = cache
-        self._graveyards: dict[int, tuple[list[int], list[Any]]] = {}
+        self._names: dict[str, str] = {}
+        self._graveyards: dict[int, tuple[list[int], list[Any], list[int]]] = {}
         self.key_at: list[int] = []  # the events the keyframes are at
         self._since_key = 0  # bytes of diffs since the last keyframe
         self._key_size = 0  # bytes of the last keyframe
@@ -134,12 +135,21 @@ class _Viewpoint:
         """The card's name, or ``None`` if this viewer may not see it."""
         if not self.sees(o):
             return None
-        self.cards.add(o.card)
-        return self.r.card_name(o.card)  # a token's printed name
+        return self._card_name(o.card)
+
+    def _card_name(self, key: str) -> str:
+        """A token's printed name, or the card's (remembered per key)."""
+        name = self._names.get(key)
+        if name is None:
+            self.cards.add(key)
+            name = self._names[key] = self.r.card_name(key)
+        return name
 
     def card(self, o: Obj) -> list[Any] | None:
         """``[id, name]`` of a card in a hidden-able zone; ``None`` if hidden (the id is
         0 for a card the viewer knows but can't follow: one revealed from a hand)."""
+        if self.viewer is None:  # everyone's view sees and follows every card
+            return [o.id, self._card_name(o.card)]
         n = self.name(o)
         return None if n is None else [self.r.seen.shown_id(o.id, self.r.state), n]
 
@@ -151,13 +161,23 @@ class _Viewpoint:
         return text
 
     # the state map -------------------------------------------------------------
-    def snapshot(self, s: State, chars: dict[int, Any]) -> dict[str, Any]:
+    def snapshot(self, s: State, chars: dict[int, Any], same_hands: bool = False
+                 ) -> dict[str, Any]:
+        """The state map of ``s`` as this viewer sees it.  ``same_hands``: the event
+        just folded changed nothing but the step (``StepBegan``), so the hands read as
+        in the last map (what a viewer knows of a card changes only with an event
+        that names it or moves it)."""
         m: dict[str, Any] = {}
+        prev = self.prev if same_hands and self.cache else None
         m["g"] = [s.turn, s.active, s.step, int(s.over),
                   -2 if s.winner is None else s.winner]
         for i, p in enumerate(s.players):
             m[f"p{i}"] = [p.life, len(p.library), len(p.hand), "".join(p.mana), int(p.lost),
                           p.lands_played]
+            if prev is not None and f"h{i}" in prev:
+                m[f"h{i}"] = prev[f"h{i}"]
+                m[f"y{i}"] = self._graveyard(s, i, p.graveyard)
+                continue
             hand = [self.card(s.objects[o]) for o in p.hand if o in s.objects]
             if self.viewer is not None and self.viewer != i:
                 # another player's hand: the cards this viewer knows first, by name (where
@@ -183,21 +203,33 @@ class _Viewpoint:
         return m
 
     def _graveyard(self, s: State, i: int, ids: list[int]) -> list[Any]:
-        """Player ``i``'s graveyard, newest first: the list made for the same ids
-        before, while no card in it is face down.  A face-up card in a graveyard
-        (a public zone, where every zone change gives a new id) reads the same to
-        every viewer for as long as it stays there, so the list depends on the ids
-        only; a long game's graveyards are not rebuilt card by card at every event."""
+        """Player ``i``'s graveyard, newest first, made from the list made before.
+
+        A face-up card in a graveyard (a public zone, where every zone change gives
+        a new id) reads the same to every viewer for as long as it stays there; so
+        the list for the same ids is the same list, and when cards come or go only
+        theirs are made (a long game's graveyards are not rebuilt card by card at
+        every event).  A graveyard with a face-down card in it is made afresh."""
         kept = self._graveyards.get(i)
-        if self.cache and kept is not None and kept[0] == ids:
+        if not self.cache:
+            return [self.card(s.objects[o]) for o in reversed(ids)]
+        if kept is not None and kept[0] == ids:
             return kept[1]
-        objs = [s.objects[o] for o in reversed(ids)]
-        cards = [self.card(o) for o in objs]
-        if not any(o.face_down for o in objs):
-            self._graveyards[i] = (list(ids), cards)
+        new_ids = ids[::-1]
+        if kept is None:
+            keep, keep_end, middle = 0, 0, new_ids
         else:
+            keep, keep_end, middle = _splice(kept[2], new_ids)
+        objs = [s.objects[o] for o in middle]
+        made = [self.card(o) for o in objs]
+        if kept is not None:
+            old = kept[1]
+            made = old[:keep] + made + old[len(old) - keep_end:]
+        if any(o.face_down for o in objs):
             self._graveyards.pop(i, None)
-        return cards
+            return [self.card(s.objects[o]) for o in new_ids]
+        self._graveyards[i] = (list(ids), made, new_ids)
+        return made
 
     def _exiled(self, s: State, o: Obj) -> list[Any]:
         n = self.name(o)
@@ -407,7 +439,7 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
         refs.append([r for r in dict.fromkeys(_refs(e)) if r in now or r in before])
         before = now
         for v in views:
-            v.add(n, v.snapshot(v.r.state, chars), every)
+            v.add(n, v.snapshot(v.r.state, chars, type(e) is ev.StepBegan), every)
         if progress is not None and n % _PROGRESS_STEP == _PROGRESS_STEP - 1:
             progress(_PROGRESS_STEP)
     if progress is not None and len(envelopes) % _PROGRESS_STEP:
