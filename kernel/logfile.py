@@ -830,11 +830,6 @@ _NONZERO: Final = re.compile(rb"[^\x00]")
 _MIN_RECORD: Final = 8
 """The smallest possible record: 1 length byte, a 3-byte payload, a 4-byte crc."""
 
-_MEMO_PAYLOAD: Final = 32
-_MEMO_SIZE: Final = 1 << 16
-"""Payloads up to _MEMO_PAYLOAD bytes are remembered, up to _MEMO_SIZE of them, so that
-the same payload read again gives the same (immutable) event without decoding it."""
-
 _SMALL_RECORD: Final = 4096
 """Payloads up to this size are checked at once when looking for intact records."""
 
@@ -979,10 +974,6 @@ class _Reader:
         crc32 = zlib.crc32
         unpack_u32 = _u32.unpack_from
         decode_errors = (msgspec.DecodeError, RecursionError)
-        # Events are immutable, so records with the same payload (tag, cause delta,
-        # fields: a step beginning, a pass, a land tapped again) share one decoded event.
-        memo: dict[bytes, tuple[Event, int]] = {}
-        memo_get = memo.get
         first = seq
         while pos < n:
             start = pos
@@ -1004,8 +995,7 @@ class _Reader:
                     start, seq, "past-eof",
                     f"expected {length} payload bytes and a 4-byte crc, the file ends "
                     f"{n - pos} bytes after the record length", claimed_end=end + 4)
-            payload = mv[pos:end]
-            new_crc = crc32(payload, crc)
+            new_crc = crc32(mv[pos:end], crc)
             if new_crc != unpack_u32(data, end)[0]:
                 return events, causes, start, crc, _Fail(
                     start, seq, "crc",
@@ -1013,14 +1003,6 @@ class _Reader:
                     f"{'header and ' if seq == 0 else ''}payload bytes {pos}..{end}), "
                     f"found 0x{unpack_u32(data, end)[0]:08x} (stored at byte {end})",
                     end + 4, new_crc, body=pos)
-            seen = memo_get(payload)
-            if seen is not None:  # the same payload decoded before: the same event
-                append(seen[0])
-                cause(seq - seen[1])
-                crc = new_crc
-                seq += 1
-                pos = end + 4
-                continue
             # the fast path: a one-byte tag index, a cause delta of one or two bytes
             # (bytes read past a short payload are its crc's, still inside the file;
             # ``body < end`` then sends the record to the slow path)
@@ -1043,8 +1025,6 @@ class _Reader:
                         f"{_exc_text(exc)}", end + 4, new_crc, body=pos)
                 append(ev)
                 cause(seq - delta)
-                if length <= _MEMO_PAYLOAD and len(memo) < _MEMO_SIZE:
-                    memo[bytes(payload)] = (ev, delta)
             else:
                 try:
                     env = self.slow_record(header, start, pos, end, seq, lenient)
