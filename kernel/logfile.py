@@ -958,7 +958,6 @@ class _Reader:
         (the reading of a whole log makes no envelope)."""
         data = self.data
         n = len(data)
-        mv = memoryview(data)
         table = header.events
         # One decode function per one-byte tag index (indexes 0..127, the rest None);
         # None where the slow path must decide (an unknown tag, another version).
@@ -995,7 +994,7 @@ class _Reader:
                     start, seq, "past-eof",
                     f"expected {length} payload bytes and a 4-byte crc, the file ends "
                     f"{n - pos} bytes after the record length", claimed_end=end + 4)
-            new_crc = crc32(mv[pos:end], crc)
+            new_crc = crc32(data[pos:end], crc)
             if new_crc != unpack_u32(data, end)[0]:
                 return events, causes, start, crc, _Fail(
                     start, seq, "crc",
@@ -1017,7 +1016,7 @@ class _Reader:
                     dec = None
             if dec is not None and body < end and 0 < delta <= seq + 1:
                 try:
-                    ev = dec(mv[body:end])
+                    ev = dec(data[body:end])
                 except decode_errors as exc:
                     return events, causes, start, crc, _Fail(
                         start, seq, "undecodable",
