@@ -20,7 +20,7 @@ in replay.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -618,7 +618,7 @@ def apply(s: State, e: ev.Event) -> None:
 def fold(events: list[ev.Event] | list[ev.Envelope], state: State | None = None) -> State:
     """Replay ``events`` (or envelopes) onto a new (or the given) state."""
     s = state if state is not None else new_state()
-    get = PROJECTORS.get
+    get = cast("dict[type, Callable[[State, Any], None]]", PROJECTORS).get
     for e in events:
         fn = get(type(e))
         if fn is None:  # an envelope (no projector is registered for Envelope), or no-op
