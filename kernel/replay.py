@@ -56,9 +56,10 @@ the engine asks for the next decision, which is where a scenario stops).
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -75,6 +76,23 @@ from mtgk.logfile import LogHeader, UnknownEvent
 from mtgk.state import State, apply, copy_state, encode_state, fold, new_state
 
 _decode_state = msgspec.msgpack.Decoder(State).decode
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No garbage collection inside: decoding a state makes tens of thousands of
+    objects (a 100,000-event game's 6,800 objects and their lists and dicts), all of
+    them kept, and collecting while they are made only walks them (and the rest of
+    the heap) again and again -- two thirds of a seek's time.  They are looked at
+    once, by the next collection after the seek."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
@@ -396,7 +414,10 @@ class Seeker:
     def state_at(self, n: int) -> State:
         """The state right after event ``n`` (``-1``: before any event)."""
         _check_index(n, len(self.envelopes))
-        count = n + 1  # events to fold
+        with _gc_paused():
+            return self._state_at(n + 1)
+
+    def _state_at(self, count: int) -> State:
         if count >= self._live_at:  # the live state is the nearest one before ``count``
             self._fold_live(count)
             if self._at[-1] == count:
