@@ -68,9 +68,15 @@ def long_log(path: Path) -> None:
     """Play the 100,000-event game into ``path`` (about 10 s)."""
     deck = path.with_suffix(".deck.txt")
     deck.write_text("3400 Gray Ogre\n")
-    subprocess.run([sys.executable, "-m", "mtgk", "play", "--decks", str(deck), "--agents",
+    subprocess.run([_mtgk(), "play", "--decks", str(deck), "--agents",
                     "random", "--seed", "5", "--max-turns", "10000", "--max-events", "100000",
                     "--timeout", "0", "--quiet", "--out", str(path)], check=False)
+
+
+def _mtgk() -> str:
+    """The ``mtgk`` command of this Python's installation."""
+    here = Path(sys.executable).with_name("mtgk")
+    return str(here) if here.exists() else "mtgk"
 
 
 def _msgspec_floor(envs: list) -> float:  # type: ignore[type-arg]
@@ -148,8 +154,7 @@ def main() -> None:
     if args.view:
         out = tmp / "long.html"
         t = time.perf_counter()
-        r = subprocess.run([sys.executable, "-m", "mtgk", "view", str(path), "--out", str(out)],
-                           check=False)
+        r = subprocess.run([_mtgk(), "view", str(path), "--out", str(out)], check=False)
         secs = time.perf_counter() - t
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         size_mb = out.stat().st_size / 1e6 if out.exists() else 0.0
