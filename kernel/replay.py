@@ -11,8 +11,8 @@ Reading a log back:
 
 * :func:`replay_to` -- the state right after event ``n`` (a plain fold);
 * :class:`Seeker` -- the same, fast, for many seeks into a long log: it keeps
-  a snapshot every ``every`` events (a disposable cache) and replays forward
-  from the nearest one;
+  encoded snapshots of the state (every ``every`` events, or further apart for a
+  large state; a disposable cache) and replays forward from the nearest one;
 * :func:`verify` -- re-runs the engine from the header, answering every
   decision from the log (:class:`~mtgk.agents.ReplayAgent`), and compares
   the event stream it produces with the recorded one, event by event; then
