@@ -82,7 +82,7 @@ def main() -> None:
         dec = time.perf_counter() - t
         t = time.perf_counter()
         for p in paths:
-            fold(read_log(p).envelopes)
+            fold(read_log(p).events)
         both = time.perf_counter() - t
         print(f"replay: {n / both:,.0f} events/s decoded and folded "
               f"({n / dec:,.0f} events/s decode only)")

@@ -301,3 +301,40 @@ def test_builtin_deck_games_verify(seed: int) -> None:
     g = run_from_header(REG, h, [RandomAgent(seed), HeuristicAgent(seed + 1)])
     report = verify(h, g.log, REG)
     assert report.ok, report.summary()
+
+
+def test_seeker_snapshots_are_encoded_states_spaced_by_their_size() -> None:
+    """Snapshots are bytes (nothing for the garbage collector to walk), and a large state
+    is snapshotted less often than every ``every`` events, so that a long log's snapshots
+    take a bounded part of memory: no more than SNAPSHOT_BYTES_PER_EVENT bytes per event
+    folded, plus one snapshot."""
+    envs = [Envelope(0, -1, ev.GameStarted(players=("A", "B"), seed=1))]
+    for i in range(3000):  # a big state: 3,000 cards in libraries
+        envs.append(Envelope(len(envs), -1, ev.ObjectCreated(
+            obj=i + 1, card="Gray Ogre", owner=i % 2, zone="library")))
+    while len(envs) < 60_000:
+        envs.append(Envelope(len(envs), -1, ev.LifeLost(player=len(envs) % 2, n=0)))
+    seeker = Seeker(envs, every=100)
+    last = seeker.state_at(len(envs) - 1)
+    assert encode_state(last) == encode_state(fold(envs))
+    size = len(encode_state(last))
+    assert size > 200_000
+    assert seeker.snapshot_bytes() <= Seeker.SNAPSHOT_BYTES_PER_EVENT * len(envs) + size
+    assert seeker.snapshots() < len(envs) // 100 // 2  # fewer than one per `every` events
+    for n in (0, 3000, 3001, 31_234, 59_999):  # and the states are still right
+        assert encode_state(seeker.state_at(n)) == encode_state(fold(envs[: n + 1]))
+
+
+def test_a_seek_leaves_the_garbage_collector_as_it_found_it(game: Game) -> None:
+    import gc
+
+    seeker = Seeker(game.log, every=50)
+    assert gc.isenabled()
+    seeker.state_at(len(game.log) - 1)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        seeker.state_at(10)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -12,6 +12,7 @@ missing.  With ``MTGK_SCREENSHOT`` set, it saves a screenshot to
 
 from __future__ import annotations
 
+import bisect
 import doctest
 import json
 import os
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 import mtgk.tools.viewer
@@ -94,14 +96,16 @@ def page_data(path: Path) -> dict[str, Any]:
 def frame(data: dict[str, Any], p: int, n: int) -> dict[str, Any]:
     """The state map of perspective ``p`` at event ``n``, rebuilt as the page does."""
     P = data["perspectives"][p]
-    every = data["every"]
-    k = n // every
+    k = bisect.bisect_right(P["keyAt"], n) - 1
     m = dict(P["keyframes"][k])
-    for i in range(k * every + 1, n + 1):
+    for i in range(P["keyAt"][k] + 1, n + 1):
         d = P["diffs"][i]
         m.update(d[0])
         for key in d[1] if len(d) > 1 else ():
             del m[key]
+        for key, (keep, end, mid) in (d[2] if len(d) > 2 else {}).items():
+            old = m[key]
+            m[key] = old[:keep] + mid + old[len(old) - end:]
     return m
 
 
@@ -231,6 +235,15 @@ def test_hidden_cards_named_by_id_in_decisions_are_masked(registry: Registry) ->
     everyone = viewer_data(header, envs, registry)["perspectives"]
     assert everyone[0]["text"][3] == "Bob: search → Forest"
     assert everyone[1]["text"][3] == alice[3] and everyone[2]["text"][3] == "Bob: search → Forest"
+
+
+def test_kept_parts_of_the_state_maps_read_as_rebuilt_ones(game: Game, registry: Registry
+                                                           ) -> None:
+    """Graveyards and hands kept from one event to the next are what building every
+    state map afresh gives, in every perspective (a game with reveals and searches)."""
+    for as_player in (None, 0, 1):
+        assert viewer_data(game.header, game.envs, registry, as_player) == \
+            viewer_data(game.header, game.envs, registry, as_player, cache=False)
 
 
 def test_view_command_errors(game: Game, tmp_path: Path) -> None:
@@ -478,3 +491,67 @@ def test_a_known_card_in_another_hand_says_not_when_it_came(registry: Registry) 
     from mtgk.tools.render import render_state
     assert "hand (3): hidden; known: Plains" in render_state(text.state, registry, 0,
                                                               seen=text.seen)
+
+
+# --------------------------------------------------------------------------
+# a long game: graveyards of hundreds of cards
+
+
+@pytest.fixture(scope="module")
+def long_game(registry: Registry, tmp_path_factory: pytest.TempPathFactory) -> Game:
+    """About 3,000 events: two decks of 300 Gray Ogres and no lands, so that nobody can
+    do anything but draw and discard, and the graveyards grow to about 100 cards each."""
+    from mtgk.agents import RandomAgent
+    from mtgk.rules.engine import Game as Engine
+
+    header = LogHeader(kernel_version="test", cardsets=[], players=["Alice", "Bob"],
+                       decks=[], seed=5)
+    g = Engine(registry, ["Alice", "Bob"], seed=5, agents=[RandomAgent(1), RandomAgent(2)])
+    g.play([["Gray Ogre"] * 300] * 2, mulligans=False, max_turns=220)
+    d = tmp_path_factory.mktemp("viewer-long")
+    log, html = d / "long.mtgk", d / "long.html"
+    write_log(log, header, g.log)
+    code, _, err = run("view", log, "--out", html, "-q")
+    assert code == 0, err
+    r = Renderer(registry)
+    texts = [r.render(env).split(" ", 1)[1] for env in g.log]
+    return Game(header, list(g.log), log, html, html, texts)
+
+
+def test_a_long_games_page_grows_with_what_changes(long_game: Game, registry: Registry
+                                                   ) -> None:
+    """A card put into a graveyard of a hundred costs a splice of a few bytes, not the
+    whole graveyard again, and keyframes come as often as their size allows: the page
+    holds under 150 bytes per event and perspective, the event texts included (170 when
+    every diff repeated a changed graveyard and a keyframe came every 50 events; the
+    excess grows with the square of the game's length)."""
+    data = page_data(long_game.html)
+    envs = long_game.envs
+    assert len(envs) > 2500
+    assert max(len(s.players[0].graveyard) for s in (long_game.state(len(envs) - 1),)) > 90
+    size = len(long_game.html.read_bytes())
+    assert size / len(envs) / len(data["perspectives"]) < 150, size
+    assert any(len(d) > 2 for d in data["perspectives"][0]["diffs"] if d)  # spliced lists
+    # the page holds what it holds when no part of a state map is kept from the last
+    assert data == json.loads(msgspec.json.encode(
+        viewer_data(long_game.header, envs, registry, cache=False)))
+    for n in range(0, len(envs), 211):
+        s = long_game.state(n)
+        m = frame(data, 0, n)
+        for i in range(2):
+            assert [c[0] for c in m[f"y{i}"]] == list(reversed(s.players[i].graveyard))
+
+
+def test_browser_jumps_into_a_long_game(browser: Any, long_game: Game,
+                                        registry: Registry) -> None:
+    page = Page(browser, long_game.html)
+    mid = len(long_game.envs) // 2
+    page.jump(mid)
+    check_state(page, long_game, registry, mid)
+    s = long_game.state(mid)
+    for i in range(2):
+        assert page.text(f"#graveyard-{i} summary") == f"graveyard ({len(s.players[i].graveyard)})"
+    page.key("ARROW_RIGHT", 3)
+    check_state(page, long_game, registry, mid + 3)
+    page.key("END")
+    check_state(page, long_game, registry, len(long_game.envs) - 1)

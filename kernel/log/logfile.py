@@ -168,7 +168,7 @@ import re
 import struct
 import zlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import TracebackType
 from typing import IO, Any, ClassVar, Final, TypeAlias
 
@@ -379,7 +379,6 @@ class LogBreak:
         return f"{_where(self.offset, self.record)}: {self.detail}"
 
 
-@dataclass(slots=True)
 class LogFile:
     """A loaded log.
 
@@ -390,19 +389,60 @@ class LogFile:
     :func:`repair_log` truncates).  ``breaks`` is empty unless the log is
     damaged and was read with ``salvage=True``: then it lists each place where
     the damage breaks the sequence, with the records read after it.
+
+    A binary log is read into its events and causes; the envelopes are made
+    from them the first time :attr:`envelopes` is asked for, so a replay that
+    folds :attr:`events` makes no envelope at all.
     """
 
-    header: LogHeader
-    envelopes: list[Envelope]
-    problems: list[LogProblem] = field(default_factory=list)
-    torn: bool = False
-    intact_size: int = 0
-    breaks: list[LogBreak] = field(default_factory=list)
+    __slots__ = ("header", "_envelopes", "_events", "_causes", "problems", "torn",
+                 "intact_size", "breaks")
+
+    def __init__(self, header: LogHeader, envelopes: list[Envelope] | None = None,
+                 problems: list[LogProblem] | None = None, torn: bool = False,
+                 intact_size: int = 0, breaks: list[LogBreak] | None = None, *,
+                 events: list[Event] | None = None, causes: list[int] | None = None) -> None:
+        self.header = header
+        self._envelopes = envelopes
+        self._events = events
+        self._causes = causes
+        if envelopes is None and (events is None or causes is None):
+            self._envelopes = []
+        self.problems: list[LogProblem] = [] if problems is None else problems
+        self.torn = torn
+        self.intact_size = intact_size
+        self.breaks: list[LogBreak] = [] if breaks is None else breaks
+
+    def __repr__(self) -> str:
+        return (f"LogFile(header={self.header!r}, records={len(self)}, problems="
+                f"{self.problems!r}, torn={self.torn}, intact_size={self.intact_size}, "
+                f"breaks={self.breaks!r})")
+
+    def __len__(self) -> int:
+        """The number of intact records."""
+        if self._envelopes is not None:
+            return len(self._envelopes)
+        assert self._events is not None
+        return len(self._events)
+
+    @property
+    def envelopes(self) -> list[Envelope]:
+        """The intact records, in order (made once, then kept)."""
+        envs = self._envelopes
+        if envs is None:
+            assert self._events is not None and self._causes is not None
+            envs = self._envelopes = list(map(Envelope, range(len(self._events)),
+                                              self._causes, self._events))
+            self._events = self._causes = None
+        return envs
 
     @property
     def events(self) -> list[Event]:
-        """Just the events, in order."""
-        return [env.event for env in self.envelopes]
+        """Just the events, in order (a new list)."""
+        if self._envelopes is None:
+            assert self._events is not None
+            return list(self._events)
+        return [env.event for env in self._envelopes]
 
     @property
     def salvaged(self) -> int:
@@ -908,82 +948,95 @@ class _Reader:
         the failure or ``None``).  ``lenient``: the record numbers are a guess (after
         damage), so a cause further back than the guess allows is read as no cause.
         """
+        events, causes, pos, crc, fail = self.read_events(header, pos, crc, seq, lenient)
+        return list(map(Envelope, range(seq, seq + len(events)), causes, events)), pos, crc, fail
+
+    def read_events(
+        self, header: LogHeader, pos: int, crc: int, seq: int, lenient: bool = False
+    ) -> tuple[list[Event], list[int], int, int, _Fail | None]:
+        """:meth:`read_records`, returning the events and their causes as two lists
+        (the reading of a whole log makes no envelope)."""
         data = self.data
         n = len(data)
-        mv = memoryview(data)
         table = header.events
-        fast_tags = min(len(table), 0x80)  # tag indexes that fit in one byte
-        # One decoder per tag index; None where the slow path must decide.
-        decoders: list[msgspec.msgpack.Decoder[Any] | None] = []
-        for tag, version in table:
+        # One decode function per one-byte tag index (indexes 0..127, the rest None);
+        # None where the slow path must decide (an unknown tag, another version).
+        decoders: list[Callable[[Any], Any] | None] = [None] * 256
+        for i, (tag, version) in enumerate(table[:0x80]):
             cls = EVENT_TYPES.get(tag)
-            ok = cls is not None and cls.VERSION == version
-            decoders.append(msgspec.msgpack.Decoder(cls) if ok else None)
-        envs: list[Envelope] = []
-        append = envs.append
+            if cls is not None and cls.VERSION == version:
+                decoders[i] = msgspec.msgpack.Decoder(cls).decode
+        events: list[Event] = []
+        causes: list[int] = []
+        append = events.append
+        cause = causes.append
         crc32 = zlib.crc32
         unpack_u32 = _u32.unpack_from
         decode_errors = (msgspec.DecodeError, RecursionError)
+        first = seq
         while pos < n:
             start = pos
             length = data[pos]
-            pos += 1
-            if length >= 0x80:
+            if length < 0x80:
+                pos += 1
+            else:
                 length, pos = _read_varint(data, start, n)
                 if length == -1:
-                    return envs, start, crc, _Fail(
+                    return events, causes, start, crc, _Fail(
                         start, seq, "length-eof", "the file ends inside the record length")
                 if length < 0:
-                    return envs, start, crc, _Fail(
+                    return events, causes, start, crc, _Fail(
                         start, seq, "long-length",
                         "expected a record length varint of at most 9 bytes, found more")
             end = pos + length
             if end + 4 > n:
-                return envs, start, crc, _Fail(
+                return events, causes, start, crc, _Fail(
                     start, seq, "past-eof",
                     f"expected {length} payload bytes and a 4-byte crc, the file ends "
                     f"{n - pos} bytes after the record length", claimed_end=end + 4)
-            new_crc = crc32(mv[pos:end], crc)
+            new_crc = crc32(data[pos:end], crc)
             if new_crc != unpack_u32(data, end)[0]:
-                return envs, start, crc, _Fail(
+                return events, causes, start, crc, _Fail(
                     start, seq, "crc",
                     f"crc mismatch: expected 0x{new_crc:08x} (computed from the "
                     f"{'header and ' if seq == 0 else ''}payload bytes {pos}..{end}), "
                     f"found 0x{unpack_u32(data, end)[0]:08x} (stored at byte {end})",
                     end + 4, new_crc, body=pos)
-            ti = data[pos]
+            # the fast path: a one-byte tag index, a cause delta of one or two bytes
+            # (bytes read past a short payload are its crc's, still inside the file;
+            # ``body < end`` then sends the record to the slow path)
+            dec = decoders[data[pos]]
             delta = data[pos + 1]
             body = pos + 2
             if delta >= 0x80:
-                if length >= 4 and data[pos + 2] < 0x80:  # 2-byte cause delta
+                if data[pos + 2] < 0x80:
                     delta = (delta & 0x7F) | (data[pos + 2] << 7)
                     body = pos + 3
-                else:  # a longer varint (a cause 16384 or more events back): slow path
-                    delta = 0
-            if length >= 3 and ti < fast_tags and 0 < delta <= seq + 1 and delta < 0x4000:
-                dec = decoders[ti]
-                if dec is not None:
-                    try:
-                        ev = dec.decode(mv[body:end])
-                    except decode_errors as exc:
-                        return envs, start, crc, _Fail(
-                            start, seq, "undecodable",
-                            f"expected a {table[ti][0]} event, decoding failed: "
-                            f"{_exc_text(exc)}", end + 4, new_crc, body=pos)
-                    append(Envelope(seq, seq - delta, ev))
-                    crc = new_crc
-                    seq += 1
-                    pos = end + 4
-                    continue
-            try:
-                append(self.slow_record(header, start, pos, end, seq, lenient))
-            except _Undecodable as exc:
-                return envs, start, crc, _Fail(start, seq, "undecodable", str(exc), end + 4,
-                                               new_crc, body=pos)
+                else:  # a longer varint (a cause 16384 or more events back)
+                    dec = None
+            if dec is not None and body < end and 0 < delta <= seq + 1:
+                try:
+                    ev = dec(data[body:end])
+                except decode_errors as exc:
+                    return events, causes, start, crc, _Fail(
+                        start, seq, "undecodable",
+                        f"expected a {table[data[pos]][0]} event, decoding failed: "
+                        f"{_exc_text(exc)}", end + 4, new_crc, body=pos)
+                append(ev)
+                cause(seq - delta)
+            else:
+                try:
+                    env = self.slow_record(header, start, pos, end, seq, lenient)
+                except _Undecodable as exc:
+                    return events, causes, start, crc, _Fail(
+                        start, seq, "undecodable", str(exc), end + 4, new_crc, body=pos)
+                append(env.event)
+                cause(env.cause)
             crc = new_crc
             seq += 1
             pos = end + 4
-        return envs, pos, crc, None
+        assert seq - first == len(events)
+        return events, causes, pos, crc, None
 
     def slow_record(self, header: LogHeader, start: int, pos: int, end: int, seq: int,
                     lenient: bool = False) -> Envelope:
@@ -1225,8 +1278,8 @@ def _scan_log(data: bytes, path: str | None, strict: bool) -> tuple[LogFile, int
     last intact record in sequence ends with."""
     reader = _Reader(data, path, strict)
     header, pos, crc = reader.read_header()
-    envs, pos, crc, fail = reader.read_records(header, pos, crc, 0)
-    log = LogFile(header, envs, reader.problems, False, pos)
+    events, causes, pos, crc, fail = reader.read_events(header, pos, crc, 0)
+    log = LogFile(header, None, reader.problems, False, pos, events=events, causes=causes)
     if fail is None:
         return log, crc
     log.intact_size = fail.start

@@ -20,7 +20,7 @@ in replay.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -618,13 +618,17 @@ def apply(s: State, e: ev.Event) -> None:
 def fold(events: list[ev.Event] | list[ev.Envelope], state: State | None = None) -> State:
     """Replay ``events`` (or envelopes) onto a new (or the given) state."""
     s = state if state is not None else new_state()
-    get = PROJECTORS.get
+    get = cast("dict[type, Callable[[State, Any], None]]", PROJECTORS).get
     for e in events:
-        if isinstance(e, ev.Envelope):
-            e = e.event
         fn = get(type(e))
-        if fn is not None:
-            fn(s, e)
+        if fn is None:  # an envelope (no projector is registered for Envelope), or no-op
+            if not isinstance(e, ev.Envelope):
+                continue
+            e = e.event
+            fn = get(type(e))
+            if fn is None:
+                continue
+        fn(s, e)
     return s
 
 

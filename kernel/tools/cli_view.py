@@ -83,6 +83,7 @@ def _view(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
 
     def run(args: argparse.Namespace) -> int:
+        from mtgk.tools.sim import Progress
         from mtgk.tools.viewer import write_viewer
 
         if args.every < 1:
@@ -95,10 +96,15 @@ def _view(p: argparse.ArgumentParser) -> Runner:
         if os.path.abspath(out) == os.path.abspath(args.file):
             raise UserError("--out would overwrite the log itself")
         reg = _registry(args)
+        bar = Progress(len(lf.envelopes), sys.stderr, enabled=sys.stderr.isatty() and
+                       not args.quiet, unit="events")
         try:
-            size, folded = write_viewer(out, lf.header, lf.envelopes, reg, viewer, args.every)
+            size, folded = write_viewer(out, lf.header, lf.envelopes, reg, viewer, args.every,
+                                        progress=bar.advance)
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+        finally:
+            bar.finish()
         if folded:
             print(f"mtgk: warning: {folded}", file=sys.stderr)
         if not args.quiet:

@@ -25,11 +25,20 @@ Snapshots
 ---------
 The state after each event is flattened into a map of small keyed parts
 (``g`` the turn, ``p0`` player 0's counters, ``h0`` their hand, ``o123``
-permanent 123, ``s`` the stack ...).  A perspective stores the full map every
-``every`` events (a *keyframe*) and, for the other events, only the parts
-that changed (a *diff*: changed parts, removed part keys).  The page rebuilds
-the state at event ``n`` from the keyframe before it.  A 1,000-event game
-makes a file of a few hundred kilobytes per perspective.
+permanent 123, ``s`` the stack ...).  A perspective stores the full map at
+some events (*keyframes*, at the events ``keyAt`` lists) and, for the other
+events, only the parts that changed (a *diff*: ``[changed parts, removed part
+keys, spliced parts]``, the last two left out when empty).  A long list part
+(16 items or more: a graveyard, a hand) that changed is *spliced*:
+``[keep, keep_end, middle]`` says the new list is the old one's first
+``keep`` items, then ``middle``, then its last ``keep_end`` items, so a card
+put into a graveyard of 3,000 costs a few bytes.  A keyframe comes at event
+0, then once the diffs since the last keyframe add up to its size, and never
+less than ``every`` events after the last one: rebuilding a state costs at
+most about two keyframes' worth of data, and the page stays proportional to
+what changes.  The page rebuilds the state at event ``n`` from the keyframe
+before it.  A 1,000-event game makes a file of a few hundred kilobytes per
+perspective; a 100,000-event game, some tens of megabytes.
 
 >>> from mtgk.cards.loading import load_registry
 >>> from mtgk.log.replay import new_header, run_from_header
@@ -49,7 +58,7 @@ from __future__ import annotations
 
 import html as _html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -66,7 +75,9 @@ from mtgk.tools.render import FOLD_NOTE, Renderer, characteristics, clean, fold_
 __all__ = ["DEFAULT_EVERY", "build_viewer", "viewer_data", "write_viewer"]
 
 DEFAULT_EVERY = 50
-"""Events between two keyframes."""
+"""The fewest events between two keyframes."""
+
+_PROGRESS_STEP = 500
 
 _ASSETS = "viewer_assets"
 _PLACEHOLDER = re.compile(r"/\*\{\{(CSS|JS)\}\}\*/|\{\{(TITLE|DATA)\}\}")
@@ -97,7 +108,8 @@ def _printed_pt(reg: Registry | None, name: str) -> tuple[int, int] | None:
 class _Viewpoint:
     """Builds the flat state map (and the event texts) of one perspective."""
 
-    def __init__(self, reg: Registry | None, viewer: int | None, label: str, key: str) -> None:
+    def __init__(self, reg: Registry | None, viewer: int | None, label: str, key: str,
+                 cache: bool = True) -> None:
         self.reg = reg
         self.viewer = viewer
         self.label = label
@@ -108,6 +120,12 @@ class _Viewpoint:
         self.diffs: list[Any] = []
         self.prev: dict[str, Any] = {}
         self.cards: set[str] = set()
+        self.cache = cache
+        self._names: dict[str, str] = {}
+        self._graveyards: dict[int, tuple[list[int], list[Any], list[int]]] = {}
+        self.key_at: list[int] = []  # the events the keyframes are at
+        self._since_key = 0  # bytes of diffs since the last keyframe
+        self._key_size = 0  # bytes of the last keyframe
 
     # names -------------------------------------------------------------------
     def sees(self, o: Obj) -> bool:
@@ -117,12 +135,21 @@ class _Viewpoint:
         """The card's name, or ``None`` if this viewer may not see it."""
         if not self.sees(o):
             return None
-        self.cards.add(o.card)
-        return self.r.card_name(o.card)  # a token's printed name
+        return self._card_name(o.card)
+
+    def _card_name(self, key: str) -> str:
+        """A token's printed name, or the card's (remembered per key)."""
+        name = self._names.get(key)
+        if name is None:
+            self.cards.add(key)
+            name = self._names[key] = self.r.card_name(key)
+        return name
 
     def card(self, o: Obj) -> list[Any] | None:
         """``[id, name]`` of a card in a hidden-able zone; ``None`` if hidden (the id is
         0 for a card the viewer knows but can't follow: one revealed from a hand)."""
+        if self.viewer is None:  # everyone's view sees and follows every card
+            return [o.id, self._card_name(o.card)]
         n = self.name(o)
         return None if n is None else [self.r.seen.shown_id(o.id, self.r.state), n]
 
@@ -134,13 +161,23 @@ class _Viewpoint:
         return text
 
     # the state map -------------------------------------------------------------
-    def snapshot(self, s: State, chars: dict[int, Any]) -> dict[str, Any]:
+    def snapshot(self, s: State, chars: dict[int, Any], same_hands: bool = False
+                 ) -> dict[str, Any]:
+        """The state map of ``s`` as this viewer sees it.  ``same_hands``: the event
+        just folded changed nothing but the step (``StepBegan``), so the hands read as
+        in the last map (what a viewer knows of a card changes only with an event
+        that names it or moves it)."""
         m: dict[str, Any] = {}
+        prev = self.prev if same_hands and self.cache else None
         m["g"] = [s.turn, s.active, s.step, int(s.over),
                   -2 if s.winner is None else s.winner]
         for i, p in enumerate(s.players):
             m[f"p{i}"] = [p.life, len(p.library), len(p.hand), "".join(p.mana), int(p.lost),
                           p.lands_played]
+            if prev is not None and f"h{i}" in prev:
+                m[f"h{i}"] = prev[f"h{i}"]
+                m[f"y{i}"] = self._graveyard(s, i, p.graveyard)
+                continue
             hand = [self.card(s.objects[o]) for o in p.hand if o in s.objects]
             if self.viewer is not None and self.viewer != i:
                 # another player's hand: the cards this viewer knows first, by name (where
@@ -148,7 +185,7 @@ class _Viewpoint:
                 hand = sorted((c for c in hand if c is not None), key=lambda c: c[1]) + \
                     [None] * sum(c is None for c in hand)
             m[f"h{i}"] = hand
-            m[f"y{i}"] = [self.card(s.objects[o]) for o in reversed(p.graveyard)]
+            m[f"y{i}"] = self._graveyard(s, i, p.graveyard)
         m["x"] = [self._exiled(s, s.objects[o]) for o in s.exile]
         m["bf"] = list(s.battlefield)
         for oid in s.battlefield:
@@ -164,6 +201,35 @@ class _Viewpoint:
         if s.effects:
             m["fx"] = [self._effect(x) for x in s.effects]
         return m
+
+    def _graveyard(self, s: State, i: int, ids: list[int]) -> list[Any]:
+        """Player ``i``'s graveyard, newest first, made from the list made before.
+
+        A face-up card in a graveyard (a public zone, where every zone change gives
+        a new id) reads the same to every viewer for as long as it stays there; so
+        the list for the same ids is the same list, and when cards come or go only
+        theirs are made (a long game's graveyards are not rebuilt card by card at
+        every event).  A graveyard with a face-down card in it is made afresh."""
+        kept = self._graveyards.get(i)
+        if not self.cache:
+            return [self.card(s.objects[o]) for o in reversed(ids)]
+        if kept is not None and kept[0] == ids:
+            return kept[1]
+        new_ids = ids[::-1]
+        if kept is None:
+            keep, keep_end, middle = 0, 0, new_ids
+        else:
+            keep, keep_end, middle = _splice(kept[2], new_ids)
+        objs = [s.objects[o] for o in middle]
+        made = [self.card(o) for o in objs]
+        if kept is not None:
+            old = kept[1]
+            made = old[:keep] + made + old[len(old) - keep_end:]
+        if any(o.face_down for o in objs):
+            self._graveyards.pop(i, None)
+            return [self.card(s.objects[o]) for o in new_ids]
+        self._graveyards[i] = (list(ids), made, new_ids)
+        return made
 
     def _exiled(self, s: State, o: Obj) -> list[Any]:
         n = self.name(o)
@@ -224,15 +290,75 @@ class _Viewpoint:
 
     # encoding ------------------------------------------------------------------
     def add(self, n: int, snap: dict[str, Any], every: int) -> None:
-        if n % every == 0:
+        """Store the state map of event ``n``: a keyframe (at event 0, then at most one
+        every ``every`` events, when the diffs since the last one have grown to its
+        size), or a diff against the map of event ``n - 1``."""
+        prev = self.prev
+        if n == 0 or (n - self.key_at[-1] >= every and self._since_key >= self._key_size):
             self.keyframes.append(snap)
+            self.key_at.append(n)
             self.diffs.append(0)
+            self._key_size = len(_ENCODE(snap))
+            self._since_key = 0
         else:
-            prev = self.prev
-            changed = {k: v for k, v in snap.items() if prev.get(k) != v}
+            changed: dict[str, Any] = {}
+            spliced: dict[str, list[Any]] = {}
+            for k, v in snap.items():
+                old = prev.get(k)
+                if old is v or old == v:
+                    continue
+                if type(old) is list and type(v) is list and len(v) >= _SPLICE_MIN:
+                    spliced[k] = _splice(old, v)
+                else:
+                    changed[k] = v
             gone = [k for k in prev if k not in snap]
-            self.diffs.append([changed, gone] if gone else [changed])
+            d: list[Any] = [changed, gone, spliced] if spliced else \
+                [changed, gone] if gone else [changed]
+            self.diffs.append(d)
+            self._since_key += len(_ENCODE(d))
         self.prev = snap
+
+
+_ENCODE = msgspec.json.Encoder().encode
+_SPLICE_MIN = 16
+"""A list part this long or longer changes by a splice (what stays at its start and end,
+what is new in between) rather than by its new value."""
+
+
+def _common_prefix(a: list[Any], b: list[Any], limit: int) -> int:
+    """How many items ``a`` and ``b`` share at their starts (at most ``limit``)."""
+    if a[:limit] == b[:limit]:
+        return limit
+    lo, hi = 0, limit - 1  # a[:lo] == b[:lo] and a[:hi + 1] != b[:hi + 1]
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _splice(old: list[Any], new: list[Any]) -> list[Any]:
+    """``[keep, keep_end, middle]``: ``new`` is ``old[:keep] + middle + old[len(old) -
+    keep_end:]``.  A card put on top of a pile or taken from it costs one compare.
+
+    >>> _splice([1, 2, 3], [0, 1, 2, 3]), _splice([1, 2, 3], [1, 9, 3])
+    ([0, 3, [0]], [1, 1, [9]])
+    """
+    lo, ln = len(old), len(new)
+    if ln == lo + 1 and new[1:] == old:
+        return [0, lo, new[:1]]
+    if lo == ln + 1 and old[1:] == new:
+        return [0, ln, []]
+    if ln == lo + 1 and new[:-1] == old:
+        return [lo, 0, new[-1:]]
+    if lo == ln + 1 and old[:-1] == new:
+        return [ln, 0, []]
+    pre = _common_prefix(old, new, min(lo, ln))
+    ro, rn = old[::-1], new[::-1]
+    suf = _common_prefix(ro, rn, min(lo, ln) - pre)
+    return [pre, suf, new[pre:ln - suf]]
 
 
 def _refs(e: ev.Event) -> list[int]:
@@ -261,11 +387,15 @@ def _chars(s: State, reg: Registry | None) -> tuple[dict[int, Any], str]:
 
 def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry | None,
                 as_player: int | None = None, every: int = DEFAULT_EVERY,
-                title: str | None = None) -> dict[str, Any]:
+                title: str | None = None, progress: Callable[[int], None] | None = None,
+                cache: bool = True) -> dict[str, Any]:
     """The data a viewer page embeds (see the module docs for what it holds).
 
-    ``as_player`` builds the page for one player; ``every`` is the keyframe
-    interval.  Raises :class:`ValueError` for a player who is not in the game.
+    ``as_player`` builds the page for one player; ``every`` is the shortest
+    keyframe interval.  ``progress(k)`` is called after every ``k`` events
+    done (for a progress bar); ``cache=False`` rebuilds every part of every
+    state map (to check that the kept parts read the same).  Raises
+    :class:`ValueError` for a player who is not in the game.
     """
     if every < 1:
         raise ValueError("keyframes must be at least 1 event apart")
@@ -273,12 +403,12 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
     if as_player is not None and not 0 <= as_player < len(players):
         raise ValueError(f"no player {as_player} in this game")
     if as_player is None:
-        views = [_Viewpoint(registry, None, "Everyone (all cards shown)", "all")]
-        views += [_Viewpoint(registry, i, f"{name}'s view", f"p{i}")
+        views = [_Viewpoint(registry, None, "Everyone (all cards shown)", "all", cache)]
+        views += [_Viewpoint(registry, i, f"{name}'s view", f"p{i}", cache)
                   for i, name in enumerate(players)]
     else:
         views = [_Viewpoint(registry, as_player, f"{players[as_player]}'s view",
-                            f"p{as_player}")]
+                            f"p{as_player}", cache)]
     tags: dict[str, int] = {}
     tag_of: list[int] = []
     causes: list[int] = []
@@ -309,7 +439,11 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
         refs.append([r for r in dict.fromkeys(_refs(e)) if r in now or r in before])
         before = now
         for v in views:
-            v.add(n, v.snapshot(v.r.state, chars), every)
+            v.add(n, v.snapshot(v.r.state, chars, type(e) is ev.StepBegan), every)
+        if progress is not None and n % _PROGRESS_STEP == _PROGRESS_STEP - 1:
+            progress(_PROGRESS_STEP)
+    if progress is not None and len(envelopes) % _PROGRESS_STEP:
+        progress(len(envelopes) % _PROGRESS_STEP)
     folded = views[0].r.fold_errors
     if folded:
         notes.append(fold_note(folded))
@@ -330,7 +464,7 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
                            f"{f.power}/{f.toughness}" if f.power is not None else "",
                            f.loyalty or ""]
     return {
-        "format": 1,
+        "format": 2,
         "title": title or f"{' vs '.join(players)}",
         "players": players,
         "decks": decks,
@@ -349,7 +483,8 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
         "cards": cards,
         "notes": notes,
         "perspectives": [{"key": v.key, "label": v.label, "viewer": v.viewer,
-                          "text": v.texts, "keyframes": v.keyframes, "diffs": v.diffs}
+                          "text": v.texts, "keyframes": v.keyframes, "keyAt": v.key_at,
+                          "diffs": v.diffs}
                          for v in views],
     }
 
@@ -391,10 +526,12 @@ def _page(header: LogHeader, data: dict[str, Any], as_player: int | None) -> str
 
 def write_viewer(path: str | Path, header: LogHeader, envelopes: Sequence[Envelope],
                  registry: Registry | None, as_player: int | None = None,
-                 every: int = DEFAULT_EVERY) -> tuple[int, str]:
+                 every: int = DEFAULT_EVERY, progress: Callable[[int], None] | None = None
+                 ) -> tuple[int, str]:
     """Write the viewer page to ``path``; returns its size in bytes and a note on the
-    events that could not be folded (``""``: none; the page's footer shows it too)."""
-    data = viewer_data(header, envelopes, registry, as_player, every)
+    events that could not be folded (``""``: none; the page's footer shows it too).
+    ``progress(k)``: called as events are done (see :func:`viewer_data`)."""
+    data = viewer_data(header, envelopes, registry, as_player, every, progress=progress)
     raw = _page(header, data, as_player).encode("utf-8")
     Path(path).write_bytes(raw)
     note = next((n for n in data["notes"] if FOLD_NOTE in n), "")

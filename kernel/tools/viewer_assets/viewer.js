@@ -5,7 +5,6 @@
 (function () {
   const D = JSON.parse(document.getElementById("game-data").textContent);
   const N = D.tag.length;
-  const EVERY = D.every;
   const $ = (id) => document.getElementById(id);
   const ui = { p: 0, n: 0 };
   let cache = { p: -1, n: -1, m: null };
@@ -19,20 +18,36 @@
   }
 
   // ------------------------------------------------------------ states
+  // the last keyframe at or before event n (P.keyAt: the events of the keyframes)
+  function keyframeBefore(P, n) {
+    let lo = 0, hi = P.keyAt.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (P.keyAt[mid] <= n) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
   function frame(p, n) {
     if (cache.p === p && cache.n === n) return cache.m;
     const P = D.perspectives[p];
     let m, i;
-    const k = Math.floor(n / EVERY);
-    if (cache.p === p && cache.n < n && Math.floor(cache.n / EVERY) === k) {
+    const k = keyframeBefore(P, n);
+    if (cache.p === p && cache.n < n && cache.n >= P.keyAt[k]) {
       m = cache.m; i = cache.n + 1;
     } else {
-      m = Object.assign({}, P.keyframes[k]); i = k * EVERY + 1;
+      m = Object.assign({}, P.keyframes[k]); i = P.keyAt[k] + 1;
     }
     for (; i <= n; i++) {
       const d = P.diffs[i];
       Object.assign(m, d[0]);
       if (d.length > 1) for (const key of d[1]) delete m[key];
+      if (d.length > 2) {
+        for (const key in d[2]) {  // [keep, keep_end, middle]: a long list changed
+          const [keep, end, mid] = d[2][key], old = m[key];
+          m[key] = old.slice(0, keep).concat(mid, old.slice(old.length - end));
+        }
+      }
     }
     cache = { p: p, n: n, m: m };
     return m;
@@ -183,46 +198,49 @@
     $("turn-info").textContent = info;
     $("cur-seq").textContent = n;
     $("jump-event").value = n;
-    // the event list
-    const list = $("events");
-    const old = list.querySelector(".event.current");
-    if (old) old.classList.remove("current");
-    list.querySelectorAll(".event.in-chain").forEach((e) => e.classList.remove("in-chain"));
-    const rows = list.children;
-    if (ui.drawnUpTo === undefined) ui.drawnUpTo = N - 1;
-    for (let i = Math.min(n, ui.drawnUpTo) + 1; i <= Math.max(n, ui.drawnUpTo); i++) rows[i].classList.toggle("future", i > n);
-    ui.drawnUpTo = n;
-    const cur = rows[n];
-    cur.classList.add("current");
     // the cause chain and the events this one caused
     const chain = [];
     for (let i = n; i >= 0 && chain.length < 1000; i = D.cause[i]) chain.push(i);
-    chain.slice(1).forEach((i) => rows[i].classList.add("in-chain"));
+    ui.chain = new Set(chain.slice(1));
     $("chain-seq").textContent = n;
     $("causes").innerHTML = chain.map((i, k) => '<li data-seq="' + i + '">' + (k ? "← " : "") + '<span class="seq">' + i + "</span> " + esc(P.text[i]) + "</li>").join("");
     $("effects-of").innerHTML = children[n].length
       ? children[n].map((i) => '<li data-seq="' + i + '"><span class="seq">' + i + "</span> " + esc(P.text[i]) + "</li>").join("")
       : "<li class=\"none\">(none)</li>";
+    // the event list: keep the current event in the middle (without scrolling the page)
+    const list = $("events");
+    const top = n * ROW;
+    if (top < list.scrollTop || top + ROW > list.scrollTop + list.clientHeight) list.scrollTop = Math.max(0, top - list.clientHeight / 2 + ROW / 2);
+    drawRows();
     // turn select
     let ti = -1;
     D.turnStarts.forEach((t, i) => { if (t[1] <= n) ti = i; });
     $("jump-turn").value = ti >= 0 ? String(D.turnStarts[ti][1]) : "";
-    // keep the current event in the middle of the list (without scrolling the page)
-    const top = cur.offsetTop - list.clientHeight / 2 + cur.offsetHeight / 2;
-    if (cur.offsetTop < list.scrollTop || cur.offsetTop + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = Math.max(0, top);
     try { history.replaceState(null, "", "#e=" + n + "&p=" + P.key); } catch (e) { /* file: URLs may refuse */ }
   }
 
+  // The event list holds a row per event, ROW pixels high, but only the rows in view
+  // (and some around them) are in the page: a long game's list costs no more than a
+  // short one's.
+  const ROW = 18;
+
   function buildEventList() {
+    $("events").innerHTML = '<div id="events-rows" style="position: relative; height: ' + N * ROW + 'px"></div>';
+  }
+
+  function drawRows() {
     const P = D.perspectives[ui.p];
+    const list = $("events");
+    const first = Math.max(0, Math.floor(list.scrollTop / ROW) - 60);
+    const last = Math.min(N - 1, first + Math.ceil(list.clientHeight / ROW) + 120);
     const parts = [];
-    for (let i = 0; i < N; i++) {
+    for (let i = first; i <= last; i++) {
       const tag = D.tags[D.tag[i]];
-      const cls = "event" + (tag === "TurnBegan" ? " turn" : "") + (tag === "DecisionMade" ? " decision" : "") + (i > ui.n ? " future" : "");
-      parts.push('<div class="' + cls + '" data-seq="' + i + '" data-type="' + esc(tag) + '"><span class="seq">' + i + '</span><span class="text">' + esc(P.text[i]) + "</span></div>");
+      const cls = "event" + (tag === "TurnBegan" ? " turn" : "") + (tag === "DecisionMade" ? " decision" : "") +
+        (i > ui.n ? " future" : "") + (i === ui.n ? " current" : "") + (ui.chain && ui.chain.has(i) ? " in-chain" : "");
+      parts.push('<div class="' + cls + '" style="top: ' + i * ROW + 'px" data-seq="' + i + '" data-type="' + esc(tag) + '" title="' + esc(P.text[i]) + '"><span class="seq">' + i + '</span><span class="text">' + esc(P.text[i]) + "</span></div>");
     }
-    $("events").innerHTML = parts.join("");
-    ui.drawnUpTo = ui.n;
+    $("events-rows").innerHTML = parts.join("");
   }
 
   function go(n) {
@@ -290,6 +308,12 @@
     $("jump-turn").addEventListener("change", () => { const v = $("jump-turn").value; if (v !== "") go(parseInt(v, 10)); });
     const jumpTo = (e) => { const t = e.target.closest("[data-seq]"); if (t) go(parseInt(t.dataset.seq, 10)); };
     $("events").addEventListener("click", jumpTo);
+    let pending = false;
+    $("events").addEventListener("scroll", () => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => { pending = false; drawRows(); });
+    });
     $("causes").addEventListener("click", jumpTo);
     $("effects-of").addEventListener("click", jumpTo);
     document.addEventListener("keydown", (e) => {
