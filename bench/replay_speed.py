@@ -35,10 +35,10 @@ import msgspec
 
 from mtgk.agents import RandomAgent
 from mtgk.cards.decks import parse_deck
-from mtgk.rules.engine import Game
 from mtgk.cards.loading import load_registry
 from mtgk.log.logfile import LogHeader, read_log, write_log
 from mtgk.log.replay import Seeker
+from mtgk.rules.engine import Game
 from mtgk.rules.state import fold
 
 HERE = Path(__file__).parent
