@@ -246,6 +246,13 @@ def test_kept_parts_of_the_state_maps_read_as_rebuilt_ones(game: Game, registry:
             viewer_data(game.header, game.envs, registry, as_player, cache=False)
 
 
+def test_building_a_page_reports_its_progress(game: Game, registry: Registry) -> None:
+    """``mtgk view`` draws a progress bar from these calls (on a terminal)."""
+    done: list[int] = []
+    viewer_data(game.header, game.envs, registry, as_player=0, progress=done.append)
+    assert sum(done) == len(game.envs) and len(done) >= 2
+
+
 def test_view_command_errors(game: Game, tmp_path: Path) -> None:
     code, _, err = run("view", game.log, "--as", "Carol", "--out", tmp_path / "x.html")
     assert code == 2 and "no player 'Carol'" in err
