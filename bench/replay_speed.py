@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 import msgspec
+from run import loop_ms  # bench/run.py, beside this script: the machine's speed
 
 from mtgk.agents import RandomAgent
 from mtgk.cards.decks import parse_deck
@@ -42,17 +43,6 @@ from mtgk.rules.engine import Game
 from mtgk.rules.state import fold
 
 HERE = Path(__file__).parent
-
-
-def _loop_ms() -> float:
-    best = float("inf")
-    for _ in range(5):
-        t = time.perf_counter()
-        x = 0
-        for i in range(1_000_000):
-            x += i & 7
-        best = min(best, time.perf_counter() - t)
-    return best * 1000
 
 
 def _best(fn: object, rounds: int) -> float:
@@ -103,7 +93,7 @@ def main() -> None:
     path = args.log or tmp / "long.mtgk"
     if not path.exists():
         long_log(path)
-    print(f"machine: a plain Python loop of 1,000,000 additions takes {_loop_ms():.0f} ms now")
+    print(f"machine: a plain Python loop of 1,000,000 additions takes {loop_ms():.0f} ms now")
 
     reg = load_registry()
     ogres = parse_deck((HERE / "decks" / "ogres.txt").read_text(), reg)
