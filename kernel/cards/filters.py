@@ -36,6 +36,7 @@ from difflib import get_close_matches
 from typing import Any
 
 from mtgk.log.events import ref_player
+from mtgk.rules.state import zone_ids
 from mtgk.rules.subtypes import creature_types, is_creature_type
 
 Pred = Callable[[Any, int, int, int], bool]
@@ -335,15 +336,7 @@ def kind(*subtypes: str) -> Kind:
 def matching(view: Any, f: Filter, you: int, source: int = 0,
              zone: str = "battlefield") -> list[int]:
     """Object ids in ``zone`` (battlefield order) that ``f`` accepts."""
-    s = view.state
-    if zone == "battlefield":
-        ids: list[int] = s.battlefield
-    elif zone == "stack":
-        ids = [it.id for it in s.stack]
-    elif zone == "exile":
-        ids = s.exile
-    else:
-        ids = [i for p in s.players for i in getattr(p, zone)]
+    ids = zone_ids(view.state, zone)
     pred = f.pred
     if zone == "battlefield" and f.parts[0] is _on_bf:  # (each id here is on it)
         pred = f.__dict__.get("_on_battlefield") or f.__dict__.setdefault(

@@ -130,6 +130,19 @@ class State(msgspec.Struct, kw_only=True):
     damaged: list[int] = []
 
 
+def zone_ids(state: State, zone: str) -> list[int]:
+    """The ids of the objects in ``zone``: the battlefield, stack and exile in their order,
+    a player zone (``hand``, ``library``, ``graveyard``) of every player in seat order.
+    The battlefield and exile lists are the state's own (don't change them)."""
+    if zone == "battlefield":
+        return state.battlefield
+    if zone == "stack":
+        return [it.id for it in state.stack]
+    if zone == "exile":
+        return state.exile
+    return [i for p in state.players for i in getattr(p, zone)]
+
+
 def new_state() -> State:
     return State()
 

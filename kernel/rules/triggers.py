@@ -13,7 +13,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import Event
 from mtgk.rules.core import Decision, RulesError, event_data, plain
 from mtgk.rules.parts import GamePart
-from mtgk.rules.state import StackItem
+from mtgk.rules.state import StackItem, zone_ids
 
 
 def _check_order(choice: Any, items: list[StackItem]) -> list[int]:
@@ -83,14 +83,7 @@ class TriggeredAbilities(GamePart):
         copies = bool(s.effects) and self._effects_facts()[0]  # else it behaves as its card
         for zone, by_card, granted in plan:
             on_battlefield = zone == "battlefield"
-            if on_battlefield:
-                ids = s.battlefield
-            elif zone == "stack":
-                ids = [it.id for it in s.stack]
-            elif zone == "exile":
-                ids = s.exile
-            else:
-                ids = [i for p in s.players for i in getattr(p, zone)]
+            ids = zone_ids(s, zone)
             grants = bool(granted) and on_battlefield and self._grants_possible()
             if not by_card and not grants:
                 continue
