@@ -20,6 +20,7 @@ import io
 import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -394,6 +395,15 @@ Scenario = Callable[..., ScenarioResult]
 def events_of(res: ScenarioResult, kind: type[Event]) -> list[Any]:
     """The events of type ``kind`` in a scenario's log."""
     return [e.event for e in res.log if isinstance(e.event, kind)]
+
+
+def fake_dist(tmp: Path, dist: str, group: str, name: str, target: str) -> None:
+    """Install an entry point the way pip would, without pip: a .dist-info folder in
+    ``tmp`` (which must be on ``sys.path``) declaring ``name = target`` in ``group``."""
+    info = tmp / f"{dist}-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text(f"[{group}]\n{name} = {target}\n")
 
 
 def run_mtgk(*argv: object) -> tuple[int, str, str]:

@@ -17,6 +17,7 @@ import pytest
 
 import mtgk
 from mtgk.tools import cli
+from tests.conftest import fake_dist
 from tests.conftest import run_mtgk as run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,19 +26,12 @@ EXAMPLES = ROOT / "tests" / "scenarios" / "examples"
 pytestmark = pytest.mark.usefixtures("reset_structlog")
 
 
-def _fake_dist(tmp: Path, dist: str, group: str, name: str, target: str) -> None:
-    info = tmp / f"{dist}-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1.0\n")
-    (info / "entry_points.txt").write_text(f"[{group}]\n{name} = {target}\n")
-
-
 @pytest.fixture
 def broken_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A card set that fails to import, installed beside the built-in ones."""
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "broken_cli_pack.py").write_text("raise RuntimeError('boom at import')\n")
-    _fake_dist(tmp_path, "broken_cli_pack", "mtgk.cardsets", "broken", "broken_cli_pack")
+    fake_dist(tmp_path, "broken_cli_pack", "mtgk.cardsets", "broken", "broken_cli_pack")
     yield tmp_path
     sys.modules.pop("broken_cli_pack", None)
 

@@ -23,7 +23,7 @@ from mtgk.cards.loading import PluginError, hookimpl, load_registry
 from mtgk.rules.engine import Game
 from mtgk.scenario.model import load_scenarios
 from mtgk.scenario.runner import known_card, run_scenario
-from tests.conftest import _facts
+from tests.conftest import _facts, fake_dist
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK = ROOT / "examples" / "morningtide-pack"
@@ -32,12 +32,8 @@ PACK = ROOT / "examples" / "morningtide-pack"
 @pytest.fixture(scope="module")
 def reg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Registry]:
     tmp = tmp_path_factory.mktemp("dist")
-    info = tmp / "mtgk_morningtide_pack-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mtgk-morningtide-pack\n"
-                                   "Version: 0.1.0\n")
-    (info / "entry_points.txt").write_text("[mtgk.cardsets]\nmorningtide = "
-                                           "mtgk_morningtide_pack\n")
+    fake_dist(tmp, "mtgk_morningtide_pack", "mtgk.cardsets", "morningtide",
+              "mtgk_morningtide_pack")
     sys.path[:0] = [str(tmp), str(PACK)]
     try:
         out = load_registry()

@@ -15,16 +15,9 @@ from typing import Any
 import pytest
 
 from mtgk.cards.loading import load_registry, new_module_name
+from tests.conftest import fake_dist
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _fake_dist(tmp: Path, dist: str, group: str, name: str, target: str) -> None:
-    """Install an entry point the way pip would, without pip: a .dist-info folder."""
-    info = tmp / f"{dist}-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1.0\n")
-    (info / "entry_points.txt").write_text(f"[{group}]\n{name} = {target}\n")
 
 
 @pytest.mark.parametrize(("line", "old", "new"), [
@@ -38,7 +31,7 @@ def _fake_dist(tmp: Path, dist: str, group: str, name: str, target: str) -> None
 def test_a_pack_importing_an_old_name_is_named_with_the_new_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str, old: str, new: str) -> None:
     (tmp_path / "old_names_pack.py").write_text(f'"""A pack of before the move."""\n{line}\n')
-    _fake_dist(tmp_path, "old_names_pack", "mtgk.cardsets", "oldpack", "old_names_pack")
+    fake_dist(tmp_path, "old_names_pack", "mtgk.cardsets", "oldpack", "old_names_pack")
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
         reg = load_registry()
@@ -159,7 +152,7 @@ def test_a_migrated_pack_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     (tmp_path / "old_names_pack.py").write_text(new)
     shutil.copyfile(ROOT / "examples" / "example-pack" / "mtgk_example_pack" / "cards.json",
                     tmp_path / "cards.json")
-    _fake_dist(tmp_path, "old_names_pack", "mtgk.cardsets", "oldpack", "old_names_pack")
+    fake_dist(tmp_path, "old_names_pack", "mtgk.cardsets", "oldpack", "old_names_pack")
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
         reg = load_registry()

@@ -14,17 +14,10 @@ from mtgk.cards.definitions import CardDef, CardFacts, CardSetInfo, NameClash, R
 from mtgk.cards.loading import HookSpecs, PluginError, load_registry
 from mtgk.scenario.model import load_scenarios
 from mtgk.scenario.runner import run_scenario
+from tests.conftest import fake_dist
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK = ROOT / "examples" / "example-pack"
-
-
-def _fake_dist(tmp: Path, dist: str, group: str, name: str, target: str) -> None:
-    """Install an entry point the way pip would, without pip: a .dist-info folder."""
-    info = tmp / f"{dist}-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1.0\n")
-    (info / "entry_points.txt").write_text(f"[{group}]\n{name} = {target}\n")
 
 
 @pytest.fixture
@@ -38,7 +31,7 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_example_pack_loads_through_entry_point(sandbox: Path) -> None:
-    _fake_dist(sandbox, "mtgk_example_pack", "mtgk.cardsets", "example", "mtgk_example_pack")
+    fake_dist(sandbox, "mtgk_example_pack", "mtgk.cardsets", "example", "mtgk_example_pack")
     reg = load_registry()
     assert "example" in reg.sets
     assert reg.sets["example"].version == "0.1.0"
@@ -47,7 +40,7 @@ def test_example_pack_loads_through_entry_point(sandbox: Path) -> None:
 
 
 def test_example_pack_scenario_passes(sandbox: Path) -> None:
-    _fake_dist(sandbox, "mtgk_example_pack", "mtgk.cardsets", "example", "mtgk_example_pack")
+    fake_dist(sandbox, "mtgk_example_pack", "mtgk.cardsets", "example", "mtgk_example_pack")
     reg = load_registry()
     [sc] = load_scenarios(PACK / "scenario_example.yaml")
     result = run_scenario(sc, reg)
@@ -56,7 +49,7 @@ def test_example_pack_scenario_passes(sandbox: Path) -> None:
 
 def test_broken_plugin_is_reported_and_others_load(sandbox: Path) -> None:
     (sandbox / "broken_pack.py").write_text("raise RuntimeError('boom at import')\n")
-    _fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "broken", "broken_pack")
+    fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "broken", "broken_pack")
     reg = load_registry()
     assert [name for name, _ in reg.failures] == ["broken"]
     assert "boom at import" in reg.failures[0][1]
@@ -65,7 +58,7 @@ def test_broken_plugin_is_reported_and_others_load(sandbox: Path) -> None:
 
 def test_strict_mode_turns_a_broken_plugin_into_an_error(sandbox: Path) -> None:
     (sandbox / "broken_pack.py").write_text("raise RuntimeError('boom at import')\n")
-    _fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "broken", "broken_pack")
+    fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "broken", "broken_pack")
     with pytest.raises(PluginError, match="broken"):
         load_registry(strict=True)
 
@@ -75,7 +68,7 @@ def test_misspelled_hook_fails_fast(sandbox: Path) -> None:
         "from mtgk.cards.loading import hookimpl\n"
         "@hookimpl\n"
         "def mtgk_cardset():\n    return []\n")
-    _fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "typo", "broken_pack")
+    fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "typo", "broken_pack")
     reg = load_registry()
     assert [name for name, _ in reg.failures] == ["typo"]
     assert "mtgk_cardset" in reg.failures[0][1]
@@ -129,7 +122,7 @@ def test_a_card_with_the_name_of_a_loaded_card_is_refused(sandbox: Path) -> None
     _pack(sandbox, "clash_pack", "aaa", f"{ODD_SHOCK}\n{UNIQUE}",
           extra="REGISTERED = []\n@hookimpl\ndef mtgk_register(registry):\n"
                 "    REGISTERED.append(registry)\n")
-    _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "aaa", "clash_pack")
+    fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "aaa", "clash_pack")
     reg = load_registry()
     # core keeps Shock; the clashing pack is refused as a whole, named with the other one
     assert reg["Shock"].facts == core_shock and "aaa" not in reg.sets
@@ -147,7 +140,7 @@ def test_a_card_with_the_name_of_a_loaded_card_is_refused(sandbox: Path) -> None
 
 def test_a_pack_named_like_a_loaded_set_is_refused(sandbox: Path) -> None:
     _pack(sandbox, "clash_pack", "core", UNIQUE)
-    _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "zcore", "clash_pack")
+    fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "zcore", "clash_pack")
     reg = load_registry()
     assert "Zyx Unique Bear" not in reg and "Shock" in reg and "Mountain" in reg
     [(name, error)] = reg.failures
@@ -160,7 +153,7 @@ def test_a_clash_fails_the_command_with_strict(sandbox: Path, tmp_path: Path) ->
     from tests.conftest import run_mtgk
 
     _pack(sandbox, "clash_pack", "aaa", ODD_SHOCK)
-    _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "aaa", "clash_pack")
+    fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "aaa", "clash_pack")
     scenario = tmp_path / "s.yaml"
     scenario.write_text("name: s\nplayers: {alice: {}, bob: {}}\n")
     game = tmp_path / "g.mtgk"
@@ -179,7 +172,7 @@ def test_the_same_card_in_two_sets_is_one_card(sandbox: Path) -> None:
     _pack(sandbox, "clash_pack", "aaa",
           f"S.card('Elf Warrior', facts=CardFacts(**{msgspec.structs.asdict(elf)!r}))\n"
           f"S.card('Shock', facts=CardFacts(**{msgspec.structs.asdict(shock)!r}))\n{UNIQUE}")
-    _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "aaa", "clash_pack")
+    fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "aaa", "clash_pack")
     reg = load_registry(strict=True)
     assert "aaa" in reg.sets and "Zyx Unique Bear" in reg and not reg.failures
     assert reg["Shock"].abilities == reg0["Shock"].abilities  # a bare printing never shadows
@@ -207,9 +200,9 @@ def test_slow_loads_are_reported(sandbox: Path, monkeypatch: pytest.MonkeyPatch)
     import mtgk.tools.diag
 
     _pack(sandbox, "clash_pack", "slowpack", "import time\ntime.sleep(0.5)\n" + UNIQUE)
-    _fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "slowpack", "clash_pack")
+    fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "slowpack", "clash_pack")
     _pack(sandbox, "clash_pack_fast", "fastpack", UNIQUE.replace("Zyx", "Fast"))
-    _fake_dist(sandbox, "clash_pack_fast", "mtgk.cardsets", "fastpack", "clash_pack_fast")
+    fake_dist(sandbox, "clash_pack_fast", "mtgk.cardsets", "fastpack", "clash_pack_fast")
     monkeypatch.setattr(mtgk.cards.loading, "SLOW_LOAD_SECONDS", 0.4)
     try:
         out = io.StringIO()
@@ -239,7 +232,7 @@ def test_a_misspelled_creature_type_fails_the_pack_at_load_time(sandbox: Path) -
     (sandbox / "broken_pack.py").write_text(
         "from mtgk.cards.filters import kind\n"
         "ROGUES = kind('Rouge')\n")
-    _fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "rogues", "broken_pack")
+    fake_dist(sandbox, "broken_pack", "mtgk.cardsets", "rogues", "broken_pack")
     reg = load_registry()
     assert [name for name, _ in reg.failures] == ["rogues"]
     assert ("kind('Rouge'): 'Rouge' is not a creature type (CR 205.3m) (did you mean "
