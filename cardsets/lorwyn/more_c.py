@@ -41,7 +41,7 @@ from mtgk.cards.dsl import (
 from mtgk.cards.effects import Ctx
 from mtgk.cards.filters import creature, creature_or_player, kind, land, permanent
 from mtgk.cards.filters import spell as a_spell
-from mtgk.cards.history import events_this_turn
+from mtgk.cards.history import spell_names_cast_this_turn
 from mtgk.log import events as ev
 from mtgk.plugins.copy_spell import choose_new_targets, copy_spell
 from mtgk.plugins.costs import (
@@ -54,7 +54,6 @@ from mtgk.plugins.costs import (
 )
 from mtgk.plugins.history import resolutions_this_turn
 from mtgk.plugins.prevention import KIND as PREVENT_DAMAGE
-from mtgk.rules.engine import Game
 from mtgk.rules.layers import View
 from mtgk.rules.mana import register_spend_restriction
 
@@ -273,31 +272,10 @@ S.card("Thousand-Year Elixir",
        activated("{1}, {T}", lambda c: c.untap(c.target(0)), target(creature)))
 
 
-def spells_cast_this_turn(game: Game) -> list[str]:
-    """The names of the spells cast this turn (by any player), in order."""
-    evs = events_this_turn(game)
-    later: dict[int, int] = {}  # object -> the object it became in its next zone
-    for e in evs:
-        if isinstance(e, ev.ZoneChanged | ev.RemovedFromGame) and e.obj != e.new_obj:
-            later[e.obj] = e.new_obj
-    names: list[str] = []
-    objs = game.state.objects
-    for e in evs:
-        if not isinstance(e, ev.SpellCast):
-            continue
-        oid = e.new_obj
-        while oid not in objs and oid in later:
-            oid = later[oid]
-        name = e.face or (objs[oid].card if oid in objs else "")
-        if name:
-            names.append(name)
-    return names
-
-
 def _twinning_glass(c: Ctx) -> None:
     """You may cast a spell from your hand without paying its mana cost if it has the same
     name as a spell that was cast this turn."""
-    names = spells_cast_this_turn(c.game)
+    names = spell_names_cast_this_turn(c.game)
     hand = [o for o in c.state.players[c.controller].hand
             if c.state.objects[o].card in names and not c.chars(o).is_("Land")]
     if not hand:

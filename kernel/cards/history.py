@@ -13,7 +13,7 @@ changeling that has lost its types since, is judged by what it was when it dealt
 damage (:func:`matched_then`).
 
 * :func:`events_this_turn` / :func:`envelopes_this_turn` -- the log since the turn began;
-* :func:`spells_cast_this_turn` -- spells cast this turn (by a player, matching a filter
+* :func:`spells_cast_this_turn` / :func:`spell_names_cast_this_turn` -- spells cast this turn (by a player, matching a filter
   as they were cast);
 * :func:`combat_damage_this_turn` -- combat damage events this turn, with the source as it
   was: :func:`dealt_combat_damage_to_a_player` answers prowl's question;
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from mtgk.rules.layers import Chars, View
 
 __all__ = ["events_this_turn", "envelopes_this_turn", "view_before", "view_after",
-           "matched_then", "spells_cast_this_turn", "CombatDamage", "combat_damage_this_turn",
+           "matched_then", "spells_cast_this_turn", "spell_names_cast_this_turn", "CombatDamage", "combat_damage_this_turn",
            "dealt_combat_damage_to_a_player", "damage_dealt_to_player_this_turn"]
 
 
@@ -52,6 +52,9 @@ def events_this_turn(game: Game) -> list[ev.Event]:
     return [env.event for env in envelopes_this_turn(game)]
 
 
+_KEPT_VIEWS = 32
+"""How many past views :func:`view_before` keeps per game (the questions are about this
+turn: the latest few are the ones asked again)."""
 _VIEWS: weakref.WeakKeyDictionary[Game, dict[int, View]] = weakref.WeakKeyDictionary()
 
 
@@ -66,6 +69,9 @@ def view_before(game: Game, seq: int) -> View:
         from mtgk.rules.state import fold
         past = fold(list(game.log[:seq]))
         v = views[seq] = View(past, game.reg, compute(past, game.reg))
+        if len(views) > _KEPT_VIEWS:  # each holds a whole state: keep the latest only
+            for old in sorted(views)[: len(views) - _KEPT_VIEWS]:
+                del views[old]
     return v
 
 
@@ -93,6 +99,15 @@ def spells_cast_this_turn(game: Game, player: int | None = None,
             if f is None or matched_then(game, f, e.new_obj, env.seq, e.controller, after=True):
                 out.append(e.new_obj)
     return out
+
+
+def spell_names_cast_this_turn(game: Game, player: int | None = None) -> list[str]:
+    """The names of the spells cast this turn (by ``player``, or anyone), oldest first, as
+    they were cast (an adventure's or a split card's half by the name it was cast as)."""
+    return [e.face or view_after(game, env.seq).chars(e.new_obj).name
+            for env in envelopes_this_turn(game)
+            for e in [env.event]
+            if isinstance(e, ev.SpellCast) and (player is None or e.controller == player)]
 
 
 @dataclass(frozen=True)
