@@ -733,6 +733,7 @@ class SqliteStore:
         self.path = str(path)
         self.readonly = readonly
         self._db: sqlite3.Connection | None = None
+        self._wal_pending = False  # WAL is switched on after the first committed write
         memory = self.path == ":memory:"
         fresh = memory or not Path(self.path).exists()
         if not memory and not fresh:
@@ -791,12 +792,24 @@ class SqliteStore:
             return
         if not fresh:
             self._quick_check()
+        # WAL mode (readers beside a writer) is set after the first write that commits,
+        # never before: switching rewrites the file's header, and a library that turns out
+        # to be damaged when it is written to must be left byte for byte as it was
+        try:
+            mode = db.execute("PRAGMA journal_mode").fetchone()
+        except _DB_ERRORS as exc:
+            raise self._error(exc) from None
+        self._wal_pending = not (mode and str(mode[0]).lower() == "wal")
         if schema != SCHEMA_VERSION:
             self._schema = self._write(self._create_or_migrate)
         else:
             self._schema = schema
+
+    def _switch_to_wal(self) -> None:
+        """Once a write has committed: the library goes into WAL mode."""
+        self._wal_pending = False
         try:
-            db.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.OperationalError as exc:
             # another process has the file open in rollback mode: it works, only slower
             if not _busy(exc):
@@ -943,10 +956,12 @@ class SqliteStore:
                 try:
                     out = fn()
                     db.execute("COMMIT")
-                    return out
                 finally:
                     if db.in_transaction:
                         db.execute("ROLLBACK")
+                if self._wal_pending:
+                    self._switch_to_wal()
+                return out
             except sqlite3.OperationalError as exc:
                 if not _busy(exc) or time.monotonic() > deadline:
                     raise self._error(exc) from None
