@@ -12,6 +12,7 @@
     mtgk db   [--db FILE] show ID [--json]
     mtgk db   [--db FILE] export ID [--out FILE.mtgk | --jsonl]
     mtgk db   [--db FILE] add LOG ...
+    mtgk db   [--db FILE] report [LIBRARY] [--out FILE.html]
 
 The commands register themselves with :func:`mtgk.tools.cli.command`; importing
 this module (``mtgk.tools.cli`` does) is what makes them available.
@@ -362,6 +363,15 @@ def _db(p: argparse.ArgumentParser) -> Runner:
     q.add_argument("--allow-duplicates", action="store_true",
                    help="add a log even if the library holds an identical one")
 
+    q = sp("report", "write the library as one self-contained HTML page of plots: win "
+                     "rates as games accumulate, game lengths, who played first, deaths by "
+                     "card", json_flag=False)
+    q.add_argument("library", nargs="?", metavar="LIBRARY",
+                   help=f"the game library (the same as --db; default: {DEFAULT_DB})")
+    q.add_argument("--out", "-o", metavar="FILE.html",
+                   help="where to write the page (default: LIBRARY with the suffix .html)")
+    q.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+
     def run(args: argparse.Namespace) -> int:
         try:
             return _DB_COMMANDS[args.db_command](args)
@@ -503,6 +513,33 @@ def _open_for_add(path: str) -> SqliteStore:
         raise UserError(str(exc)) from None
 
 
+def _db_report(args: argparse.Namespace) -> int:
+    from mtgk.tools.report import ReportError, build_report
+
+    path = args.library if args.library is not None else args.db
+    if args.library is not None and args.db not in (DEFAULT_DB, path):
+        raise UserError(f"two libraries: {args.library} and --db {args.db}")
+    out = args.out or str(Path(path).with_suffix(".html"))
+    if os.path.abspath(out) == os.path.abspath(path):
+        raise UserError("--out would overwrite the game library itself")
+    with _open(path) as store:
+        try:
+            page = build_report(store, path)
+        except ReportError as exc:
+            raise UserError(str(exc)) from None
+        games = store.count()
+    data = page.encode("utf-8")
+    try:
+        with open(out, "wb") as fp:
+            fp.write(data)
+    except OSError as exc:
+        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+    if not args.quiet:
+        print(clean(f"{out}: {games} game{'s' if games != 1 else ''} of {path}, {len(data)} "
+                    "bytes; open it in a browser"), file=_out())
+    return 0
+
+
 _DB_COMMANDS = {
     "list": _db_list,
     "find": _db_find,
@@ -510,4 +547,5 @@ _DB_COMMANDS = {
     "show": _db_show,
     "export": _db_export,
     "add": _db_add,
+    "report": _db_report,
 }

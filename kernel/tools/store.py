@@ -1139,6 +1139,20 @@ class SqliteStore:
         """The indexed deaths (card name -> count) of one game."""
         return self._counts("SELECT card, n FROM deaths WHERE game_id = ?", game_id)
 
+    def death_totals(self) -> builtins.list[tuple[str, int, int]]:
+        """Every card that died in some stored game, as ``(card, deaths, games)``: how many
+        of its permanents died in all, and in how many games; most deaths first."""
+        rows = self._read("SELECT card, SUM(n), COUNT(*) FROM deaths GROUP BY card "
+                          "ORDER BY SUM(n) DESC, COUNT(*) DESC, card")
+        out = []
+        for card, n, games in rows:
+            if not isinstance(card, str) or type(n) is not int or type(games) is not int:
+                raise StoreError(f"{self.path}: the index of deaths is damaged (an entry is "
+                                 f"{_one_line(repr((card, n)), 60)}); the games can still be "
+                                 "read")
+            out.append((card, n, games))
+        return out
+
     def event_types(self) -> builtins.list[str]:
         """Every event type that occurs in some stored game."""
         return [str(r[0]) for r in self._read(
