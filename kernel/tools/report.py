@@ -32,7 +32,7 @@ attributes (and a tooltip).
 >>> with SqliteStore(":memory:") as store:
 ...     _ = store.add_log(header, run_from_header(reg, header).log)
 ...     page = build_report(store, "games.db")
->>> page.startswith("<!DOCTYPE html>") and "<script" not in page and "http" not in page
+>>> page.startswith("<!DOCTYPE html>") and "<script" not in page and "://" not in page
 True
 """
 
