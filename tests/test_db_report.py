@@ -34,7 +34,9 @@ from tests.conftest import run_mtgk as run
 
 ROOT = Path(__file__).resolve().parents[1]
 OGRES = ROOT / "bench" / "decks" / "ogres.txt"
-GOLDEN_V1 = ROOT / "tests" / "golden" / "library-v1.db"
+GOLDEN = {v: ROOT / "tests" / "golden" / f"library-v{v}.db" for v in (1, 2, 3)}
+"""Libraries written by older code (see tests/test_store_summary.py for 1 and 2); schema 3
+before the index of kills: `mtgk sim -n 3 -w 1 --seed 2 --max-turns 20`."""
 
 pytestmark = pytest.mark.usefixtures("reset_structlog")
 
@@ -55,6 +57,55 @@ class Game:
     turns: int
     events: int
     died: dict[str, int] = field(default_factory=dict)
+    kills: dict[str, int] = field(default_factory=dict)
+    finishes: dict[str, int] = field(default_factory=dict)
+
+
+def blame(envs: list[ev.Envelope]) -> tuple[dict[str, int], dict[str, int]]:
+    """Who killed what, by the rules mtgk.tools.store.Blame documents, written again here:
+    up the cause chain from a death (or a lost game) to the first event a card did."""
+    s = new_state()
+    by_seq = {env.seq: env for env in envs}
+    did: dict[int, str] = {}  # seq -> card
+    on_stack: dict[int, str] = {}
+    kills: dict[str, int] = {}
+    finishes: dict[str, int] = {}
+
+    def card(oid: int) -> str | None:
+        return s.objects[oid].card if oid in s.objects else None
+
+    def walk(seq: int) -> str | None:
+        for _ in range(64):
+            if seq in did:
+                return did[seq]
+            env = by_seq.get(seq)
+            if env is None or isinstance(env.event, ev.StepBegan | ev.TurnBegan) or (
+                    isinstance(env.event, ev.DecisionMade) and env.event.kind == "priority"):
+                return None
+            seq = env.cause
+        return None
+
+    for env in envs:
+        e = env.event
+        who = None
+        if isinstance(e, ev.DamageDealt):
+            who = card(e.source)
+        elif isinstance(e, ev.SpellCast):
+            who = on_stack[e.new_obj] = card(e.obj)  # type: ignore[assignment]
+        elif isinstance(e, ev.AbilityActivated | ev.AbilityTriggered):
+            who = on_stack[e.item] = card(e.source)  # type: ignore[assignment]
+        elif isinstance(e, ev.TriggerPutOnStack | ev.StackItemResolved):
+            who = on_stack.get(e.item)
+        if who is not None:
+            did[env.seq] = who
+        table = (kills if isinstance(e, ev.ZoneChanged) and (e.from_zone, e.to_zone) == (
+            "battlefield", "graveyard") else finishes if isinstance(e, ev.PlayerLost) else None)
+        if table is not None:
+            killer = walk(env.cause)
+            if killer is not None:
+                table[killer] = table.get(killer, 0) + 1
+        apply(s, e)
+    return kills, finishes
 
 
 def games_of(db: Path) -> list[Game]:
@@ -80,6 +131,7 @@ def games_of(db: Path) -> list[Game]:
                     card = s.objects[e.obj].card
                     game.died[card] = game.died.get(card, 0) + 1
                 apply(s, e)
+            game.kills, game.finishes = blame(envs)
             out.append(game)
     return out
 
@@ -256,22 +308,37 @@ def test_who_played_first_splits_the_win_rates(library: Library) -> None:
     assert {"played first", "played later", "kept seven"} <= overall
 
 
-def test_deaths_by_card_are_counted_from_the_logs(library: Library) -> None:
-    m = read_page(library.page)
-    deaths: dict[str, list[int]] = {}
-    for g in library.games:
-        for card, n in g.died.items():
-            deaths.setdefault(card, [0, 0])
-            deaths[card][0] += n
-            deaths[card][1] += 1
-    bars = m.in_figure("deaths", "rect")
-    assert bars, "some permanents died"
-    got = [(b["data-card"], int(b["data-deaths"]), int(b["data-games"])) for b in bars]
-    assert got == sorted(((c, n, k) for c, (n, k) in deaths.items()),
-                         key=lambda x: (-x[1], -x[2], x[0]))[:len(got)]
+def totals(games: list[Game], what: str) -> list[tuple[str, int, int]]:
+    """(card, times, games) over ``games`` of their ``died``/``kills``/``finishes``, most
+    first."""
+    out: dict[str, list[int]] = {}
+    for g in games:
+        for card, n in getattr(g, what).items():
+            c = out.setdefault(card, [0, 0])
+            c[0] += n
+            c[1] += 1
+    return sorted(((c, n, k) for c, (n, k) in out.items()), key=lambda x: (-x[1], -x[2], x[0]))
+
+
+def plotted(page: Path, key: str) -> list[tuple[str, int, int]]:
+    return [(b["data-card"], int(b["data-times"]), int(b["data-games"]))
+            for b in read_page(page).in_figure(key, "rect")]
+
+
+@pytest.mark.parametrize(("key", "what"), [("deaths", "died"), ("kills", "kills"),
+                                           ("finishes", "finishes")])
+def test_deaths_by_card_are_counted_from_the_logs(library: Library, key: str,
+                                                  what: str) -> None:
+    want = totals(library.games, what)
+    got = plotted(library.page, key)
+    assert got, f"something to plot ({what})"
+    assert got == want[:len(got)]
     text = library.page.read_text(encoding="utf-8")
-    for card in deaths:  # every card in the table beneath, not only the drawn ones
+    for card, _, _ in want:  # every card in the table beneath, not only the drawn ones
         assert f"<tr><td>{card}</td>" in text
+    if what == "finishes":  # every game won by a player's loss has its finisher here
+        assert sum(n for _, n, _ in want) == sum(g.winner is not None and g.winner >= 0
+                                                 for g in library.games)
 
 
 def test_the_page_is_self_contained(library: Library) -> None:
@@ -291,16 +358,48 @@ def test_reading_never_writes_to_the_library(library: Library, tmp_path: Path) -
     assert (tmp_path / "x.html").read_bytes() == library.page.read_bytes()
 
 
-def test_the_default_page_is_named_after_the_library(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_an_older_library_is_reported_as_it_is(tmp_path: Path, version: int) -> None:
+    """Without an index of kills, they are counted from the logs; the file is only read."""
     db = tmp_path / "old.db"
-    shutil.copy(GOLDEN_V1, db)  # a library of schema 1, read as it is
+    shutil.copy(GOLDEN[version], db)
     before = db.read_bytes()
     code, out, err = run("db", "report", db)
     assert code == 0, err
-    assert out.startswith(f"{tmp_path / 'old.html'}: 3 games of {db}, ")
+    assert out.startswith(f"{tmp_path / 'old.html'}: 3 games of {db}, ")  # the default name
     assert db.read_bytes() == before
-    text = (tmp_path / "old.html").read_text(encoding="utf-8")
+    page = tmp_path / "old.html"
+    text = page.read_text(encoding="utf-8")
     assert 'id="running-deck-0"' in text and 'id="length-turns"' in text
+    assert "without an index of kills: they were counted from its logs" in text
+    games = games_of(db)
+    for key, what in (("deaths", "died"), ("kills", "kills"), ("finishes", "finishes")):
+        assert plotted(page, key) == totals(games, what)[:25]
+    if version == 3:
+        assert plotted(page, "kills") and plotted(page, "finishes")
+
+
+def test_an_older_library_gets_its_kills_when_it_is_migrated(tmp_path: Path) -> None:
+    db = tmp_path / "v3.db"
+    shutil.copy(GOLDEN[3], db)
+    old = {g.id: g for g in games_of(db)}
+    with open_store(db, must_exist=True) as store:
+        assert store.kill_totals() is None  # read as it is: no index
+        logs = {gid: store.get(gid).log for gid in old}  # type: ignore[union-attr]
+    code, _, err = run("sim", "-n", 1, "--seed", 9, "--max-turns", 10, "--workers", 1,
+                       "--db", db, "-q")  # adding a game migrates the library
+    assert code == 0, err
+    games = games_of(db)
+    with open_store(db, must_exist=True) as store:
+        for g in games:
+            assert store.kills(g.id) == {"permanent": g.kills, "player": g.finishes}, g.id
+            if g.id in logs:
+                assert store.get(g.id).log == logs[g.id]  # type: ignore[union-attr]
+        assert store.kill_totals() == totals(games, "kills")
+        assert store.kill_totals("player") == totals(games, "finishes")
+    code, _, err = run("db", "report", db, "-q")
+    assert code == 0, err
+    assert "counted from its logs" not in (tmp_path / "v3.html").read_text(encoding="utf-8")
 
 
 def test_doctests() -> None:
@@ -322,6 +421,29 @@ def test_death_totals_of_the_store(library: Library) -> None:
         got = store.death_totals()
     assert {c: (n, k) for c, n, k in got} == want
     assert [n for _, n, _ in got] == sorted((n for _, n, _ in got), reverse=True)
+
+
+def test_blame_stops_at_what_a_player_chose() -> None:
+    """A death caused by a player's priority decision (a sacrifice to pay a cost) has no
+    card to blame, even if damage was dealt before it in the chain; a chain of links that
+    loops or runs past the log's start ends without one too."""
+    from mtgk.tools.store import Blame
+
+    s, b = new_state(), Blame()
+    setup = [ev.Envelope(0, -1, ev.GameStarted(("Ann", "Bob"), 1)),
+             ev.Envelope(1, 0, ev.ObjectCreated(1, "Gray Ogre", 0, "battlefield")),
+             ev.Envelope(2, 0, ev.ObjectCreated(2, "Mogg Fanatic", 1, "battlefield")),
+             ev.Envelope(3, 2, ev.DamageDealt(source=2, target=1, amount=1)),
+             ev.Envelope(4, 3, ev.DecisionMade(player=0, kind="priority", choice=["pass"]))]
+    for env in setup:
+        b.see(s, env)
+        apply(s, env.event)
+    b.see(s, ev.Envelope(5, 4, ev.ZoneChanged(1, 3, "battlefield", "graveyard", "sacrifice")))
+    b.see(s, ev.Envelope(6, 6, ev.ZoneChanged(2, 4, "battlefield", "graveyard", "sba")))
+    b.see(s, ev.Envelope(7, 99, ev.PlayerLost(player=1, reason="life")))
+    assert (b.kills, b.finishes) == ({}, {})
+    b.see(s, ev.Envelope(8, 3, ev.ZoneChanged(1, 5, "battlefield", "graveyard", "sba")))
+    assert b.kills == {"Mogg Fanatic": 1}
 
 
 def test_thin_keeps_the_first_and_last_points() -> None:
@@ -394,7 +516,7 @@ def test_a_library_where_nothing_died_and_nobody_won(tmp_path: Path) -> None:
     code, _, err = run("db", "report", db, "-q")
     assert code == 0, err
     text = (tmp_path / "calm.html").read_text(encoding="utf-8")
-    assert "No permanent died in any stored game." in text
+    assert "No permanent died and no player lost in any stored game." in text
     m = read_page(tmp_path / "calm.html")
     points = [a for f in m.figures if f.startswith("running-") for a in m.in_figure(f, "circle")]
     assert points and all(a["data-wins"] == "0" and a["data-rate"] == "0" for a in points)
@@ -459,8 +581,9 @@ def test_the_page_loads_in_a_browser_with_every_plot_drawn(browser: Any,
     decks = {d for g in library.games for d in g.decks}
     players = {p for g in library.games for p in g.players}
     charts = browser.find_elements(By.CSS_SELECTOR, "figure.plot svg.chart")
-    # a running rate per deck and player, two histograms, two of who played first, deaths
-    assert len(charts) == len(decks) + len(players) + 2 + 2 + 1
+    # a running rate per deck and player, two histograms, two of who played first, and
+    # the cards that died, killed and finished
+    assert len(charts) == len(decks) + len(players) + 2 + 2 + 3
     for svg in charts:
         box = browser.execute_script(
             "const r = arguments[0].getBoundingClientRect(); return [r.width, r.height];", svg)
@@ -482,6 +605,9 @@ def test_the_page_loads_in_a_browser_with_every_plot_drawn(browser: Any,
     # a tooltip says the figures in words
     tip = browser.find_element(By.CSS_SELECTOR, "#deaths rect.bar title")
     assert re.fullmatch(r".+: died \d+ times?, in \d+ of 15 games",
+                        tip.get_attribute("textContent"))
+    tip = browser.find_element(By.CSS_SELECTOR, "#kills rect.bar title")
+    assert re.fullmatch(r".+: killed a permanent \d+ times?, in \d+ of 15 games",
                         tip.get_attribute("textContent"))
     # the numbers open beneath a plot
     details = browser.find_element(By.CSS_SELECTOR, "#deaths details")

@@ -515,6 +515,7 @@ def _open_for_add(path: str) -> SqliteStore:
 
 def _db_report(args: argparse.Namespace) -> int:
     from mtgk.tools.report import ReportError, build_report
+    from mtgk.tools.sim import Progress
 
     path = args.library if args.library is not None else args.db
     if args.library is not None and args.db not in (DEFAULT_DB, path):
@@ -523,11 +524,17 @@ def _db_report(args: argparse.Namespace) -> int:
     if os.path.abspath(out) == os.path.abspath(path):
         raise UserError("--out would overwrite the game library itself")
     with _open(path) as store:
+        games = store.count()
+        # (the logs are read only for a library written before the index of kills)
+        bar = Progress(games, sys.stderr, enabled=sys.stderr.isatty() and not args.quiet,
+                       unit="logs read")
         try:
-            page = build_report(store, path)
+            page = build_report(store, path, progress=bar.advance)
         except ReportError as exc:
             raise UserError(str(exc)) from None
-        games = store.count()
+        finally:
+            if bar.done:
+                bar.finish()
     data = page.encode("utf-8")
     try:
         with open(out, "wb") as fp:

@@ -13,13 +13,17 @@ rather look than read:
   win rates of all seats that played first, of the others, of the seats that kept their
   first seven cards and of those that took a mulligan, each with its interval;
 * **deaths by card**: the cards whose permanents died (were put into a graveyard from the
-  battlefield) most often, and in how many games.
+  battlefield) most often, the cards to blame for the deaths (:class:`mtgk.tools.store.Blame`:
+  the source of the lethal damage, the spell or ability that destroyed or sacrificed), and
+  the cards that made a player lose; each with the number of games it happened in.
 
 Every figure is the library's own: the totals, the interval bounds, the histograms and
 the split by who played first are :meth:`mtgk.tools.store.SqliteStore.summary`'s
 (:class:`mtgk.tools.store.Summary`, the numbers ``mtgk db summary`` prints), the running
 win rates are counted with :class:`mtgk.tools.store.Tally` over the games in id order,
-and the deaths are the library's index of them (``SqliteStore.death_totals``).  Every plot
+and the deaths and kills are the library's indexes of them (``SqliteStore.death_totals``,
+``SqliteStore.kill_totals``; a library of schema 3 or older, which has no index of kills,
+has them counted from its logs).  Every plot
 has its numbers as a table beside it, and each mark carries its figures in ``data-``
 attributes (and a tooltip).
 
@@ -40,20 +44,22 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mtgk.log.logfile import LogError
 from mtgk.tools.store import (
     Distribution,
     GameRecord,
     SqliteStore,
     Summary,
     Tally,
+    game_facts,
 )
 
-__all__ = ["MAX_POINTS", "Point", "ReportError", "build_report", "running_rates",
-           "write_report"]
+__all__ = ["MAX_POINTS", "Point", "ReportError", "build_report", "kills_from_logs",
+           "running_rates", "thin", "write_report"]
 
 MAX_POINTS = 500
 """At most this many points of a running win rate are drawn (evenly spread, the last one
@@ -263,7 +269,7 @@ def _histogram_plot(key: str, what: str, d: Distribution) -> str:
         x0, x1 = fx(a), fx(b + 1)
         label = str(a) if a == b else f"{a}–{b}"
         tip = f"{n} game{'s' if n != 1 else ''} of {label} {what}"
-        f.parts.append(f'<rect class="bar" x="{x0 + 1}" y="{f.y(n / top)}" '
+        f.parts.append(f'<rect class="bar" fill="{PALETTE[0]}" x="{x0 + 1}" y="{f.y(n / top)}" '
                        f'width="{max(0.5, x1 - x0 - 2)}" height="{f.y(0) - f.y(n / top)}" '
                        f'data-from="{a}" data-to="{b}" data-games="{n}">'
                        f'<title>{_e(tip)}</title></rect>')
@@ -363,9 +369,20 @@ def _short(text: str, most: int) -> str:
     return text if len(text) <= most else text[:most - 1] + "…"
 
 
-def _deaths_plot(deaths: Sequence[tuple[str, int, int]], games: int) -> str:
-    """The cards that died most often: a bar per card (deaths), the games beside it."""
-    shown = deaths[:MOST_CARDS]
+@dataclass(frozen=True)
+class _CardPlot:
+    """What a plot of cards counts: its id, title, caption words and the bar's colour."""
+
+    key: str
+    title: str
+    did: str  # "died", "killed", "made a player lose"
+    unit: str  # the axis
+    colour: str
+
+
+def _card_plot(what: _CardPlot, rows: Sequence[tuple[str, int, int]], games: int) -> str:
+    """A bar per card (the count), the number of games beside it, most first."""
+    shown = rows[:MOST_CARDS]
     row = 20
     f = _Frame(height=12 + 36 + len(shown) * row, left=200, right=120)
     most = max(n for _, n, _ in shown)
@@ -378,27 +395,65 @@ def _deaths_plot(deaths: Sequence[tuple[str, int, int]], games: int) -> str:
                        f'y="{f.top + len(shown) * row + 16}" text-anchor="middle">{v}</text>')
     for i, (card, n, in_games) in enumerate(shown):
         y = f.top + i * row
-        tip = (f"{card}: died {n} time{'s' if n != 1 else ''}, in {in_games} of {games} "
-               f"game{'s' if games != 1 else ''}")
+        tip = (f"{card}: {what.did} {n} time{'s' if n != 1 else ''}, in {in_games} of "
+               f"{games} game{'s' if games != 1 else ''}")
         f.parts.append(f'<text class="label" x="{f.left - 8}" y="{y + row / 2 + 4}" '
                        f'text-anchor="end">{_e(_short(card, 30))}</text>'
-                       f'<rect class="bar death" x="{f.left}" y="{y + 3}" '
+                       f'<rect class="bar card" x="{f.left}" y="{y + 3}" '
                        f'width="{f.x(n / top) - f.left}" height="{row - 6}" '
-                       f'data-card="{_e(card)}" data-deaths="{n}" data-games="{in_games}">'
-                       f'<title>{_e(tip)}</title></rect><text class="value" '
-                       f'x="{f.x(n / top) + 4}" y="{y + row / 2 + 4}">{n} in {in_games} '
-                       f'game{"s" if in_games != 1 else ""}</text>')
+                       f'fill="{what.colour}" data-card="{_e(card)}" data-times="{n}" '
+                       f'data-games="{in_games}"><title>{_e(tip)}</title></rect>'
+                       f'<text class="value" x="{f.x(n / top) + 4}" y="{y + row / 2 + 4}">'
+                       f'{n} in {in_games} game{"s" if in_games != 1 else ""}</text>')
     f.parts.append(f'<text class="axis" x="{f.x(0.5)}" y="{f.height - 4}" '
-                   'text-anchor="middle">times died</text>')
-    rows = "".join(f"<tr><td>{_e(c)}</td><td>{n}</td><td>{g}</td></tr>"
-                   for c, n, g in deaths)
-    more = (f"; the {MOST_CARDS} that died most are drawn" if len(deaths) > MOST_CARDS
-            else "")
-    return ('<figure class="plot bars" id="deaths"><figcaption><b>Deaths by card</b>: '
-            f'{len(deaths)} card{"s" if len(deaths) != 1 else ""} died{_e(more)}</figcaption>'
-            + f.svg("deaths by card", "chart")
+                   f'text-anchor="middle">{_e(what.unit)}</text>')
+    table = "".join(f"<tr><td>{_e(c)}</td><td>{n}</td><td>{g}</td></tr>" for c, n, g in rows)
+    more = f"; the {MOST_CARDS} first are drawn" if len(rows) > MOST_CARDS else ""
+    return (f'<figure class="plot bars" id="{what.key}"><figcaption><b>{_e(what.title)}'
+            f'</b>: {len(rows)} card{"s" if len(rows) != 1 else ""}{_e(more)}</figcaption>'
+            + f.svg(what.title, "chart")
             + '<details><summary>every card</summary><table class="numbers"><tr><th>card'
-            f'</th><th>died</th><th>in games</th></tr>{rows}</table></details></figure>')
+            f'</th><th>{_e(what.unit)}</th><th>in games</th></tr>{table}</table></details>'
+            "</figure>")
+
+
+CARD_PLOTS = (
+    _CardPlot("deaths", "Cards that died most", "died", "times died", "#b04a3a"),
+    _CardPlot("kills", "Cards that killed most", "killed a permanent", "permanents killed",
+              "#7a4fb0"),
+    _CardPlot("finishes", "Cards that finished a player", "made a player lose",
+              "players finished", "#2f7f7a"),
+)
+
+
+def kills_from_logs(store: SqliteStore, progress: Callable[[int], None] | None = None
+                    ) -> tuple[list[tuple[str, int, int]], list[tuple[str, int, int]]]:
+    """The kills and finishes of every stored game (as
+    :meth:`mtgk.tools.store.SqliteStore.kill_totals` gives them), computed from the logs:
+    for a library of schema 3 or older, read as it is.  ``progress`` is told of each game
+    read.  A log this kernel cannot read counts nothing."""
+    tables: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
+    for rec in store.list():
+        g = store.get(rec.id)
+        try:
+            header, envs = g.header_and_events() if g is not None else (None, [])
+        except LogError:
+            header = None
+        if header is not None:
+            facts = game_facts(header, envs)
+            for table, counts in zip(tables, (facts.kills, facts.finishes), strict=True):
+                for card, n in counts.items():
+                    c = table.setdefault(card, [0, 0])
+                    c[0] += n
+                    c[1] += 1
+        if progress is not None:
+            progress(1)
+
+    def rows(table: dict[str, list[int]]) -> list[tuple[str, int, int]]:
+        return sorted(((c, n, k) for c, (n, k) in table.items()),
+                      key=lambda r: (-r[1], -r[2], r[0]))
+
+    return rows(tables[0]), rows(tables[1])
 
 
 # --------------------------------------------------------------------------
@@ -425,7 +480,6 @@ svg text.tick, svg text.axis, svg text.marklabel { fill: var(--muted); }
 svg line.grid { stroke: var(--grid); stroke-width: 1; }
 svg polygon.band { opacity: .22; stroke: none; }
 svg polyline.rate { fill: none; stroke-width: 2; }
-svg rect.bar { fill: #3b6fb6; } svg rect.bar.death { fill: #b04a3a; }
 svg rect.bar:hover, svg g.ratebar:hover rect, svg circle.pt:hover { opacity: .75; }
 svg line.whisker { stroke: var(--fg); stroke-width: 1.4; }
 svg line.mark { stroke: var(--fg); stroke-width: 1; stroke-dasharray: 3 3; opacity: .6; }
@@ -442,8 +496,11 @@ def _section(key: str, title: str, lead: str, body: str) -> str:
             f"{body}</section>")
 
 
-def build_report(store: SqliteStore, name: str) -> str:
-    """The page for the library ``store`` (called ``name`` on the page).
+def build_report(store: SqliteStore, name: str,
+                 progress: Callable[[int], None] | None = None) -> str:
+    """The page for the library ``store`` (called ``name`` on the page).  ``progress`` is
+    told of each game whose log is read (only a library of schema 3 or older, which has
+    no index of kills, has its logs read: :func:`kills_from_logs`).
 
     Raises :class:`ReportError` when it holds no games, and
     :class:`mtgk.tools.store.StoreError` as reading it may.
@@ -507,16 +564,25 @@ def build_report(store: SqliteStore, name: str) -> str:
     else:
         parts.append(_section("first", "Who played first",
                               "No stored game says who played first.", ""))
-    if deaths:
-        parts.append(_section(
-            "deaths-by-card", "Deaths by card",
-            "The cards whose permanents were put into a graveyard from the battlefield "
-            "most often (destroyed, sacrificed, lethal damage, zero toughness ...), over "
-            "every stored game, and how many games it happened in.",
-            _deaths_plot(deaths, s.games)))
-    else:
-        parts.append(_section("deaths-by-card", "Deaths by card",
-                              "No permanent died in any stored game.", ""))
+    kills, finishes = store.kill_totals("permanent"), store.kill_totals("player")
+    computed = kills is None or finishes is None
+    if kills is None or finishes is None:  # an older library, read as it is
+        kills, finishes = kills_from_logs(store, progress)
+    plots = "".join(_card_plot(what, rows, s.games) for what, rows in
+                    zip(CARD_PLOTS, (deaths, kills, finishes), strict=True) if rows)
+    parts.append(_section(
+        "deaths-by-card", "Deaths by card",
+        "The cards whose permanents were put into a graveyard from the battlefield most "
+        "often (destroyed, sacrificed, dead of lethal damage or of zero toughness ...); the "
+        "cards to blame for those deaths (the source whose damage was lethal, the spell or "
+        "ability that destroyed or sacrificed it); and the cards that made a player lose "
+        "(their damage or effect took the last of the life). Over every stored game, with "
+        "how many games it happened in. A death a player chose of their own accord (a "
+        "sacrifice to pay a cost) has no card to blame."
+        + (" (This library was written by an older mtgk, without an index of kills: they "
+           "were counted from its logs for this page.)" if computed else ""),
+        f'<div class="grid-of-plots">{plots}</div>' if plots else
+        '<p class="note">No permanent died and no player lost in any stored game.</p>'))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -526,9 +592,10 @@ def build_report(store: SqliteStore, name: str) -> str:
             f"<style>{CSS}</style></head><body>" + "".join(parts) + "</body></html>\n")
 
 
-def write_report(path: str | Path, store: SqliteStore, name: str) -> int:
+def write_report(path: str | Path, store: SqliteStore, name: str,
+                 progress: Callable[[int], None] | None = None) -> int:
     """Write :func:`build_report`'s page to ``path``; its size in bytes."""
-    data = build_report(store, name).encode("utf-8")
+    data = build_report(store, name, progress).encode("utf-8")
     with open(path, "wb") as fp:
         fp.write(data)
     return len(data)
