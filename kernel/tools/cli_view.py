@@ -434,10 +434,13 @@ def _db_show(args: argparse.Namespace) -> int:
             raise UserError(f"no game {gid} in {args.db}")
         types = store.event_counts(gid)
         died = store.deaths(gid)
+        kills = store.kills(gid)
     r = g.record
     out = _out()
     if args.json:
-        print(_json_line({**r.to_json(), "event_types": types, "died": died}), file=out)
+        print(_json_line({**r.to_json(), "event_types": types, "died": died,
+                          "killed": kills["permanent"], "finished": kills["player"]}),
+              file=out)
         return 0
     print(_records_table([r]), file=out)
     if r.sim_seed is not None:
@@ -453,8 +456,12 @@ def _db_show(args: argparse.Namespace) -> int:
     print(f"log: {r.size} bytes, kernel {r.kernel_version}, rules {r.profile}, added {r.added}",
           file=out)
     print("events: " + ", ".join(f"{t} {n}" for t, n in sorted(types.items())), file=out)
-    print("died: " + (", ".join(f"{c} ×{n}" if n > 1 else c for c, n in sorted(died.items()))
-                      or "nothing"), file=out)
+    for what, counts in (("died", died), ("killed", kills["permanent"]),
+                         ("finished a player", kills["player"])):
+        if counts or what == "died":
+            print(f"{what}: " + (", ".join(f"{c} ×{n}" if n > 1 else c
+                                           for c, n in sorted(counts.items())) or "nothing"),
+                  file=out)
     return 0
 
 
