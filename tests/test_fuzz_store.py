@@ -46,6 +46,7 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
 READERS: list[tuple[str, ...]] = [
     ("db", "list"), ("db", "summary", "--json"), ("db", "find", "--winner", "Alice"),
     ("db", "show", "2"), ("db", "export", "1", "--jsonl", "--out", "{tmp}/out.jsonl"),
+    ("db", "report", "--out", "{tmp}/report.html", "-q"),
 ]
 WRITERS: list[tuple[str, ...]] = [("db", "add", "{log}")]
 SIM = ("sim", "-n", "1", "-w", "1", "--seed", "8", "--max-turns", "2", "-q")
