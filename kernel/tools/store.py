@@ -268,31 +268,34 @@ class Blame:
 
     def see(self, s: Any, env: Envelope) -> None:
         """Take in the next event (``s``: the state before it)."""
-        e, seq = env.event, env.seq
+        e: Any = env.event  # (of the type _BLAME_KINDS says)
+        seq = env.seq
         self._cause[seq] = env.cause
+        kind = _BLAME_KINDS.get(type(e))  # (most events are none of these)
+        if kind is None:
+            return
         doer: str | None = None
-        if isinstance(e, ev.DamageDealt):
+        if kind == "damage":
             doer = _card_of(s, e.source)
-        elif isinstance(e, ev.SpellCast):
+        elif kind == "cast":
             doer = _card_of(s, e.obj)
             if doer is not None:
                 self._item[e.new_obj] = doer
-        elif isinstance(e, ev.AbilityActivated | ev.AbilityTriggered):
+        elif kind == "ability":
             doer = _card_of(s, e.source)
             if doer is not None:
                 self._item[e.item] = doer
-        elif isinstance(e, ev.TriggerPutOnStack | ev.StackItemResolved):
+        elif kind == "item":
             doer = self._item.get(e.item)
-        elif isinstance(e, ev.StepBegan | ev.TurnBegan) or (
-                isinstance(e, ev.DecisionMade) and e.kind == "priority"):
+        elif kind == "stop" or (kind == "decision" and e.kind == "priority"):
             self._stop.add(seq)
+        elif kind == "moved":
+            if e.from_zone == "battlefield" and e.to_zone == "graveyard":
+                self._count(self.kills, env.cause)
+        elif kind == "lost":
+            self._count(self.finishes, env.cause)
         if doer is not None:
             self._doer[seq] = doer
-        if isinstance(e, ev.ZoneChanged) and e.from_zone == "battlefield" \
-                and e.to_zone == "graveyard":
-            self._count(self.kills, env.cause)
-        elif isinstance(e, ev.PlayerLost):
-            self._count(self.finishes, env.cause)
 
     def _count(self, table: dict[str, int], cause: int) -> None:
         for _ in range(BLAME_STEPS):
@@ -303,6 +306,14 @@ class Blame:
             if cause in self._stop or cause not in self._cause:
                 return
             cause = self._cause[cause]
+
+
+_BLAME_KINDS: dict[type, str] = {
+    ev.DamageDealt: "damage", ev.SpellCast: "cast", ev.AbilityActivated: "ability",
+    ev.AbilityTriggered: "ability", ev.TriggerPutOnStack: "item", ev.StackItemResolved: "item",
+    ev.StepBegan: "stop", ev.TurnBegan: "stop", ev.DecisionMade: "decision",
+    ev.ZoneChanged: "moved", ev.PlayerLost: "lost"}
+"""What :meth:`Blame.see` makes of an event, by its type."""
 
 
 def _card_of(s: Any, oid: int) -> str | None:
