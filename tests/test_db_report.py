@@ -13,6 +13,7 @@ should not be.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -270,6 +271,15 @@ def test_running_win_rates_follow_the_games(library: Library, by: str) -> None:
     # the mirror match counts the ogres once per seat: two games for each of its games
     if by == "deck":
         assert [p[1] for p in want["ogres"]] == [2, 4, 6]
+    # where each line ends is what `mtgk db summary` says of that name
+    code, out, _ = run("db", "summary", "--json", "--db", library.db)
+    assert code == 0
+    for t in json.loads(out)[f"{by}s"]:
+        last = m.in_figure(figures[t["name"]], "circle")[-1]
+        assert (int(last["data-wins"]), int(last["data-decided"])) == (
+            t["wins"], t["games"] - t["unfinished"])
+        assert [float(last["data-lo"]), float(last["data-hi"])] == pytest.approx(
+            t["interval"], abs=1e-6)
 
 
 @pytest.mark.parametrize("what", ["turns", "events"])

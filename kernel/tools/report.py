@@ -50,6 +50,7 @@ from pathlib import Path
 
 from mtgk.log.logfile import LogError
 from mtgk.tools.store import (
+    UNKNOWN_DECK,
     Distribution,
     GameRecord,
     SqliteStore,
@@ -93,7 +94,8 @@ def running_rates(records: Iterable[GameRecord], by: str = "deck"
     """Each deck's (``by="deck"``) or player's (``by="player"``) win rate after every game
     it played, in the order of ``records`` (the library's id order).  A name is counted
     as :func:`mtgk.tools.store.summarize` counts it: once per seat (a mirror match is a
-    win and a loss), and a seat without a deck name as ``(unknown deck)``."""
+    win and a loss), and a seat without a deck name as
+    :data:`mtgk.tools.store.UNKNOWN_DECK`."""
     tallies: dict[str, Tally] = {}
     out: dict[str, list[Point]] = {}
     for r in records:
@@ -101,7 +103,7 @@ def running_rates(records: Iterable[GameRecord], by: str = "deck"
         for seat, player in enumerate(r.players):
             if by == "deck":
                 deck = r.decks[seat] if seat < len(r.decks) else None
-                name = deck or "(unknown deck)"
+                name = deck or UNKNOWN_DECK
             else:
                 name = player
             tallies.setdefault(name, Tally(name)).count(r.winner, seat)

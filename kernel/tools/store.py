@@ -70,6 +70,7 @@ __all__ = [
     "Summary",
     "SummaryRow",
     "Tally",
+    "UNKNOWN_DECK",
     "game_facts",
     "log_digest",
     "open_store",
@@ -583,6 +584,10 @@ class SummaryRow(NamedTuple):
     mulligans: list[int] | None = None
 
 
+UNKNOWN_DECK = "(unknown deck)"
+"""What a seat without a deck name counts as in the results per deck."""
+
+
 def summarize(rows: Iterable[tuple[Any, ...]]) -> Summary:
     """A :class:`Summary` of :class:`SummaryRow` rows (or plain tuples of their fields:
     ``(players, decks, winner, turns, events, failed[, starting_player, mulligans])``).
@@ -613,7 +618,7 @@ def summarize(rows: Iterable[tuple[Any, ...]]) -> Summary:
         for seat, name in enumerate(r.players):
             deck = r.decks[seat] if seat < len(r.decks) else None
             first = None if r.starting_player is None else r.starting_player == seat
-            for table, key in ((players, name), (decks, deck or "(unknown deck)")):
+            for table, key in ((players, name), (decks, deck or UNKNOWN_DECK)):
                 t = table.setdefault(key, Tally(key, first=Tally(key), later=Tally(key)))
                 t.count(winner, seat)
                 if first is not None:
