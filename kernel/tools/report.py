@@ -278,13 +278,18 @@ def _histogram_plot(key: str, what: str, d: Distribution) -> str:
         if i % every == 0:
             f.parts.append(f'<text class="tick" x="{(x0 + x1) / 2}" y="{f.y(0) + 16}" '
                            f'text-anchor="middle">{_e(label)}</text>')
+    marks: dict[float, list[str]] = {}  # quantiles of one value share a line and a label
     for q, value in (("p10", d.p10), ("median", d.p50), ("p90", d.p90)):
+        marks.setdefault(value, []).append(q)
+    for k, (value, names) in enumerate(marks.items()):
         x = fx(value + 0.5)  # the middle of the value's unit
-        f.parts.append(f'<line class="mark" x1="{x}" x2="{x}" y1="{f.top}" y2="{f.y(0)}" '
-                       f'data-quantile="{q}" data-value="{_num(value)}"><title>{q} {value:g}'
-                       '</title>'
-                       f'</line><text class="marklabel" x="{x + 3}" y="{f.top + 10}">{q}'
-                       "</text>")
+        label = " = ".join(names)
+        for q in names:
+            f.parts.append(f'<line class="mark" x1="{x}" x2="{x}" y1="{f.top}" '
+                           f'y2="{f.y(0)}" data-quantile="{q}" data-value="{_num(value)}">'
+                           f'<title>{label} {value:g}</title></line>')
+        f.parts.append(f'<text class="marklabel" x="{x + 3}" y="{f.top + 10 + 11 * k}">'
+                       f'{label}</text>')
     f.parts.append(f'<text class="axis" x="{f.x(0.5)}" y="{f.height - 4}" '
                    f'text-anchor="middle">{_e(what)}</text>')
     rows = "".join(f"<tr><td>{a if a == b else f'{a}–{b}'}</td><td>{n}</td></tr>"
@@ -479,6 +484,8 @@ figcaption { margin-bottom: .3em; }
 svg.chart { display: block; max-width: 100%; height: auto; overflow: visible; }
 svg text { fill: var(--fg); font-size: 11px; }
 svg text.tick, svg text.axis, svg text.marklabel { fill: var(--muted); }
+svg text.marklabel { fill: var(--fg); paint-order: stroke; stroke: var(--panel);
+                     stroke-width: 3px; }
 svg line.grid { stroke: var(--grid); stroke-width: 1; }
 svg polygon.band { opacity: .22; stroke: none; }
 svg polyline.rate { fill: none; stroke-width: 2; }
