@@ -55,7 +55,7 @@ from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, decode_log, encode_log, event_tag
-from mtgk.rules.state import apply, new_state
+from mtgk.rules.state import State, apply, new_state
 
 __all__ = [
     "DEFAULT_DB",
@@ -267,7 +267,7 @@ class Blame:
         self._stop: set[int] = set()  # seqs the chain is not followed past
         self._item: dict[int, str] = {}  # stack item -> its card
 
-    def see(self, s: Any, env: Envelope) -> None:
+    def see(self, s: State, env: Envelope) -> None:
         """Take in the next event (``s``: the state before it)."""
         e: Any = env.event  # (of the type _BLAME_KINDS says)
         seq = env.seq
@@ -317,7 +317,7 @@ _BLAME_KINDS: dict[type, str] = {
 """What :meth:`Blame.see` makes of an event, by its type."""
 
 
-def _card_of(s: Any, oid: int) -> str | None:
+def _card_of(s: State, oid: int) -> str | None:
     o = s.objects.get(oid)
     return o.card if o is not None else None
 
