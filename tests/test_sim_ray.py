@@ -104,6 +104,31 @@ def test_a_cluster_that_does_not_answer_is_one_line(tmp_path: Path) -> None:
                           "nothing answers there") and err.count("\n") == 1
 
 
+def test_a_cluster_that_wants_a_token_is_named_in_the_error(monkeypatch: pytest.MonkeyPatch,
+                                                             tmp_path: Path) -> None:
+    """A cluster with token authentication refuses a driver with an explicit address and
+    no RAY_AUTH_MODE=token (Ray retries for 20 s, then raises ConnectionError): the line
+    says what to set.  (Ray's own init is replaced here, to keep the test fast.)"""
+    ray = pytest.importorskip("ray")
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("Failed to connect to Ray cluster at 127.0.0.1:1.")
+
+    monkeypatch.setattr(ray, "init", refused)
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    with socket.socket() as s:  # something answers at the address
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        code, out, err = run_mtgk("sim", "-n", 1, "--backend", "ray", "--address",
+                                  f"127.0.0.1:{port}", "--db", tmp_path / "x.db")
+    assert (code, out) == (1, "")
+    assert err == (f"mtgk: error: cannot connect to the Ray cluster at 127.0.0.1:{port}: "
+                   "ConnectionError: Failed to connect to Ray cluster at 127.0.0.1:1. (a "
+                   "cluster with token authentication, the default of recent Ray versions, "
+                   "needs RAY_AUTH_MODE=token in this environment)\n")
+
+
 # --------------------------------------------------------------------------
 # a cluster that is running already: --address
 

@@ -29,6 +29,7 @@ in this process (a notebook, a test), that instance is used and left running.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Generator, Sequence
 from typing import Any
@@ -132,6 +133,10 @@ def ray_backend(workers: int, address: str | None = None, strict: bool = False,
     return play
 
 
+AUTH_MODE = "RAY_AUTH_MODE"
+"""The environment variable that makes a Ray driver given an explicit address send its
+token (``token``); without it, such a driver cannot join a cluster that wants one."""
+
 PROBE_SECONDS = 5.0
 """How long the driver waits for a ``HOST:PORT`` cluster address to answer at all (Ray
 itself keeps retrying for minutes, printing warnings)."""
@@ -169,8 +174,12 @@ def _start(workers: int, address: str | None) -> bool:
             ray.init(address="local", num_cpus=workers, include_dashboard=False, **quiet)
     except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; one line for the user
         where = f"connect to the Ray cluster at {address}" if address else "start Ray"
+        hint = ""
+        if address and isinstance(exc, ConnectionError) and not os.environ.get(AUTH_MODE):
+            hint = (f" (a cluster with token authentication, the default of recent Ray "
+                    f"versions, needs {AUTH_MODE}=token in this environment)")
         raise SimError(f"cannot {where}: {type(exc).__name__}: "
-                       f"{' '.join(str(exc).split())[:300]}") from None
+                       f"{' '.join(str(exc).split())[:300]}{hint}") from None
     return True
 
 
