@@ -160,9 +160,10 @@ class Cluster:
         # an explicit address sends the token only with RAY_AUTH_MODE=token (one random
         # token for the module, so that nothing is read from or written to ~/.ray)
         self.env = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+        self.err = open(where / "head.err", "w")  # noqa: SIM115 - closed by stop()
         self.proc = subprocess.Popen(
             [sys.executable, "-c", HEAD], cwd=where, text=True, stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=self.err,
             env={**os.environ, **self.env, "RAY_ADDRESS": "",
                  "PYTHONPATH": os.pathsep.join([str(where), str(ROOT)])})
         assert self.proc.stdout is not None
@@ -171,7 +172,8 @@ class Cluster:
         self.address = self.proc.stdout.readline().strip() if up else ""
         if not self.address:
             self.stop()
-            pytest.fail(f"the test's Ray head did not start in {START_SECONDS} s")
+            said = (self.where / "head.err").read_text(errors="replace")[-2000:]
+            pytest.fail(f"the test's Ray head did not start in {START_SECONDS} s: {said}")
 
     def answers(self) -> bool:
         """Whether the head is still running and its address takes connections."""
@@ -191,6 +193,10 @@ class Cluster:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        finally:
+            assert self.proc.stdout is not None
+            self.proc.stdout.close()
+            self.err.close()
 
 
 @pytest.fixture(scope="module")
