@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import tempfile
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -27,10 +28,12 @@ from typing import Any
 import numpy
 import pytest
 
+from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
 from mtgk.rules.state import apply, new_state
 from mtgk.tools.report import MAX_POINTS, Point, thin
 from mtgk.tools.store import open_store, wilson
+from tests.conftest import play_scenario
 from tests.conftest import run_mtgk as run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -454,6 +457,65 @@ def test_blame_stops_at_what_a_player_chose() -> None:
     assert (b.kills, b.finishes) == ({}, {})
     b.see(s, ev.Envelope(8, 3, ev.ZoneChanged(1, 5, "battlefield", "graveyard", "sba")))
     assert b.kills == {"Mogg Fanatic": 1}
+
+
+def blamed(envs: list[ev.Envelope]) -> tuple[dict[str, int], dict[str, int]]:
+    """What mtgk.tools.store.Blame makes of a log."""
+    from mtgk.tools.store import Blame
+
+    s, b = new_state(), Blame()
+    for env in envs:
+        b.see(s, env)
+        apply(s, env.event)
+    return b.kills, b.finishes
+
+
+BLAME_CASES = {
+    "combat": ("""
+        players:
+          alice: {battlefield: [Gray Ogre, Grizzly Bears]}
+          bob: {battlefield: [Grizzly Bears]}
+        turn: {number: 2, active: alice, step: precombat_main}
+        actions:
+          - {player: alice, attack: {Gray Ogre: bob, Grizzly Bears: bob}}
+          - {player: bob, block: {Grizzly Bears: Gray Ogre}}
+          - {pass_until: {turn: 2, step: end_of_combat}}
+        expect:
+          - {player: bob, life: 18}
+          - {card: Gray Ogre, zone: graveyard}
+        """, {"Gray Ogre": 1, "Grizzly Bears": 1}, {}),
+    "a spell": ("""
+        players:
+          alice: {battlefield: [Mountain, Mountain], hand: [Shock]}
+          bob: {battlefield: [Grizzly Bears]}
+        actions:
+          - {player: alice, cast: Shock, targets: [Grizzly Bears]}
+          - {resolve: all}
+        expect:
+          - {card: Grizzly Bears, zone: graveyard}
+        """, {"Shock": 1}, {}),
+    "a spell to the face": ("""
+        players:
+          alice: {battlefield: [Mountain, Mountain], hand: [Shock]}
+          bob: {life: 2}
+        actions:
+          - {player: alice, cast: Shock, targets: [bob]}
+          - {resolve: all}
+        expect:
+          - {player: bob, life: 0}
+        """, {}, {"Shock": 1}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BLAME_CASES))
+def test_blame_names_the_card_that_did_it(registry: Registry, case: str) -> None:
+    """Known answers: the blocker and the attacker that traded each killed the other (the
+    unblocked attacker killed nobody); Shock killed the Bears, or made bob lose."""
+    text, kills, finishes = BLAME_CASES[case]
+    body = textwrap.indent(textwrap.dedent(text).strip(), "    ")
+    res = play_scenario(f"scenarios:\n  - name: blame\n    strict: true\n{body}\n", registry)
+    assert res.passed, res.reason
+    assert blamed(res.log) == (kills, finishes)
 
 
 def test_thin_keeps_the_first_and_last_points() -> None:
