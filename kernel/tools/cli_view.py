@@ -521,7 +521,7 @@ def _open_for_add(path: str) -> SqliteStore:
 
 
 def _db_report(args: argparse.Namespace) -> int:
-    from mtgk.tools.report import ReportError, build_report
+    from mtgk.tools.report import ReportError, write_report
     from mtgk.tools.sim import Progress
 
     path = args.library if args.library is not None else args.db
@@ -535,21 +535,17 @@ def _db_report(args: argparse.Namespace) -> int:
         # (the logs are read only for a library written before the index of kills)
         bar = Progress(games, sys.stderr, enabled=sys.stderr.isatty() and not args.quiet,
                        unit="logs read")
-        try:
-            page = build_report(store, path, progress=bar.advance)
+        try:  # (the page is built whole before the file is opened)
+            size = write_report(out, store, path, progress=bar.advance)
         except ReportError as exc:
             raise UserError(str(exc)) from None
+        except OSError as exc:
+            raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
         finally:
             if bar.done:
                 bar.finish()
-    data = page.encode("utf-8")
-    try:
-        with open(out, "wb") as fp:
-            fp.write(data)
-    except OSError as exc:
-        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
     if not args.quiet:
-        print(clean(f"{out}: {games} game{'s' if games != 1 else ''} of {path}, {len(data)} "
+        print(clean(f"{out}: {games} game{'s' if games != 1 else ''} of {path}, {size} "
                     "bytes; open it in a browser"), file=_out())
     return 0
 
