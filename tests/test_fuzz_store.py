@@ -46,6 +46,7 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
 READERS: list[tuple[str, ...]] = [
     ("db", "list"), ("db", "summary", "--json"), ("db", "find", "--winner", "Alice"),
     ("db", "show", "2"), ("db", "export", "1", "--jsonl", "--out", "{tmp}/out.jsonl"),
+    ("db", "report", "--out", "{tmp}/report.html", "-q"),
 ]
 WRITERS: list[tuple[str, ...]] = [("db", "add", "{log}")]
 SIM = ("sim", "-n", "1", "-w", "1", "--seed", "8", "--max-turns", "2", "-q")
@@ -207,13 +208,13 @@ def test_cut_short(base: Base, wal: bool, keep: float, with_sim: int) -> None:
 SCHEMA_VALUES = st.one_of(st.text(max_size=12), st.integers(-2**63, 2**63 - 1),
                           st.floats(allow_nan=False),  # (NaN is bound as NULL)
                           st.binary(max_size=8), st.from_regex(r"\A[0-9]{1,12}\Z"),
-                          st.sampled_from(["1", "2", "3", "2a", " 2", "02", "1e3"]))
+                          st.sampled_from(["1", "2", "3", "4", "2a", " 2", "02", "1e3"]))
 
 
 @SETTINGS
 @given(value=st.one_of(SCHEMA_VALUES, st.none()),
        drop=st.one_of(st.none(), st.sampled_from(["games", "seats", "game_events", "deaths",
-                                                  "library_meta"])),
+                                                  "kills", "library_meta"])),
        with_sim=st.integers(0, 3))
 def test_wrong_schema(base: Base, value: object, drop: str | None,
                       with_sim: int) -> None:

@@ -1,15 +1,29 @@
 """``mtgk sim --backend ray``: the games as Ray tasks on a local Ray instance.
 
-One run on a local cluster (Ray takes seconds to start): a deck whose lands end the
-process (tests/misbehaving.py) against a built-in deck.  Games where Exit Land enters
-fail twice (the retry) and are recorded as failed with the reason; a game where Once Exit
-Land enters dies the first time only, so its retry plays it whole; every stored log is
-byte-identical to ``--workers 1`` of the process pool, and the ids follow the game order.
+One run on a local cluster that ``mtgk`` starts (Ray takes seconds to start): a deck whose
+lands end the process (tests/misbehaving.py) against a built-in deck.  Games where Exit
+Land enters fail twice (the retry) and are recorded as failed with the reason; a game
+where Once Exit Land enters dies the first time only, so its retry plays it whole; every
+stored log is byte-identical to ``--workers 1`` of the process pool, and the ids follow
+the game order.
+
+Then runs on a cluster that is running already (``--address``): one local Ray instance for
+the module, started by a process of its own as ``ray start --head`` would be, with the
+misbehaving cards installed for its workers.  A run on it gives the pool's logs and leaves
+the cluster running; a game where Spin Land enters (it never ends) is cancelled at
+``--timeout``, recorded as timed out, and the run goes on (exit status 1).
 """
 
 from __future__ import annotations
 
+import os
+import secrets
+import select
+import socket
+import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +31,7 @@ import pytest
 from mtgk.tools.store import open_store
 from tests import misbehaving
 from tests.conftest import run_mtgk
-from tests.test_sim_failures import mtgk
+from tests.test_sim_failures import ROOT, mtgk
 
 DECKS = ["bad.txt", "Lorwyn Kithkin & Faerie Flyers"]
 
@@ -47,7 +61,9 @@ def test_address_is_for_the_ray_backend(tmp_path: Path) -> None:
 def test_ray_on_a_local_cluster_matches_the_process_pool(pack: Path) -> None:
     pytest.importorskip("ray")
     mark = pack / "died-once"
-    env = {misbehaving.ONCE_MARK: str(mark)}
+    # without --address a new local instance, whatever RAY_ADDRESS says (Ray itself would
+    # join that cluster, and refuse the instance's size: "num_cpus must not be provided")
+    env = {misbehaving.ONCE_MARK: str(mark), "RAY_ADDRESS": "127.0.0.1:9"}
     args = ["sim", "-n", 6, "-w", 2, "--seed", 1, "--decks", *DECKS, "--max-turns", 5]
     res = mtgk(pack, *args, "--backend", "ray", "--db", pack / "ray.db", env=env, limit=240)
     reason = ("the Ray worker process playing the game died (WorkerCrashedError; a card or "
@@ -86,3 +102,161 @@ def test_a_cluster_that_does_not_answer_is_one_line(tmp_path: Path) -> None:
     assert (code, out) == (1, "")
     assert err.startswith(f"mtgk: error: cannot connect to the Ray cluster at 127.0.0.1:{port}: "
                           "nothing answers there") and err.count("\n") == 1
+
+
+def test_a_cluster_that_wants_a_token_is_named_in_the_error(monkeypatch: pytest.MonkeyPatch,
+                                                             tmp_path: Path) -> None:
+    """A cluster with token authentication refuses a driver with an explicit address and
+    no RAY_AUTH_MODE=token (Ray retries for 20 s, then raises ConnectionError): the line
+    says what to set.  (Ray's own init is replaced here, to keep the test fast.)"""
+    ray = pytest.importorskip("ray")
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("Failed to connect to Ray cluster at 127.0.0.1:1.")
+
+    monkeypatch.setattr(ray, "init", refused)
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    with socket.socket() as s:  # something answers at the address
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        code, out, err = run_mtgk("sim", "-n", 1, "--backend", "ray", "--address",
+                                  f"127.0.0.1:{port}", "--db", tmp_path / "x.db")
+    assert (code, out) == (1, "")
+    assert err == (f"mtgk: error: cannot connect to the Ray cluster at 127.0.0.1:{port}: "
+                   "ConnectionError: Failed to connect to Ray cluster at 127.0.0.1:1. (a "
+                   "cluster with token authentication, the default of recent Ray versions, "
+                   "needs RAY_AUTH_MODE=token in this environment)\n")
+
+
+# --------------------------------------------------------------------------
+# a cluster that is running already: --address
+
+HEAD = """\
+import logging, sys
+import ray
+info = ray.init(address="local", num_cpus=2, include_dashboard=False,
+                logging_level=logging.ERROR, log_to_driver=False)
+print(info.address_info["gcs_address"], flush=True)
+sys.stdin.read()  # until the test closes it
+ray.shutdown()
+"""
+"""The head of the module's cluster: a new local Ray instance of 2 CPUs whose address is
+printed; it runs until its standard input is closed, then stops every Ray process it
+started."""
+
+
+START_SECONDS = 120
+"""How long the module's Ray head may take to start."""
+
+
+class Cluster:
+    """The module's running Ray instance: its address, the folder where the misbehaving
+    set is installed for its workers, and the environment a driver needs to join it."""
+
+    def __init__(self, where: Path) -> None:
+        self.where = where
+        # Ray 2.5x turns on token authentication for a new local instance; a driver given
+        # an explicit address sends the token only with RAY_AUTH_MODE=token (one random
+        # token for the module, so that nothing is read from or written to ~/.ray)
+        self.env = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+        self.err = open(where / "head.err", "w")  # noqa: SIM115 - closed by stop()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", HEAD], cwd=where, text=True, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=self.err,
+            env={**os.environ, **self.env, "RAY_ADDRESS": "",
+                 "PYTHONPATH": os.pathsep.join([str(where), str(ROOT)])})
+        assert self.proc.stdout is not None
+        # the address, once Ray is up (a head that hangs is a failure, not a hung test)
+        up = select.select([self.proc.stdout], [], [], START_SECONDS)[0]
+        self.address = self.proc.stdout.readline().strip() if up else ""
+        if not self.address:
+            self.stop()
+            said = (self.where / "head.err").read_text(errors="replace")[-2000:]
+            pytest.fail(f"the test's Ray head did not start in {START_SECONDS} s: {said}")
+
+    def answers(self) -> bool:
+        """Whether the head is still running and its address takes connections."""
+        host, _, port = self.address.rpartition(":")
+        try:
+            with socket.create_connection((host, int(port)), timeout=5):
+                pass
+        except OSError:
+            return False
+        return self.proc.poll() is None
+
+    def stop(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()  # ray.shutdown() in the head
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        finally:
+            assert self.proc.stdout is not None
+            self.proc.stdout.close()
+            self.err.close()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    pytest.importorskip("ray")
+    where = tmp_path_factory.mktemp("ray-cluster")
+    misbehaving.install(where)
+    # Spin Land loops forever as it enters; with seed 2 only game 3 of 6 plays it
+    (where / "spin.txt").write_text("2 Spin Land\n18 Gray Ogre\n")
+    c = Cluster(where)
+    try:
+        yield c
+    finally:
+        c.stop()
+
+
+def test_a_run_joins_a_running_cluster_and_leaves_it_running(cluster: Cluster,
+                                                               tmp_path: Path) -> None:
+    args = ["sim", "-n", 4, "-w", 2, "--seed", 5, "--max-turns", 6]
+    ray_db, pool_db = tmp_path / "ray.db", tmp_path / "pool.db"
+    res = mtgk(cluster.where, *args, "--backend", "ray", "--address", cluster.address,
+               "--db", ray_db, "--json", env=cluster.env, limit=240)
+    assert res.returncode == 0, res.stderr
+    assert '"backend":"ray"' in res.stdout.replace(" ", "")
+    assert cluster.answers(), "the run left the cluster it joined running"
+    res = mtgk(cluster.where, *args[:4], 1, *args[5:], "--db", pool_db)
+    assert res.returncode == 0, res.stderr
+    with open_store(ray_db, must_exist=True) as a, open_store(pool_db, must_exist=True) as b:
+        ours, theirs = a.list(), b.list()
+        assert [r.sim_game for r in ours] == [0, 1, 2, 3]
+        assert all(r.winner is not None and r.error is None for r in ours)
+        for r, s in zip(ours, theirs, strict=True):
+            g, h = a.get(r.id), b.get(s.id)
+            assert g is not None and h is not None and g.log == h.log, r.sim_game
+
+
+LIMIT = 12
+"""The --timeout of the run with Spin Land: far above a real game's time even when a new
+Ray worker process has to start and load the card sets on a loaded machine (the clock
+starts when the game is handed to Ray)."""
+
+
+def test_a_game_over_its_time_fails_and_the_run_goes_on(cluster: Cluster,
+                                                        tmp_path: Path) -> None:
+    db = tmp_path / "spin.db"
+    started = time.monotonic()
+    res = mtgk(cluster.where, "sim", "-n", 6, "-w", 2, "--seed", 2, "--decks", "spin.txt",
+               "Lorwyn Kithkin & Faerie Flyers", "--max-turns", 5, "--backend", "ray",
+               "--address", cluster.address, "--timeout", LIMIT, "--db", db, env=cluster.env,
+               limit=240)
+    took = time.monotonic() - started
+    reason = f"timed out: the game was still being played after {LIMIT} s (--timeout)"
+    assert res.returncode == 1, res.stderr
+    assert res.stderr.splitlines() == [f"mtgk: game 3 failed: {reason}"]
+    assert "1 failed (below)" in res.stdout and "stored in" in res.stdout
+    assert took < 120, f"{took:.0f} s: the spinning game was not cut off"
+    with open_store(db, must_exist=True) as store:
+        games = store.list()
+    assert [r.sim_game for r in games] == list(range(6))  # the run went on, in game order
+    assert [r.error for r in games] == [None, None, None, reason, None, None]
+    assert [r.winner is not None for r in games] == [True, True, True, False, True, True]
+    assert games[3].events == 0  # the header without events
+    assert cluster.answers(), "cancelling the game left the cluster running"

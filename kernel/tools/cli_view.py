@@ -12,6 +12,7 @@
     mtgk db   [--db FILE] show ID [--json]
     mtgk db   [--db FILE] export ID [--out FILE.mtgk | --jsonl]
     mtgk db   [--db FILE] add LOG ...
+    mtgk db   [--db FILE] report [LIBRARY] [--out FILE.html]
 
 The commands register themselves with :func:`mtgk.tools.cli.command`; importing
 this module (``mtgk.tools.cli`` does) is what makes them available.
@@ -362,6 +363,15 @@ def _db(p: argparse.ArgumentParser) -> Runner:
     q.add_argument("--allow-duplicates", action="store_true",
                    help="add a log even if the library holds an identical one")
 
+    q = sp("report", "write the library as one self-contained HTML page of plots: win "
+                     "rates as games accumulate, game lengths, who played first, deaths by "
+                     "card", json_flag=False)
+    q.add_argument("library", nargs="?", metavar="LIBRARY",
+                   help=f"the game library (the same as --db; default: {DEFAULT_DB})")
+    q.add_argument("--out", "-o", metavar="FILE.html",
+                   help="where to write the page (default: LIBRARY with the suffix .html)")
+    q.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+
     def run(args: argparse.Namespace) -> int:
         try:
             return _DB_COMMANDS[args.db_command](args)
@@ -424,10 +434,13 @@ def _db_show(args: argparse.Namespace) -> int:
             raise UserError(f"no game {gid} in {args.db}")
         types = store.event_counts(gid)
         died = store.deaths(gid)
+        kills = store.kills(gid)
     r = g.record
     out = _out()
     if args.json:
-        print(_json_line({**r.to_json(), "event_types": types, "died": died}), file=out)
+        print(_json_line({**r.to_json(), "event_types": types, "died": died,
+                          "killed": kills["permanent"], "finished": kills["player"]}),
+              file=out)
         return 0
     print(_records_table([r]), file=out)
     if r.sim_seed is not None:
@@ -443,8 +456,12 @@ def _db_show(args: argparse.Namespace) -> int:
     print(f"log: {r.size} bytes, kernel {r.kernel_version}, rules {r.profile}, added {r.added}",
           file=out)
     print("events: " + ", ".join(f"{t} {n}" for t, n in sorted(types.items())), file=out)
-    print("died: " + (", ".join(f"{c} ×{n}" if n > 1 else c for c, n in sorted(died.items()))
-                      or "nothing"), file=out)
+    for what, counts in (("died", died), ("killed", kills["permanent"]),
+                         ("finished a player", kills["player"])):
+        if counts or what == "died":
+            print(f"{what}: " + (", ".join(f"{c} ×{n}" if n > 1 else c
+                                           for c, n in sorted(counts.items())) or "nothing"),
+                  file=out)
     return 0
 
 
@@ -503,6 +520,36 @@ def _open_for_add(path: str) -> SqliteStore:
         raise UserError(str(exc)) from None
 
 
+def _db_report(args: argparse.Namespace) -> int:
+    from mtgk.tools.report import ReportError, write_report
+    from mtgk.tools.sim import Progress
+
+    path = args.library if args.library is not None else args.db
+    if args.library is not None and args.db not in (DEFAULT_DB, path):
+        raise UserError(f"two libraries: {args.library} and --db {args.db}")
+    out = args.out or str(Path(path).with_suffix(".html"))
+    if os.path.abspath(out) == os.path.abspath(path):
+        raise UserError("--out would overwrite the game library itself")
+    with _open(path) as store:
+        games = store.count()
+        # (the logs are read only for a library written before the index of kills)
+        bar = Progress(games, sys.stderr, enabled=sys.stderr.isatty() and not args.quiet,
+                       unit="logs read")
+        try:  # (the page is built whole before the file is opened)
+            size = write_report(out, store, path, progress=bar.advance)
+        except ReportError as exc:
+            raise UserError(str(exc)) from None
+        except OSError as exc:
+            raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+        finally:
+            if bar.done:
+                bar.finish()
+    if not args.quiet:
+        print(clean(f"{out}: {games} game{'s' if games != 1 else ''} of {path}, {size} "
+                    "bytes; open it in a browser"), file=_out())
+    return 0
+
+
 _DB_COMMANDS = {
     "list": _db_list,
     "find": _db_find,
@@ -510,4 +557,5 @@ _DB_COMMANDS = {
     "show": _db_show,
     "export": _db_export,
     "add": _db_add,
+    "report": _db_report,
 }

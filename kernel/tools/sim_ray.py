@@ -19,8 +19,9 @@ on.  A game still running after ``timeout`` seconds is cancelled (its worker kil
 recorded as timed out, without a retry (as with the process pool); its clock starts when
 it is handed to Ray, so it includes the start of a new worker process.
 
-Without an ``address`` a local Ray instance is started with ``workers`` CPUs and shut
-down at the end; with one (``auto``, ``ray://host:10001``, ``host:6379``) the driver
+Without an ``address`` a new local Ray instance is started with ``workers`` CPUs and shut
+down at the end (``RAY_ADDRESS`` and a cluster ``ray start`` left on this machine are not
+joined: that is ``address="auto"``); with one (``auto``, ``ray://host:10001``, ``host:6379``) the driver
 connects to that cluster and only disconnects at the end.  If Ray is initialised already
 in this process (a notebook, a test), that instance is used and left running.
 """
@@ -28,6 +29,7 @@ in this process (a notebook, a test), that instance is used and left running.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Generator, Sequence
 from typing import Any
@@ -131,6 +133,10 @@ def ray_backend(workers: int, address: str | None = None, strict: bool = False,
     return play
 
 
+AUTH_MODE = "RAY_AUTH_MODE"
+"""The environment variable that makes a Ray driver given an explicit address send its
+token (``token``); without it, such a driver cannot join a cluster that wants one."""
+
 PROBE_SECONDS = 5.0
 """How long the driver waits for a ``HOST:PORT`` cluster address to answer at all (Ray
 itself keeps retrying for minutes, printing warnings)."""
@@ -164,12 +170,16 @@ def _start(workers: int, address: str | None) -> bool:
     try:
         if address:
             ray.init(address=address, **quiet)
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False, **quiet)
+        else:  # "local": a new instance, even if RAY_ADDRESS is set or `ray start` ran here
+            ray.init(address="local", num_cpus=workers, include_dashboard=False, **quiet)
     except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; one line for the user
         where = f"connect to the Ray cluster at {address}" if address else "start Ray"
+        hint = ""
+        if address and isinstance(exc, ConnectionError) and not os.environ.get(AUTH_MODE):
+            hint = (f" (a cluster with token authentication, the default of recent Ray "
+                    f"versions, needs {AUTH_MODE}=token in this environment)")
         raise SimError(f"cannot {where}: {type(exc).__name__}: "
-                       f"{' '.join(str(exc).split())[:300]}") from None
+                       f"{' '.join(str(exc).split())[:300]}{hint}") from None
     return True
 
 

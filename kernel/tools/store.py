@@ -4,8 +4,9 @@ A *game store* keeps whole game logs (the binary log format of
 :mod:`mtgk.log.logfile`, byte for byte) together with facts pulled out of them
 when they are added: the header fields (players, deck names, agents, seed),
 the result (winner, turns, number of events) and two indexes for queries --
-which event types occurred in the game (and how often) and which cards died
-(were put into a graveyard from the battlefield, CR 700.4).  A game is stored
+which event types occurred in the game (and how often), which cards died
+(were put into a graveyard from the battlefield, CR 700.4), and which cards are to blame
+for those deaths and for the players' losses (:func:`blame`).  A game is stored
 once: adding a log whose bytes equal a stored one's reports that game
 (:class:`Added`) instead of adding it again, unless duplicates are allowed.
 
@@ -54,7 +55,7 @@ from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, decode_log, encode_log, event_tag
-from mtgk.rules.state import apply, new_state
+from mtgk.rules.state import State, apply, new_state
 
 __all__ = [
     "DEFAULT_DB",
@@ -69,6 +70,7 @@ __all__ = [
     "Summary",
     "SummaryRow",
     "Tally",
+    "UNKNOWN_DECK",
     "game_facts",
     "log_digest",
     "open_store",
@@ -80,11 +82,11 @@ __all__ = [
 DEFAULT_DB = "games.db"
 """The library file ``mtgk sim`` and ``mtgk db`` use unless told otherwise."""
 
-SCHEMA_VERSION = 3
-"""The library schema this code writes.  Schema 1 (no log digests) and schema 2 (no
-starting player, no mulligans) are read as they are and migrated in place, in one
-transaction, when a game is added to them: the new columns are filled from the stored
-logs, which are left byte for byte."""
+SCHEMA_VERSION = 4
+"""The library schema this code writes.  Schema 1 (no log digests), schema 2 (no
+starting player, no mulligans) and schema 3 (no index of kills) are read as they are and
+migrated in place, in one transaction, when a game is added to them: the new columns and
+tables are filled from the stored logs, which are left byte for byte."""
 
 BUDGET_REASON = "event-budget"
 """``GameEnded.reason`` of a game the engine stopped at its event budget
@@ -146,7 +148,9 @@ class GameFacts(GameSummary):
     ``winner`` is the winning seat, ``-1`` for a draw and ``None`` when the
     log has no result (it stops before the game's end).  ``event_types``
     counts the events of each type; ``died`` counts, per card name, the
-    permanents put into a graveyard from the battlefield.  ``sim_seed`` and
+    permanents put into a graveyard from the battlefield; ``kills`` counts, per card
+    name, the deaths that card is to blame for and ``finishes`` the players it made lose
+    (:func:`blame`).  ``sim_seed`` and
     ``sim_game`` say which ``mtgk sim`` run (its seed) and which of its games
     this is; ``error`` is the engine failure that cut the game short, if any.
     A game the engine stopped at its event budget has no result (``winner``
@@ -157,6 +161,8 @@ class GameFacts(GameSummary):
 
     event_types: dict[str, int] = field(default_factory=dict)
     died: dict[str, int] = field(default_factory=dict)
+    kills: dict[str, int] = field(default_factory=dict)
+    finishes: dict[str, int] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -186,10 +192,12 @@ def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
     winner: int | None = None
     n = len(header.players)
     first, mulligans = starting_player_and_mulligans(envelopes, n)
+    to_blame = Blame()
     for env in envelopes:
         e = env.event
         tag = event_tag(e)
         types[tag] = types.get(tag, 0) + 1
+        to_blame.see(s, env)
         if isinstance(e, ev.ZoneChanged) and e.from_zone == "battlefield" \
                 and e.to_zone == "graveyard":
             o = s.objects.get(e.obj)
@@ -209,11 +217,109 @@ def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
         agents=_seat_list(meta.get("agents"), n, "kind"), seed=header.seed,
         profile=header.profile, kernel_version=header.kernel_version, winner=winner,
         turns=s.turn, events=len(envelopes), event_types=types, died=died,
+        kills=to_blame.kills, finishes=to_blame.finishes,
         sim_seed=sim.get("seed") if isinstance(sim.get("seed"), int) else None,
         sim_game=sim.get("game") if isinstance(sim.get("game"), int) else None,
         error=error if error is not None else (
             meta.get("error") if isinstance(meta.get("error"), str) else None),
         starting_player=first, mulligans=mulligans)
+
+
+BLAME_STEPS = 64
+"""How far up a cause chain :class:`Blame` looks for a card to blame."""
+
+
+class Blame:
+    """Which card is to blame for each death and each lost game, from the cause links
+    (fed the events in order with :meth:`see`, the state as it is *before* each one).
+
+    A card is to blame for an event that names it as the doer: damage it dealt
+    (``DamageDealt``'s source), the casting of it as a spell, an ability of it that was
+    activated or triggered, and the putting on the stack and resolving of that spell or
+    ability.  For a permanent put into a graveyard from the battlefield (``kills``) or a
+    player who lost (``finishes``), the cause chain is followed up from the event, at
+    most :data:`BLAME_STEPS` links, to the first such event: a creature dead of lethal
+    damage is blamed on the source whose damage made it lethal (the engine links the
+    state-based action to that damage), one destroyed or sacrificed by a spell or an
+    ability on that spell's or ability's card, a player who lost for want of life on the
+    card whose damage or effect took the last of it.  The chain is not followed past a
+    step or turn beginning or a player's priority decision (what a player chose to do
+    of their own accord, such as a sacrifice to pay a cost): such a death has no card
+    to blame and is not counted.
+
+    >>> from mtgk.log.events import DamageDealt, ObjectCreated, ZoneChanged
+    >>> s, b = new_state(), Blame()
+    >>> for env in [Envelope(0, -1, ObjectCreated(1, "Gray Ogre", 0, "battlefield")),
+    ...             Envelope(1, -1, ObjectCreated(2, "Boggart Sprite-Chaser", 1, "battlefield")),
+    ...             Envelope(2, -1, DamageDealt(source=2, target=1, amount=2, combat=True))]:
+    ...     b.see(s, env)
+    ...     apply(s, env.event)
+    >>> b.see(s, Envelope(3, 2, ZoneChanged(1, 3, "battlefield", "graveyard", "sba")))
+    >>> b.kills
+    {'Boggart Sprite-Chaser': 1}
+    """
+
+    def __init__(self) -> None:
+        self.kills: dict[str, int] = {}
+        self.finishes: dict[str, int] = {}
+        self._cause: dict[int, int] = {}
+        self._doer: dict[int, str] = {}  # seq -> the card that did it
+        self._stop: set[int] = set()  # seqs the chain is not followed past
+        self._item: dict[int, str] = {}  # stack item -> its card
+
+    def see(self, s: State, env: Envelope) -> None:
+        """Take in the next event (``s``: the state before it)."""
+        e: Any = env.event  # (of the type _BLAME_KINDS says)
+        seq = env.seq
+        self._cause[seq] = env.cause
+        kind = _BLAME_KINDS.get(type(e))  # (most events are none of these)
+        if kind is None:
+            return
+        doer: str | None = None
+        if kind == "damage":
+            doer = _card_of(s, e.source)
+        elif kind == "cast":
+            doer = _card_of(s, e.obj)
+            if doer is not None:
+                self._item[e.new_obj] = doer
+        elif kind == "ability":
+            doer = _card_of(s, e.source)
+            if doer is not None:
+                self._item[e.item] = doer
+        elif kind == "item":
+            doer = self._item.get(e.item)
+        elif kind == "stop" or (kind == "decision" and e.kind == "priority"):
+            self._stop.add(seq)
+        elif kind == "moved":
+            if e.from_zone == "battlefield" and e.to_zone == "graveyard":
+                self._count(self.kills, env.cause)
+        elif kind == "lost":
+            self._count(self.finishes, env.cause)
+        if doer is not None:
+            self._doer[seq] = doer
+
+    def _count(self, table: dict[str, int], cause: int) -> None:
+        for _ in range(BLAME_STEPS):
+            if cause in self._doer:
+                card = self._doer[cause]
+                table[card] = table.get(card, 0) + 1
+                return
+            if cause in self._stop or cause not in self._cause:
+                return
+            cause = self._cause[cause]
+
+
+_BLAME_KINDS: dict[type, str] = {
+    ev.DamageDealt: "damage", ev.SpellCast: "cast", ev.AbilityActivated: "ability",
+    ev.AbilityTriggered: "ability", ev.TriggerPutOnStack: "item", ev.StackItemResolved: "item",
+    ev.StepBegan: "stop", ev.TurnBegan: "stop", ev.DecisionMade: "decision",
+    ev.ZoneChanged: "moved", ev.PlayerLost: "lost"}
+"""What :meth:`Blame.see` makes of an event, by its type."""
+
+
+def _card_of(s: State, oid: int) -> str | None:
+    o = s.objects.get(oid)
+    return o.card if o is not None else None
 
 
 def starting_player_and_mulligans(envelopes: Iterable[Envelope], seats: int
@@ -478,6 +584,10 @@ class SummaryRow(NamedTuple):
     mulligans: list[int] | None = None
 
 
+UNKNOWN_DECK = "(unknown deck)"
+"""What a seat without a deck name counts as in the results per deck."""
+
+
 def summarize(rows: Iterable[tuple[Any, ...]]) -> Summary:
     """A :class:`Summary` of :class:`SummaryRow` rows (or plain tuples of their fields:
     ``(players, decks, winner, turns, events, failed[, starting_player, mulligans])``).
@@ -508,7 +618,7 @@ def summarize(rows: Iterable[tuple[Any, ...]]) -> Summary:
         for seat, name in enumerate(r.players):
             deck = r.decks[seat] if seat < len(r.decks) else None
             first = None if r.starting_player is None else r.starting_player == seat
-            for table, key in ((players, name), (decks, deck or "(unknown deck)")):
+            for table, key in ((players, name), (decks, deck or UNKNOWN_DECK)):
                 t = table.setdefault(key, Tally(key, first=Tally(key), later=Tally(key)))
                 t.count(winner, seat)
                 if first is not None:
@@ -619,6 +729,13 @@ CREATE TABLE deaths (
     n INTEGER NOT NULL,
     PRIMARY KEY (game_id, card)
 ) WITHOUT ROWID;
+CREATE TABLE kills (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    card TEXT NOT NULL,             -- the card to blame (Blame): its damage, spell, ability
+    victim TEXT NOT NULL,           -- 'permanent' (it died) or 'player' (they lost)
+    n INTEGER NOT NULL,
+    PRIMARY KEY (game_id, card, victim)
+) WITHOUT ROWID;
 CREATE INDEX game_events_type ON game_events (type COLLATE NOCASE);
 CREATE INDEX deaths_card ON deaths (card COLLATE NOCASE);
 CREATE INDEX seats_player ON seats (player COLLATE NOCASE);
@@ -634,6 +751,10 @@ _COLUMNS = ("id, added, players, decks, agents, seed, profile, kernel_version, w
 
 _NEWER_COLUMNS = {2: ("digest",), 3: ("starting_player", "mulligans")}
 """The columns of ``games`` each schema added."""
+
+_KILLS_TABLE = _TABLES[_TABLES.index("CREATE TABLE kills"):].split(";")[0]
+_NEWER_TABLES = {4: ("kills",)}
+"""The tables each schema added."""
 
 _V1_GAME_COLUMNS = frozenset(c.strip() for c in _COLUMNS.split(",")) - {
     c for cols in _NEWER_COLUMNS.values() for c in cols} | {"log"}
@@ -709,6 +830,12 @@ def _record(path: str, row: Sequence[Any]) -> GameRecord:
 
 _DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
 """What reading a damaged file can raise (SQLite's errors, and text that is not UTF-8)."""
+
+
+def _kill_rows(gid: int, facts: GameFacts) -> builtins.list[tuple[int, str, str, int]]:
+    """The rows of the table of kills for one game's facts."""
+    return ([(gid, c, "permanent", n) for c, n in sorted(facts.kills.items())]
+            + [(gid, c, "player", n) for c, n in sorted(facts.finishes.items())])
 
 
 def _busy(exc: Exception) -> bool:
@@ -849,7 +976,8 @@ class SqliteStore:
                              "upgrade mtgk to use it")
         if version < 1:
             raise StoreError(f"{self.path}: not a game library (unknown schema {version})")
-        missing = _LIBRARY_TABLES - tables
+        missing = (_LIBRARY_TABLES | {name for v, names in _NEWER_TABLES.items()
+                                      if v <= version for name in names}) - tables
         columns = {r[1] for r in db.execute("PRAGMA table_info(games)").fetchall()}
         want = _V1_GAME_COLUMNS | {c for v, cols in _NEWER_COLUMNS.items() if v <= version
                                    for c in cols}
@@ -892,6 +1020,8 @@ class SqliteStore:
                 db.execute(_DIGEST_INDEX)
             if schema < 3:
                 self._add_starts_and_mulligans()
+            if schema < 4:
+                self._add_kills()
             db.execute("UPDATE library_meta SET value = ? WHERE key = 'schema'",
                        (str(SCHEMA_VERSION),))
         return SCHEMA_VERSION
@@ -915,6 +1045,21 @@ class SqliteStore:
                        (first, json.dumps(takes), gid))
             db.executemany("UPDATE seats SET mulligans = ? WHERE game_id = ? AND seat = ?",
                            [(n, gid, seat) for seat, n in enumerate(takes)])
+
+    def _add_kills(self) -> None:
+        """Migrating to schema 4: the table of kills, filled from each stored log (one
+        that cannot be read has none: unknown)."""
+        db = self._conn
+        db.execute(_KILLS_TABLE)
+        for gid, log in db.execute("SELECT id, log FROM games ORDER BY id").fetchall():
+            if not isinstance(log, bytes):
+                continue
+            try:
+                lf = decode_log(log, name=f"game {gid}")
+                facts = game_facts(lf.header, lf.envelopes)
+            except Exception:  # noqa: BLE001 - a log this kernel can't read: left unknown
+                continue
+            db.executemany("INSERT INTO kills VALUES (?, ?, ?, ?)", _kill_rows(gid, facts))
 
     def _error(self, exc: Exception) -> StoreError:
         """The one line that says what went wrong with the file."""
@@ -1027,6 +1172,7 @@ class SqliteStore:
                            [(gid, t, n) for t, n in sorted(facts.event_types.items())])
             db.executemany("INSERT INTO deaths VALUES (?, ?, ?)",
                            [(gid, c, n) for c, n in sorted(facts.died.items())])
+            db.executemany("INSERT INTO kills VALUES (?, ?, ?, ?)", _kill_rows(gid, facts))
             return Added(gid, False)
 
         return self._write(insert)
@@ -1138,6 +1284,48 @@ class SqliteStore:
     def deaths(self, game_id: int) -> dict[str, int]:
         """The indexed deaths (card name -> count) of one game."""
         return self._counts("SELECT card, n FROM deaths WHERE game_id = ?", game_id)
+
+    def death_totals(self) -> builtins.list[tuple[str, int, int]]:
+        """Every card that died in some stored game, as ``(card, deaths, games)``: how many
+        of its permanents died in all, and in how many games; most deaths first."""
+        rows = self._read("SELECT card, SUM(n), COUNT(*) FROM deaths GROUP BY card "
+                          "ORDER BY SUM(n) DESC, COUNT(*) DESC, card")
+        return self._totals(rows, "deaths")
+
+    def kill_totals(self, victim: str = "permanent"
+                    ) -> builtins.list[tuple[str, int, int]] | None:
+        """The cards to blame (:class:`Blame`) for the deaths of permanents (``victim=
+        "permanent"``) or for the players' losses (``"player"``) over every stored game, as
+        ``(card, times, games)``, most first; ``None`` for a library of schema 3 or older
+        opened for reading (it has no index of kills until a game is added to it)."""
+        if self._schema < 4:
+            return None
+        rows = self._read("SELECT card, SUM(n), COUNT(*) FROM kills WHERE victim = ? "
+                          "GROUP BY card ORDER BY SUM(n) DESC, COUNT(*) DESC, card", (victim,))
+        return self._totals(rows, "kills")
+
+    def kills(self, game_id: int) -> dict[str, dict[str, int]]:
+        """One game's indexed kills: ``{"permanent": {card: n}, "player": {card: n}}``
+        (empty for a library of schema 3 or older opened for reading)."""
+        out: dict[str, dict[str, int]] = {"permanent": {}, "player": {}}
+        if self._schema < 4:
+            return out
+        for card, victim, n in self._read("SELECT card, victim, n FROM kills WHERE "
+                                          "game_id = ?", (game_id,)):
+            if not isinstance(card, str) or victim not in out or type(n) is not int:
+                raise _record_error(self.path, game_id, f"a kill is {card!r}: {n!r}")
+            out[victim][card] = n
+        return out
+
+    def _totals(self, rows: Sequence[Any], what: str) -> builtins.list[tuple[str, int, int]]:
+        out = []
+        for card, n, games in rows:
+            if not isinstance(card, str) or type(n) is not int or type(games) is not int:
+                raise StoreError(f"{self.path}: the index of {what} is damaged (an entry is "
+                                 f"{_one_line(repr((card, n)), 60)}); the games can still be "
+                                 "read")
+            out.append((card, n, games))
+        return out
 
     def event_types(self) -> builtins.list[str]:
         """Every event type that occurs in some stored game."""
