@@ -48,7 +48,15 @@ from mtgk.cards.definitions import KEYWORDS, Registry
 from mtgk.cards.rendering import RENDERERS, register_renderer
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope, ref_player
-from mtgk.rules.state import Obj, StackItem, State, apply, copy_state, new_state
+from mtgk.rules.state import (
+    Obj,
+    StackItem,
+    State,
+    apply,
+    copy_state,
+    defending_players,
+    new_state,
+)
 from mtgk.rules.visibility import (
     PLAIN_CHOICE_KINDS,
     PLAYER_FIELDS,
@@ -440,6 +448,12 @@ class Renderer:
         seed = f"seed {e.seed}, " if self.viewer is None else ""
         return f"Game started: {' vs '.join(e.players)} ({seed}rules {e.profile})"
 
+    def _GameVariant(self, e: ev.GameVariant) -> str:
+        if e.teams:
+            teams = " vs ".join(" & ".join(self.player(p) for p in t) for t in e.teams)
+            return f"Two-Headed Giant: {teams} (each team shares its life total)"
+        return f"Free-for-all: {len(self.state.players)} players"
+
     def _ObjectCreated(self, e: ev.ObjectCreated) -> str:
         seen = _zone_visible(e.zone, e.owner, self.viewer, e.face_down)
         name = self.card_name(e.card) if seen else HIDDEN
@@ -794,7 +808,8 @@ class Renderer:
         return f"{who} attacks: {pairs}" if pairs else f"{who} declares no attackers"
 
     def _BlockersDeclared(self, e: ev.BlockersDeclared) -> str:
-        who = self.player(1 - self.state.active) if len(self.state.players) == 2 else "defender"
+        d = defending_players(self.state)
+        who = " & ".join(self.player(p) for p in d) if d else "defender"
         pairs = ", ".join(f"{self.obj(b)} blocks {self.obj(a)}" for b, a in e.blocks)
         return f"{who}: {pairs}" if pairs else f"{who} declares no blockers"
 
