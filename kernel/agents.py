@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mtgk.log import events as ev
-from mtgk.rules.state import is_active, same_team, team_of
+from mtgk.rules.seats import is_active, same_team, team_of
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Agent, Decision, Game

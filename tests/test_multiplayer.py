@@ -16,18 +16,9 @@ from mtgk.cards.loading import load_registry
 from mtgk.log import events as ev
 from mtgk.log.logfile import decode_log, encode_log
 from mtgk.log.replay import SetupError, header_variant, new_header, run_from_header, verify
-from mtgk.rules.engine import Game
-from mtgk.rules.state import (
-    apply,
-    encode_state,
-    fold,
-    new_state,
-    next_priority,
-    next_turn,
-    opponents_of,
-    teammates,
-    turn_order_from,
-)
+from mtgk.rules.engine import Game, GameOver
+from mtgk.rules.seats import next_priority, next_turn, opponents_of, teammates, turn_order_from
+from mtgk.rules.state import apply, encode_state, fold, new_state
 
 REG = load_registry()
 DECKS = [deck_lines(load_deck(n, REG)) for n in [k for k in builtin_decks(REG) if "/" not in k][:2]]
@@ -135,3 +126,27 @@ def test_the_first_team_skips_its_first_draw_and_a_free_for_all_first_player_doe
             assert turn1 == []
         else:
             assert turn1 == [first]
+
+
+@pytest.mark.parametrize("variant,teams,counts,lost", [
+    (THG, TEAMS, {1: 8, 3: 7}, [False, True, False, True]),  # 15 between bob and dave
+    (THG, TEAMS, {1: 8, 3: 6}, [False, False, False, False]),  # 14: the team plays on
+    ("", (), {1: 10}, [False, True, False, False]),  # free-for-all: 10 (CR 704.5c)
+    ("", (), {1: 9, 2: 9}, [False, False, False, False]),
+])
+def test_poison_counters_lose_by_team(variant: str, teams: tuple[tuple[int, ...], ...],
+                                      counts: dict[int, int], lost: list[bool]) -> None:
+    """CR 704.6b: a Two-Headed Giant team with fifteen or more poison counters loses (both
+    its players); CR 704.5c: otherwise a player with ten or more.  (No card of the
+    installed sets gives poison counters: they are put on players directly here.)"""
+    game = Game(REG, ["a", "b", "c", "d"], seed=1, variant=variant, teams=teams)
+    game.emit(ev.TurnBegan(turn=1, active=0))
+    for p, n in counts.items():
+        game.emit(ev.CounterPlaced(obj=ev.player_ref(p), kind="poison", n=n))
+    try:
+        game.settle()
+    except GameOver:
+        pass
+    assert [p.lost for p in game.state.players] == lost
+    assert game.state.over == (variant == THG and any(lost))
+    assert encode_state(fold(list(game.log))) == encode_state(game.state)

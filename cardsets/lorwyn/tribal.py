@@ -66,7 +66,7 @@ from mtgk.plugins.tribal import (
     until_eot,
 )
 from mtgk.rules.layers import View
-from mtgk.rules.state import is_active, same_team
+from mtgk.rules.seats import is_active, same_team
 
 from .cards import S
 

@@ -46,7 +46,7 @@ from mtgk.cards.effects import Ctx
 from mtgk.cards.filters import Filter, matching
 from mtgk.log import events as ev
 from mtgk.rules.layers import View
-from mtgk.rules.state import is_active
+from mtgk.rules.seats import is_active
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game

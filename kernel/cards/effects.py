@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from mtgk.log import events as ev
 from mtgk.log.events import player_ref, ref_player
-from mtgk.rules.state import opponents_of
+from mtgk.rules.seats import opponents_of
 
 if TYPE_CHECKING:
     from mtgk.cards.filters import Filter

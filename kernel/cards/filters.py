@@ -36,7 +36,8 @@ from difflib import get_close_matches
 from typing import Any
 
 from mtgk.log.events import ref_player
-from mtgk.rules.state import same_team, zone_ids
+from mtgk.rules.seats import same_team
+from mtgk.rules.state import zone_ids
 from mtgk.rules.subtypes import creature_types, is_creature_type
 
 Pred = Callable[[Any, int, int, int], bool]

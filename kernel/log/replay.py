@@ -73,16 +73,8 @@ from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, UnknownEvent
 from mtgk.rules.engine import Agent, Game, GameOver, RulesError
-from mtgk.rules.state import (
-    State,
-    apply,
-    copy_state,
-    encode_state,
-    fold,
-    new_state,
-    next_turn,
-    variant_event,
-)
+from mtgk.rules.seats import next_turn, variant_event
+from mtgk.rules.state import State, apply, copy_state, encode_state, fold, new_state
 
 _decode_state = msgspec.msgpack.Decoder(State).decode
 

@@ -17,7 +17,8 @@ from mtgk.rules.kept import StaleCache
 from mtgk.rules.layers import Chars, is_creature_type, printed, printed_template
 from mtgk.rules.mana import ManaCost, Source, max_payable_x, plan_payment
 from mtgk.rules.parts import GamePart
-from mtgk.rules.state import Obj, is_active
+from mtgk.rules.seats import is_active
+from mtgk.rules.state import Obj
 
 ABILITY_ZONES = ("hand", "graveyard", "exile")
 """Zones other than the battlefield from which a player is offered the activated abilities

@@ -12,7 +12,7 @@ from mtgk.log import events as ev
 from mtgk.rules.core import BASIC_MANA, Decision, RulesError
 from mtgk.rules.mana import ManaCost, max_payable_x, plan_payment
 from mtgk.rules.parts import GamePart
-from mtgk.rules.state import is_active
+from mtgk.rules.seats import is_active
 
 ZONE_WORDS = {"hand": "a hand", "graveyard": "a graveyard", "exile": "exile",
               "library": "a library", "battlefield": "the battlefield", "stack": "the stack"}

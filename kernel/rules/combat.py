@@ -10,7 +10,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import player_ref
 from mtgk.rules.core import Decision, RulesError
 from mtgk.rules.parts import GamePart
-from mtgk.rules.state import defending_players, opponents_of, team_of
+from mtgk.rules.seats import defending_players, opponents_of, team_of
 
 
 class Combat(GamePart):

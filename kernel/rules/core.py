@@ -25,7 +25,8 @@ from mtgk.log import events as ev
 from mtgk.log.events import Envelope, Event, ref_player
 from mtgk.rules.kept import MOVES, KeptFacts, StaleCache
 from mtgk.rules.layers import Chars, View, printed
-from mtgk.rules.state import StackItem, State, apply, new_state, opponents_of, variant_event
+from mtgk.rules.seats import opponents_of, variant_event
+from mtgk.rules.state import StackItem, State, apply, new_state
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game

@@ -15,13 +15,8 @@ from mtgk.rules.core import Decision, GameOver, card_of
 from mtgk.rules.kept import StaleCache
 from mtgk.rules.parts import GamePart
 from mtgk.rules.replacement import replace
-from mtgk.rules.state import (
-    StackItem,
-    defending_players,
-    first_priority,
-    next_priority,
-    players_in_game,
-)
+from mtgk.rules.seats import defending_players, first_priority, next_priority, players_in_game
+from mtgk.rules.state import StackItem
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from mtgk.log.events import DamageRedirected, ref_player
-from mtgk.rules.state import same_team
+from mtgk.rules.seats import same_team
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game

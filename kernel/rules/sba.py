@@ -10,7 +10,7 @@ from mtgk.log.events import Event, player_ref
 from mtgk.rules.core import GameOver
 from mtgk.rules.kept import NEUTRAL_EVENTS
 from mtgk.rules.parts import GamePart
-from mtgk.rules.state import team_of
+from mtgk.rules.seats import team_of
 from mtgk.rules.zones import Move
 
 _BY_CHARACTERISTICS = frozenset({"toughness", "lethal-damage", "loyalty", "aura", "equipment",

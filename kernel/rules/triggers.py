@@ -13,7 +13,8 @@ from mtgk.log import events as ev
 from mtgk.log.events import Event
 from mtgk.rules.core import Decision, RulesError, event_data, plain
 from mtgk.rules.parts import GamePart
-from mtgk.rules.state import StackItem, turn_order_from, zone_ids
+from mtgk.rules.seats import turn_order_from
+from mtgk.rules.state import StackItem, zone_ids
 
 
 def _check_order(choice: Any, items: list[StackItem]) -> list[int]:

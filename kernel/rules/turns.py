@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from mtgk.log import events as ev
 from mtgk.rules.core import Decision, GameOver
 from mtgk.rules.parts import GamePart
-from mtgk.rules.state import (
+from mtgk.rules.seats import (
     TWO_HEADED_GIANT,
     active_team,
     first_player_choices,

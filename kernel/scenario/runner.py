@@ -72,17 +72,16 @@ from mtgk.log.events import player_ref
 from mtgk.log.logfile import LogHeader, write_log
 from mtgk.log.replay import SCENARIO_SETUP
 from mtgk.rules.engine import COLOR_WORDS, STEPS, Decision, Game, GameOver, RulesError, StaleCache
-from mtgk.rules.state import (
+from mtgk.rules.seats import (
     FREE_FOR_ALL,
     TWO_HEADED_GIANT,
     active_team,
     defending_players,
-    encode_state,
-    fold,
     next_turn,
     opponents_of,
     team_of,
 )
+from mtgk.rules.state import encode_state, fold
 from mtgk.scenario.model import (
     Action,
     Answer,

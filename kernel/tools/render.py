@@ -48,15 +48,8 @@ from mtgk.cards.definitions import KEYWORDS, Registry
 from mtgk.cards.rendering import RENDERERS, register_renderer
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope, ref_player
-from mtgk.rules.state import (
-    Obj,
-    StackItem,
-    State,
-    apply,
-    copy_state,
-    defending_players,
-    new_state,
-)
+from mtgk.rules.seats import defending_players, team_of
+from mtgk.rules.state import Obj, StackItem, State, apply, copy_state, new_state
 from mtgk.rules.visibility import (
     PLAIN_CHOICE_KINDS,
     PLAYER_FIELDS,
@@ -811,7 +804,8 @@ class Renderer:
         d = defending_players(self.state)
         who = " & ".join(self.player(p) for p in d) if d else "defender"
         pairs = ", ".join(f"{self.obj(b)} blocks {self.obj(a)}" for b, a in e.blocks)
-        return f"{who}: {pairs}" if pairs else f"{who} declares no blockers"
+        declares = "declare" if len(d) > 1 else "declares"
+        return f"{who}: {pairs}" if pairs else f"{who} {declares} no blockers"
 
     def _RemovedFromCombat(self, e: ev.RemovedFromCombat) -> str:
         return f"{self.obj(e.obj)} is removed from combat"
@@ -862,6 +856,9 @@ class Renderer:
             why = {"turn-limit": "the turn limit", "loop": "a loop of mandatory actions "
                    "(rule 104.4b)"}.get(e.reason, e.reason)
             return f"Game over: a draw ({why})" if why else "Game over: a draw"
+        team = team_of(self.state, e.winner)
+        if len(team) > 1:  # Two-Headed Giant: the team wins
+            return f"Game over: {' & '.join(self.player(p) for p in team)} win"
         return f"Game over: {self.player(e.winner)} wins"
 
     def _DrewFromEmptyLibrary(self, e: ev.DrewFromEmptyLibrary) -> str:
