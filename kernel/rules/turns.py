@@ -236,8 +236,8 @@ class TurnStructure(GamePart):
         team in its order (CR 810, shared team turns), but not one who skips their draw
         step (a step skipped by the whole team doesn't happen)."""
         s = self.state
-        if not s.teams:
-            return [] if self.skips_draw_step(active) else [active]
+        if not s.teams:  # (a player who left the game in their turn draws no more)
+            return [] if self.skips_draw_step(active) or s.players[active].lost else [active]
         return [p for p in active_team(s) if not s.players[p].lost
                 and not self.skips_draw_step(p)]
 
