@@ -133,3 +133,36 @@ def test_sim_and_the_library(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert code == 0 and out.count("Alice vs Bob vs Carol") == 4
     code, out, err = run(capsys, "verify", f"{db}:1")
     assert code == 0, out
+
+
+def test_branch_a_two_headed_giant_game(thg: Path, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``mtgk branch`` plays on with an agent in every seat, and the branch keeps the
+    variant and the teams (its header copies the game's meta)."""
+    out_file = tmp_path / "b.mtgk"
+    log = load_log(thg)
+    at = next(e.seq for e in log.envelopes[300:] if e.event.TAG == "DecisionMade")
+    code, _out, err = run(capsys, "branch", str(thg), "--at", str(at), "--agent", "random",
+                          "--out", str(out_file), "--quiet")
+    assert code == 0, err
+    header = load_log(out_file).header
+    assert header.meta["variant"] == "two_headed_giant" and header.meta["teams"] == [[0, 2],
+                                                                                     [1, 3]]
+    code, out, _err = run(capsys, "verify", str(out_file))
+    assert code == 0, out
+
+
+def test_export_a_two_headed_giant_position(thg: Path, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """``mtgk scenario export`` writes a multiplayer position with its variant and teams
+    (every seat's cards), and the scenario it writes runs."""
+    out_file = tmp_path / "pos.yaml"
+    code, _out, err = run(capsys, "scenario", "export", str(thg), "--turn", "5", "--step",
+                          "precombat_main", "--out", str(out_file))
+    assert code == 0, err
+    text = out_file.read_text()
+    assert "variant: two_headed_giant" in text
+    assert 'teams: [["Alice", "Carol"], ["Bob", "Dave"]]' in text
+    assert all(f'  "{name}":' in text for name in ("Alice", "Bob", "Carol", "Dave"))
+    code, out, err = run(capsys, "scenario", str(out_file))
+    assert code == 0 and out.splitlines()[-1] == "1 passed, 0 failed", out + err

@@ -135,10 +135,13 @@ def new_header(registry: Registry, players: Sequence[str], decks: Sequence[Seque
     ``decks`` are deck lines (see :func:`mtgk.cards.decks.deck_lines`).  A multiplayer
     game's header says its ``variant`` (``meta["variant"]``: ``free_for_all`` or
     ``two_headed_giant``) and ``teams`` (``meta["teams"]``, lists of player indices) and
-    lists the ``GameVariant`` event type; a two-player game's has neither.
+    lists the ``GameVariant`` event type; a two-player game's has neither.  Without
+    ``variant`` and ``teams``, those of ``meta`` (a header's copied meta) are used.
     """
     sets = [(name, registry.sets[name].version) for name in sorted(registry.sets)]
     meta = dict(meta or {})
+    if not variant and not teams:  # (a copied meta, e.g. a branch's: the game's own)
+        variant, teams = str(meta.get("variant", "")), meta.get("teams", ())
     game_variant = variant_event(len(players), variant, teams)
     if game_variant is not None:
         meta["variant"] = game_variant.variant

@@ -1057,11 +1057,12 @@ def _branch(p: argparse.ArgumentParser) -> Runner:
         header = lf.header
         recorded = [a.get("kind") for a in header.meta.get("agents", [])
                     if isinstance(a, dict)]
-        kinds = [args.agent] * 2 if args.agent else (
-            [k if k in AGENTS else "heuristic" for k in recorded] if len(recorded) == 2
-            else ["heuristic"] * 2)
+        seats = max(2, len(header.players))  # (one agent per player)
+        kinds = [args.agent] * seats if args.agent else (
+            [k if k in AGENTS else "heuristic" for k in recorded] if len(recorded) == seats
+            else ["heuristic"] * seats)
         seed = header.seed if args.seed is None else args.seed
-        seeds = [seed * 2 + i for i in range(2)]
+        seeds = [seed * 2 + i for i in range(seats)]
         agents = [AGENTS[k](s) for k, s in zip(kinds, seeds, strict=True)]
         outp = args.out or _branch_name(args.file, at)
         meta = {"agents": [{"kind": k, "seed": s} for k, s in zip(kinds, seeds, strict=True)]}
