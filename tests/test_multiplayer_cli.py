@@ -13,6 +13,8 @@ import pytest
 from mtgk.log.logfile import load_log
 from mtgk.tools.cli import main
 
+pytestmark = pytest.mark.usefixtures("reset_structlog")  # (mtgk configures structlog)
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
