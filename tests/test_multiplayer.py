@@ -8,6 +8,8 @@ The rules of each variant are tested one by one by the scenarios in
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from mtgk.agents import HeuristicAgent, RandomAgent
@@ -16,12 +18,13 @@ from mtgk.cards.loading import load_registry
 from mtgk.log import events as ev
 from mtgk.log.logfile import decode_log, encode_log
 from mtgk.log.replay import SetupError, header_variant, new_header, run_from_header, verify
-from mtgk.rules.engine import Game, GameOver
+from mtgk.rules.engine import Decision, Game, GameOver
 from mtgk.rules.seats import next_priority, next_turn, opponents_of, teammates, turn_order_from
 from mtgk.rules.state import apply, encode_state, fold, new_state
 
 REG = load_registry()
-DECKS = [deck_lines(load_deck(n, REG)) for n in [k for k in builtin_decks(REG) if "/" not in k][:2]]
+CARDS = [load_deck(n, REG) for n in [k for k in builtin_decks(REG) if "/" not in k][:2]]
+DECKS = [deck_lines(d) for d in CARDS]
 
 THG = "two_headed_giant"
 TEAMS = ((0, 2), (1, 3))
@@ -150,3 +153,38 @@ def test_poison_counters_lose_by_team(variant: str, teams: tuple[tuple[int, ...]
     assert [p.lost for p in game.state.players] == lost
     assert game.state.over == (variant == THG and any(lost))
     assert encode_state(fold(list(game.log))) == encode_state(game.state)
+
+
+class _Mulligans:
+    """Takes ``n`` mulligans, then keeps; puts the first cards asked for on the bottom."""
+
+    def __init__(self, n: int) -> None:
+        self.left = n
+
+    def decide(self, game: Game, d: Decision) -> Any:
+        kind = d.kind
+        if kind == "mulligan":
+            self.left -= 1
+            return self.left < 0
+        if kind == "bottom":
+            return list(d.options)[:d.count]
+        return RandomAgent(0).decide(game, d)
+
+
+@pytest.mark.parametrize("n,taken,kept", [(2, 1, 7), (2, 2, 6), (3, 1, 7), (4, 2, 6)])
+def test_the_first_mulligan_is_free_in_a_multiplayer_game(n: int, taken: int, kept: int) -> None:
+    """CR 103.5c: in a multiplayer game a player's first mulligan puts no card on the
+    bottom (in a two-player game every mulligan puts one: 6 cards after one)."""
+    kept = kept if n > 2 else 7 - taken
+    names = [f"p{i}" for i in range(n)]
+    game = Game(REG, names, seed=4, agents=[_Mulligans(taken)] + [_Mulligans(0)] * (n - 1))
+    game.setup_decks([CARDS[i % 2] for i in range(n)])
+    game.play(max_turns=1)
+    hands = {}
+    st = new_state()
+    for env in game.log:  # the hands as the first turn begins
+        apply(st, env.event)
+        if isinstance(env.event, ev.TurnBegan):
+            hands = {p: len(st.players[p].hand) for p in range(n)}
+            break
+    assert hands[0] == kept and all(hands[p] == 7 for p in range(1, n))

@@ -103,12 +103,14 @@ class TurnStructure(GamePart):
                         self.move(oid, "library", reason="mulligan")
                     self.shuffle(p)
                     self.draw(p, 7)
-            if taken:
+            # CR 103.5c: in a multiplayer game the first mulligan is free (puts none back)
+            back = taken - 1 if taken and len(self.state.players) > 2 else taken
+            if back:
                 hand = list(self.state.players[p].hand)
                 mark = len(self.log)
                 with self.caused(asked_by):
                     bottom = self.choose(p, "bottom", hand, "put cards on the bottom",
-                                         count=min(taken, len(hand)))
+                                         count=min(back, len(hand)))
                 last = self._decided(mark, asked_by)
                 with self.caused(last):
                     for oid in bottom:

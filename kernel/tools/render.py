@@ -475,6 +475,9 @@ class Renderer:
         return f"{who}'s library is shuffled ({n} cards; top: {top}{more})"
 
     def _TurnBegan(self, e: ev.TurnBegan) -> str:
+        if self.state.teams:  # Two-Headed Giant: the team's turn
+            team = " & ".join(self.player(p) for p in team_of(self.state, e.active))
+            return f"Turn {e.turn} ({team})"
         return f"Turn {e.turn} ({self.player(e.active)})"
 
     def _StepBegan(self, e: ev.StepBegan) -> str:

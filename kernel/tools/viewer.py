@@ -465,7 +465,8 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
                            f.loyalty or ""]
     return {
         "format": 2,
-        "title": title or f"{' vs '.join(players)}",
+        "title": title or (" vs ".join(" & ".join(players[p] for p in t) for t in final.teams)
+                           if final.teams else f"{' vs '.join(players)}"),
         "players": players,
         "decks": decks,
         "seed": header.seed if as_player is None else None,
