@@ -56,7 +56,7 @@ class PriorityAndStack(GamePart):
                 if self._choice_at >= mark:
                     last_pass = self._choice_at
                 passes += 1
-                if passes >= players_in_game(s):
+                if passes >= (players_in_game(s) if s.variant else len(s.players)):
                     if not s.stack:
                         if last_pass >= 0:  # the step ends with this pass (CR 500.2)
                             self._step_end = last_pass

@@ -163,7 +163,11 @@ def first_priority(s: State) -> int:
 
 def players_in_game(s: State) -> int:
     """How many players are still in the game (all must pass in succession: CR 117.4)."""
-    return sum(1 for p in s.players if not p.lost)
+    n = 0
+    for p in s.players:
+        if not p.lost:
+            n += 1
+    return n
 
 
 def first_player_choices(s: State) -> list[int]:
