@@ -168,3 +168,30 @@ def test_export_a_two_headed_giant_position(thg: Path, tmp_path: Path,
     assert all(f'  "{name}":' in text for name in ("Alice", "Bob", "Carol", "Dave"))
     code, out, err = run(capsys, "scenario", str(out_file))
     assert code == 0 and out.splitlines()[-1] == "1 passed, 0 failed", out + err
+
+
+def test_leaving_the_game_reveals_no_hidden_card(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A player who leaves a free-for-all game takes their library and hand with them
+    unseen (to the zone ``left``): in another player's view those events name no card and
+    no object; what leaves from the battlefield or a graveyard is public."""
+    path = tmp_path / "g.mtgk"
+    assert main(["play", "--players", "4", "--seed", "2", "--out", str(path), "--quiet"]) == 0
+    capsys.readouterr()
+    log = load_log(path)
+    left = [e for e in log.envelopes if e.event.TAG == "ZoneChanged"
+            and e.event.reason == "left-game"]
+    hidden = [e for e in left if e.event.from_zone in ("library", "hand")]
+    assert hidden and len(hidden) < len(left)
+    leaver = next(e.event for e in log.envelopes if e.event.TAG == "PlayerLost")
+    viewer = next(name for i, name in enumerate(log.header.players)
+                  if i != leaver.player)
+    code, text, _err = run(capsys, "log", str(path), "--as", viewer)
+    assert code == 0
+    lines = {int(line.split(" ", 1)[0]): line for line in text.splitlines()
+             if line[:1].isdigit()}
+    for e in hidden:
+        assert lines[e.seq].split(" ", 1)[1].startswith("a card leaves the game"), lines[e.seq]
+    code, out, _err = run(capsys, "log", str(path), "--as", viewer, "--json")
+    events = {r["seq"]: r for r in map(json.loads, out.splitlines()[1:])}
+    assert all(events[e.seq]["event"]["obj"] == 0 for e in hidden)

@@ -604,6 +604,8 @@ class Renderer:
         seen = (o is not None and self.sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
         name = (self.card_name(o.card) if o is not None else self._gone(e.obj)) if seen else HIDDEN
         who = self.player(owner)
+        if e.reason == "left-game":  # (CR 800.4a; from a library or hand: unseen)
+            return f"{name} leaves the game with {who}"
         if e.to_zone == "none":
             return f"{name} ceases to exist"
         if e.reason == "draw" and e.to_zone == "hand":
