@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mtgk.log import events as ev
+from mtgk.rules.seats import is_active, same_team, team_of
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Agent, Decision, Game
@@ -43,9 +44,11 @@ class RandomAgent:
             return True
         if d.kind == "attackers":
             out = []
+            groups = d.context.get("groups")  # several opponents: attack one of them
+            targets = r.choice(groups) if groups else d.context["targets"]
             for a in d.context["attackers"]:
                 if r.random() < 0.5:
-                    out.append([a, r.choice(d.context["targets"])])
+                    out.append([a, r.choice(targets)])
             return out
         if d.kind == "blockers":
             out = []
@@ -137,39 +140,50 @@ class HeuristicAgent(RandomAgent):
         if casts:
             def score(o: list[Any]) -> tuple[int, int]:
                 c = game.chars(o[1])
-                friendly = any(t == -1 - me or (t > 0 and t in s.objects and
-                                                game.chars(t).controller == me)
+                friendly = any(t < 0 and same_team(s, -1 - t, me) or (
+                    t > 0 and t in s.objects and same_team(s, game.chars(t).controller, me))
                                for t in o[2])
                 return (0 if friendly and "Creature" not in c.types else 1,
                         c.mana_value + o[4])
             best = max(casts, key=score)
             if score(best)[0] == 1:
-                if s.active == me or "Creature" not in game.chars(best[1]).types:
+                if is_active(s, me) or "Creature" not in game.chars(best[1]).types:
                     if s.stack and s.stack[-1].controller == me:
                         return ["pass"]
                     return best
         acts = [o for o in opts if o[0] == "activate"]
-        if acts and s.active == me and not s.stack:
+        if acts and is_active(s, me) and not s.stack:
             return acts[self.rng.randrange(len(acts))]
         return ["pass"]
 
     def _best_targets(self, game: Game, options: list[Any], me: int) -> Any:
         def bad_for_me(t: int) -> bool:
-            return t == -1 - me or (t > 0 and t in game.state.objects
-                                    and game.chars(t).controller == me)
+            s = game.state
+            return (t < 0 and same_team(s, -1 - t, me)) or (
+                t > 0 and t in s.objects and same_team(s, game.chars(t).controller, me))
         good = [o for o in options if not any(bad_for_me(t) for t in o)]
         return (good or options)[0]
 
     def _attack(self, game: Game, d: Decision, me: int) -> Any:
-        opp = 1 - me
-        blockers = [o for o in game.state.battlefield if game.chars(o).controller == opp
-                    and game.chars(o).is_creature and not game.state.objects[o].tapped]
+        s = game.state
+        groups = d.context.get("groups") or [d.context["targets"]]
+
+        def blockers_of(group: list[int]) -> list[int]:
+            # the creatures that could block an attack at this group's player (and team)
+            opp = ev.ref_player(group[0])
+            team = team_of(s, opp) if opp is not None else []
+            return [o for o in s.battlefield if game.chars(o).controller in team
+                    and game.chars(o).is_creature and not s.objects[o].tapped]
+
+        # several opponents: the one with the fewest untapped creatures (the first of those)
+        targets = min(groups, key=lambda g: len(blockers_of(g)))
+        blockers = blockers_of(targets)
         biggest = max((game.chars(b).power or 0 for b in blockers), default=0)
         out = []
         for a in d.context["attackers"]:
             c = game.chars(a)
             if (c.toughness or 0) > biggest or not blockers or c.has("flying"):
-                out.append([a, d.context["targets"][0]])
+                out.append([a, targets[0]])
         return out
 
     def _block(self, game: Game, d: Decision, me: int) -> Any:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from mtgk.log import logfile
 from mtgk.log.events import (
     EVENT_TYPES,
+    UNLISTED_UNLESS_USED,
     AbilityActivated,
     AbilityTriggered,
     Attached,
@@ -36,6 +37,7 @@ from mtgk.log.events import (
     Event,
     GameEnded,
     GameStarted,
+    GameVariant,
     LandPlayed,
     LibraryShuffled,
     LifeGained,
@@ -72,6 +74,8 @@ from mtgk.log.logfile import (
     NewerVersionError,
     TruncatedLogError,
     UnknownEvent,
+    decode_log,
+    encode_log,
     load_log,
     read_jsonl,
     read_log,
@@ -625,8 +629,26 @@ def test_write_log_refuses_gaps(tmp_path: Path) -> None:
 def test_header_event_table_is_sorted_and_current() -> None:
     table = LogHeader.current_event_table()
     assert table == sorted(table)
-    assert dict(table) == {tag: cls.VERSION for tag, cls in EVENT_TYPES.items()}
+    # every type but those listed only by a multiplayer game's header (issue 16: two-player
+    # headers are what they were before)
+    assert dict(table) == {tag: cls.VERSION for tag, cls in EVENT_TYPES.items()
+                           if tag not in UNLISTED_UNLESS_USED}
     assert make_header().events == table
+    full = LogHeader.current_event_table(multiplayer=True)
+    assert full == sorted(full)
+    assert dict(full) == {tag: cls.VERSION for tag, cls in EVENT_TYPES.items()}
+
+
+def test_a_whole_log_lists_the_multiplayer_event_types_it_holds() -> None:
+    """``encode_log`` adds a type that headers list only when used (``GameVariant``) to a
+    header that doesn't list it, so the log reads back."""
+    envs = [Envelope(0, -1, GameStarted(players=("A", "B", "C"), seed=1)),
+            Envelope(1, -1, GameVariant(variant="free_for_all"))]
+    header = make_header()
+    assert "GameVariant" not in dict(header.events)
+    back = decode_log(encode_log(header, envs))
+    assert [e.event for e in back.envelopes] == [e.event for e in envs]
+    assert "GameVariant" in dict(back.header.events)
 
 
 # --------------------------------------------------------------------------

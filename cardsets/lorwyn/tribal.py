@@ -66,6 +66,7 @@ from mtgk.plugins.tribal import (
     until_eot,
 )
 from mtgk.rules.layers import View
+from mtgk.rules.seats import is_active, same_team
 
 from .cards import S
 
@@ -266,7 +267,7 @@ S.card("Eyeblight's Ending", spell(destroy(), target(creature.without_subtype("E
 
 def _cast_on_opponents_turn(v: View, src: int, e: Any) -> bool:
     you = controller(v, src)
-    return bool(e.controller == you and v.state.active != you)
+    return bool(e.controller == you and not is_active(v.state, you))  # (not your team's)
 
 
 S.card("Faerie Tauntings", triggered(ev.SpellCast, _cast_on_opponents_turn,
@@ -403,7 +404,7 @@ S.card("Elvish Branchbender", activated("{T}", _branchbender,
 
 def _blue_spell_on_your_turn(v: View, src: int, e: Any) -> bool:
     you = controller(v, src)
-    return bool(e.controller != you and v.state.active == you
+    return bool(not same_team(v.state, e.controller, you) and is_active(v.state, you)
                 and "U" in v.chars(e.new_obj).colors)
 
 

@@ -46,6 +46,7 @@ from mtgk.cards.effects import Ctx
 from mtgk.cards.filters import Filter, matching
 from mtgk.log import events as ev
 from mtgk.rules.layers import View
+from mtgk.rules.seats import is_active
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game
@@ -261,7 +262,7 @@ def your_step(step: str) -> Callable[[View, int, Any], bool]:
     ``triggered(ev.StepBegan, your_step("end"), effect)`` is "At the beginning of your end
     step, ..." (step names: ``mtgk.rules.engine.STEPS``; see :func:`is_step`)."""
     def when(v: View, src: int, e: Any) -> bool:
-        return bool(is_step(e.step, step) and v.state.active == v.chars(src).controller)
+        return bool(is_step(e.step, step) and is_active(v.state, v.chars(src).controller))
     return when
 
 
@@ -428,7 +429,7 @@ def casts(f: Filter, effect: Effect, *targets: Target, who: str = "you",
         you = controller(v, src)
         if who == "you" and e.controller != you:
             return False
-        if opponents_turn and v.state.active == you:
+        if opponents_turn and is_active(v.state, you):  # (your team's turn: not an opponent's)
             return False
         return f(v, e.new_obj, you, src)
     return triggered(ev.SpellCast, when, effect, *targets, text="cast")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from mtgk.log import events as ev
 from mtgk.log.events import player_ref, ref_player
+from mtgk.rules.seats import opponents_of
 
 if TYPE_CHECKING:
     from mtgk.cards.filters import Filter
@@ -113,7 +114,7 @@ class Ctx:
 
     def opponents(self, player: int | None = None) -> list[int]:
         me = self.controller if player is None else self.as_player(player, "opponents")
-        return [p for p in range(len(self.game.state.players)) if p != me]
+        return opponents_of(self.game.state, me)
 
     def opponent(self, player: int | None = None) -> int:
         return self.opponents(player)[0]

@@ -36,6 +36,7 @@ from difflib import get_close_matches
 from typing import Any
 
 from mtgk.log.events import ref_player
+from mtgk.rules.seats import same_team
 from mtgk.rules.state import zone_ids
 from mtgk.rules.subtypes import creature_types, is_creature_type
 
@@ -119,7 +120,8 @@ class Filter:
                          CONTROLLER)
 
     def opponent_controls(self) -> Filter:
-        return self._and(lambda v, r, y, s: r > 0 and v.chars(r).controller != y,
+        return self._and(lambda v, r, y, s: r > 0 and not same_team(v.state,
+                                                                    v.chars(r).controller, y),
                          ".opponent_controls()", CONTROLLER)
 
     def you_own(self) -> Filter:
@@ -242,7 +244,8 @@ def _typed_filter(card_type: str, desc: str) -> Filter:
 
 player = Filter(lambda v, r, y, s: r < 0 and not v.state.players[ref_player(r)].lost, "player",
                 frozenset({"players"}))
-opponent = Filter(lambda v, r, y, s: r < 0 and ref_player(r) != y, "opponent", NOTHING)
+opponent = Filter(lambda v, r, y, s: r < 0 and not same_team(v.state, -1 - r, y),
+                  "opponent", NOTHING)
 you = Filter(lambda v, r, y, s: r < 0 and ref_player(r) == y, "you", NOTHING)
 permanent = Filter(_on_bf, "permanent", NOTHING)
 creature = _typed_filter("Creature", "creature")

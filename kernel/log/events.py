@@ -115,6 +115,26 @@ class GameStarted(Event, frozen=True):
 
 
 @event
+class GameVariant(Event, frozen=True):
+    """The game is a multiplayer one (right after :class:`GameStarted`): ``variant`` is
+    ``"free_for_all"`` (each player for themselves, CR 806) or ``"two_headed_giant"``
+    (CR 810); ``teams`` lists the players of each team in their order (empty in a
+    free-for-all game: each player is a team of one).  A two-player game has none, and
+    its log header does not list the type (:data:`UNLISTED_UNLESS_USED`), so two-player
+    logs stay as they were written before multiplayer games existed."""
+
+    TAG: ClassVar[str] = "GameVariant"
+    CHANGES: ClassVar[frozenset[str] | None] = frozenset({"players"})
+    variant: str
+    teams: tuple[tuple[int, ...], ...] = ()
+
+
+UNLISTED_UNLESS_USED = frozenset({"GameVariant"})
+"""Event types a log header's event table lists only when the log holds such an event
+(see :meth:`mtgk.log.logfile.LogHeader.current_event_table`)."""
+
+
+@event
 class ObjectCreated(Event, frozen=True):
     """A card (or, in scenario setups, a token) is put directly into a zone.
 

@@ -174,7 +174,7 @@ from typing import IO, Any, ClassVar, Final, TypeAlias
 
 import msgspec
 
-from mtgk.log.events import EVENT_TYPES, Envelope, Event
+from mtgk.log.events import EVENT_TYPES, UNLISTED_UNLESS_USED, Envelope, Event
 
 __all__ = [
     "FORMAT_VERSION",
@@ -225,8 +225,9 @@ _VARINT1: Final = [bytes((i,)) for i in range(128)]
 # Header, unknown events, problems, errors
 
 
-def _current_event_table() -> list[tuple[str, int]]:
-    return sorted((tag, cls.VERSION) for tag, cls in EVENT_TYPES.items())
+def _current_event_table(multiplayer: bool = False) -> list[tuple[str, int]]:
+    return sorted((tag, cls.VERSION) for tag, cls in EVENT_TYPES.items()
+                  if multiplayer or tag not in UNLISTED_UNLESS_USED)
 
 
 class LogHeader(msgspec.Struct, kw_only=True):
@@ -252,13 +253,15 @@ class LogHeader(msgspec.Struct, kw_only=True):
     meta: dict[str, Any] = msgspec.field(default_factory=dict)
 
     @staticmethod
-    def current_event_table() -> list[tuple[str, int]]:
-        """``(tag, VERSION)`` for every registered event type, sorted by tag.
+    def current_event_table(multiplayer: bool = False) -> list[tuple[str, int]]:
+        """``(tag, VERSION)`` for every registered event type, sorted by tag; the types of
+        multiplayer games (:data:`~mtgk.log.events.UNLISTED_UNLESS_USED`) only with
+        ``multiplayer``, so that two-player headers are what they were before.
 
         >>> ("DamageDealt", 1) in LogHeader.current_event_table()
         True
         """
-        return _current_event_table()
+        return _current_event_table(multiplayer)
 
 
 class UnknownEvent(Event, frozen=True):
@@ -766,12 +769,15 @@ class LogWriter:
 
 
 def _with_unknown_tags(header: LogHeader, envelopes: Sequence[Envelope]) -> LogHeader:
-    """Add the tags of UnknownEvents missing from the header's event table."""
+    """Add the tags of UnknownEvents missing from the header's event table, and of the
+    event types a table lists only when used (:data:`~mtgk.log.events.UNLISTED_UNLESS_USED`)."""
     table = dict(header.events)
     extra: dict[str, int] = {}
     for env in envelopes:
         ev = env.event
-        if isinstance(ev, UnknownEvent) and ev.tag not in table:
+        if ev.TAG in UNLISTED_UNLESS_USED and ev.TAG not in table:
+            extra[ev.TAG] = ev.VERSION
+        elif isinstance(ev, UnknownEvent) and ev.tag not in table:
             if extra.setdefault(ev.tag, ev.version) != ev.version:
                 raise ValueError(
                     f"unknown event {ev.tag!r} occurs at versions {extra[ev.tag]} and "

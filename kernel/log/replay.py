@@ -73,6 +73,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, UnknownEvent
 from mtgk.rules.engine import Agent, Game, GameOver, RulesError
+from mtgk.rules.seats import next_turn, variant_event
 from mtgk.rules.state import State, apply, copy_state, encode_state, fold, new_state
 
 _decode_state = msgspec.msgpack.Decoder(State).decode
@@ -127,15 +128,39 @@ Watch = Callable[[Game], None]
 
 def new_header(registry: Registry, players: Sequence[str], decks: Sequence[Sequence[str]],
                seed: int, profile: str = "lorwyn-2007",
-               meta: dict[str, Any] | None = None) -> LogHeader:
+               meta: dict[str, Any] | None = None, variant: str = "",
+               teams: Sequence[Sequence[int]] = ()) -> LogHeader:
     """The header of a new game log: kernel version, card sets (with versions), decks...
 
-    ``decks`` are deck lines (see :func:`mtgk.cards.decks.deck_lines`).
+    ``decks`` are deck lines (see :func:`mtgk.cards.decks.deck_lines`).  A multiplayer
+    game's header says its ``variant`` (``meta["variant"]``: ``free_for_all`` or
+    ``two_headed_giant``) and ``teams`` (``meta["teams"]``, lists of player indices) and
+    lists the ``GameVariant`` event type; a two-player game's has neither.  Without
+    ``variant`` and ``teams``, those of ``meta`` (a header's copied meta) are used.
     """
     sets = [(name, registry.sets[name].version) for name in sorted(registry.sets)]
+    meta = dict(meta or {})
+    if not variant and not teams:  # (a copied meta, e.g. a branch's: the game's own)
+        variant, teams = str(meta.get("variant", "")), meta.get("teams", ())
+    game_variant = variant_event(len(players), variant, teams)
+    if game_variant is not None:
+        meta["variant"] = game_variant.variant
+        if game_variant.teams:
+            meta["teams"] = [list(t) for t in game_variant.teams]
     return LogHeader(kernel_version=mtgk.__version__, cardsets=sets, players=list(players),
-                     decks=[list(d) for d in decks], seed=seed, profile=profile,
-                     meta=dict(meta or {}))
+                     decks=[list(d) for d in decks], seed=seed, profile=profile, meta=meta,
+                     events=LogHeader.current_event_table(game_variant is not None))
+
+
+def header_variant(header: LogHeader) -> tuple[str, list[list[int]]]:
+    """The variant and teams a header records (``("", [])``: a two-player game)."""
+    variant = header.meta.get("variant", "")
+    teams = header.meta.get("teams", [])
+    if not isinstance(variant, str) or not isinstance(teams, list) or not all(
+            isinstance(t, list) and all(isinstance(p, int) for p in t) for t in teams):
+        raise SetupError("the header's variant or teams (meta.variant, meta.teams) are not "
+                         "a variant name and lists of player numbers")
+    return variant, teams
 
 
 def header_decks(header: LogHeader, registry: Registry) -> list[list[str]]:
@@ -149,8 +174,12 @@ def header_decks(header: LogHeader, registry: Registry) -> list[list[str]]:
 
 def start_game(registry: Registry, header: LogHeader, agents: Sequence[Agent]) -> Game:
     """A new game as ``header`` describes it (players, seed, rules profile)."""
-    return Game(registry, list(header.players), seed=header.seed, agents=list(agents),
-                profile=header.profile)
+    variant, teams = header_variant(header)
+    try:
+        return Game(registry, list(header.players), seed=header.seed, agents=list(agents),
+                    profile=header.profile, variant=variant, teams=teams)
+    except ValueError as err:  # a variant or teams this kernel can't play
+        raise SetupError(f"the header's game can't be played: {err}") from None
 
 
 def run_from_header(registry: Registry, header: LogHeader, agents: Sequence[Agent] | None = None,
@@ -218,15 +247,16 @@ def setup_problems(header: LogHeader, log: Sequence[Envelope]) -> list[str]:
     name = header.meta.get("scenario")
     if not isinstance(name, str) or not name:
         problems.append("the header names no scenario (meta.scenario)")
-    for env in log[1:]:
+    start = 2 if len(log) > 1 and isinstance(log[1].event, ev.GameVariant) else 1
+    for env in log[start:]:
         e = env.event
         if isinstance(e, ev.StepBegan):
             break
-        if env.seq == 1 and not isinstance(e, ev.TurnBegan):
-            problems.append(f"event 1: a scenario's setup starts with TurnBegan, found "
+        if env.seq == start and not isinstance(e, ev.TurnBegan):
+            problems.append(f"event {start}: a scenario's setup starts with TurnBegan, found "
                             f"{_tag(e)}")
             break
-        if env.seq > 1 and isinstance(e, ev.TurnBegan):
+        if env.seq > start and isinstance(e, ev.TurnBegan):
             problems.append(f"event {env.seq}: a second TurnBegan in the setup")
             break
         if not isinstance(e, SETUP_EVENTS):
@@ -273,7 +303,7 @@ def run_setup_log(registry: Registry, header: LogHeader, agents: Sequence[Agent]
     active = 0
     step: str | None = None
     with game.setting_up() if current else nullcontext():
-        for env in log[1:]:
+        for env in log[len(game.log):]:  # (after GameStarted and a GameVariant)
             e = env.event
             if isinstance(e, ev.StepBegan):
                 step = e.step
@@ -286,7 +316,7 @@ def run_setup_log(registry: Registry, header: LogHeader, agents: Sequence[Agent]
     max_turns = int(header.meta.get("max_turns", DEFAULT_MAX_TURNS))
     try:
         game.turn_from(step, turn, active, resume=current)
-        game.run(first=1 - active, turn=turn + 1, max_turns=max_turns)
+        game.run(first=next_turn(game.state, active), turn=turn + 1, max_turns=max_turns)
     except GameOver:
         pass
     return game
@@ -680,7 +710,8 @@ def _rerun_report(rerun: Rerunner, registry: Registry, header: LogHeader,
     past_end = False
     asked_at_end = False  # the re-run asked for a decision the log ends before
     try:
-        game = rerun_log(rerun, registry, header, [agent, agent], cmp.watch, envelopes)
+        game = rerun_log(rerun, registry, header, [agent] * max(2, len(header.players)),
+                         cmp.watch, envelopes)
     except _Stop as stop:
         div = stop.divergence
         past_end = div is None

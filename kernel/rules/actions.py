@@ -17,6 +17,7 @@ from mtgk.rules.kept import StaleCache
 from mtgk.rules.layers import Chars, is_creature_type, printed, printed_template
 from mtgk.rules.mana import ManaCost, Source, max_payable_x, plan_payment
 from mtgk.rules.parts import GamePart
+from mtgk.rules.seats import is_active
 from mtgk.rules.state import Obj
 
 ABILITY_ZONES = ("hand", "graveyard", "exile")
@@ -55,7 +56,7 @@ class LegalActions(GamePart):
         s = self.state
         if s.over:
             return [PASS]
-        sorcery_ok = s.active == player and not s.stack and s.step in ("precombat_main",
+        sorcery_ok = is_active(s, player) and not s.stack and s.step in ("precombat_main",
                                                                           "postcombat_main")
         key = (player, self._version, self._taps, tuple(s.players[player].mana), sorcery_ok,
                tuple([p.library[0] for p in s.players if p.library]))

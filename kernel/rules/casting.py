@@ -12,6 +12,7 @@ from mtgk.log import events as ev
 from mtgk.rules.core import BASIC_MANA, Decision, RulesError
 from mtgk.rules.mana import ManaCost, max_payable_x, plan_payment
 from mtgk.rules.parts import GamePart
+from mtgk.rules.seats import is_active
 
 ZONE_WORDS = {"hand": "a hand", "graveyard": "a graveyard", "exile": "exile",
               "library": "a library", "battlefield": "the battlefield", "stack": "the stack"}
@@ -36,7 +37,7 @@ class Casting(GamePart):
             raise RulesError("117", f"not an action: {action!r}")
         kind = action[0]
         s = self.state
-        sorcery_ok = s.active == player and not s.stack and s.step in ("precombat_main",
+        sorcery_ok = is_active(s, player) and not s.stack and s.step in ("precombat_main",
                                                                           "postcombat_main")
         if kind == "pass":
             return ["pass"]
@@ -221,7 +222,7 @@ class Casting(GamePart):
             if self.summoning_sick(oid):
                 raise RulesError("302.6", f"{o.card} has summoning sickness")
         if ab.cost.loyalty is not None or ab.cost.loyalty_x:
-            if s.active != player or s.stack or s.step not in ("precombat_main",
+            if not is_active(s, player) or s.stack or s.step not in ("precombat_main",
                                                                 "postcombat_main"):
                 raise RulesError("606.3", "loyalty abilities can be activated only at sorcery "
                                  "speed")
@@ -403,7 +404,7 @@ class Casting(GamePart):
         s = self.state
         o = s.objects.get(oid)
         ok = (o is not None and o.zone not in ("battlefield", "stack", "none")
-              and "Land" in self.reg[o.card].facts.types and s.active == player
+              and "Land" in self.reg[o.card].facts.types and is_active(s, player)
               and s.players[player].lands_played < 1)
         if optional and not self._may(player, ok, prompt or f"play {self.name(oid)}?"):
             return None

@@ -10,6 +10,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import player_ref
 from mtgk.rules.core import Decision, RulesError
 from mtgk.rules.parts import GamePart
+from mtgk.rules.seats import defending_players, opponents_of, team_of
 
 
 class Combat(GamePart):
@@ -19,24 +20,52 @@ class Combat(GamePart):
     def can_attack(self, oid: int, player: int) -> bool:
         o = self.state.objects[oid]
         c = self.chars(oid)
-        return (c.is_creature and c.controller == player and not o.tapped
+        return (c.is_creature and c.controller in team_of(self.state, player) and not o.tapped
                 and not (o.sick and not c.has("haste")) and not c.has("defender")
                 and not c.has("can't attack"))
 
     def attack_targets(self, player: int) -> list[int]:
-        d = 1 - player
+        """What ``player``'s creatures can attack: each opponent (each player of the
+        defending team, in Two-Headed Giant: the team is attacked) and the planeswalkers
+        they control (CR 506.3); once attackers are declared, the defending players'."""
+        out: list[int] = []
+        for d in self._defender_choices(player):
+            out.extend(self._attackable(d))
+        return out
+
+    def _defender_choices(self, player: int) -> list[int]:
+        s = self.state
+        c = s.combat
+        if c is not None and c.defenders:
+            return c.defenders
+        return opponents_of(s, player)
+
+    def _attackable(self, d: int) -> list[int]:
+        """Defending player ``d`` and the planeswalkers ``d`` controls."""
         return [player_ref(d)] + [oid for oid in self.permanents_of_type("Planeswalker")
                                   if self.chars(oid).controller == d]
+
+    def attack_groups(self, player: int) -> list[list[int]]:
+        """The targets of one attack, by the player or team attacked: in a free-for-all game
+        of more than two players each opponent and their planeswalkers (all attackers of a
+        combat attack one chosen opponent); otherwise one group, every target."""
+        s = self.state
+        if s.teams or len(s.players) == 2:
+            return [self.attack_targets(player)]
+        return [self._attackable(d) for d in self._defender_choices(player)]
 
     def _declare_attackers(self, active: int) -> bool:
         cands = [oid for oid in self.state.battlefield if self.can_attack(oid, active)]
         if not cands:
             return False
         mark = len(self.log)
+        context: dict[str, Any] = {"attackers": cands, "targets": self.attack_targets(active)}
+        groups = self.attack_groups(active)
+        if len(groups) > 1:  # several opponents: the attack is at one of them (and theirs)
+            context["groups"] = groups
         choice = self.ask(Decision("attackers", active, None, "declare attackers",
                                    check=lambda ch: self.check_attackers(active, ch),
-                                   context={"attackers": cands,
-                                            "targets": self.attack_targets(active)}))
+                                   context=context))
         if not choice:
             return False
         seq = self.emit(ev.AttackersDeclared(attacks=tuple((a, t) for a, t in choice)),
@@ -51,6 +80,7 @@ class Combat(GamePart):
         if not isinstance(choice, list):
             raise RulesError("508.1", "attackers must be a list of [attacker, target] pairs")
         targets = self.attack_targets(player)
+        groups = self.attack_groups(player)
         seen: set[int] = set()
         out: list[list[int]] = []
         for pair in choice:
@@ -69,6 +99,9 @@ class Combat(GamePart):
                 raise RulesError("508.1b", f"{self.name(t)} can't be attacked: a creature "
                                  "attacks the defending player or a planeswalker they control")
             out.append([a, t])
+        if len(groups) > 1 and out and not any(all(t in g for _a, t in out) for g in groups):
+            raise RulesError("508.1b", "the creatures attack one opponent: that player and "
+                             "planeswalkers they control, not several players")
         return out
 
     def can_block(self, blocker: int, attacker: int) -> bool:
@@ -100,9 +133,13 @@ class Combat(GamePart):
         c = self.state.combat
         if c is None or not c.attackers:
             return
-        d = 1 - active
+        defenders = [p for p in defending_players(self.state)
+                     if not self.state.players[p].lost]
+        if not defenders:
+            return
+        d = defenders[0]  # (in Two-Headed Giant the team blocks together: CR 810.7? / 509)
         cands = [oid for oid in self.state.battlefield
-                 if self.chars(oid).controller == d and self.chars(oid).is_creature
+                 if self.chars(oid).controller in defenders and self.chars(oid).is_creature
                  and not self.state.objects[oid].tapped]
         choice: list[list[int]] = []
         mark = len(self.log)
@@ -134,7 +171,8 @@ class Combat(GamePart):
             if a not in c.attackers:
                 raise RulesError("509.1a", f"{self.name(a)} is not attacking")
             if b not in self.state.objects or self.state.objects[b].zone != "battlefield" or \
-                    self.chars(b).controller != player or not self.can_block(b, a):
+                    self.chars(b).controller not in team_of(self.state, player) \
+                    or not self.can_block(b, a):
                 raise RulesError("509.1b", f"{self.name(b)} can't block {self.name(a)}")
             count[a] = count.get(a, 0) + 1
             out.append([b, a])
@@ -176,8 +214,9 @@ class Combat(GamePart):
         c = self.state.combat
         attackers = list(c.attackers) if c else []
         lures = [a for a in attackers if self.chars(a).has("all able block it")]
+        team = team_of(self.state, player)
         mine = [b for b in self.state.battlefield
-                if self.chars(b).controller == player and self.chars(b).is_creature]
+                if self.chars(b).controller in team and self.chars(b).is_creature]
         musts = {b: [int(r[11:]) for r in self.chars(b).abilities if r.startswith("must_block:")
                      and int(r[11:]) in attackers] for b in mine}
         if not lures and not any(musts.values()):
@@ -238,7 +277,7 @@ class Combat(GamePart):
         if c is None:
             return
         dmg: list[tuple[int, int, int]] = []
-        defender = 1 - s.active
+        defenders = defending_players(s)
         for a, target in list(c.attackers.items()):
             if a not in s.objects or s.objects[a].zone != "battlefield":
                 continue
@@ -251,7 +290,7 @@ class Combat(GamePart):
                         and s.objects[b].zone == "battlefield"]
             target_ok = target < 0 or (target in s.objects and s.objects[target].zone ==
                                        "battlefield" and target not in c.removed_attacked
-                                       and self.chars(target).controller == defender)
+                                       and self.chars(target).controller in defenders)
             if a not in c.was_blocked:
                 if target_ok:
                     dmg.append((a, target, power))

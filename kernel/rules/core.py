@@ -25,6 +25,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import Envelope, Event, ref_player
 from mtgk.rules.kept import MOVES, KeptFacts, StaleCache
 from mtgk.rules.layers import Chars, View, printed
+from mtgk.rules.seats import opponents_of, variant_event
 from mtgk.rules.state import StackItem, State, apply, new_state
 
 if TYPE_CHECKING:
@@ -152,11 +153,12 @@ class GameCore(KeptFacts):
 
     def __init__(self, registry: Registry, players: Sequence[str], seed: int = 0,
                  agents: Sequence[Agent] | None = None, profile: str = "lorwyn-2007",
-                 start: bool = True) -> None:
+                 start: bool = True, variant: str = "",
+                 teams: Sequence[Sequence[int]] = ()) -> None:
         self.reg = registry
         self.state: State = new_state()
         self.log: list[Envelope] = []
-        self.agents: list[Agent] = list(agents) if agents else [_Pass(), _Pass()]
+        self.agents: list[Agent] = list(agents) if agents else [_Pass() for _ in players]
         self.seed = seed
         self._cause: list[int] = [-1]
         self._init_kept()
@@ -181,6 +183,9 @@ class GameCore(KeptFacts):
         self.listeners: list[Callable[[Envelope], None]] = []
         if start:
             self.emit(ev.GameStarted(players=tuple(players), seed=seed, profile=profile))
+            game_variant = variant_event(len(players), variant, teams)
+            if game_variant is not None:  # a multiplayer game (none in a two-player one)
+                self.emit(game_variant)
 
     def diag(self) -> Any:
         """The kernel's diagnostics logger for this game (structlog), bound to its seed;
@@ -324,7 +329,8 @@ class GameCore(KeptFacts):
         return self.reg.token_name(o.card) if o else f"#{ref}"
 
     def opponent(self, player: int) -> int:
-        return 1 - player
+        """``player``'s first opponent in turn order (the opponent, in a two-player game)."""
+        return opponents_of(self.state, player)[0]
 
     def new_id(self) -> int:
         """The id of the next new object, stack item or effect (past the ids that moves

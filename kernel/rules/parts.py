@@ -174,6 +174,9 @@ class GamePart(GameCore):
         def draw(self, player: int, n: int = 1) -> None:
             ...
 
+        def leave_game(self, player: int) -> None:
+            ...
+
         def deal_damage(self, source: int, to: int, amount: int, combat: bool = False,
                         controller: int | None = None) -> None:
             ...

@@ -15,6 +15,7 @@ from mtgk.rules.core import Decision, GameOver, card_of
 from mtgk.rules.kept import StaleCache
 from mtgk.rules.parts import GamePart
 from mtgk.rules.replacement import replace
+from mtgk.rules.seats import defending_players, first_priority, next_priority, players_in_game
 from mtgk.rules.state import StackItem
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class PriorityAndStack(GamePart):
     def priority_round(self) -> None:
         """Players get priority until all pass in succession with an empty stack."""
         s = self.state
-        p = s.active
+        p = first_priority(s)
         passes = 0
         last_pass = -1  # the last recorded pass of those in succession so far
         if len(self._checks) != len(s.players):
@@ -55,7 +56,7 @@ class PriorityAndStack(GamePart):
                 if self._choice_at >= mark:
                     last_pass = self._choice_at
                 passes += 1
-                if passes >= len(s.players):
+                if passes >= (players_in_game(s) if s.variant else len(s.players)):
                     if not s.stack:
                         if last_pass >= 0:  # the step ends with this pass (CR 500.2)
                             self._step_end = last_pass
@@ -63,9 +64,9 @@ class PriorityAndStack(GamePart):
                     self.resolve_top()
                     passes = 0
                     last_pass = -1
-                    p = s.active
+                    p = first_priority(s)
                 else:
-                    p = 1 - p
+                    p = next_priority(s, p)
                 continue
             self.perform(p, action)
             passes = 0
@@ -144,11 +145,11 @@ class PriorityAndStack(GamePart):
         c = self.state.combat
         if c is None:
             return
-        defender = 1 - self.state.active
+        defenders = defending_players(self.state)
         for t in dict.fromkeys(c.attackers.values()):
             o = self.state.objects.get(t)
             if t > 0 and t not in c.removed_attacked and o is not None \
-                    and o.zone == "battlefield" and self.chars(t).controller != defender:
+                    and o.zone == "battlefield" and self.chars(t).controller not in defenders:
                 self.emit(ev.RemovedFromCombat(obj=t),  # (its change of control)
                           cause=self._sba_cause([t], [], len(self.log)))
 

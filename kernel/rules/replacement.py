@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from mtgk.log.events import DamageRedirected, ref_player
+from mtgk.rules.seats import same_team
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game
@@ -176,8 +177,11 @@ class PlaneswalkerRedirection(Replacement):
     def applies(self, game: Game, p: dict[str, Any], source: int) -> bool:
         who = ref_player(p["target"])
         ctrl = p["controller"]
+        # an opponent: not the controller, nor (Two-Headed Giant) a teammate; the walkers
+        # are that opponent's own, never their teammate's (the seeds' bullet for 2HG)
         return (game.state.profile == "lorwyn-2007" and not p["combat"] and who is not None
-                and ctrl is not None and who != ctrl and bool(self._walkers(game, who)))
+                and ctrl is not None and not same_team(game.state, who, ctrl)
+                and bool(self._walkers(game, who)))
 
     @staticmethod
     def _walkers(game: Game, player: int) -> list[int]:

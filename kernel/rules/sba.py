@@ -10,6 +10,7 @@ from mtgk.log.events import Event, player_ref
 from mtgk.rules.core import GameOver
 from mtgk.rules.kept import NEUTRAL_EVENTS
 from mtgk.rules.parts import GamePart
+from mtgk.rules.seats import team_of
 from mtgk.rules.zones import Move
 
 _BY_CHARACTERISTICS = frozenset({"toughness", "lethal-damage", "loyalty", "aura", "equipment",
@@ -60,6 +61,10 @@ class StateBasedActions(GamePart):
                 acts.append(("lose", i, "life"))
             elif p.drew_from_empty:
                 acts.append(("lose", i, "empty-library"))
+            elif p.poison >= 10 and not s.teams:
+                acts.append(("lose", i, "poison"))  # CR 704.5c
+        if s.teams:
+            self._team_losses(acts)
         walkers: dict[str, list[int]] = {}
         cs = self._all_chars()
         for oid in s.battlefield:
@@ -110,6 +115,20 @@ class StateBasedActions(GamePart):
         for check in getattr(self.reg, "sba_checks", []):
             acts.extend(check(self))
         return acts
+
+    def _team_losses(self, acts: list[tuple[str, int, str]]) -> None:
+        """Two-Headed Giant: a team with fifteen or more poison counters loses (CR 704.6b),
+        and a team loses together -- when one of its players loses, so does the other
+        (CR 810.8a)."""
+        s = self.state
+        for team in s.teams:
+            alive = [p for p in team if not s.players[p].lost]
+            if sum(s.players[p].poison for p in team) >= 15:
+                acts.extend(("lose", p, "poison") for p in alive
+                            if ("lose", p) not in [(w, r) for w, r, _y in acts])
+            losing = [r for w, r, _y in acts if w == "lose" and r in team]
+            if losing:
+                acts.extend(("lose", p, "team") for p in alive if p not in losing)
 
     def _sba(self) -> bool:
         """Perform the state-based actions due now, all at once (CR 704.3); ``False`` if
@@ -173,6 +192,9 @@ class StateBasedActions(GamePart):
             self._id_floor = 0
         self._moved_together(ready)
         self._check_game_over(lost)
+        for what, ref, _why, _cause in todo:  # (the game goes on: CR 800.4a)
+            if what == "lose":
+                self.leave_game(ref)
         return True
 
     def _sba_concerns(self, what: str, ref: int, why: str,
@@ -289,8 +311,9 @@ class StateBasedActions(GamePart):
         player's loss, its cause)."""
         s = self.state
         alive = [i for i, p in enumerate(s.players) if not p.lost]
-        if len(alive) <= 1 and not s.over:
-            self.emit(ev.GameEnded(winner=alive[0] if alive else -1), cause=lost)
+        teams = {team_of(s, i)[0] for i in alive}  # (a team of one outside Two-Headed Giant)
+        if len(teams) <= 1 and not s.over:  # the winner: the first player of the last team
+            self.emit(ev.GameEnded(winner=team_of(s, alive[0])[0] if alive else -1), cause=lost)
         if s.over:
             raise GameOver()
 

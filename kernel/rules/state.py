@@ -25,6 +25,7 @@ from typing import Any, cast
 import msgspec
 
 from mtgk.log import events as ev
+from mtgk.rules.seats import TWO_HEADED_GIANT, TWO_HEADED_GIANT_LIFE, team_of
 
 ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile")
 PLAYER_ZONES = ("library", "hand", "graveyard")
@@ -83,6 +84,7 @@ class Player(msgspec.Struct, kw_only=True):
     lands_played: int = 0
     lost: bool = False
     drew_from_empty: bool = False
+    poison: int = 0
 
 
 class Effect(msgspec.Struct, kw_only=True):
@@ -105,6 +107,9 @@ class Combat(msgspec.Struct, kw_only=True):
     #: the attackers and blockers that had first strike or double strike as the
     #: first-strike combat damage step began (``FirstStrikers``; empty: no such step yet)
     first_strikers: list[int] = []
+    #: the defending players: the attacked player's team, or the team of the controller of
+    #: the attacked planeswalkers, as attackers were declared (:func:`defending_players`)
+    defenders: list[int] = []
 
 
 class State(msgspec.Struct, kw_only=True):
@@ -128,6 +133,11 @@ class State(msgspec.Struct, kw_only=True):
     decisions: int = 0
     #: objects and players (Refs) dealt damage this turn ("was dealt damage this turn")
     damaged: list[int] = []
+    #: ``""``: a two-player game; ``"free_for_all"`` or ``"two_headed_giant"`` (``GameVariant``)
+    variant: str = ""
+    #: the teams, each its players in their order (Two-Headed Giant); empty: every player
+    #: is a team of one
+    teams: list[list[int]] = []
 
 
 def zone_ids(state: State, zone: str) -> list[int]:
@@ -242,6 +252,14 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     s.profile = e.profile
 
 
+def _game_variant(s: State, e: ev.GameVariant) -> None:
+    s.variant = e.variant
+    s.teams = [list(t) for t in e.teams]
+    if e.variant == TWO_HEADED_GIANT:
+        for p in s.players:  # the team's shared life total (CR 810.9)
+            p.life = TWO_HEADED_GIANT_LIFE
+
+
 def _object_created(s: State, e: ev.ObjectCreated) -> None:
     s.timestamp += 1
     o = Obj(id=e.obj, card_id=e.obj, card=e.card, owner=e.owner,
@@ -263,9 +281,10 @@ def _turn_began(s: State, e: ev.TurnBegan) -> None:
     s.damaged = []
     for p in s.players:
         p.lands_played = 0
+    team = team_of(s, e.active)
     for oid in s.battlefield:
         o = s.objects[oid]
-        if _effect_controller(s, oid) == e.active:
+        if _effect_controller(s, oid) in team:
             o.sick = False
 
 
@@ -306,6 +325,9 @@ def _untapped(s: State, e: ev.Untapped) -> None:
 
 
 def _counter_placed(s: State, e: ev.CounterPlaced) -> None:
+    if e.obj < 0:  # counters on a player: poison counters (CR 122.1f)
+        s.players[-1 - e.obj].poison += e.n
+        return
     o = s.objects[e.obj]
     c = dict(o.counters)
     c[e.kind] = c.get(e.kind, 0) + e.n
@@ -434,10 +456,18 @@ def _mana_emptied(s: State, e: ev.ManaEmptied) -> None:
 
 
 def _life_gained(s: State, e: ev.LifeGained) -> None:
+    if s.teams:  # a team's life total is shared (CR 810.9): each player's is the team's
+        for q in team_of(s, e.player):
+            s.players[q].life += e.n
+        return
     s.players[e.player].life += e.n
 
 
 def _life_lost(s: State, e: ev.LifeLost) -> None:
+    if s.teams:
+        for q in team_of(s, e.player):
+            s.players[q].life -= e.n
+        return
     s.players[e.player].life -= e.n
 
 
@@ -446,7 +476,8 @@ def _damage_dealt(s: State, e: ev.DamageDealt) -> None:
         s.damaged = s.damaged + [e.target]
     p = ev.ref_player(e.target)
     if p is not None:
-        s.players[p].life -= e.amount
+        for q in team_of(s, p) if s.teams else (p,):  # (a shared life total: CR 810.9)
+            s.players[q].life -= e.amount
         return
     o = s.objects.get(e.target)
     if o is not None:
@@ -477,6 +508,17 @@ def _damage_removed(s: State, e: ev.DamageRemoved) -> None:
 
 def _attackers(s: State, e: ev.AttackersDeclared) -> None:
     s.combat = Combat(attackers={a: d for a, d in e.attacks})
+    if len(s.players) == 2 and not s.teams:  # the one opponent
+        s.combat.defenders = [1 - s.active]
+        return
+    defenders: list[int] = []
+    for _a, d in e.attacks:
+        p = ev.ref_player(d)
+        if p is None:
+            p = _effect_controller(s, d) if d in s.objects else None
+        if p is not None and p < len(s.players):
+            defenders.extend(q for q in team_of(s, p) if q not in defenders)
+    s.combat.defenders = defenders
 
 
 def _blockers(s: State, e: ev.BlockersDeclared) -> None:
@@ -571,6 +613,7 @@ def _next_ids(s: State, *ids: int) -> None:
 
 PROJECTORS: dict[type[ev.Event], Callable[[State, Any], None]] = {
     ev.GameStarted: _game_started,
+    ev.GameVariant: _game_variant,
     ev.ObjectCreated: _object_created,
     ev.LibraryShuffled: _library_shuffled,
     ev.TurnBegan: _turn_began,

@@ -13,6 +13,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import Event
 from mtgk.rules.core import Decision, RulesError, event_data, plain
 from mtgk.rules.parts import GamePart
+from mtgk.rules.seats import turn_order_from
 from mtgk.rules.state import StackItem, zone_ids
 
 
@@ -135,7 +136,7 @@ class TriggeredAbilities(GamePart):
 
     def _put_triggers_on_stack(self) -> None:
         s = self.state
-        order = [s.active] + [p for p in range(len(s.players)) if p != s.active]
+        order = turn_order_from(s, s.active)  # APNAP (CR 101.4, 603.3b)
         for p in order:
             mine = [it for it in s.pending if it.controller == p]
             if not mine:

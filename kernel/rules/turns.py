@@ -9,6 +9,14 @@ from collections.abc import Sequence
 from mtgk.log import events as ev
 from mtgk.rules.core import Decision, GameOver
 from mtgk.rules.parts import GamePart
+from mtgk.rules.seats import (
+    TWO_HEADED_GIANT,
+    active_team,
+    first_player_choices,
+    next_turn,
+    team_of,
+    turn_order_from,
+)
 
 STEPS = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat",
          "declare_attackers", "declare_blockers", "first_strike_damage", "combat_damage",
@@ -56,13 +64,14 @@ class TurnStructure(GamePart):
         self.diag().info("game started", players=[p.name for p in self.state.players],
                        event_no=len(self.log))
         try:
-            first = self.rng("first").randrange(2)
+            cands = first_player_choices(self.state)  # (two players: randrange(2), as always)
+            first = cands[self.rng("first").randrange(len(cands))]
             started = next((env.seq for env in self.log if isinstance(env.event, ev.GameStarted)),
                            -1)
             chosen = self.emit(ev.DecisionMade(player=-1, kind="first_player", choice=first),
                                cause=started)
             with self.caused(chosen):  # the opening hands
-                for p in (first, 1 - first):
+                for p in turn_order_from(self.state, first):
                     self.draw(p, 7)
             self._step_end = self._mulligans(first, chosen) if mulligans else chosen
             self.run(first, max_turns=max_turns)
@@ -78,7 +87,7 @@ class TurnStructure(GamePart):
         (the hands dealt, the player's previous mulligan); what a decision does is caused by
         it.  Returns the last decision's event, the cause of the first turn."""
         last = dealt
-        for p in (first, 1 - first):
+        for p in turn_order_from(self.state, first):
             taken = 0
             asked_by = dealt
             while taken < 7:
@@ -94,12 +103,14 @@ class TurnStructure(GamePart):
                         self.move(oid, "library", reason="mulligan")
                     self.shuffle(p)
                     self.draw(p, 7)
-            if taken:
+            # CR 103.5c: in a multiplayer game the first mulligan is free (puts none back)
+            back = taken - 1 if taken and len(self.state.players) > 2 else taken
+            if back:
                 hand = list(self.state.players[p].hand)
                 mark = len(self.log)
                 with self.caused(asked_by):
                     bottom = self.choose(p, "bottom", hand, "put cards on the bottom",
-                                         count=min(taken, len(hand)))
+                                         count=min(back, len(hand)))
                 last = self._decided(mark, asked_by)
                 with self.caused(last):
                     for oid in bottom:
@@ -133,7 +144,7 @@ class TurnStructure(GamePart):
                 self.emit(ev.GameEnded(winner=-1, reason="turn-limit"), cause=self._ended())
                 raise GameOver()
             n += 1
-            active = 1 - active
+            active = next_turn(self.state, active)
             step = "untap"
 
     def _extra_turn(self, active: int) -> int:
@@ -169,7 +180,7 @@ class TurnStructure(GamePart):
                 first = self._first_strikers()
                 if not first:
                     continue  # CR 510.4: no creature in combat has first or double strike
-            if s == "draw" and self.skips_draw_step(active):
+            if s == "draw" and self.skips_draw_step(active) and not self._drawing(active):
                 continue  # "Skip your draw step" (CR 614.10): the step doesn't happen
             if resume and s == step and s not in ("untap", "cleanup"):
                 with self.setting_up():
@@ -192,8 +203,11 @@ class TurnStructure(GamePart):
                     self._untap_step(active)
                     continue
                 if s == "draw":
-                    if n != 1:  # 103.8a: the first player skips the first turn's draw
-                        self.draw(active, 1)
+                    if n != 1 or self._draws_first_turn():
+                        # 103.8a-c: the first player (team, in Two-Headed Giant) skips the
+                        # first turn's draw in a two-player game, not in other multiplayer games
+                        for p in self._drawing(active):
+                            self.draw(p, 1)
                 elif s == "declare_attackers":
                     if not self._declare_attackers(active):
                         combat_skipped = True
@@ -205,12 +219,29 @@ class TurnStructure(GamePart):
                 elif s == "combat_damage":
                     self._damage_step(first_strike=False)
                 elif s == "cleanup":
-                    self._cleanup(active)
+                    for p in active_team(self.state) if self.state.teams else (active,):
+                        self._cleanup(p)
                     continue
                 self.priority_round()
                 self._empty_pools()
                 if s == "end_of_combat" and self.state.combat is not None:
                     self.emit(ev.CombatEnded())
+
+    def _draws_first_turn(self) -> bool:
+        """Whether the first player draws in the first turn: only in a free-for-all game of
+        more than two players (CR 103.8c)."""
+        s = self.state
+        return len(s.players) > 2 and s.variant != TWO_HEADED_GIANT
+
+    def _drawing(self, active: int) -> list[int]:
+        """Who draws in this draw step: the active player, or each player of the active
+        team in its order (CR 810, shared team turns), but not one who skips their draw
+        step (a step skipped by the whole team doesn't happen)."""
+        s = self.state
+        if not s.teams:  # (a player who left the game in their turn draws no more)
+            return [] if self.skips_draw_step(active) or s.players[active].lost else [active]
+        return [p for p in active_team(s) if not s.players[p].lost
+                and not self.skips_draw_step(p)]
 
     def skips_draw_step(self, player: int) -> bool:
         """Whether ``player`` controls a permanent with the ability ``skip your draw step``
@@ -220,8 +251,9 @@ class TurnStructure(GamePart):
     def _turn_begins(self, active: int) -> None:
         """Effects that last "until your next turn" (duration ``next_turn``) end as their
         controller's next turn begins: first thing in its untap step."""
+        team = team_of(self.state, active)
         ended = tuple(e.id for e in self.state.effects
-                      if e.duration == "next_turn" and e.controller == active)
+                      if e.duration == "next_turn" and e.controller in team)
         if ended:
             self.emit(ev.EffectsEnded(effects=ended))
 
@@ -230,11 +262,12 @@ class TurnStructure(GamePart):
         # effects of kind ``skip_untap`` (params: the player) hold their objects down
         # during that player's next untap step, then end.  A permanent with the ability
         # ``doesn't untap`` ("doesn't untap during its controller's untap step") stays tapped.
-        held = [e for e in self.state.effects if e.kind == "skip_untap" and e.params == active]
+        team = team_of(self.state, active)
+        held = [e for e in self.state.effects if e.kind == "skip_untap" and e.params in team]
         skip = {oid for e in held for oid in e.objs}
         for oid in list(self.state.battlefield):
             o = self.state.objects[oid]
-            if o.tapped and self.chars(oid).controller == active and oid not in skip \
+            if o.tapped and self.chars(oid).controller in team and oid not in skip \
                     and not self.chars(oid).has("doesn't untap"):
                 self.emit(ev.Untapped(obj=oid))
         if held:

@@ -558,9 +558,9 @@ def _walk_keys(x: Any, note: IdMap) -> None:
 # The header
 
 
-PUBLIC_META = ("max_turns", "mulligans", "kind", "scenario", "file")
-"""Keys of a header's ``meta`` a perspective view keeps as they are (the game's
-options and where a scenario log came from)."""
+PUBLIC_META = ("max_turns", "mulligans", "kind", "scenario", "file", "variant", "teams")
+"""Keys of a header's ``meta`` a perspective view keeps as they are (the game's variant,
+teams and options, and where a scenario log came from)."""
 
 
 def visible_header(header: Any, viewer: int | None) -> dict[str, Any]:

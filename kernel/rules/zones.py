@@ -331,3 +331,39 @@ class ZoneChanges(GamePart):
                                    controller=controller, objs=tuple(objs),
                                    params=plain(params), duration=duration))
 
+
+    def leave_game(self, player: int) -> None:
+        """``player`` (who has lost) leaves a game that goes on (CR 800.4a): the effects
+        that give them control of objects end; everything they own leaves the game
+        (reason ``left-game``: what was in a public zone to ``"none"``, as a token ceases
+        to exist, and the cards of their library and hand to ``"left"``, a zone nobody
+        sees, so that leaving reveals none of them); what they still control that others
+        own is exiled; then the spells and abilities they control on the stack (and
+        their triggered abilities waiting for it, those of the objects that just left
+        included) cease to exist; creatures attacking them are removed from combat."""
+        s = self.state
+        if s.over or not s.players[player].lost:
+            return
+        ended = tuple(e.id for e in s.effects if e.kind == "control" and e.params == player)
+        if ended:
+            self.emit(ev.EffectsEnded(effects=ended))
+        owned = [o.id for o in s.objects.values() if o.owner == player
+                 and o.zone not in ("none", "left")]
+        for oid in owned:
+            o = s.objects[oid]
+            if o.zone == "stack":
+                self.emit(ev.StackItemCountered(item=oid))
+            to = "left" if o.zone in ("library", "hand") else "none"
+            self.emit(ev.ZoneChanged(obj=oid, new_obj=oid, from_zone=o.zone, to_zone=to,
+                                     reason="left-game"))
+        for oid in list(s.battlefield):
+            if self.chars(oid).controller == player:
+                self.exile(oid)
+        for it in [*s.stack, *s.pending]:
+            if it.controller == player:
+                self.emit(ev.StackItemCountered(item=it.id))
+        c = s.combat
+        if c is not None:
+            for a, t in list(c.attackers.items()):
+                if t == ev.player_ref(player):
+                    self.emit(ev.RemovedFromCombat(obj=a))

@@ -72,6 +72,15 @@ from mtgk.log.events import player_ref
 from mtgk.log.logfile import LogHeader, write_log
 from mtgk.log.replay import SCENARIO_SETUP
 from mtgk.rules.engine import COLOR_WORDS, STEPS, Decision, Game, GameOver, RulesError, StaleCache
+from mtgk.rules.seats import (
+    FREE_FOR_ALL,
+    TWO_HEADED_GIANT,
+    active_team,
+    defending_players,
+    next_turn,
+    opponents_of,
+    team_of,
+)
 from mtgk.rules.state import encode_state, fold
 from mtgk.scenario.model import (
     Action,
@@ -201,14 +210,25 @@ def load_file(path: str | Path, reg: Registry) -> list[Scenario]:
         raise
 
 
+def in_no_zone(zone: str) -> str:
+    """A zone as expectations name it: a card that left the game with its owner from a
+    library or hand (zone ``left``: unseen) is in no zone, ``none``, like one that left
+    from a public zone or a token that ceased to exist."""
+    return "none" if zone == "left" else zone
+
+
+def game_variant(sc: Scenario) -> tuple[str, list[list[int]]]:
+    """The engine's variant and teams (player indices) for ``sc``: a two-player scenario
+    plays the two-player game (variant ``""``: its log is a two-player log), more players
+    a free-for-all game unless the scenario says Two-Headed Giant."""
+    names = list(sc.players)
+    if sc.variant == "two_headed_giant":
+        return TWO_HEADED_GIANT, [[names.index(n) for n in team] for team in sc.teams]
+    return ("" if len(names) == 2 else FREE_FOR_ALL), []
+
+
 def unsupported(sc: Scenario) -> str:
     """Why the engine can't play ``sc`` yet ("" if it can)."""
-    if sc.variant == "two_headed_giant":
-        return ("not supported yet: Two-Headed Giant games (variant: two_headed_giant); the "
-                "engine plays two-player games only")
-    if len(sc.players) > 2:
-        return (f"not supported yet: a game of {len(sc.players)} players; the engine plays "
-                "two-player games only")
     steps = [("turn.step", sc.turn.step)] + [
         (f"{a.where}.pass_until.step", a.pass_until.step) for a in sc.actions
         if a.pass_until is not None]
@@ -235,7 +255,9 @@ class ScenarioRun:
         self.sc = sc
         self.reg = reg
         self.names = list(sc.players)
-        self.game = Game(reg, self.names, seed=0, agents=[self, self])
+        variant, teams = game_variant(sc)
+        self.game = Game(reg, self.names, seed=0, agents=[self] * len(self.names),
+                         variant=variant, teams=teams)
         # validated mode: a card whose static ability reads more than it declares fails
         self.game.validate_caches = True
         self.aliases: dict[str, int] = {}  # alias -> card_id
@@ -368,7 +390,7 @@ class ScenarioRun:
         if zone == "exile":
             return list(s.exile)
         if zone == "none":
-            return [o for o, x in s.objects.items() if x.zone == "none"]
+            return [o for o, x in s.objects.items() if in_no_zone(x.zone) == "none"]
         return [o for p in s.players for o in getattr(p, zone)]
 
     def expect_ref(self, name: str) -> int:
@@ -409,7 +431,7 @@ class ScenarioRun:
         active = self.names.index(self.sc.turn.active)
         try:
             g.turn_from(self.sc.turn.step, self.sc.turn.number, active, resume=True)
-            g.run(first=1 - active, turn=self.sc.turn.number + 1)
+            g.run(first=next_turn(g.state, active), turn=self.sc.turn.number + 1)
         except _Done:
             pass
         except GameOver:
@@ -806,15 +828,16 @@ class ScenarioRun:
         active = s.active
         try:
             if a.verb == "attack":
-                if a.player and self.player(a.player) != active:
+                if a.player and self.player(a.player) not in active_team(s):
                     return (f"{a.player} is not the active player: only the active player "
                             "declares attackers (rule 508.1)")
                 choice = self._attack_choice(a, active, [], [])
                 g.check_attackers(active, choice)
                 return ("attackers are declared as the declare attackers step begins "
                         "(rule 508.1)")
-            defender = 1 - active
-            if a.player and self.player(a.player) != defender:
+            defenders = defending_players(s)
+            defender = defenders[0] if defenders else active
+            if a.player and self.player(a.player) not in defenders:
                 return (f"{a.player} is not the defending player: only the defending player "
                         "declares blockers (rule 509.1)")
             if not a.blocks:
@@ -836,7 +859,8 @@ class ScenarioRun:
         out: list[list[int]] = []
         for k, v in a.attackers.items():
             oid = self.ref(k, candidates=attackers or None, avoid=[x for x, _t in out])
-            to = self.ref(v, candidates=targets or None) if v else player_ref(1 - active)
+            to = self.ref(v, candidates=targets or None) if v else \
+                player_ref(opponents_of(self.game.state, active)[0])  # the defending player
             out.append([oid, to])
         return out
 
@@ -878,12 +902,12 @@ class ScenarioRun:
     def _declaration(self, a: Action, d: Decision) -> list[list[int]]:
         ctx = d.context or {}
         if d.kind == "attackers":
-            if a.player and self.player(a.player) != d.player:
+            if a.player and self.player(a.player) not in team_of(self.game.state, d.player):
                 raise RulesError("508.1", f"{a.player} is not the active player: only the "
                                  "active player declares attackers")
             return self._attack_choice(a, d.player, ctx.get("attackers", []),
                                        ctx.get("targets", []))
-        if a.player and self.player(a.player) != d.player:
+        if a.player and self.player(a.player) not in team_of(self.game.state, d.player):
             raise RulesError("509.1", f"{a.player} is not the defending player: only the "
                              "defending player declares blockers")
         return self._block_choice(a, ctx.get("blockers", []), ctx.get("attackers", []))
@@ -1168,7 +1192,7 @@ class ScenarioRun:
             on_bf = o.zone == "battlefield"
             c = g.chars(oid)
             if e.zone is not None:
-                want(f"{e.card}'s zone", o.zone, e.zone)
+                want(f"{e.card}'s zone", in_no_zone(o.zone), e.zone)
             if e.loyalty is not None:
                 got = o.counters.get("loyalty", 0) if on_bf else c.loyalty
                 want(f"{e.card}'s loyalty", got, e.loyalty)
@@ -1242,7 +1266,7 @@ class ScenarioRun:
         s = g.state
         out = []
         for oid, o in s.objects.items():
-            zone = o.zone
+            zone = in_no_zone(o.zone)
             if f.zone is not None and zone != f.zone:
                 continue
             if f.zone is None and zone == "none":
@@ -1459,12 +1483,18 @@ def scenario_log_header(result: ScenarioResult, reg: Registry) -> LogHeader:
     (``scenario_setup``, :data:`mtgk.log.replay.SCENARIO_SETUP`)."""
     g = result.game
     players = [p.name for p in g.state.players] if g else []
+    meta: dict[str, Any] = {"scenario": result.name, "file": result.file,
+                            "scenario_end": len(result.log), "scenario_setup": SCENARIO_SETUP}
+    multiplayer = g is not None and bool(g.state.variant)
+    if g is not None and g.state.variant:  # a multiplayer game: its variant and teams
+        meta["variant"] = g.state.variant
+        if g.state.teams:
+            meta["teams"] = [list(t) for t in g.state.teams]
     return LogHeader(kernel_version=_kernel_version(), players=players,
                      cardsets=[(i.name, i.version) for i in sorted(reg.sets.values(),
                                                                    key=lambda i: i.name)],
-                     decks=[], seed=0, meta={"scenario": result.name, "file": result.file,
-                                             "scenario_end": len(result.log),
-                                             "scenario_setup": SCENARIO_SETUP})
+                     decks=[], seed=0, meta=meta,
+                     events=LogHeader.current_event_table(multiplayer))
 
 
 def write_scenario_log(result: ScenarioResult, out_dir: Path, reg: Registry) -> Path | None:

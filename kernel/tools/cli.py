@@ -2,7 +2,8 @@
 
 ::
 
-    mtgk play    [--seed N] [--out FILE] [--decks A [B]] [--agents KIND [KIND]] [--max-turns N]
+    mtgk play    [--seed N] [--out FILE] [--decks A [B ...]] [--agents KIND ...] [--max-turns N]
+                 [--players N | --players NAME ...] [--variant two-headed-giant]
     mtgk log     FILE [--json] [--as PLAYER] [--type T ...] [--card NAME] [--player P]
                  [--turn T] [--step S] [--from N] [--to N]
     mtgk replay  FILE (--at N | --turn T [--step S]) [--as PLAYER] [--json]
@@ -179,8 +180,9 @@ def _play(p: argparse.ArgumentParser) -> Runner:
                    help="game seed (default: a random one, printed in the summary)")
     p.add_argument("--out", "-o", default="game.mtgk", metavar="FILE",
                    help="where to write the log (default: %(default)s)")
-    _add_game_args(p, decks_help="one or two decks: built-in deck names or deck files "
-                                 "(one deck: both players use it)", people=True)
+    _add_game_args(p, decks_help="one deck per player: built-in deck names or deck files, "
+                                 "dealt round the seats (one deck: every player uses it)",
+                   people=True)
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
@@ -190,16 +192,17 @@ def _play(p: argparse.ArgumentParser) -> Runner:
 
         reg, names, decks = _game_decks(args)
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-        kinds = list(args.agents or ["heuristic"])
-        if len(kinds) == 1:
-            kinds = kinds * 2
-        agent_seeds = [seed * 2 + i for i in range(2)]
+        given = list(args.agents or ["heuristic"])
+        seats = len(args.players)
+        kinds = [given[i % len(given)] for i in range(seats)]  # dealt round the seats
+        agent_seeds = [seed * 2 + i for i in range(seats)]
         agents = [{**AGENTS, **PEOPLE}[k](s) for k, s in zip(kinds, agent_seeds, strict=True)]
         meta = {"agents": [{"kind": k, "seed": s} for k, s in zip(kinds, agent_seeds,
                                                                     strict=True)],
                 "deck_names": names, "max_turns": args.max_turns,
                 "max_events": args.max_events}
-        header = new_header(reg, args.players, [deck_lines(d) for d in decks], seed, meta=meta)
+        header = new_header(reg, args.players, [deck_lines(d) for d in decks], seed, meta=meta,
+                            variant=args.variant, teams=args.teams)
         if "human" in kinds:
             return _play_human(args, reg, header, kinds, agent_seeds)
         try:
@@ -279,7 +282,10 @@ def _summary_json(game: Game, header: LogHeader, path: str, size: int) -> dict[s
             "winner": s.players[s.winner].name if won and s.winner is not None else None,
             "result": "win" if won else ("draw" if ended is not None else "unfinished"),
             "reason": getattr(ended, "reason", "") if ended is not None else "",
-            "turns": s.turn, "events": len(game.log), "log": path, "bytes": size}
+            "turns": s.turn, "events": len(game.log), "log": path, "bytes": size,
+            **({"variant": s.variant.replace("_", "-"),
+                "teams": [[s.players[p].name for p in t] for t in s.teams]}
+               if s.variant else {})}
 
 
 def _summary(game: Game, header: LogHeader, path: str, size: int) -> None:
@@ -288,9 +294,17 @@ def _summary(game: Game, header: LogHeader, path: str, size: int) -> None:
     agents = header.meta.get("agents", [])
     who = [f"{name} ({agents[i]['kind']}, {header.meta['deck_names'][i]})"
            if i < len(agents) else name for i, name in enumerate(header.players)]
-    print(f"{' vs '.join(who)}, seed {header.seed}", file=out)
+    teams = header.meta.get("teams") or []
+    if teams:  # Two-Headed Giant: the teams
+        print(f"{' vs '.join(' & '.join(who[p] for p in t) for t in teams)}, "
+              f"seed {header.seed} (Two-Headed Giant)", file=out)
+    else:
+        print(f"{' vs '.join(who)}, seed {header.seed}", file=out)
     if s.winner is None or s.winner < 0:
         print(f"result: a draw after {s.turn} turns", file=out)
+    elif teams:
+        team = next((t for t in teams if s.winner in t), [s.winner])
+        print(f"winners: {' & '.join(s.players[p].name for p in team)}", file=out)
     else:
         print(f"winner: {s.players[s.winner].name}", file=out)
     n = len(game.log)
@@ -1043,11 +1057,12 @@ def _branch(p: argparse.ArgumentParser) -> Runner:
         header = lf.header
         recorded = [a.get("kind") for a in header.meta.get("agents", [])
                     if isinstance(a, dict)]
-        kinds = [args.agent] * 2 if args.agent else (
-            [k if k in AGENTS else "heuristic" for k in recorded] if len(recorded) == 2
-            else ["heuristic"] * 2)
+        seats = max(2, len(header.players))  # (one agent per player)
+        kinds = [args.agent] * seats if args.agent else (
+            [k if k in AGENTS else "heuristic" for k in recorded] if len(recorded) == seats
+            else ["heuristic"] * seats)
         seed = header.seed if args.seed is None else args.seed
-        seeds = [seed * 2 + i for i in range(2)]
+        seeds = [seed * 2 + i for i in range(seats)]
         agents = [AGENTS[k](s) for k, s in zip(kinds, seeds, strict=True)]
         outp = args.out or _branch_name(args.file, at)
         meta = {"agents": [{"kind": k, "seed": s} for k, s in zip(kinds, seeds, strict=True)]}

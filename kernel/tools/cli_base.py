@@ -305,9 +305,16 @@ def add_game_args(p: argparse.ArgumentParser, decks_help: str, people: bool = Fa
     p.add_argument("--decks", nargs="+", metavar="DECK", help=decks_help)
     p.add_argument("--agents", nargs="+", metavar="KIND",
                    choices=sorted({**AGENTS, **PEOPLE}) if people else sorted(AGENTS),
-                   help="who plays: one or two of %(choices)s (default: heuristic)")
-    p.add_argument("--players", nargs=2, metavar=("NAME0", "NAME1"), default=["Alice", "Bob"],
-                   help="player names (default: Alice Bob)")
+                   help="who plays: one kind per seat of %(choices)s, dealt round "
+                        "(default: heuristic)")
+    p.add_argument("--players", nargs="+", metavar="N|NAME", default=None,
+                   help="how many players (2 to 4: --players 4) or their names in turn "
+                        "order (default: Alice Bob; three or four players play a "
+                        "free-for-all game)")
+    p.add_argument("--variant", choices=["free-for-all", "two-headed-giant"], default=None,
+                   help="a multiplayer variant: two-headed-giant is four players, Alice & "
+                        "Carol against Bob & Dave (the first and third seats against the "
+                        "second and fourth), with a shared life of 30 per team")
     p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
                    help="declare a draw after N turns (default: %(default)s)")
     p.add_argument("--max-events", type=int, default=Game.max_events, metavar="N",
@@ -316,6 +323,41 @@ def add_game_args(p: argparse.ArgumentParser, decks_help: str, people: bool = Fa
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help="stop a game still being played after SECONDS of wall-clock time, "
                         "a failure (default: %(default)g; 0: no limit)")
+
+
+DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave")
+"""The players' names when ``--players`` gives a number (or nothing: two)."""
+
+
+def seat_names(args: argparse.Namespace) -> None:
+    """Check ``--players`` (a number of players or their names) and ``--variant``, and set
+    ``args.players`` to the names, ``args.variant`` to the engine's variant name (``""``:
+    a two-player game) and ``args.teams`` to the teams (player indices)."""
+    given = list(getattr(args, "players", None) or [])
+    variant = (getattr(args, "variant", None) or "").replace("-", "_")
+    if len(given) == 1 and given[0].isdigit():
+        count = int(given[0])
+        if not 2 <= count <= 4:
+            raise UserError("--players: a game has two to four players")
+        names = list(DEFAULT_NAMES[:count])
+    elif given:
+        names = given
+    else:
+        names = list(DEFAULT_NAMES[:4 if variant == "two_headed_giant" else 2])
+    if not 2 <= len(names) <= 4:
+        raise UserError("--players: a game has two to four players")
+    if len(set(names)) != len(names):
+        raise UserError("--players: the players need different names")
+    teams: list[list[int]] = []
+    if variant == "two_headed_giant":
+        if len(names) != 4:
+            raise UserError("--variant two-headed-giant is played by four players")
+        teams = [[0, 2], [1, 3]]
+    elif variant == "free_for_all" and len(names) == 2:
+        variant = ""  # (a two-player game)
+    elif len(names) > 2:
+        variant = "free_for_all"
+    args.players, args.variant, args.teams = names, variant, teams
 
 
 def game_decks(args: argparse.Namespace) -> tuple[Registry, list[str], list[list[str]]]:
@@ -328,10 +370,12 @@ def game_decks(args: argparse.Namespace) -> tuple[Registry, list[str], list[list
         raise UserError("--max-events must be at least 1")
     if not args.timeout >= 0:  # (not NaN either)
         raise UserError("--timeout must be 0 (no limit) or more seconds")
-    if args.decks and len(args.decks) > 2:
-        raise UserError("--decks takes one or two decks")
-    if args.agents and len(args.agents) > 2:
-        raise UserError("--agents takes one or two agent kinds")
+    seat_names(args)  # (checks --players and --variant)
+    n = len(args.players)
+    if args.decks and len(args.decks) > n:
+        raise UserError(f"--decks takes one to {n} decks (one per player, dealt round)")
+    if args.agents and len(args.agents) > n:
+        raise UserError(f"--agents takes one to {n} agent kinds (one per player, dealt round)")
     reg = registry(args)
     names = list(args.decks or [])
     if not names:
@@ -339,8 +383,7 @@ def game_decks(args: argparse.Namespace) -> tuple[Registry, list[str], list[list
         if not names:
             raise UserError("no built-in decks are installed: pass deck files with "
                             "--decks FILE [FILE]")
-    if len(names) == 1:
-        names = names * 2
+    names = [names[i % len(names)] for i in range(n)]  # dealt round the seats
     try:
         decks = [load_deck(n, reg) for n in names]
     except DeckError as exc:

@@ -134,8 +134,8 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
                    help="worker processes (default: one per CPU; 1 plays in this process)")
     p.add_argument("--seed", type=int, default=None,
                    help="the run's seed (default: a random one, printed)")
-    _add_game_args(p, decks_help="one or two decks: built-in deck names or deck files "
-                                 "(default: the first two built-in decks)")
+    _add_game_args(p, decks_help="one deck per player, dealt round the seats: built-in deck "
+                                 "names or deck files (default: the first two built-in decks)")
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
                    help="the game library to add the games to (default: %(default)s)")
     p.add_argument("--backend", choices=("process", "ray"), default="process",
@@ -179,7 +179,7 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
         names = [n if n in builtin and not os.path.isfile(n) else Path(n).stem for n in names]
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
         headers = plan(reg, decks, names, args.games, seed, args.agents or ["heuristic"],
-                       args.players, args.max_turns, args.max_events)
+                       args.players, args.max_turns, args.max_events, args.variant, args.teams)
         show = args.progress or (sys.stderr.isatty() and not args.quiet)
         progress = Progress(args.games, sys.stderr, enabled=show)
         try:
@@ -199,16 +199,20 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
             print(_json_line({"seed": seed, "games": args.games, "workers": workers,
                               "backend": args.backend,
                               "db": args.db, "decks": names, "players": args.players,
+                              **({"variant": args.variant.replace("_", "-"),
+                                  "teams": args.teams} if args.variant else {}),
                               **result.to_json()}), file=out)
         elif not args.quiet:
             secs = result.seconds
             rate = args.games / secs if secs > 0 else 0.0
             how = " as Ray tasks" if backend is not None else ""
-            print(f"{args.games} games ({names[0]} vs {names[1]}), seed {seed}, {workers} "
+            print(f"{args.games} games ({' vs '.join(names)}), seed {seed}, {workers} "
                   f"worker{'s' if workers != 1 else ''}{how}: {secs:.1f} s, {rate:.1f} games/s, "
                   f"{result.events} events", file=out)
-            res = ", ".join(f"{pl} ({names[i]}) won {result.wins[i]}"
-                            for i, pl in enumerate(args.players))
+            seats = args.teams or [[i] for i in range(len(args.players))]  # (a win: the
+            # team's first player's)
+            res = ", ".join(" & ".join(f"{args.players[i]} ({names[i]})" for i in t)
+                            + f" won {result.wins[t[0]]}" for t in seats)
             extra = f", {result.unfinished} without a result" if result.unfinished else ""
             extra += f", {len(result.errors)} failed (below)" if result.errors else ""
             print(f"{res}, {result.draws} draw{'s' if result.draws != 1 else ''}{extra}",

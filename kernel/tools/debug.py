@@ -1001,7 +1001,8 @@ def branch(registry: Registry, header: LogHeader, envelopes: Sequence[Envelope],
         if watch is not None:
             watch(game)
 
-    game = rerun_log(rerun, registry, header, [agent, agent], on_start, envelopes)
+    game = rerun_log(rerun, registry, header, [agent] * max(2, len(header.players)), on_start,
+                     envelopes)
     if agent.chosen is _UNSET:
         raise BranchError(f"the re-run game ended before event {at}")
     chosen_meta["branched_from"] = {"event": at, "kind": rec.kind, "player": rec.player,

@@ -50,6 +50,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader
 from mtgk.rules.engine import Decision, Game, GameOver
+from mtgk.rules.seats import next_turn
 from mtgk.rules.state import Obj, State, apply, new_state
 from mtgk.tools.debug import map_choice, map_event_ids
 from mtgk.tools.render import Renderer
@@ -97,8 +98,10 @@ def exportable(s: State) -> str | None:
     >>> exportable(new_state())
     'the game has not started'
     """
-    if len(s.players) != 2:
-        return "the game has not started" if not s.players else "a scenario has two players"
+    if not s.players:
+        return "the game has not started"
+    if any(p.lost for p in s.players):
+        return "a player has left the game (a scenario's players are all in it)"
     if s.turn < 1 or not s.step:
         return "the first turn has not begun"
     if s.over:
@@ -173,8 +176,9 @@ def export_scenario(header: LogHeader, envelopes: Sequence[Envelope], at: int,
         raise ExportError(f"cannot export the position after event {at}: {why}{hint}",
                           nearest)
     names = [p.name for p in s.players]
-    if len(set(names)) != 2:
-        raise ExportError("a scenario needs two players with different names")
+    if len(set(names)) != len(names):
+        raise ExportError("a scenario needs players with different names")
+    seats = range(len(names))
     warnings: list[str] = []
     r = Renderer(registry, None, s)
 
@@ -184,7 +188,7 @@ def export_scenario(header: LogHeader, envelopes: Sequence[Envelope], at: int,
 
     # which objects go where, in the order the scenario's setup creates them
     per_player: list[dict[str, list[Obj]]] = []
-    for p in range(2):
+    for p in seats:
         zones: dict[str, list[Obj]] = {z: [] for z in SETUP_ZONES}
         zones["battlefield"] = [s.objects[o] for o in s.battlefield if s.objects[o].owner == p]
         zones["exile"] = [s.objects[o] for o in s.exile if s.objects[o].owner == p]
@@ -193,7 +197,7 @@ def export_scenario(header: LogHeader, envelopes: Sequence[Envelope], at: int,
         per_player.append(zones)
     created: list[int] = []
     aliases: dict[int, str] = {}
-    for p in range(2):
+    for p in seats:
         for z in SETUP_ZONES:
             for o in per_player[p][z]:
                 if o.token and z != "battlefield":
@@ -286,7 +290,7 @@ def export_scenario(header: LogHeader, envelopes: Sequence[Envelope], at: int,
                         "scenario starts with its step's beginning past, so they don't "
                         f"happen (the position after event {point} has them)")
     notes: list[str] = []
-    setup_order = [o for p in range(2) for o in s.battlefield if s.objects[o].owner == p]
+    setup_order = [o for p in seats for o in s.battlefield if s.objects[o].owner == p]
     if setup_order != s.battlefield:
         notes.append("the setup lists each player's permanents apart, so the battlefield's "
                      "order (which orders simultaneous events such as state-based actions) "
@@ -311,8 +315,12 @@ def export_scenario(header: LogHeader, envelopes: Sequence[Envelope], at: int,
     out.append(f"name: {_q(scenario_name)}")
     desc = f"The position after event {at}{where} (turn {s.turn})."
     out.append(f"description: {_q(desc)}")
+    if s.teams:  # Two-Headed Giant (a free-for-all game needs no key: its players say it)
+        out.append(f"variant: {s.variant}")
+        out.append("teams: [" + ", ".join("[" + ", ".join(_q(names[p]) for p in t) + "]"
+                                         for t in s.teams) + "]")
     out.append("players:")
-    for p in range(2):
+    for p in seats:
         out.append(f"  {_q(names[p])}:")
         out.append(f"    life: {s.players[p].life}")
         for z in SETUP_ZONES:
@@ -477,7 +485,7 @@ def check_export(export: Export, header: LogHeader, envelopes: Sequence[Envelope
             raise _Stop(f"the exported scenario asks for a {d.kind} decision at the original's "
                         f"event {o}, where the original has {envelopes[o].event!r}")
 
-    g.agents = [Answer(), Answer()]
+    g.agents = [Answer() for _ in g.state.players]
     g.listeners.append(listen)
     active = run.names.index(sc.turn.active)
     max_turns = int(header.meta.get("max_turns", 200))
@@ -485,7 +493,7 @@ def check_export(export: Export, header: LogHeader, envelopes: Sequence[Envelope
     complete = False
     try:
         g.turn_from(sc.turn.step, sc.turn.number, active, resume=True)  # as the runner does
-        g.run(first=1 - active, turn=sc.turn.number + 1, max_turns=max_turns)
+        g.run(first=next_turn(g.state, active), turn=sc.turn.number + 1, max_turns=max_turns)
         complete = True
     except _Stop as stop:
         divergence = stop.divergence

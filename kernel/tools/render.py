@@ -48,6 +48,7 @@ from mtgk.cards.definitions import KEYWORDS, Registry
 from mtgk.cards.rendering import RENDERERS, register_renderer
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope, ref_player
+from mtgk.rules.seats import defending_players, team_of
 from mtgk.rules.state import Obj, StackItem, State, apply, copy_state, new_state
 from mtgk.rules.visibility import (
     PLAIN_CHOICE_KINDS,
@@ -440,6 +441,12 @@ class Renderer:
         seed = f"seed {e.seed}, " if self.viewer is None else ""
         return f"Game started: {' vs '.join(e.players)} ({seed}rules {e.profile})"
 
+    def _GameVariant(self, e: ev.GameVariant) -> str:
+        if e.teams:
+            teams = " vs ".join(" & ".join(self.player(p) for p in t) for t in e.teams)
+            return f"Two-Headed Giant: {teams} (each team shares its life total)"
+        return f"Free-for-all: {len(self.state.players)} players"
+
     def _ObjectCreated(self, e: ev.ObjectCreated) -> str:
         seen = _zone_visible(e.zone, e.owner, self.viewer, e.face_down)
         name = self.card_name(e.card) if seen else HIDDEN
@@ -468,6 +475,9 @@ class Renderer:
         return f"{who}'s library is shuffled ({n} cards; top: {top}{more})"
 
     def _TurnBegan(self, e: ev.TurnBegan) -> str:
+        if self.state.teams:  # Two-Headed Giant: the team's turn
+            team = " & ".join(self.player(p) for p in team_of(self.state, e.active))
+            return f"Turn {e.turn} ({team})"
         return f"Turn {e.turn} ({self.player(e.active)})"
 
     def _StepBegan(self, e: ev.StepBegan) -> str:
@@ -594,6 +604,8 @@ class Renderer:
         seen = (o is not None and self.sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
         name = (self.card_name(o.card) if o is not None else self._gone(e.obj)) if seen else HIDDEN
         who = self.player(owner)
+        if e.reason == "left-game":  # (CR 800.4a; from a library or hand: unseen)
+            return f"{name} leaves the game with {who}"
         if e.to_zone == "none":
             return f"{name} ceases to exist"
         if e.reason == "draw" and e.to_zone == "hand":
@@ -794,9 +806,11 @@ class Renderer:
         return f"{who} attacks: {pairs}" if pairs else f"{who} declares no attackers"
 
     def _BlockersDeclared(self, e: ev.BlockersDeclared) -> str:
-        who = self.player(1 - self.state.active) if len(self.state.players) == 2 else "defender"
+        d = defending_players(self.state)
+        who = " & ".join(self.player(p) for p in d) if d else "defender"
         pairs = ", ".join(f"{self.obj(b)} blocks {self.obj(a)}" for b, a in e.blocks)
-        return f"{who}: {pairs}" if pairs else f"{who} declares no blockers"
+        declares = "declare" if len(d) > 1 else "declares"
+        return f"{who}: {pairs}" if pairs else f"{who} {declares} no blockers"
 
     def _RemovedFromCombat(self, e: ev.RemovedFromCombat) -> str:
         return f"{self.obj(e.obj)} is removed from combat"
@@ -847,6 +861,9 @@ class Renderer:
             why = {"turn-limit": "the turn limit", "loop": "a loop of mandatory actions "
                    "(rule 104.4b)"}.get(e.reason, e.reason)
             return f"Game over: a draw ({why})" if why else "Game over: a draw"
+        team = team_of(self.state, e.winner)
+        if len(team) > 1:  # Two-Headed Giant: the team wins
+            return f"Game over: {' & '.join(self.player(p) for p in team)} win"
         return f"Game over: {self.player(e.winner)} wins"
 
     def _DrewFromEmptyLibrary(self, e: ev.DrewFromEmptyLibrary) -> str:

@@ -161,20 +161,22 @@ def agent_kinds() -> dict[str, Callable[[int], Any]]:
 def plan(registry: Registry, decks: Sequence[Sequence[str]], deck_names: Sequence[str],
          games: int, seed: int, agents: Sequence[str] = ("heuristic",),
          players: Sequence[str] = ("Alice", "Bob"),
-         max_turns: int = DEFAULT_MAX_TURNS, max_events: int = Game.max_events
-         ) -> list[LogHeader]:
+         max_turns: int = DEFAULT_MAX_TURNS, max_events: int = Game.max_events,
+         variant: str = "", teams: Sequence[Sequence[int]] = ()) -> list[LogHeader]:
     """One log header per game of a run (see the module docs).
 
-    ``decks`` are card lists (one per seat, or one for both); ``agents`` one
-    or two agent kinds.  The header's ``meta`` holds what ``mtgk play`` puts
-    there (agents with their seeds, deck names, the turn limit, the event
-    budget) plus ``sim: {"seed": seed, "game": i}``.
+    ``decks`` are card lists, ``deck_names`` their names and ``agents`` agent kinds, each
+    dealt round the seats (one of them: every player's); ``players`` two to four names,
+    ``variant`` and ``teams`` a multiplayer game's (:func:`mtgk.log.replay.new_header`).
+    The header's ``meta`` holds what ``mtgk play`` puts there (agents with their seeds,
+    deck names, the turn limit, the event budget) plus ``sim: {"seed": seed, "game": i}``.
     """
     if games < 0:
         raise ValueError("the number of games cannot be negative")
-    ds = [list(d) for d in decks] * (2 if len(decks) == 1 else 1)
-    names = list(deck_names) * (2 if len(deck_names) == 1 else 1)
-    kinds = list(agents) * (2 if len(agents) == 1 else 1)
+    n = len(players)
+    ds = [list(decks[i % len(decks)]) for i in range(n)]  # dealt round the seats
+    names = [deck_names[i % len(deck_names)] for i in range(n)]
+    kinds = [agents[i % len(agents)] for i in range(n)]
     known = agent_kinds()
     for k in kinds:
         if k not in known:
@@ -188,7 +190,8 @@ def plan(registry: Registry, decks: Sequence[Sequence[str]], deck_names: Sequenc
                                                                     strict=True)],
                 "deck_names": names, "max_turns": max_turns, "max_events": max_events,
                 "sim": {"seed": seed, "game": i}}
-        out.append(new_header(registry, list(players), lines, s, meta=meta))
+        out.append(new_header(registry, list(players), lines, s, meta=meta, variant=variant,
+                              teams=teams))
     return out
 
 

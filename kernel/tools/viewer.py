@@ -465,8 +465,10 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
                            f.loyalty or ""]
     return {
         "format": 2,
-        "title": title or f"{' vs '.join(players)}",
+        "title": title or (" vs ".join(" & ".join(players[p] for p in t) for t in final.teams)
+                           if final.teams else f"{' vs '.join(players)}"),
         "players": players,
+        "teams": [list(t) for t in final.teams],  # (Two-Headed Giant; else empty)
         "decks": decks,
         "seed": header.seed if as_player is None else None,
         "profile": header.profile,

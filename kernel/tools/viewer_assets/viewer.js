@@ -54,6 +54,8 @@
   }
 
   // ------------------------------------------------------------ drawing helpers
+  // the players of seat i's team (Two-Headed Giant), else seat i alone
+  function teamOf(i) { return (D.teams || []).find((t) => t.includes(i)) || [i]; }
   function playerName(i) { return D.players[i] !== undefined ? D.players[i] : "player " + i; }
 
   function mana(s) { return s ? s.split("").map((c) => "{" + c + "}").join("") : "empty"; }
@@ -134,7 +136,7 @@
     const hand = m["h" + seat] || [];
     const grave = m["y" + seat] || [];
     let badge = "";
-    if (g[3] && g[4] === seat) badge = '<span class="badge won">won</span>';
+    if (g[3] && g[4] !== null && g[4] >= 0 && teamOf(g[4]).includes(seat)) badge = '<span class="badge won">won</span>';
     else if (p[4]) badge = '<span class="badge lost">lost</span>';
     const deck = D.decks[seat] ? '<span class="stat">' + esc(D.decks[seat]) + "</span>" : "";
     return '<div class="player' + (g[1] === seat && g[0] ? " active" : "") + '" id="player-' + seat + '">' +
@@ -269,7 +271,7 @@
 
   // ------------------------------------------------------------ setup
   function init() {
-    const res = D.over ? (D.winner >= 0 ? playerName(D.winner) + " won" : "a draw") : "no result";
+    const res = D.over ? (D.winner >= 0 ? teamOf(D.winner).map(playerName).join(" & ") + " won" : "a draw") : "no result";
     const meta = [N + " events", D.turnStarts.length + " turns", res, "rules " + D.profile];
     if (D.seed !== null) meta.push("seed " + D.seed);
     $("game-meta").textContent = meta.join(" · ");

@@ -1,0 +1,186 @@
+"""Players, teams and turn order: who a player's opponents and teammates are, whose turn
+it is, who takes the next turn and who gets priority next, in games of two to four
+players (free-for-all and Two-Headed Giant: docs/multiplayer.md).
+
+Each helper takes a :class:`~mtgk.rules.state.State`; for a two-player game each gives
+exactly what the two-player code did (the opponent of ``p`` is ``1 - p``).
+
+>>> from mtgk.log import events as ev
+>>> from mtgk.rules.state import apply, new_state
+>>> s = new_state()
+>>> apply(s, ev.GameStarted(players=("a", "b", "c", "d"), seed=1))
+>>> apply(s, ev.GameVariant(variant=TWO_HEADED_GIANT, teams=((0, 2), (1, 3))))
+>>> opponents_of(s, 0), teammates(s, 0), next_turn(s, 0), s.players[3].life
+([1, 3], [2], 1, 30)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from mtgk.log import events as ev
+
+if TYPE_CHECKING:
+    from mtgk.rules.state import State
+
+FREE_FOR_ALL = "free_for_all"
+TWO_HEADED_GIANT = "two_headed_giant"
+VARIANTS = (FREE_FOR_ALL, TWO_HEADED_GIANT)
+"""The multiplayer variants (``GameVariant``); a two-player game has the variant ``""``."""
+
+TWO_HEADED_GIANT_LIFE = 30
+"""A Two-Headed Giant team's starting life total (CR 810.9)."""
+
+
+def variant_event(n_players: int, variant: str = "",
+                  teams: Sequence[Sequence[int]] = ()) -> ev.GameVariant | None:
+    """The ``GameVariant`` event that starts a game of ``n_players`` (after ``GameStarted``),
+    or ``None`` for a two-player game.  More than two players without a variant: a
+    free-for-all game.  Raises ``ValueError`` for a game the kernel can't play: fewer than
+    two or more than four players, an unknown variant, Two-Headed Giant without two teams
+    of two covering the players."""
+    if not 2 <= n_players <= 4:
+        raise ValueError(f"a game has two to four players, not {n_players}")
+    if variant and variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+    if variant == TWO_HEADED_GIANT:
+        seats = sorted(p for t in teams for p in t)
+        if n_players != 4 or len(teams) != 2 or any(len(t) != 2 for t in teams) \
+                or seats != [0, 1, 2, 3]:
+            raise ValueError("Two-Headed Giant is played by two teams of two players")
+        return ev.GameVariant(variant=variant, teams=tuple(tuple(t) for t in teams))
+    if teams:
+        raise ValueError("only Two-Headed Giant has teams")
+    if n_players == 2 and not variant:
+        return None
+    return ev.GameVariant(variant=FREE_FOR_ALL)
+
+
+def team_of(s: State, player: int) -> list[int]:
+    """The players of ``player``'s team in their order (``[player]`` outside Two-Headed Giant)."""
+    for t in s.teams:
+        if player in t:
+            return t
+    return [player]
+
+
+def teammates(s: State, player: int) -> list[int]:
+    """``player``'s teammates (none outside Two-Headed Giant)."""
+    return [q for q in team_of(s, player) if q != player]
+
+
+def same_team(s: State, a: int, b: int) -> bool:
+    """Whether players ``a`` and ``b`` are the same player or teammates."""
+    return a == b or (bool(s.teams) and b in team_of(s, a))
+
+
+def teams_of(s: State) -> list[list[int]]:
+    """Every team in turn order: the variant's teams, else each player alone in seat order."""
+    return s.teams if s.teams else [[i] for i in range(len(s.players))]
+
+
+def in_game(s: State) -> list[int]:
+    """The players still in the game (not lost), in seat order."""
+    return [i for i, p in enumerate(s.players) if not p.lost]
+
+
+def opponents_of(s: State, player: int) -> list[int]:
+    """The players still in the game who are not on ``player``'s team, in turn order after
+    ``player`` (in a two-player game: ``[1 - player]``)."""
+    n = len(s.players)
+    if n == 2 and not s.teams:
+        return [1 - player]
+    team = team_of(s, player)
+    order = [t for team_ in _teams_from(s, player) for t in team_]
+    return [q for q in order if q not in team and q < n and not s.players[q].lost]
+
+
+def _teams_from(s: State, player: int) -> list[list[int]]:
+    ts = teams_of(s)
+    i = next((k for k, t in enumerate(ts) if player in t), 0)
+    return ts[i:] + ts[:i]
+
+
+def active_team(s: State) -> list[int]:
+    """The players of the team whose turn it is (the active player alone, outside
+    Two-Headed Giant)."""
+    return team_of(s, s.active)
+
+
+def is_active(s: State, player: int) -> bool:
+    """Whether it is ``player``'s turn (their team's, in Two-Headed Giant)."""
+    return s.active == player or (bool(s.teams) and player in team_of(s, s.active))
+
+
+def next_turn(s: State, active: int) -> int:
+    """Who takes the turn after ``active``'s: the next player in turn order still in the
+    game (in Two-Headed Giant the first player still in the game of the next team)."""
+    n = len(s.players)
+    if n == 2 and not s.teams:
+        return 1 - active
+    ts = _teams_from(s, active)
+    for t in ts[1:] + ts[:1]:
+        alive = [q for q in t if not s.players[q].lost]
+        if alive:
+            return alive[0]
+    return active
+
+
+def turn_order_from(s: State, player: int) -> list[int]:
+    """Every player in turn order starting with ``player``'s team (the APNAP order when
+    ``player`` is active: CR 101.4): ``player`` first, then their teammates, then each
+    other team's players."""
+    if len(s.players) == 2 and not s.teams:
+        return [player, 1 - player]
+    out = [player]
+    for t in _teams_from(s, player):
+        out.extend(q for q in t if q not in out)
+    return out
+
+
+def priority_order(s: State) -> list[int]:
+    """The players who get priority, in the order they get it: the active player first,
+    then the others in turn order (CR 117.3); players who left the game don't."""
+    return [q for q in turn_order_from(s, s.active) if not s.players[q].lost]
+
+
+def next_priority(s: State, player: int) -> int:
+    """Who gets priority after ``player`` passes (``1 - player`` in a two-player game)."""
+    if len(s.players) == 2 and not s.teams:
+        return 1 - player
+    order = priority_order(s)
+    if player not in order:
+        return order[0] if order else player
+    return order[(order.index(player) + 1) % len(order)]
+
+
+def first_priority(s: State) -> int:
+    """Who gets priority first in a step: the active player, or after one who left the game
+    during their turn, the next player in turn order (CR 800.4i... the turn goes on)."""
+    return s.active if not s.players[s.active].lost else next_priority(s, s.active)
+
+
+def players_in_game(s: State) -> int:
+    """How many players are still in the game (all must pass in succession: CR 117.4)."""
+    n = 0
+    for p in s.players:
+        if not p.lost:
+            n += 1
+    return n
+
+
+def first_player_choices(s: State) -> list[int]:
+    """Who may be chosen to take the first turn: any player, or in Two-Headed Giant the
+    first player of either team (a two-player game: ``[0, 1]``, drawn with
+    ``randrange(2)`` as always)."""
+    return [t[0] for t in s.teams] if s.teams else list(range(len(s.players)))
+
+
+def defending_players(s: State) -> list[int]:
+    """The defending players of this combat (CR 506.2): the attacked team as attackers were
+    declared; before that (or with no combat), the active player's opponents."""
+    c = s.combat
+    if c is not None and c.defenders:
+        return c.defenders
+    return opponents_of(s, s.active)
