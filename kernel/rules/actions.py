@@ -57,19 +57,56 @@ class LegalActions(GamePart):
             return [PASS]
         sorcery_ok = s.active == player and not s.stack and s.step in ("precombat_main",
                                                                           "postcombat_main")
+        if not sorcery_ok and (self._idle.get(player) == self._version
+                               or self._nothing_at_instant_speed(player)):
+            self._idle[player] = self._version
+            if self.validate_caches and self._legal_actions(player, False, share=False) != [PASS]:
+                raise StaleCache(f"after event {len(self.log) - 1}, player {player} was "
+                                 "taken to have nothing to do at instant speed, but a fresh "
+                                 "enumeration finds something")
+            return [PASS]
         key = (player, self._version, self._taps, tuple(s.players[player].mana), sorcery_ok,
                tuple([p.library[0] for p in s.players if p.library]))
         cached = self._legal.get((player, sorcery_ok))
         if cached is not None and cached[0] == key:
-            if self.validate_caches and cached[1] != self._legal_actions(player, sorcery_ok):
+            if self.validate_caches and cached[1] != self._legal_actions(player, sorcery_ok,
+                                                                         share=False):
                 raise StaleCache(f"after event {len(self.log) - 1}, the legal actions kept "
                                  f"for player {player} differ from a fresh enumeration")
             return list(cached[1])
         out = self._legal_actions(player, sorcery_ok)
+        if self.validate_caches and out != self._legal_actions(player, sorcery_ok, share=False):
+            raise StaleCache(f"after event {len(self.log) - 1}, the legal actions of player "
+                             f"{player} differ when the same cards in hand are enumerated once")
         self._legal[(player, sorcery_ok)] = (key, out)
         return list(out)
 
-    def _legal_actions(self, player: int, sorcery_ok: bool) -> list[Any]:
+    def _nothing_at_instant_speed(self, player: int) -> bool:
+        """Whether ``player``, unable to cast a sorcery now, surely can do nothing but pass:
+        no card in their hand could ever be cast at instant speed, nothing may be cast from
+        another zone, and no permanent nor card of theirs has an activated ability other
+        than a mana ability (what :meth:`_legal_actions` would find, found sooner)."""
+        s = self.state
+        objs = s.objects
+        for oid in s.players[player].hand:
+            if self._instant_speed(objs[oid]):
+                return False
+        if self.reg.cast_permissions and self._castable_elsewhere(player):
+            return False
+        activators, elsewhere, _makers = self._ability_cards()
+        if elsewhere or (s.effects and self._effects_facts()[0]):
+            return False
+        if activators:
+            for oid in s.battlefield:
+                if objs[oid].card in activators:
+                    return False
+        return True
+
+    def _legal_actions(self, player: int, sorcery_ok: bool, share: bool = True) -> list[Any]:
+        """Every legal priority action of ``player`` (:meth:`legal_actions`, enumerated).
+        ``share``: cards in the hand that are the same card (the same name, face up, no
+        flags) are enumerated once, the others' options made from the first's (validated
+        mode checks it against ``share=False``)."""
         out: list[Any] = [PASS]
         s = self.state
         pl = s.players[player]
@@ -84,15 +121,25 @@ class LegalActions(GamePart):
             return listed[0]
 
         objs = s.objects
+        same: dict[str, list[Any]] = {}  # a card's options, by name (``share``)
         for oid in pl.hand:
-            if not sorcery_ok and not self._instant_speed(objs[oid]):
+            o = objs[oid]
+            if not sorcery_ok and not self._instant_speed(o):
                 continue  # neither a land nor a spell can be played now
             c = self.chars(oid)
             if "Land" in c.types:
                 if sorcery_ok and pl.lands_played < 1:
                     out.append(["play", oid])
                 continue
-            out.extend(self._cast_options(player, oid, c, sorcery_ok, sources()))
+            plain_card = share and not o.flags and not o.face_down
+            if plain_card and o.card in same:  # the same options, with this card
+                out.extend([a[0], oid, list(a[2]), list(a[3]), a[4], a[5]]
+                           for a in same[o.card])
+                continue
+            opts = self._cast_options(player, oid, c, sorcery_ok, sources())
+            if plain_card:
+                same[o.card] = opts
+            out.extend(opts)
         for oid, alts in self._castable_elsewhere(player):
             if "Land" in self.card(oid).facts.types:  # a permission to play it (CR 305.1)
                 if sorcery_ok and pl.lands_played < 1 and "" in alts:

@@ -25,7 +25,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import Envelope, Event, ref_player
 from mtgk.rules.kept import MOVES, KeptFacts, StaleCache
 from mtgk.rules.layers import Chars, View, printed
-from mtgk.rules.state import StackItem, State, apply, new_state
+from mtgk.rules.state import PROJECTORS, StackItem, State, new_state
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game
@@ -229,7 +229,9 @@ class GameCore(KeptFacts):
                 self._lki[o.id] = (o.controller, self.chars(o.id))
         self.log.append(env)
         first_new = s.next_id
-        apply(s, e)
+        fold_in = PROJECTORS.get(kind)  # (:func:`~mtgk.rules.state.apply`, inlined)
+        if fold_in is not None:
+            fold_in(s, e)
         if s.next_id != first_new:
             self._new_objects(first_new)
         self._forget_after(e, kind)

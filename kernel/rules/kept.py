@@ -51,9 +51,10 @@ from mtgk.rules.layers import (
     chars_key,
     compute,
     compute_with_reads,
+    printed,
     undeclared_readers,
 )
-from mtgk.rules.state import State
+from mtgk.rules.state import Obj, State
 
 MOVES: frozenset[type] = frozenset({ev.ZoneChanged, ev.RemovedFromGame, ev.SpellCast})
 """Events that move object ``obj`` from ``from_zone`` (it becomes a new object)."""
@@ -66,6 +67,25 @@ only through a static ability that *declares* it reads what they change
 (``Static.reads``: ``"tapped"``, ``"mana"``, ``"step"`` ...; a static that declares
 nothing is taken not to look at these).  Legal actions kept across them are keyed on
 tapped status and mana pools (:meth:`Game.legal_actions`)."""
+
+
+def plain_chars(reg: Registry, o: Obj) -> Chars:
+    """Permanent ``o``'s characteristics when no continuous effect applies to it: printed,
+    with its counters (what :func:`compute` gives it then)."""
+    c = printed(reg, o)
+    cnt = o.counters
+    if cnt and c.power is not None and c.toughness is not None:
+        n = cnt.get("+1/+1", 0) - cnt.get("-1/-1", 0)
+        c.power += n
+        c.toughness += n
+    if "Planeswalker" in c.types:
+        c.loyalty = cnt.get("loyalty", 0)
+    if "Creature" not in c.types:
+        c.power = c.toughness = None
+    return c
+
+
+_NOTHING: frozenset[str] = frozenset()
 
 
 class StaleCache(AssertionError):
@@ -99,6 +119,10 @@ class KeptFacts:
         """Nothing kept yet."""
         self._chars: dict[int, Chars] | None = None
         self._chars_reads: frozenset[str] | None = None  # what ``_chars`` depends on
+        #: no static ability, characteristic-defining ability or continuous effect applies
+        #: to the permanents of ``_chars``: each has its printed characteristics (with its
+        #: counters), and an event that moves or changes a few of them changes those only
+        self._chars_plain = False
         self._tokens = False  # whether a token has existed (state-based actions look)
         self._effects_seen: tuple[int, bool, bool] = (-1, False, False)  # _effects_facts
         #: validated mode: check what the engine keeps across events against a fresh
@@ -113,6 +137,9 @@ class KeptFacts:
         self._tag_plans: dict[str, tuple[list[Any], list[Any]]] = {}
         #: legal_actions(), by player and whether they could cast a sorcery
         self._legal: dict[tuple[int, bool], tuple[Any, list[Any]]] = {}
+        #: player -> the ``_version`` at which they could do nothing but pass at instant
+        #: speed (:meth:`~mtgk.rules.actions.LegalActions._nothing_at_instant_speed`)
+        self._idle: dict[int, int] = {}
         self._hooks: dict[Any, Any] = {}  # static_hooks() cache, keyed by _chars_version
         self._chars_version = 0  # counts the times the characteristics were forgotten
         self._version = 0  # counts events that may change characteristics or SBAs
@@ -137,8 +164,8 @@ class KeptFacts:
         else:
             if kind is ev.Tapped or kind is ev.Untapped:
                 self._taps += 1
-            if self._chars is not None:
-                self._chars_after(e, e.changes(), True)
+            if self._chars is not None and self._chars_reads != _NOTHING:
+                self._chars_after(e, e.changes(), True)  # (no static ability reads: kept)
         if self.validate_caches:
             self.check_cached_characteristics()
 
@@ -180,6 +207,10 @@ class KeptFacts:
         the state that a static ability on the battlefield reads (``Static.reads``; one
         that didn't say reads every part but those of :data:`NEUTRAL_EVENTS`)."""
         reads = self._chars_reads
+        if ch is None and self._chars_plain and self._plain_after(e):
+            self._chars_version += 1  # (the facts about the permanents are forgotten)
+            self._sba_version += 1
+            return
         if ch is None or (reads is None and not neutral) or (reads and not reads.isdisjoint(ch)):
             self._chars = None
             self._chars_version += 1
@@ -188,6 +219,51 @@ class KeptFacts:
                 self._version += 1  # the caches of facts that depend on characteristics
         elif ch and self._chars is not None and type(e) in MOVES:
             self._chars.pop(e.obj, None)  # type: ignore[attr-defined]  # (a card that moved)
+
+    def _plain_after(self, e: Event) -> bool:
+        """With plain characteristics kept (``_chars_plain``), bring them up to date after
+        ``e``, an event that changes permanents, object by object if it is one that moves
+        objects, creates them or changes their counters, and if no object it brings to the
+        battlefield has a static ability or a characteristic-defining one; else ``False``
+        (then they are all forgotten)."""
+        cs = self._chars
+        assert cs is not None
+        kind = type(e)
+        objs = self.state.objects
+        if kind in MOVES or kind is ev.LandPlayed:
+            cs.pop(e.obj, None)  # type: ignore[attr-defined]
+        elif kind is ev.CounterPlaced or kind is ev.CounterRemoved:
+            o = objs.get(e.obj)  # type: ignore[attr-defined]
+            if o is not None and o.zone == "battlefield":
+                cs[o.id] = plain_chars(self.reg, o)
+            return True
+        elif kind is not ev.ObjectCreated and kind is not ev.TokenCreated:
+            return False
+        for oid in self.state.battlefield:
+            if oid not in cs:
+                o = objs[oid]
+                if not self._plain_object(o):
+                    return False
+                cs[oid] = plain_chars(self.reg, o)
+        return True
+
+    def _plain_object(self, o: Obj) -> bool:
+        """Whether permanent ``o`` has its printed characteristics as far as it is
+        concerned: face up, no flags, no static ability and no characteristic-defining
+        ability of power and toughness."""
+        if o.face_down or o.flags or o.card in self.reg.dynamic_pt:
+            return False
+        d = self.reg.cards.get(o.card)
+        return d is not None and not d.statics
+
+    def _plain_board(self) -> bool:
+        """Whether no static ability, characteristic-defining ability or continuous effect
+        applies to any permanent now (see ``_chars_plain``)."""
+        s = self.state
+        if any(x.kind in APPLIERS for x in s.effects):
+            return False
+        objs = s.objects
+        return all(self._plain_object(objs[oid]) for oid in s.battlefield)
 
     def check_cached_characteristics(self) -> None:
         """Validated mode (scenarios and tests run it after every event): the
@@ -224,6 +300,7 @@ class KeptFacts:
         if cs is None:
             cs, self._chars_reads = compute_with_reads(self.state, self.reg)
             self._chars = cs
+            self._chars_plain = self._plain_board()
         return cs
 
     def static_hooks(self, attr: str) -> list[tuple[int, Any]]:
