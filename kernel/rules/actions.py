@@ -88,8 +88,11 @@ class LegalActions(GamePart):
         than a mana ability (what :meth:`_legal_actions` would find, found sooner)."""
         s = self.state
         objs = s.objects
+        fast: dict[str, bool] = self.reg.__dict__.get("_instant_speed") or {}
         for oid in s.players[player].hand:
-            if self._instant_speed(objs[oid]):
+            o = objs[oid]
+            known = None if o.flags else fast.get(o.card)  # (:meth:`_instant_speed`'s cache)
+            if known or (known is None and self._instant_speed(o)):
                 return False
         if self.reg.cast_permissions and self._castable_elsewhere(player):
             return False
@@ -282,7 +285,9 @@ class LegalActions(GamePart):
                 if asked])
         out: list[tuple[int, list[str]]] = []
         for zone, asked in plan[1]:
-            if zone == "exile" and s.exile:
+            if zone == "exile" and not s.exile:
+                continue
+            if zone == "exile":
                 # kept while the exiled cards, the characteristics and the turn stay
                 key = ("\0exiled", player, s.turn, tuple(s.exile))
                 cache = self._chars_cache()

@@ -342,7 +342,8 @@ class GameCore(KeptFacts):
     # ------------------------------------------------------------------ asking
     def ask(self, d: Decision) -> Any:
         """Ask ``d`` of its player's agent until the answer is legal; record it."""
-        if d.options is not None and len(d.options) == 1 and d.kind != "priority" \
+        options = d.options
+        if options is not None and d.kind != "priority" and len(options) == 1 \
                 and not d.many:  # "choose up to one" of one option still has two answers
             forced = getattr(self.agents[d.player], "forced", None) \
                 if 0 <= d.player < len(self.agents) else None
@@ -362,9 +363,11 @@ class GameCore(KeptFacts):
             except Exception as exc:  # the agent's: not the card's whose effect asked
                 self._foreign = exc
                 raise
+            options = d.options
             try:
-                if d.kind == "priority" and d.options is not None \
-                        and _listed(answer, d.options):
+                if d.kind == "priority" and options is not None \
+                        and ((len(options) == 1 and options[0] is answer)
+                             or _listed(answer, options)):
                     # one of the actions the engine listed (legal_actions): legal as it is
                     choice = answer
                     if self.validate_caches and self.validate(d, plain(answer)) != answer:
@@ -384,7 +387,7 @@ class GameCore(KeptFacts):
                     self._foreign = exc
                     raise
                 continue
-            if not (d.options is not None and len(d.options) == 1 and choice == d.options[0]):
+            if not (options is not None and len(options) == 1 and choice == options[0]):
                 self._choice_at = len(self.log)
                 self.emit(ev.DecisionMade(player=d.player, kind=d.kind, choice=choice))
             return choice

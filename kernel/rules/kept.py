@@ -315,6 +315,8 @@ class KeptFacts:
                 raise KeyError(f"static_hooks: {attr!r} is no static hook (register it with "
                                "mtgk.cards.definitions.register_static_hook)")
             live = cache.get("\0statics")
+            if live is None and self._chars_plain:
+                live = cache["\0statics"] = []  # (no permanent has a static ability)
             if live is None:  # each static ability a permanent has now, with its source
                 cs = self._all_chars()
                 live = cache["\0statics"] = [
