@@ -57,9 +57,8 @@ class LegalActions(GamePart):
             return [PASS]
         sorcery_ok = s.active == player and not s.stack and s.step in ("precombat_main",
                                                                           "postcombat_main")
-        if not sorcery_ok and (self._idle.get(player) == self._version
+        if not sorcery_ok and (self._idle.get(player) == self._idle_version
                                or self._nothing_at_instant_speed(player)):
-            self._idle[player] = self._version
             if self.validate_caches and self._legal_actions(player, False, share=False) != [PASS]:
                 raise StaleCache(f"after event {len(self.log) - 1}, player {player} was "
                                  "taken to have nothing to do at instant speed, but a fresh "
@@ -103,6 +102,14 @@ class LegalActions(GamePart):
             for oid in s.battlefield:
                 if objs[oid].card in activators:
                     return False
+        perms = self.reg.cast_permissions
+        plan = self.reg.__dict__.get("_permission_plan") if perms else None
+        if not perms or (plan is not None and plan[0] == (len(perms),
+                                                          len(self.reg.cast_permission_zones))
+                         and all(zone == "exile" for zone, _asked in plan[1])):
+            # kept until an event changes what this looked at (``_idle_version``; what
+            # permissions for exiled cards answer is kept as :meth:`_castable_elsewhere` does)
+            self._idle[player] = self._idle_version
         return True
 
     def _legal_actions(self, player: int, sorcery_ok: bool, share: bool = True) -> list[Any]:

@@ -87,6 +87,13 @@ def plain_chars(reg: Registry, o: Obj) -> Chars:
 
 _NOTHING: frozenset[str] = frozenset()
 
+IDLE_READS: frozenset[str] = frozenset({"hand", "graveyard", "exile", "library", "turn"})
+"""What, beyond the permanents and their characteristics, decides whether a player who
+can't cast a sorcery can do nothing but pass: the cards in their hand (one castable at
+instant speed), cards in other zones (cast permissions, abilities that work there: kept
+while the exiled cards, the characteristics and the turn stay, as
+:meth:`~mtgk.rules.actions.LegalActions._castable_elsewhere` keeps them)."""
+
 
 class StaleCache(AssertionError):
     """In validated mode (``Game.validate_caches``), something the engine kept across
@@ -137,9 +144,12 @@ class KeptFacts:
         self._tag_plans: dict[str, tuple[list[Any], list[Any]]] = {}
         #: legal_actions(), by player and whether they could cast a sorcery
         self._legal: dict[tuple[int, bool], tuple[Any, list[Any]]] = {}
-        #: player -> the ``_version`` at which they could do nothing but pass at instant
-        #: speed (:meth:`~mtgk.rules.actions.LegalActions._nothing_at_instant_speed`)
+        #: player -> the ``_idle_version`` at which they could do nothing but pass at
+        #: instant speed (:meth:`~mtgk.rules.actions.LegalActions._nothing_at_instant_speed`)
         self._idle: dict[int, int] = {}
+        #: counts events that may change what that depends on: the permanents and their
+        #: characteristics, the zones of :data:`IDLE_READS`, the turn
+        self._idle_version = 0
         self._hooks: dict[Any, Any] = {}  # static_hooks() cache, keyed by _chars_version
         self._chars_version = 0  # counts the times the characteristics were forgotten
         self._version = 0  # counts events that may change characteristics or SBAs
@@ -159,6 +169,8 @@ class KeptFacts:
             ch = e.changes()
             if ch is None or not ch.isdisjoint(self._sba_parts or self._sba_reads()):
                 self._sba_version += 1
+            if ch is None or not ch.isdisjoint(IDLE_READS):
+                self._idle_version += 1
             if self._chars is not None:
                 self._chars_after(e, ch, False)
         else:
@@ -210,11 +222,13 @@ class KeptFacts:
         if ch is None and self._chars_plain and self._plain_after(e):
             self._chars_version += 1  # (the facts about the permanents are forgotten)
             self._sba_version += 1
+            self._idle_version += 1
             return
         if ch is None or (reads is None and not neutral) or (reads and not reads.isdisjoint(ch)):
             self._chars = None
             self._chars_version += 1
             self._sba_version += 1
+            self._idle_version += 1
             if neutral:
                 self._version += 1  # the caches of facts that depend on characteristics
         elif ch and self._chars is not None and type(e) in MOVES:
