@@ -14,7 +14,14 @@ from mtgk.cards.definitions import X_COUNT, Activated, CardDef, Target
 from mtgk.log.events import player_ref
 from mtgk.rules.core import PASS, RulesError, card_of
 from mtgk.rules.kept import StaleCache
-from mtgk.rules.layers import Chars, is_creature_type, printed, printed_template
+from mtgk.rules.layers import (
+    ALL_CHANGES,
+    Chars,
+    View,
+    is_creature_type,
+    printed,
+    printed_template,
+)
 from mtgk.rules.mana import ManaCost, Source, max_payable_x, plan_payment
 from mtgk.rules.parts import GamePart
 from mtgk.rules.state import Obj
@@ -430,7 +437,8 @@ class LegalActions(GamePart):
             cands = self.target_candidates(player, source, t, x)
             count = self.slot_count(t, x)
             if count == 1 and not t.up_to:
-                opts = [[c] for c in cands]
+                # (no more than the combinations kept: the first of the product need no more)
+                opts = [[c] for c in cands[:MAX_TARGET_COMBOS]]
             else:
                 lo = 0 if t.up_to else count  # ("any number of targets": a large count)
                 opts = [list(cs) for cs in islice(
@@ -457,21 +465,46 @@ class LegalActions(GamePart):
         try:
             out = [player_ref(p) for p in range(len(self.state.players))
                    if t.filter(v, player_ref(p), player, source)]
-            for oid in self.state.battlefield:
-                if t.filter(v, oid, player, source) and self._can_target(player, oid, source):
-                    out.append(oid)
+            reads = getattr(t.filter, "reads", None)
+            kept = reads is not None and reads <= ALL_CHANGES
+            if kept:
+                # it looks at characteristics only: the permanents it allows are kept while
+                # the permanents and their characteristics stay (across taps, mana, steps)
+                cache = self._chars_cache()
+                key: tuple[Any, ...] = ("\0targets", player, source, t.filter, x)
+                found = cache.get(key)
+                if found is None:
+                    found = cache[key] = self._permanent_targets(v, player, source, t)
+                elif self.validate_caches and found != self._permanent_targets(v, player,
+                                                                               source, t):
+                    raise StaleCache(f"after event {len(self.log) - 1}, the permanents kept "
+                                     f"as legal targets for {t.filter!r} differ from a fresh "
+                                     "look: the filter reads more than it declares")
+                out.extend(found)
+            else:
+                out.extend(self._permanent_targets(v, player, source, t))
             for it in self.state.stack:
                 if it.id != source and t.filter(v, it.id, player, source):
                     out.append(it.id)
-            for zone in ("graveyard",):
-                for p in self.state.players:
-                    for oid in getattr(p, zone):
-                        if t.filter(v, oid, player, source):
-                            out.append(oid)
+            cards = [oid for p in self.state.players for oid in p.graveyard]
+            if cards and kept:  # (the cards there, by their printed characteristics)
+                key = ("\0graveyard", player, source, t.filter, x, tuple(cards))
+                found = cache.get(key)
+                if found is None:
+                    found = cache[key] = [oid for oid in cards if t.filter(v, oid, player,
+                                                                            source)]
+                out.extend(found)
+            elif cards:
+                out.extend(oid for oid in cards if t.filter(v, oid, player, source))
         except Exception as exc:
             card, ability = self._target_owner(source, t)
             self.card_failed(exc, card, ability, "target filter")
         return out
+
+    def _permanent_targets(self, v: View, player: int, source: int, t: Target) -> list[int]:
+        """The permanents ``player`` could choose for target slot ``t`` of ``source``."""
+        return [oid for oid in self.state.battlefield
+                if t.filter(v, oid, player, source) and self._can_target(player, oid, source)]
 
     def _target_owner(self, source: int, t: Target) -> tuple[str, Any]:
         """The card and ability whose target slot ``t`` is (``source``: the card, permanent

@@ -81,6 +81,11 @@ class ManaPayment(GamePart):
         mana ability that adds several) is listed once more per additional mana; one whose
         mana has a spending restriction only if it may pay for ``spend``.  (Remembered
         while the characteristics, tapped status and turn stay as they are.)"""
+        if spend is not None and not self._ability_cards()[2] and not (
+                self.state.effects and self._effects_facts()[0]):
+            spend = None  # no card in this game makes mana whose spending is restricted
+        if exclude:  # the same, less ``exclude``'s (one list kept for all who exclude)
+            return [src for src in self.mana_sources(player, 0, spend) if src[0] != exclude]
         s = self.state
         cache = self._chars_cache()
         key = ("\0sources", player, exclude, spend, self._taps, s.turn)
