@@ -211,15 +211,24 @@ class GameCore(KeptFacts):
         why = self._cause[-1] if cause is None else cause
         kind = type(e)
         plans = None
+        seen: tuple[Any, bool, bool] = (None, True, True)
+        s = self.state
         if not (self._setting_up or together):
-            plans = self._tag_plans.get(e.TAG)
+            tag = e.TAG
+            plans = self._tag_plans.get(tag)
             if plans is None:
-                plans = self._trigger_plans(e.TAG)
-            if plans[0]:
+                plans = self._trigger_plans(tag)
+            found = self._tag_cards.get(tag)
+            if found is None or found[0] is not plans:  # whether a card in the game has one
+                found = self._tag_cards[tag] = (plans, any(b for _z, b, _g in plans[0]),
+                                                any(b for _z, b, _g in plans[1]))
+            seen = found
+            if plans[0] and (seen[1] or s.effects or self._grantors is None or self._grantors):
+                # (else no card in the game has one, and no permanent can have been granted
+                # another card's triggered ability: :meth:`_grants_possible`)
                 # look-back triggers (leaves-the-battlefield) are seen before the event and
                 # recorded just before it, with the same cause; the event's seq comes after
                 self._triggers(plans[0], e, why, before=True)
-        s = self.state
         seq = len(self.log)
         env = Envelope(seq=seq, cause=why, event=e)
         left = kind in MOVES and e.from_zone == "battlefield"  # type: ignore[attr-defined]
@@ -244,7 +253,7 @@ class GameCore(KeptFacts):
         if left and s.effects:
             self._source_left(e.obj, seq)  # type: ignore[attr-defined]
         if plans is not None:  # (not setting up, nor one of several moves at once)
-            if plans[1]:
+            if plans[1] and (seen[2] or s.effects or self._grantors is None or self._grantors):
                 self._triggers(plans[1], e, seq, before=False)
             if s.effects:
                 self._delayed_triggers(e, seq)
@@ -342,8 +351,7 @@ class GameCore(KeptFacts):
     # ------------------------------------------------------------------ asking
     def ask(self, d: Decision) -> Any:
         """Ask ``d`` of its player's agent until the answer is legal; record it."""
-        options = d.options
-        if options is not None and d.kind != "priority" and len(options) == 1 \
+        if d.kind != "priority" and d.options is not None and len(d.options) == 1 \
                 and not d.many:  # "choose up to one" of one option still has two answers
             forced = getattr(self.agents[d.player], "forced", None) \
                 if 0 <= d.player < len(self.agents) else None

@@ -142,6 +142,9 @@ class KeptFacts:
         self._game_facts: dict[tuple[str, bool], list[Any]] = {}  # about its cards (so far)
         #: event tag -> (look-back plan, ordinary plan) for the cards in this game
         self._tag_plans: dict[str, tuple[list[Any], list[Any]]] = {}
+        #: event tag -> (its plans, whether a card in this game has a look-back trigger for
+        #: it, an ordinary one): without them, only granted triggers could be looked for
+        self._tag_cards: dict[str, tuple[Any, bool, bool]] = {}
         #: legal_actions(), by player and whether they could cast a sorcery
         self._legal: dict[tuple[int, bool], tuple[Any, list[Any]]] = {}
         #: player -> the ``_idle_version`` at which they could do nothing but pass at
