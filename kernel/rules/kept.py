@@ -222,11 +222,14 @@ class KeptFacts:
         the state that a static ability on the battlefield reads (``Static.reads``; one
         that didn't say reads every part but those of :data:`NEUTRAL_EVENTS`)."""
         reads = self._chars_reads
-        if ch is None and self._chars_plain and self._plain_after(e):
-            self._chars_version += 1  # (the facts about the permanents are forgotten)
-            self._sba_version += 1
-            self._idle_version += 1
-            return
+        if ch is None and self._chars_plain:
+            touched = self._plain_after(e)
+            if touched is not None:
+                self._chars_version += 1
+                self._sba_version += 1
+                self._idle_version += 1
+                self._carry_facts(*touched)
+                return
         if ch is None or (reads is None and not neutral) or (reads and not reads.isdisjoint(ch)):
             self._chars = None
             self._chars_version += 1
@@ -237,32 +240,78 @@ class KeptFacts:
         elif ch and self._chars is not None and type(e) in MOVES:
             self._chars.pop(e.obj, None)  # type: ignore[attr-defined]  # (a card that moved)
 
-    def _plain_after(self, e: Event) -> bool:
+    def _plain_after(self, e: Event) -> tuple[list[int], list[int]] | None:
         """With plain characteristics kept (``_chars_plain``), bring them up to date after
         ``e``, an event that changes permanents, object by object if it is one that moves
         objects, creates them or changes their counters, and if no object it brings to the
-        battlefield has a static ability or a characteristic-defining one; else ``False``
-        (then they are all forgotten)."""
+        battlefield has a static ability or a characteristic-defining one: the objects that
+        left and those that came (counters change no fact but power, toughness and
+        loyalty); else ``None`` (then all are forgotten)."""
         cs = self._chars
         assert cs is not None
         kind = type(e)
         objs = self.state.objects
+        gone: list[int] = []
         if kind in MOVES or kind is ev.LandPlayed:
             cs.pop(e.obj, None)  # type: ignore[attr-defined]
+            gone.append(e.obj)  # type: ignore[attr-defined]
         elif kind is ev.CounterPlaced or kind is ev.CounterRemoved:
             o = objs.get(e.obj)  # type: ignore[attr-defined]
             if o is not None and o.zone == "battlefield":
-                cs[o.id] = plain_chars(self.reg, o)
-            return True
+                cs[o.id] = plain_chars(self.reg, o)  # (its power, toughness, loyalty)
+            return gone, []
         elif kind is not ev.ObjectCreated and kind is not ev.TokenCreated:
-            return False
+            return None
+        added: list[int] = []
         for oid in self.state.battlefield:
             if oid not in cs:
                 o = objs[oid]
                 if not self._plain_object(o):
-                    return False
+                    return None
                 cs[oid] = plain_chars(self.reg, o)
-        return True
+                added.append(oid)
+        return gone, added
+
+    def _carry_facts(self, gone: list[int], added: list[int]) -> None:
+        """After plain characteristics were brought up to date object by object
+        (:meth:`_plain_after`: ``gone`` left the battlefield, ``added`` came),
+        keep the facts about the permanents that stay true: the permanents with an
+        ability or of a type (in battlefield order), what each permanent makes as it is
+        tapped for mana, and that no permanent has a static ability.  The others are
+        forgotten, as with every new computation of the characteristics."""
+        cache = self._hooks
+        if cache.get("") != self._chars_version - 1:
+            return  # (nothing kept since the last change: it is forgotten as it is read)
+        bf = self.state.battlefield
+        cs = self._chars
+        assert cs is not None
+        in_order = not added or bf[len(bf) - len(added):] == added
+        kept: dict[Any, Any] = {"": self._chars_version}
+        for key, val in cache.items():
+            if type(key) is tuple and len(key) == 2 and key[0] in ("\0with", "\0type"):
+                if not in_order:
+                    continue
+                old = [oid for oid in val if oid not in gone] if gone else list(val)
+                if key[0] == "\0with":
+                    old.extend(oid for oid in added if key[1] in cs[oid].abilities)
+                else:
+                    old.extend(oid for oid in added if key[1] in cs[oid].types)
+                kept[key] = old
+            elif type(key) is tuple and len(key) == 2 and key[0] == "\0makes":
+                kept[key] = {oid: made for oid, made in val.items() if oid not in gone}
+            elif key == "\0statics" or (type(key) is str and key in STATIC_HOOKS):
+                kept[key] = val  # (none: the board is still plain)
+        cache.clear()
+        cache.update(kept)
+        if self.validate_caches:
+            for key, val in kept.items():
+                if type(key) is tuple and key[0] in ("\0with", "\0type"):
+                    test = cs.__getitem__
+                    fresh = [oid for oid in bf if key[1] in (
+                        test(oid).abilities if key[0] == "\0with" else test(oid).types)]
+                    if fresh != val:
+                        raise StaleCache(f"after event {len(self.log) - 1}, the permanents "
+                                         f"kept for {key!r} differ from a fresh look")
 
     def _plain_object(self, o: Obj) -> bool:
         """Whether permanent ``o`` has its printed characteristics as far as it is
