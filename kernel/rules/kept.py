@@ -287,8 +287,12 @@ class KeptFacts:
         assert cs is not None
         in_order = not added or bf[len(bf) - len(added):] == added
         kept: dict[Any, Any] = {"": self._chars_version}
+        makes = ("\0makes", self.state.turn)  # (this turn's: sickness is the turn's)
         for key, val in cache.items():
-            if type(key) is tuple and len(key) == 2 and key[0] in ("\0with", "\0type"):
+            if key == makes:
+                kept[key] = {oid: made for oid, made in val.items() if oid not in gone} \
+                    if gone else val
+            elif type(key) is tuple and len(key) == 2 and key[0] in ("\0with", "\0type"):
                 if not in_order:
                     continue
                 old = [oid for oid in val if oid not in gone] if gone else list(val)
@@ -297,8 +301,6 @@ class KeptFacts:
                 else:
                     old.extend(oid for oid in added if key[1] in cs[oid].types)
                 kept[key] = old
-            elif type(key) is tuple and len(key) == 2 and key[0] == "\0makes":
-                kept[key] = {oid: made for oid, made in val.items() if oid not in gone}
             elif key == "\0statics" or (type(key) is str and key in STATIC_HOOKS):
                 kept[key] = val  # (none: the board is still plain)
         cache.clear()
