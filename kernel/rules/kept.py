@@ -154,6 +154,11 @@ class KeptFacts:
         #: characteristics, the zones of :data:`IDLE_READS`, the turn
         self._idle_version = 0
         self._hooks: dict[Any, Any] = {}  # static_hooks() cache, keyed by _chars_version
+        #: facts kept with the characteristics, carried over their updates object by object
+        #: (:meth:`_carry_facts`): the permanents with an ability or of a type
+        #: (:meth:`_permanents`), and what each makes for mana this turn (:meth:`mana_makers`)
+        self._lists: dict[tuple[str, str], list[int]] = {}
+        self._makers: tuple[int, dict[int, Any]] = (-1, {})
         self._chars_version = 0  # counts the times the characteristics were forgotten
         self._version = 0  # counts events that may change characteristics or SBAs
         self._settled = -1  # _sba_version when state-based actions last found nothing
@@ -274,46 +279,46 @@ class KeptFacts:
 
     def _carry_facts(self, gone: list[int], added: list[int]) -> None:
         """After plain characteristics were brought up to date object by object
-        (:meth:`_plain_after`: ``gone`` left the battlefield, ``added`` came),
-        keep the facts about the permanents that stay true: the permanents with an
-        ability or of a type (in battlefield order), what each permanent makes as it is
-        tapped for mana, and that no permanent has a static ability.  The others are
-        forgotten, as with every new computation of the characteristics."""
-        cache = self._hooks
-        if cache.get("") != self._chars_version - 1:
-            return  # (nothing kept since the last change: it is forgotten as it is read)
-        bf = self.state.battlefield
-        cs = self._chars
-        assert cs is not None
-        in_order = not added or bf[len(bf) - len(added):] == added
-        kept: dict[Any, Any] = {"": self._chars_version}
-        makes = ("\0makes", self.state.turn)  # (this turn's: sickness is the turn's)
-        for key, val in cache.items():
-            if key == makes:
-                kept[key] = {oid: made for oid, made in val.items() if oid not in gone} \
-                    if gone else val
-            elif type(key) is tuple and len(key) == 2 and key[0] in ("\0with", "\0type"):
-                if not in_order:
-                    continue
-                old = [oid for oid in val if oid not in gone] if gone else list(val)
-                if key[0] == "\0with":
-                    old.extend(oid for oid in added if key[1] in cs[oid].abilities)
-                else:
-                    old.extend(oid for oid in added if key[1] in cs[oid].types)
-                kept[key] = old
-            elif key == "\0statics" or (type(key) is str and key in STATIC_HOOKS):
-                kept[key] = val  # (none: the board is still plain)
-        cache.clear()
-        cache.update(kept)
-        if self.validate_caches:
-            for key, val in kept.items():
-                if type(key) is tuple and key[0] in ("\0with", "\0type"):
-                    test = cs.__getitem__
-                    fresh = [oid for oid in bf if key[1] in (
-                        test(oid).abilities if key[0] == "\0with" else test(oid).types)]
-                    if fresh != val:
+        (:meth:`_plain_after`: ``gone`` left the battlefield, ``added`` came), keep the
+        facts about the permanents that stay true: the permanents with an ability or of a
+        type (in battlefield order; validated mode compares them with a fresh look), and
+        what each permanent makes as it is tapped for mana.  (The others, in
+        :meth:`_chars_cache`, are forgotten, as with every computation.)"""
+        lists = self._lists
+        if lists:
+            bf = self.state.battlefield
+            cs = self._chars
+            assert cs is not None
+            if added and bf[len(bf) - len(added):] != added:
+                lists.clear()  # (new permanents not last: looked for afresh)
+            for key, found in list(lists.items()):  # (new lists: a caller may hold one)
+                what, name = key
+                found = [oid for oid in found if oid not in gone] if gone else list(found)
+                for oid in added:
+                    c = cs[oid]
+                    if name in (c.abilities if what == "\0with" else c.types):
+                        found.append(oid)
+                lists[key] = found
+            if self.validate_caches:
+                for (what, name), found in lists.items():
+                    fresh = [oid for oid in bf
+                             if name in (cs[oid].abilities if what == "\0with" else cs[oid].types)]
+                    if fresh != found:
                         raise StaleCache(f"after event {len(self.log) - 1}, the permanents "
-                                         f"kept for {key!r} differ from a fresh look")
+                                         f"kept as {what[1:]} {name!r} differ from a fresh look")
+        makers = self._makers[1]
+        for oid in gone:
+            makers.pop(oid, None)
+
+    def mana_makers(self) -> dict[int, Any]:
+        """What each permanent makes as it is tapped for mana (filled in by
+        :mod:`mtgk.rules.payment`), kept this turn while the characteristics stay (and
+        carried over their updates object by object)."""
+        turn = self.state.turn
+        self._all_chars()
+        if self._makers[0] != turn:
+            self._makers = (turn, {})
+        return self._makers[1]
 
     def _plain_object(self, o: Obj) -> bool:
         """Whether permanent ``o`` has its printed characteristics as far as it is
@@ -369,6 +374,8 @@ class KeptFacts:
             cs, self._chars_reads = compute_with_reads(self.state, self.reg)
             self._chars = cs
             self._chars_plain = self._plain_board()
+            self._lists = {}
+            self._makers = (-1, {})
         return cs
 
     def static_hooks(self, attr: str) -> list[tuple[int, Any]]:
@@ -411,11 +418,10 @@ class KeptFacts:
         return self._permanents(("\0type", card_type), lambda c: card_type in c.types)
 
     def _permanents(self, key: tuple[str, str], test: Callable[[Chars], bool]) -> list[int]:
-        cache = self._chars_cache()
-        found: list[int] | None = cache.get(key)
+        cs = self._all_chars()
+        found: list[int] | None = self._lists.get(key)
         if found is None:
-            cs = self._all_chars()
-            found = cache[key] = [oid for oid in self.state.battlefield if test(cs[oid])]
+            found = self._lists[key] = [oid for oid in self.state.battlefield if test(cs[oid])]
         return found
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:

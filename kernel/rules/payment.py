@@ -93,7 +93,7 @@ class ManaPayment(GamePart):
         if known is None:
             known = cache[key] = self._mana_sources(player, exclude, spend)
         elif self.validate_caches:
-            cache.pop(("\0makes", s.turn), None)
+            self.mana_makers().clear()
             if known != self._mana_sources(player, exclude, spend):
                 raise StaleCache(f"after event {len(self.log) - 1}, the mana sources kept "
                                  f"for player {player} differ from a fresh look")
@@ -105,7 +105,7 @@ class ManaPayment(GamePart):
         extra = self._extra_mana_statics()
         cs = self._all_chars()
         # what each permanent makes, while the characteristics hold, this turn
-        makes = self._chars_cache().setdefault(("\0makes", s.turn), {})
+        makes = self.mana_makers()
         for oid in s.battlefield:
             o = s.objects[oid]
             if o.tapped or oid == exclude:
