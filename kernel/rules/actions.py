@@ -106,9 +106,12 @@ class LegalActions(GamePart):
         if elsewhere or (s.effects and self._effects_facts()[0]):
             return False
         if activators:
+            reg = self.reg
             for oid in s.battlefield:
-                if objs[oid].card in activators:
-                    return False
+                card = objs[oid].card
+                if card in activators and (self.chars(oid).controller == player or any(
+                        ab.any_player for _k, ab in reg[card].activated)):
+                    return False  # (another player's permanent: only "any player" abilities)
         perms = self.reg.cast_permissions
         plan = self.reg.__dict__.get("_permission_plan") if perms else None
         if not perms or (plan is not None and plan[0] == (len(perms),
