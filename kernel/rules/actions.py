@@ -14,7 +14,14 @@ from mtgk.cards.definitions import X_COUNT, Activated, CardDef, Target
 from mtgk.log.events import player_ref
 from mtgk.rules.core import PASS, RulesError, card_of
 from mtgk.rules.kept import StaleCache
-from mtgk.rules.layers import Chars, is_creature_type, printed, printed_template
+from mtgk.rules.layers import (
+    ALL_CHANGES,
+    Chars,
+    View,
+    is_creature_type,
+    printed,
+    printed_template,
+)
 from mtgk.rules.mana import ManaCost, Source, max_payable_x, plan_payment
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import is_active
@@ -58,19 +65,69 @@ class LegalActions(GamePart):
             return [PASS]
         sorcery_ok = is_active(s, player) and not s.stack and s.step in ("precombat_main",
                                                                           "postcombat_main")
+        if not sorcery_ok and (self._idle.get(player) == self._idle_version
+                               or self._nothing_at_instant_speed(player)):
+            if self.validate_caches and self._legal_actions(player, False, share=False) != [PASS]:
+                raise StaleCache(f"after event {len(self.log) - 1}, player {player} was "
+                                 "taken to have nothing to do at instant speed, but a fresh "
+                                 "enumeration finds something")
+            return [PASS]
         key = (player, self._version, self._taps, tuple(s.players[player].mana), sorcery_ok,
                tuple([p.library[0] for p in s.players if p.library]))
         cached = self._legal.get((player, sorcery_ok))
         if cached is not None and cached[0] == key:
-            if self.validate_caches and cached[1] != self._legal_actions(player, sorcery_ok):
+            if self.validate_caches and cached[1] != self._legal_actions(player, sorcery_ok,
+                                                                         share=False):
                 raise StaleCache(f"after event {len(self.log) - 1}, the legal actions kept "
                                  f"for player {player} differ from a fresh enumeration")
             return list(cached[1])
         out = self._legal_actions(player, sorcery_ok)
+        if self.validate_caches and out != self._legal_actions(player, sorcery_ok, share=False):
+            raise StaleCache(f"after event {len(self.log) - 1}, the legal actions of player "
+                             f"{player} differ when the same cards in hand are enumerated once")
         self._legal[(player, sorcery_ok)] = (key, out)
         return list(out)
 
-    def _legal_actions(self, player: int, sorcery_ok: bool) -> list[Any]:
+    def _nothing_at_instant_speed(self, player: int) -> bool:
+        """Whether ``player``, unable to cast a sorcery now, surely can do nothing but pass:
+        no card in their hand could ever be cast at instant speed, nothing may be cast from
+        another zone, and no permanent nor card of theirs has an activated ability other
+        than a mana ability (what :meth:`_legal_actions` would find, found sooner)."""
+        s = self.state
+        objs = s.objects
+        fast: dict[str, bool] = self.reg.__dict__.get("_instant_speed") or {}
+        for oid in s.players[player].hand:
+            o = objs[oid]
+            known = None if o.flags else fast.get(o.card)  # (:meth:`_instant_speed`'s cache)
+            if known or (known is None and self._instant_speed(o)):
+                return False
+        if self.reg.cast_permissions and self._castable_elsewhere(player):
+            return False
+        activators, elsewhere, _makers = self._ability_cards()
+        if elsewhere or (s.effects and self._effects_facts()[0]):
+            return False
+        if activators:
+            reg = self.reg
+            for oid in s.battlefield:
+                card = objs[oid].card
+                if card in activators and (self.chars(oid).controller == player or any(
+                        ab.any_player for _k, ab in reg[card].activated)):
+                    return False  # (another player's permanent: only "any player" abilities)
+        perms = self.reg.cast_permissions
+        plan = self.reg.__dict__.get("_permission_plan") if perms else None
+        if not perms or (plan is not None and plan[0] == (len(perms),
+                                                          len(self.reg.cast_permission_zones))
+                         and all(zone == "exile" for zone, _asked in plan[1])):
+            # kept until an event changes what this looked at (``_idle_version``; what
+            # permissions for exiled cards answer is kept as :meth:`_castable_elsewhere` does)
+            self._idle[player] = self._idle_version
+        return True
+
+    def _legal_actions(self, player: int, sorcery_ok: bool, share: bool = True) -> list[Any]:
+        """Every legal priority action of ``player`` (:meth:`legal_actions`, enumerated).
+        ``share``: cards in the hand that are the same card (the same name, face up, no
+        flags) are enumerated once, the others' options made from the first's (validated
+        mode checks it against ``share=False``)."""
         out: list[Any] = [PASS]
         s = self.state
         pl = s.players[player]
@@ -85,15 +142,25 @@ class LegalActions(GamePart):
             return listed[0]
 
         objs = s.objects
+        same: dict[str, list[Any]] = {}  # a card's options, by name (``share``)
         for oid in pl.hand:
-            if not sorcery_ok and not self._instant_speed(objs[oid]):
+            o = objs[oid]
+            if not sorcery_ok and not self._instant_speed(o):
                 continue  # neither a land nor a spell can be played now
             c = self.chars(oid)
             if "Land" in c.types:
                 if sorcery_ok and pl.lands_played < 1:
                     out.append(["play", oid])
                 continue
-            out.extend(self._cast_options(player, oid, c, sorcery_ok, sources()))
+            plain_card = share and not o.flags and not o.face_down
+            if plain_card and o.card in same:  # the same options, with this card
+                out.extend([a[0], oid, list(a[2]), list(a[3]), a[4], a[5]]
+                           for a in same[o.card])
+                continue
+            opts = self._cast_options(player, oid, c, sorcery_ok, sources())
+            if plain_card:
+                same[o.card] = opts
+            out.extend(opts)
         for oid, alts in self._castable_elsewhere(player):
             if "Land" in self.card(oid).facts.types:  # a permission to play it (CR 305.1)
                 if sorcery_ok and pl.lands_played < 1 and "" in alts:
@@ -236,7 +303,9 @@ class LegalActions(GamePart):
                 if asked])
         out: list[tuple[int, list[str]]] = []
         for zone, asked in plan[1]:
-            if zone == "exile" and s.exile:
+            if zone == "exile" and not s.exile:
+                continue
+            if zone == "exile":
                 # kept while the exiled cards, the characteristics and the turn stay
                 key = ("\0exiled", player, s.turn, tuple(s.exile))
                 cache = self._chars_cache()
@@ -372,7 +441,8 @@ class LegalActions(GamePart):
             cands = self.target_candidates(player, source, t, x)
             count = self.slot_count(t, x)
             if count == 1 and not t.up_to:
-                opts = [[c] for c in cands]
+                # (no more than the combinations kept: the first of the product need no more)
+                opts = [[c] for c in cands[:MAX_TARGET_COMBOS]]
             else:
                 lo = 0 if t.up_to else count  # ("any number of targets": a large count)
                 opts = [list(cs) for cs in islice(
@@ -399,21 +469,46 @@ class LegalActions(GamePart):
         try:
             out = [player_ref(p) for p in range(len(self.state.players))
                    if t.filter(v, player_ref(p), player, source)]
-            for oid in self.state.battlefield:
-                if t.filter(v, oid, player, source) and self._can_target(player, oid, source):
-                    out.append(oid)
+            reads = getattr(t.filter, "reads", None)
+            kept = reads is not None and reads <= ALL_CHANGES
+            if kept:
+                # it looks at characteristics only: the permanents it allows are kept while
+                # the permanents and their characteristics stay (across taps, mana, steps)
+                cache = self._chars_cache()
+                key: tuple[Any, ...] = ("\0targets", player, source, t.filter, x)
+                found = cache.get(key)
+                if found is None:
+                    found = cache[key] = self._permanent_targets(v, player, source, t)
+                elif self.validate_caches and found != self._permanent_targets(v, player,
+                                                                               source, t):
+                    raise StaleCache(f"after event {len(self.log) - 1}, the permanents kept "
+                                     f"as legal targets for {t.filter!r} differ from a fresh "
+                                     "look: the filter reads more than it declares")
+                out.extend(found)
+            else:
+                out.extend(self._permanent_targets(v, player, source, t))
             for it in self.state.stack:
                 if it.id != source and t.filter(v, it.id, player, source):
                     out.append(it.id)
-            for zone in ("graveyard",):
-                for p in self.state.players:
-                    for oid in getattr(p, zone):
-                        if t.filter(v, oid, player, source):
-                            out.append(oid)
+            cards = [oid for p in self.state.players for oid in p.graveyard]
+            if cards and kept:  # (the cards there, by their printed characteristics)
+                key = ("\0graveyard", player, source, t.filter, x, tuple(cards))
+                found = cache.get(key)
+                if found is None:
+                    found = cache[key] = [oid for oid in cards if t.filter(v, oid, player,
+                                                                            source)]
+                out.extend(found)
+            elif cards:
+                out.extend(oid for oid in cards if t.filter(v, oid, player, source))
         except Exception as exc:
             card, ability = self._target_owner(source, t)
             self.card_failed(exc, card, ability, "target filter")
         return out
+
+    def _permanent_targets(self, v: View, player: int, source: int, t: Target) -> list[int]:
+        """The permanents ``player`` could choose for target slot ``t`` of ``source``."""
+        return [oid for oid in self.state.battlefield
+                if t.filter(v, oid, player, source) and self._can_target(player, oid, source)]
 
     def _target_owner(self, source: int, t: Target) -> tuple[str, Any]:
         """The card and ability whose target slot ``t`` is (``source``: the card, permanent

@@ -26,7 +26,7 @@ from mtgk.log.events import Envelope, Event, ref_player
 from mtgk.rules.kept import MOVES, KeptFacts, StaleCache
 from mtgk.rules.layers import Chars, View, printed
 from mtgk.rules.seats import opponents_of, variant_event
-from mtgk.rules.state import StackItem, State, apply, new_state
+from mtgk.rules.state import PROJECTORS, StackItem, State, new_state
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game
@@ -216,15 +216,24 @@ class GameCore(KeptFacts):
         why = self._cause[-1] if cause is None else cause
         kind = type(e)
         plans = None
+        seen: tuple[Any, bool, bool] = (None, True, True)
+        s = self.state
         if not (self._setting_up or together):
-            plans = self._tag_plans.get(e.TAG)
+            tag = e.TAG
+            plans = self._tag_plans.get(tag)
             if plans is None:
-                plans = self._trigger_plans(e.TAG)
-            if plans[0]:
+                plans = self._trigger_plans(tag)
+            found = self._tag_cards.get(tag)
+            if found is None or found[0] is not plans:  # whether a card in the game has one
+                found = self._tag_cards[tag] = (plans, any(b for _z, b, _g in plans[0]),
+                                                any(b for _z, b, _g in plans[1]))
+            seen = found
+            if plans[0] and (seen[1] or s.effects or self._grantors is None or self._grantors):
+                # (else no card in the game has one, and no permanent can have been granted
+                # another card's triggered ability: :meth:`_grants_possible`)
                 # look-back triggers (leaves-the-battlefield) are seen before the event and
                 # recorded just before it, with the same cause; the event's seq comes after
                 self._triggers(plans[0], e, why, before=True)
-        s = self.state
         seq = len(self.log)
         env = Envelope(seq=seq, cause=why, event=e)
         left = kind in MOVES and e.from_zone == "battlefield"  # type: ignore[attr-defined]
@@ -234,7 +243,9 @@ class GameCore(KeptFacts):
                 self._lki[o.id] = (o.controller, self.chars(o.id))
         self.log.append(env)
         first_new = s.next_id
-        apply(s, e)
+        fold_in = PROJECTORS.get(kind)  # (:func:`~mtgk.rules.state.apply`, inlined)
+        if fold_in is not None:
+            fold_in(s, e)
         if s.next_id != first_new:
             self._new_objects(first_new)
         self._forget_after(e, kind)
@@ -247,7 +258,7 @@ class GameCore(KeptFacts):
         if left and s.effects:
             self._source_left(e.obj, seq)  # type: ignore[attr-defined]
         if plans is not None:  # (not setting up, nor one of several moves at once)
-            if plans[1]:
+            if plans[1] and (seen[2] or s.effects or self._grantors is None or self._grantors):
                 self._triggers(plans[1], e, seq, before=False)
             if s.effects:
                 self._delayed_triggers(e, seq)
@@ -346,7 +357,7 @@ class GameCore(KeptFacts):
     # ------------------------------------------------------------------ asking
     def ask(self, d: Decision) -> Any:
         """Ask ``d`` of its player's agent until the answer is legal; record it."""
-        if d.options is not None and len(d.options) == 1 and d.kind != "priority" \
+        if d.kind != "priority" and d.options is not None and len(d.options) == 1 \
                 and not d.many:  # "choose up to one" of one option still has two answers
             forced = getattr(self.agents[d.player], "forced", None) \
                 if 0 <= d.player < len(self.agents) else None
@@ -366,9 +377,11 @@ class GameCore(KeptFacts):
             except Exception as exc:  # the agent's: not the card's whose effect asked
                 self._foreign = exc
                 raise
+            options = d.options
             try:
-                if d.kind == "priority" and d.options is not None \
-                        and _listed(answer, d.options):
+                if d.kind == "priority" and options is not None \
+                        and ((len(options) == 1 and options[0] is answer)
+                             or _listed(answer, options)):
                     # one of the actions the engine listed (legal_actions): legal as it is
                     choice = answer
                     if self.validate_caches and self.validate(d, plain(answer)) != answer:
@@ -388,7 +401,7 @@ class GameCore(KeptFacts):
                     self._foreign = exc
                     raise
                 continue
-            if not (d.options is not None and len(d.options) == 1 and choice == d.options[0]):
+            if not (options is not None and len(options) == 1 and choice == options[0]):
                 self._choice_at = len(self.log)
                 self.emit(ev.DecisionMade(player=d.player, kind=d.kind, choice=choice))
             return choice

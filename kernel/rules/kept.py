@@ -51,9 +51,10 @@ from mtgk.rules.layers import (
     chars_key,
     compute,
     compute_with_reads,
+    printed,
     undeclared_readers,
 )
-from mtgk.rules.state import State
+from mtgk.rules.state import Obj, State
 
 MOVES: frozenset[type] = frozenset({ev.ZoneChanged, ev.RemovedFromGame, ev.SpellCast})
 """Events that move object ``obj`` from ``from_zone`` (it becomes a new object)."""
@@ -66,6 +67,32 @@ only through a static ability that *declares* it reads what they change
 (``Static.reads``: ``"tapped"``, ``"mana"``, ``"step"`` ...; a static that declares
 nothing is taken not to look at these).  Legal actions kept across them are keyed on
 tapped status and mana pools (:meth:`Game.legal_actions`)."""
+
+
+def plain_chars(reg: Registry, o: Obj) -> Chars:
+    """Permanent ``o``'s characteristics when no continuous effect applies to it: printed,
+    with its counters (what :func:`compute` gives it then)."""
+    c = printed(reg, o)
+    cnt = o.counters
+    if cnt and c.power is not None and c.toughness is not None:
+        n = cnt.get("+1/+1", 0) - cnt.get("-1/-1", 0)
+        c.power += n
+        c.toughness += n
+    if "Planeswalker" in c.types:
+        c.loyalty = cnt.get("loyalty", 0)
+    if "Creature" not in c.types:
+        c.power = c.toughness = None
+    return c
+
+
+_NOTHING: frozenset[str] = frozenset()
+
+IDLE_READS: frozenset[str] = frozenset({"hand", "graveyard", "exile", "library", "turn"})
+"""What, beyond the permanents and their characteristics, decides whether a player who
+can't cast a sorcery can do nothing but pass: the cards in their hand (one castable at
+instant speed), cards in other zones (cast permissions, abilities that work there: kept
+while the exiled cards, the characteristics and the turn stay, as
+:meth:`~mtgk.rules.actions.LegalActions._castable_elsewhere` keeps them)."""
 
 
 class StaleCache(AssertionError):
@@ -99,6 +126,10 @@ class KeptFacts:
         """Nothing kept yet."""
         self._chars: dict[int, Chars] | None = None
         self._chars_reads: frozenset[str] | None = None  # what ``_chars`` depends on
+        #: no static ability, characteristic-defining ability or continuous effect applies
+        #: to the permanents of ``_chars``: each has its printed characteristics (with its
+        #: counters), and an event that moves or changes a few of them changes those only
+        self._chars_plain = False
         self._tokens = False  # whether a token has existed (state-based actions look)
         self._effects_seen: tuple[int, bool, bool] = (-1, False, False)  # _effects_facts
         #: validated mode: check what the engine keeps across events against a fresh
@@ -111,9 +142,23 @@ class KeptFacts:
         self._game_facts: dict[tuple[str, bool], list[Any]] = {}  # about its cards (so far)
         #: event tag -> (look-back plan, ordinary plan) for the cards in this game
         self._tag_plans: dict[str, tuple[list[Any], list[Any]]] = {}
+        #: event tag -> (its plans, whether a card in this game has a look-back trigger for
+        #: it, an ordinary one): without them, only granted triggers could be looked for
+        self._tag_cards: dict[str, tuple[Any, bool, bool]] = {}
         #: legal_actions(), by player and whether they could cast a sorcery
         self._legal: dict[tuple[int, bool], tuple[Any, list[Any]]] = {}
+        #: player -> the ``_idle_version`` at which they could do nothing but pass at
+        #: instant speed (:meth:`~mtgk.rules.actions.LegalActions._nothing_at_instant_speed`)
+        self._idle: dict[int, int] = {}
+        #: counts events that may change what that depends on: the permanents and their
+        #: characteristics, the zones of :data:`IDLE_READS`, the turn
+        self._idle_version = 0
         self._hooks: dict[Any, Any] = {}  # static_hooks() cache, keyed by _chars_version
+        #: facts kept with the characteristics, carried over their updates object by object
+        #: (:meth:`_carry_facts`): the permanents with an ability or of a type
+        #: (:meth:`_permanents`), and what each makes for mana this turn (:meth:`mana_makers`)
+        self._lists: dict[tuple[str, str], list[int]] = {}
+        self._makers: tuple[int, dict[int, Any]] = (-1, {})
         self._chars_version = 0  # counts the times the characteristics were forgotten
         self._version = 0  # counts events that may change characteristics or SBAs
         self._settled = -1  # _sba_version when state-based actions last found nothing
@@ -132,13 +177,15 @@ class KeptFacts:
             ch = e.changes()
             if ch is None or not ch.isdisjoint(self._sba_parts or self._sba_reads()):
                 self._sba_version += 1
+            if ch is None or not ch.isdisjoint(IDLE_READS):
+                self._idle_version += 1
             if self._chars is not None:
                 self._chars_after(e, ch, False)
         else:
             if kind is ev.Tapped or kind is ev.Untapped:
                 self._taps += 1
-            if self._chars is not None:
-                self._chars_after(e, e.changes(), True)
+            if self._chars is not None and self._chars_reads != _NOTHING:
+                self._chars_after(e, e.changes(), True)  # (no static ability reads: kept)
         if self.validate_caches:
             self.check_cached_characteristics()
 
@@ -180,14 +227,116 @@ class KeptFacts:
         the state that a static ability on the battlefield reads (``Static.reads``; one
         that didn't say reads every part but those of :data:`NEUTRAL_EVENTS`)."""
         reads = self._chars_reads
+        if ch is None and self._chars_plain:
+            touched = self._plain_after(e)
+            if touched is not None:
+                self._chars_version += 1
+                self._sba_version += 1
+                self._idle_version += 1
+                self._carry_facts(*touched)
+                return
         if ch is None or (reads is None and not neutral) or (reads and not reads.isdisjoint(ch)):
             self._chars = None
             self._chars_version += 1
             self._sba_version += 1
+            self._idle_version += 1
             if neutral:
                 self._version += 1  # the caches of facts that depend on characteristics
         elif ch and self._chars is not None and type(e) in MOVES:
             self._chars.pop(e.obj, None)  # type: ignore[attr-defined]  # (a card that moved)
+
+    def _plain_after(self, e: Event) -> tuple[list[int], list[int]] | None:
+        """With plain characteristics kept (``_chars_plain``), bring them up to date after
+        ``e``, an event that changes permanents, object by object if it is one that moves
+        objects, creates them or changes their counters, and if no object it brings to the
+        battlefield has a static ability or a characteristic-defining one: the objects that
+        left and those that came (counters change no fact but power, toughness and
+        loyalty); else ``None`` (then all are forgotten)."""
+        cs = self._chars
+        assert cs is not None
+        kind = type(e)
+        objs = self.state.objects
+        gone: list[int] = []
+        if kind in MOVES or kind is ev.LandPlayed:
+            cs.pop(e.obj, None)  # type: ignore[attr-defined]
+            gone.append(e.obj)  # type: ignore[attr-defined]
+        elif kind is ev.CounterPlaced or kind is ev.CounterRemoved:
+            o = objs.get(e.obj)  # type: ignore[attr-defined]
+            if o is not None and o.zone == "battlefield":
+                cs[o.id] = plain_chars(self.reg, o)  # (its power, toughness, loyalty)
+            return gone, []
+        elif kind is not ev.ObjectCreated and kind is not ev.TokenCreated:
+            return None
+        added: list[int] = []
+        for oid in self.state.battlefield:
+            if oid not in cs:
+                o = objs[oid]
+                if not self._plain_object(o):
+                    return None
+                cs[oid] = plain_chars(self.reg, o)
+                added.append(oid)
+        return gone, added
+
+    def _carry_facts(self, gone: list[int], added: list[int]) -> None:
+        """After plain characteristics were brought up to date object by object
+        (:meth:`_plain_after`: ``gone`` left the battlefield, ``added`` came), keep the
+        facts about the permanents that stay true: the permanents with an ability or of a
+        type (in battlefield order; validated mode compares them with a fresh look), and
+        what each permanent makes as it is tapped for mana.  (The others, in
+        :meth:`_chars_cache`, are forgotten, as with every computation.)"""
+        lists = self._lists
+        if lists:
+            bf = self.state.battlefield
+            cs = self._chars
+            assert cs is not None
+            if added and bf[len(bf) - len(added):] != added:
+                lists.clear()  # (new permanents not last: looked for afresh)
+            for key, found in list(lists.items()):  # (new lists: a caller may hold one)
+                what, name = key
+                found = [oid for oid in found if oid not in gone] if gone else list(found)
+                for oid in added:
+                    c = cs[oid]
+                    if name in (c.abilities if what == "\0with" else c.types):
+                        found.append(oid)
+                lists[key] = found
+            if self.validate_caches:
+                for (what, name), found in lists.items():
+                    fresh = [oid for oid in bf
+                             if name in (cs[oid].abilities if what == "\0with" else cs[oid].types)]
+                    if fresh != found:
+                        raise StaleCache(f"after event {len(self.log) - 1}, the permanents "
+                                         f"kept as {what[1:]} {name!r} differ from a fresh look")
+        makers = self._makers[1]
+        for oid in gone:
+            makers.pop(oid, None)
+
+    def mana_makers(self) -> dict[int, Any]:
+        """What each permanent makes as it is tapped for mana (filled in by
+        :mod:`mtgk.rules.payment`), kept this turn while the characteristics stay (and
+        carried over their updates object by object)."""
+        turn = self.state.turn
+        self._all_chars()
+        if self._makers[0] != turn:
+            self._makers = (turn, {})
+        return self._makers[1]
+
+    def _plain_object(self, o: Obj) -> bool:
+        """Whether permanent ``o`` has its printed characteristics as far as it is
+        concerned: face up, no flags, no static ability and no characteristic-defining
+        ability of power and toughness."""
+        if o.face_down or o.flags or o.card in self.reg.dynamic_pt:
+            return False
+        d = self.reg.cards.get(o.card)
+        return d is not None and not d.statics
+
+    def _plain_board(self) -> bool:
+        """Whether no static ability, characteristic-defining ability or continuous effect
+        applies to any permanent now (see ``_chars_plain``)."""
+        s = self.state
+        if any(x.kind in APPLIERS for x in s.effects):
+            return False
+        objs = s.objects
+        return all(self._plain_object(objs[oid]) for oid in s.battlefield)
 
     def check_cached_characteristics(self) -> None:
         """Validated mode (scenarios and tests run it after every event): the
@@ -224,6 +373,9 @@ class KeptFacts:
         if cs is None:
             cs, self._chars_reads = compute_with_reads(self.state, self.reg)
             self._chars = cs
+            self._chars_plain = self._plain_board()
+            self._lists = {}
+            self._makers = (-1, {})
         return cs
 
     def static_hooks(self, attr: str) -> list[tuple[int, Any]]:
@@ -238,6 +390,8 @@ class KeptFacts:
                 raise KeyError(f"static_hooks: {attr!r} is no static hook (register it with "
                                "mtgk.cards.definitions.register_static_hook)")
             live = cache.get("\0statics")
+            if live is None and self._chars_plain:
+                live = cache["\0statics"] = []  # (no permanent has a static ability)
             if live is None:  # each static ability a permanent has now, with its source
                 cs = self._all_chars()
                 live = cache["\0statics"] = [
@@ -264,11 +418,10 @@ class KeptFacts:
         return self._permanents(("\0type", card_type), lambda c: card_type in c.types)
 
     def _permanents(self, key: tuple[str, str], test: Callable[[Chars], bool]) -> list[int]:
-        cache = self._chars_cache()
-        found: list[int] | None = cache.get(key)
+        cs = self._all_chars()
+        found: list[int] | None = self._lists.get(key)
         if found is None:
-            cs = self._all_chars()
-            found = cache[key] = [oid for oid in self.state.battlefield if test(cs[oid])]
+            found = self._lists[key] = [oid for oid in self.state.battlefield if test(cs[oid])]
         return found
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:

@@ -81,6 +81,11 @@ class ManaPayment(GamePart):
         mana ability that adds several) is listed once more per additional mana; one whose
         mana has a spending restriction only if it may pay for ``spend``.  (Remembered
         while the characteristics, tapped status and turn stay as they are.)"""
+        if spend is not None and not self._ability_cards()[2] and not (
+                self.state.effects and self._effects_facts()[0]):
+            spend = None  # no card in this game makes mana whose spending is restricted
+        if exclude:  # the same, less ``exclude``'s (one list kept for all who exclude)
+            return [src for src in self.mana_sources(player, 0, spend) if src[0] != exclude]
         s = self.state
         cache = self._chars_cache()
         key = ("\0sources", player, exclude, spend, self._taps, s.turn)
@@ -88,7 +93,7 @@ class ManaPayment(GamePart):
         if known is None:
             known = cache[key] = self._mana_sources(player, exclude, spend)
         elif self.validate_caches:
-            cache.pop(("\0makes", s.turn), None)
+            self.mana_makers().clear()
             if known != self._mana_sources(player, exclude, spend):
                 raise StaleCache(f"after event {len(self.log) - 1}, the mana sources kept "
                                  f"for player {player} differ from a fresh look")
@@ -100,7 +105,7 @@ class ManaPayment(GamePart):
         extra = self._extra_mana_statics()
         cs = self._all_chars()
         # what each permanent makes, while the characteristics hold, this turn
-        makes = self._chars_cache().setdefault(("\0makes", s.turn), {})
+        makes = self.mana_makers()
         for oid in s.battlefield:
             o = s.objects[oid]
             if o.tapped or oid == exclude:

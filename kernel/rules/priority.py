@@ -45,13 +45,15 @@ class PriorityAndStack(GamePart):
         last_pass = -1  # the last recorded pass of those in succession so far
         if len(self._checks) != len(s.players):
             self._checks = [partial(self.check_action, i) for i in range(len(s.players))]
+        checks = self._checks
+        log = self.log
         while True:
-            self.settle()
-            if len(self.log) - self._choice_at > LOOP_WINDOW:
+            if self._settled != self._sba_version or s.pending or self.validate_caches:
+                self.settle()  # (else nothing since the last look: :meth:`settle`'s test)
+            mark = len(log)
+            if mark - self._choice_at > LOOP_WINDOW:
                 self._mandatory_loop(p, passes)
-            mark = len(self.log)
-            action = self.ask(Decision("priority", p, self.legal_actions(p),
-                                       check=self._checks[p]))
+            action = self.ask(Decision("priority", p, self.legal_actions(p), check=checks[p]))
             if action[0] == "pass":
                 if self._choice_at >= mark:
                     last_pass = self._choice_at

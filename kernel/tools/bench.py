@@ -1,8 +1,9 @@
 """Benchmarks: random playouts, replay speed, seeking, log size, load time.
 
-``mtgk bench playouts --games N --seed S [--deck FILE]`` plays N games of the
-same deck against itself with uniformly random legal decisions (opening hands
-kept) and ends with exactly one line::
+``mtgk bench playouts --games N --seed S [--deck FILE] [--skip-trivial]`` plays N
+games of the same deck against itself with uniformly random legal decisions
+(opening hands kept; with ``--skip-trivial``, a player who may only pass passes
+without being asked, like managym's ``skip_trivial``) and ends with exactly one line::
 
     games=N decisions=N events=N seconds=S
 
@@ -37,22 +38,35 @@ class PlayoutResult:
 
 
 class _Counting(RandomAgent):
-    def __init__(self, seed: int) -> None:
+    """A random agent that counts the decisions it makes; with ``skip_trivial``, it passes
+    priority without a random draw (and without counting it) when passing is all it may
+    do, as managym's ``skip_trivial`` steps over such decisions."""
+
+    def __init__(self, seed: int, skip_trivial: bool = False) -> None:
         super().__init__(seed)
         self.asked = 0
+        self.skip_trivial = skip_trivial
 
     def decide(self, game: Game, d: Decision) -> Any:
+        if self.skip_trivial and d.kind == "priority" and d.options is not None \
+                and len(d.options) == 1:
+            return d.options[0]
         self.asked += 1
         return super().decide(game, d)
 
 
 def playouts(reg: Registry, deck: Sequence[str], games: int, seed: int = 0,
-             max_turns: int = 200, progress: bool = False) -> PlayoutResult:
-    """Play ``games`` random games of ``deck`` against itself (one core)."""
+             max_turns: int = 200, progress: bool = False,
+             skip_trivial: bool = False) -> PlayoutResult:
+    """Play ``games`` random games of ``deck`` against itself (one core).  ``skip_trivial``:
+    a player whose only legal action is to pass passes without being asked (the pass
+    is recorded as usual, which is to say not at all: a decision with one answer is
+    not recorded); the games then differ from those without it, as managym's do."""
     decisions = events = 0
     start = time.perf_counter()
     for i in range(games):
-        a, b = _Counting(seed * 7919 + 2 * i), _Counting(seed * 7919 + 2 * i + 1)
+        a = _Counting(seed * 7919 + 2 * i, skip_trivial)
+        b = _Counting(seed * 7919 + 2 * i + 1, skip_trivial)
         g = Game(reg, ["p1", "p2"], seed=seed * 100003 + i, agents=[a, b])
         g.play([list(deck), list(deck)], mulligans=False, max_turns=max_turns)
         decisions += a.asked + b.asked

@@ -1249,6 +1249,9 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--max-turns", type=int, default=200, help="a game stops as a draw after "
                    "this many turns (default 200)")
     p.add_argument("--progress", action="store_true", help="print progress while playing")
+    p.add_argument("--skip-trivial", action="store_true",
+                   help="a player who may only pass passes without being asked (not counted "
+                   "as a decision), like managym's skip_trivial")
     p.add_argument("--json", action="store_true",
                    help="print the figures as one JSON object instead of the two lines")
 
@@ -1265,7 +1268,7 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
         else:
             deck = ["Mountain"] * 17 + ["Gray Ogre"] * 23
         r = playouts(reg, deck, args.games, seed=args.seed, max_turns=args.max_turns,
-                     progress=args.progress)
+                     progress=args.progress, skip_trivial=args.skip_trivial)
         if args.json:
             print(_json_line({"games": r.games, "decisions": r.decisions, "events": r.events,
                               "seconds": round(r.seconds, 3),
