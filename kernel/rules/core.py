@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Protocol, cast
 
 import msgspec
 import structlog
+from mypy_extensions import mypyc_attr
 
 from mtgk.cards.definitions import CardDef, Registry
 from mtgk.cards.errors import blame
@@ -147,6 +148,7 @@ class _CauseScope:
         self.game._cause.pop()
 
 
+@mypyc_attr(native_class=False)  # a part of Game, which has several bases
 class GameCore(KeptFacts):
     """The fields of a game and the parts every rule uses: events, characteristics, decisions."""
 
@@ -423,15 +425,16 @@ class GameCore(KeptFacts):
         return self.ask(Decision(kind, player, options, prompt, context=context))
 
 
-    if TYPE_CHECKING:  # methods of the parts (mtgk.rules.parts) this core calls
-        def _source_left(self, oid: int, seq: int) -> None:
-            ...
+    # methods of the parts (mtgk.rules.parts) this core calls; stubs here rather than under
+    # `if TYPE_CHECKING:`, which mypyc cannot compile in a class body
+    def _source_left(self, oid: int, seq: int) -> None:
+        raise NotImplementedError  # defined by another part
 
-        def _delayed_triggers(self, e: Event, seq: int) -> None:
-            ...
+    def _delayed_triggers(self, e: Event, seq: int) -> None:
+        raise NotImplementedError  # defined by another part
 
-        def _trigger_plans(self, tag: str) -> tuple[list[Any], list[Any]]:
-            ...
+    def _trigger_plans(self, tag: str) -> tuple[list[Any], list[Any]]:
+        raise NotImplementedError  # defined by another part
 
-        def _triggers(self, plan: list[Any], e: Event, seq: int, before: bool) -> None:
-            ...
+    def _triggers(self, plan: list[Any], e: Event, seq: int, before: bool) -> None:
+        raise NotImplementedError  # defined by another part

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from mypy_extensions import mypyc_attr
+
 from mtgk.log import events as ev
 from mtgk.rules.parts import GamePart
 from mtgk.rules.replacement import replace
@@ -13,6 +15,7 @@ if TYPE_CHECKING:
     from mtgk.rules.engine import Game
 
 
+@mypyc_attr(native_class=False)  # a part of Game, which has several bases
 class Damage(GamePart):
     """Dealing damage (CR 120)."""
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from mtgk.log import events as ev
 from mtgk.log.events import Event, player_ref
 from mtgk.rules.core import GameOver
@@ -46,6 +48,7 @@ def _about(e: Event, refs: set[int], players: set[int]) -> bool:
     return False
 
 
+@mypyc_attr(native_class=False)  # a part of Game, which has several bases
 class StateBasedActions(GamePart):
     """State-based actions (CR 704)."""
 

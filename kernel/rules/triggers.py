@@ -8,6 +8,8 @@ from functools import partial
 from itertools import combinations
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mtgk.cards.definitions import Target
 from mtgk.log import events as ev
 from mtgk.log.events import Event
@@ -23,6 +25,7 @@ def _check_order(choice: Any, items: list[StackItem]) -> list[int]:
     return [int(c) for c in choice]
 
 
+@mypyc_attr(native_class=False)  # a part of Game, which has several bases
 class TriggeredAbilities(GamePart):
     """Triggered abilities (CR 603)."""
 

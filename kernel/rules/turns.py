@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from mtgk.log import events as ev
 from mtgk.rules.core import Decision, GameOver
 from mtgk.rules.parts import GamePart
@@ -26,6 +28,7 @@ SKIP_DRAW = "skip your draw step"
 """A rules ability: its controller skips their draw step."""
 
 
+@mypyc_attr(native_class=False)  # a part of Game, which has several bases
 class TurnStructure(GamePart):
     """Turns, steps and phases (CR 500-514)."""
 
@@ -162,7 +165,7 @@ class TurnStructure(GamePart):
             self._turn_began(n, active)
         combat_skipped = False
         for s in STEPS[i:]:
-            if combat_skipped and s in ("declare_blockers", *COMBAT_DAMAGE_STEPS):
+            if combat_skipped and (s == "declare_blockers" or s in COMBAT_DAMAGE_STEPS):
                 continue
             first: list[int] = []
             if s == "first_strike_damage" and not (resume and s == step):
@@ -190,8 +193,7 @@ class TurnStructure(GamePart):
                     hook(self, s, active)
                 if s == "untap":
                     self._untap_step(active)
-                    continue
-                if s == "draw":
+                elif s == "draw":
                     if n != 1:  # 103.8a: the first player skips the first turn's draw
                         self.draw(active, 1)
                 elif s == "declare_attackers":
@@ -206,11 +208,11 @@ class TurnStructure(GamePart):
                     self._damage_step(first_strike=False)
                 elif s == "cleanup":
                     self._cleanup(active)
-                    continue
-                self.priority_round()
-                self._empty_pools()
-                if s == "end_of_combat" and self.state.combat is not None:
-                    self.emit(ev.CombatEnded())
+                if s != "untap" and s != "cleanup":  # (no `continue` inside `with`: mypyc)
+                    self.priority_round()
+                    self._empty_pools()
+                    if s == "end_of_combat" and self.state.combat is not None:
+                        self.emit(ev.CombatEnded())
 
     def skips_draw_step(self, player: int) -> bool:
         """Whether ``player`` controls a permanent with the ability ``skip your draw step``
