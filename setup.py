@@ -87,7 +87,7 @@ def kernel_extensions(why: str) -> list[Extension]:
     paths = [str(src / (name.replace(".", "/") + ".py")) for name in compiled_modules()]
     print(f"mtgk: compiling {len(paths)} kernel modules with mypyc", file=sys.stderr)
     opts = [f"--config-file={ROOT / 'pyproject.toml'}", f"--cache-dir={STAGE / 'mypy_cache'}"]
-    return list(mypycify(opts + paths, opt_level="3", group_name="mtgk",
+    return list(mypycify(opts + paths, opt_level="3", group_name="mtgk", multi_file=True,
                          target_dir=str(STAGE / "c")))
 
 
@@ -115,8 +115,12 @@ def main() -> None:
     building = "editable_wheel" not in sys.argv and any(
         cmd in sys.argv for cmd in ("bdist_wheel", "build", "build_ext", "install"))
     WHY = why_pure() if building else "an editable install or a metadata step"
+    if building:  # no compiled module of an earlier build may end up in this one
+        for old in (ROOT / "build").glob("lib*"):
+            shutil.rmtree(old)
     setup(ext_modules=kernel_extensions(WHY) if building else [],
-          cmdclass={"build_py": BuildPy})
+          cmdclass={"build_py": BuildPy},
+          options={"build_ext": {"parallel": os.cpu_count() or 1}})  # one C file a module
 
 
 WHY = ""  # why this build is pure ("" if it compiles), for BuildPy's note

@@ -24,13 +24,18 @@ from types import ModuleType
 
 COMPILED: tuple[str, ...] = (
     "mtgk.log.logfile",
-    "mtgk.log.replay",
+    "mtgk.rules.actions",
+    "mtgk.rules.casting",
+    "mtgk.rules.combat",
     "mtgk.rules.core",
     "mtgk.rules.damage",
     "mtgk.rules.engine",
+    "mtgk.rules.kept",
     "mtgk.rules.layers",
     "mtgk.rules.mana",
     "mtgk.rules.parts",
+    "mtgk.rules.payment",
+    "mtgk.rules.priority",
     "mtgk.rules.sba",
     "mtgk.rules.subtypes",
     "mtgk.rules.triggers",
@@ -38,13 +43,13 @@ COMPILED: tuple[str, ...] = (
     "mtgk.rules.visibility",
     "mtgk.rules.zones",
 )
-"""The modules a compiled build compiles (setup.py reads this list).  Everything else --
-the log's events, the card API, the tools, the plugins and the card sets -- is always
-interpreted; so are the modules that define msgspec Structs (a Struct compiled by mypyc
-loses its precise annotations) or classes that plugins subclass (mypyc checks their
-instances' exact type), and the parts of the rules whose methods hold closures (mypyc
-2.4.1 cannot compile those in a method of a Python class: docs/benchmarks.md,
-"Compiled kernel")."""
+"""The modules a compiled build compiles (setup.py reads this list): the rules engine --
+``Game`` is a native class, its parts traits -- and the log reader.  Everything else is
+always interpreted: the log's events, the card API, the tools, the plugins and the card
+sets, and the rules modules that define msgspec Structs (``state``: a Struct compiled by
+mypyc loses its precise annotations) or classes that plugins subclass (``replacement``:
+mypyc checks the exact type of a compiled class's instances)."""
+
 
 PURE_ENV = "MTGK_PURE"
 """The environment variable that selects the pure-Python kernel (any value but ``""`` or

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, NoReturn, Protocol, cast
 
 import msgspec
 import structlog
-from mypy_extensions import mypyc_attr
 
 from mtgk.cards.definitions import CardDef, Registry
 from mtgk.cards.errors import blame
@@ -148,7 +147,6 @@ class _CauseScope:
         self.game._cause.pop()
 
 
-@mypyc_attr(native_class=False)  # a part of Game, which has several bases
 class GameCore(KeptFacts):
     """The fields of a game and the parts every rule uses: events, characteristics, decisions."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import trait
 
 from mtgk.log import events as ev
 from mtgk.rules.parts import GamePart
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from mtgk.rules.engine import Game
 
 
-@mypyc_attr(native_class=False)  # a part of Game, which has several bases
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class Damage(GamePart):
     """Dealing damage (CR 120)."""
 

@@ -16,8 +16,6 @@ Game(players=['alice', 'bob'], seed=1, events=1)
 
 from __future__ import annotations
 
-from mypy_extensions import mypyc_attr
-
 from mtgk.rules.actions import ABILITY_ZONES, COLOR_WORDS, MAX_TARGET_COMBOS, LegalActions
 from mtgk.rules.casting import KNOWN_TO_CONTROLLERS_OF, ZONE_WORDS, Casting
 from mtgk.rules.combat import Combat
@@ -55,7 +53,6 @@ __all__ = [
 ]
 
 
-@mypyc_attr(native_class=False)  # a part of Game, which has several bases
 class Game(TurnStructure, PriorityAndStack, LegalActions, Casting, ManaPayment,
            TriggeredAbilities, StateBasedActions, ZoneChanges, Damage, Combat):
     """One game: its state, its log, the registry of cards and the players' agents.

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import trait
 
 from mtgk.cards.definitions import Activated, CardDef, Target
 from mtgk.rules.core import GameCore
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from mtgk.rules.zones import Move, ReadyMove
 
 
-@mypyc_attr(native_class=False)  # a part of Game, which has several bases
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class GamePart(GameCore):
     """A part of the rules: what it may call on ``self``."""
 

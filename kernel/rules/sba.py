@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import trait
 
 from mtgk.log import events as ev
 from mtgk.log.events import Event, player_ref
@@ -48,7 +48,7 @@ def _about(e: Event, refs: set[int], players: set[int]) -> bool:
     return False
 
 
-@mypyc_attr(native_class=False)  # a part of Game, which has several bases
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class StateBasedActions(GamePart):
     """State-based actions (CR 704)."""
 

@@ -8,7 +8,7 @@ from functools import partial
 from itertools import combinations
 from typing import Any
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import trait
 
 from mtgk.cards.definitions import Target
 from mtgk.log import events as ev
@@ -25,7 +25,7 @@ def _check_order(choice: Any, items: list[StackItem]) -> list[int]:
     return [int(c) for c in choice]
 
 
-@mypyc_attr(native_class=False)  # a part of Game, which has several bases
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class TriggeredAbilities(GamePart):
     """Triggered abilities (CR 603)."""
 

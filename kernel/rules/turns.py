@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import trait
 
 from mtgk.log import events as ev
 from mtgk.rules.core import Decision, GameOver
@@ -28,7 +28,7 @@ SKIP_DRAW = "skip your draw step"
 """A rules ability: its controller skips their draw step."""
 
 
-@mypyc_attr(native_class=False)  # a part of Game, which has several bases
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class TurnStructure(GamePart):
     """Turns, steps and phases (CR 500-514)."""
 

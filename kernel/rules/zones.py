@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import trait
 
 from mtgk.log import events as ev
 from mtgk.log.events import Event
@@ -59,7 +59,7 @@ class ReadyMove:
     seq: int = -1
 
 
-@mypyc_attr(native_class=False)  # a part of Game, which has several bases
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class ZoneChanges(GamePart):
     """Moving objects between zones (CR 400.7)."""
 
