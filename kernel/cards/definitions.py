@@ -82,7 +82,7 @@ def _keyed(entry: Any) -> Any:
 # --------------------------------------------------------------------------
 # abilities
 
-Effect = Callable[["Ctx"], None]
+Effect = Callable[["Ctx"], object]  # (what it returns is ignored)
 
 
 X_COUNT = -1
