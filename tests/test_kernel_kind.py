@@ -54,7 +54,7 @@ def _version(pure: bool) -> str:
 def _installed_compiled() -> bool:
     """Whether compiled modules of the kernel sit beside its sources (a compiled build)."""
     rules = Path(mtgk.__file__).parent / "rules"
-    return any(rules.glob("state.*.so")) or any(rules.glob("state.*.pyd"))
+    return any(rules.glob("engine.*.so")) or any(rules.glob("engine.*.pyd"))
 
 
 def test_version_names_the_kernel_that_runs() -> None:
