@@ -116,7 +116,7 @@ def test_play_records_the_default_budget(pack: Path) -> None:
     out = pack / "plain.mtgk"
     assert run("play", "--seed", 2, "--decks", pack / "mountain.txt", "--max-turns", 2,
                "--out", out, "-q")[0] == 0
-    assert load_log(out).header.meta["max_events"] == Game.max_events
+    assert load_log(out).header.meta["max_events"] == DEFAULT_MAX_EVENTS
 
 
 def test_play_timeout_stops_a_card_that_loops_without_events(pack: Path) -> None:
