@@ -14,3 +14,7 @@ __version__ = "0.1.0"
 if __name__ != "mtgk":  # the checkout's folder kernel/ imported by its old name
     raise ImportError("the folder kernel/ is installed as the package 'mtgk': import mtgk.NAME, "
                       "not kernel.NAME (docs/pack-authors.md)", name=__name__)
+
+from mtgk import kind  # noqa: E402  (after the check above)
+
+kind.select()  # MTGK_PURE=1: the pure-Python kernel, even where compiled modules are installed

@@ -84,7 +84,7 @@ from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
 from mtgk.log.logfile import LogHeader, write_log
 from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
-from mtgk.rules.engine import STEPS, Agent, Decision, Game
+from mtgk.rules.engine import DEFAULT_MAX_EVENTS, STEPS, Agent, Decision, Game
 from mtgk.rules.state import Obj, State
 from mtgk.rules.visibility import Perspective
 from mtgk.tools.menus import MORE, Choice, Menu, SeatView
@@ -607,7 +607,7 @@ def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
             agents_meta.append({"kind": getattr(make, "__name__", "agent"), "seed": seed * 2 + i})
     players = [f"player_{i}" for i in range(seats)]
     meta = {"agents": agents_meta, "deck_names": names, "max_turns": max_turns,
-            "max_events": Game.max_events}
+            "max_events": DEFAULT_MAX_EVENTS}
     header = new_header(reg, players, [deck_lines(d) for d in cards], seed, profile=variant,
                         meta=meta)
     return _Setup(reg, card_numbers(reg), header, ext, internal, skip_trivial, text)

@@ -15,7 +15,7 @@ from mtgk.cards.loading import load_registry
 from mtgk.log import events as ev
 from mtgk.log.logfile import LogHeader, load_log
 from mtgk.log.replay import new_header, run_from_header, verify
-from mtgk.rules.engine import Game
+from mtgk.rules.engine import DEFAULT_MAX_EVENTS, Game
 from mtgk.tools.store import game_facts, open_store
 from tests import misbehaving
 from tests.conftest import run_mtgk as run
@@ -82,7 +82,7 @@ def test_a_header_without_a_budget_gets_the_default(reg: Registry) -> None:
     header = _header(reg, "20 Mountain")
     assert "max_events" not in header.meta
     game = _play(reg, header)
-    assert game.max_events == Game.max_events >= 500 * 1872
+    assert game.max_events == DEFAULT_MAX_EVENTS >= 500 * 1872
     assert verify(header, game.log, reg).ok
 
 
@@ -116,7 +116,7 @@ def test_play_records_the_default_budget(pack: Path) -> None:
     out = pack / "plain.mtgk"
     assert run("play", "--seed", 2, "--decks", pack / "mountain.txt", "--max-turns", 2,
                "--out", out, "-q")[0] == 0
-    assert load_log(out).header.meta["max_events"] == Game.max_events
+    assert load_log(out).header.meta["max_events"] == DEFAULT_MAX_EVENTS
 
 
 def test_play_timeout_stops_a_card_that_loops_without_events(pack: Path) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import mtgk
+from mtgk import kind
 from mtgk.tools import cli
 from tests.conftest import fake_dist
 from tests.conftest import run_mtgk as run
@@ -40,7 +41,7 @@ def test_version_names_the_kernel_the_card_sets_and_the_plugins() -> None:
     code, out, err = run("--version")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].startswith(f"mtgk {mtgk.__version__} (kernel: pure Python")
+    assert lines[0].startswith(f"mtgk {mtgk.__version__} (kernel: {kind.describe()}, ")
     assert any(line.startswith("card set lorwyn 0.1.0 (") and "cards)" in line for line in lines)
     assert any(line.startswith("card set core ") for line in lines)
     assert any(line.startswith("plugin roles (from mtgk ") for line in lines)

@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from mtgk import kind
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
 from mtgk.rules.engine import Game
@@ -45,6 +48,8 @@ def test_discarded_dread_triggers(registry: Registry) -> None:
 def test_no_trigger_if_the_card_has_no_abilities_in_the_graveyard(registry: Registry) -> None:
     """Like Yixlid Jailer ("Cards in graveyards lose all abilities"): the ability is
     looked for on the card in the graveyard, so it doesn't trigger."""
+    if kind.compiled_modules():
+        pytest.skip("replaces a method of one game, which a compiled Game does not allow")
     g = _game(registry)
     printed = g.chars
 

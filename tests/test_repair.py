@@ -17,6 +17,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from mtgk import kind
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.loading import load_registry
@@ -249,6 +250,8 @@ def test_a_crc_mismatch_followed_by_garbage_is_not_a_torn_tail(game: Game, copy:
 
 def test_repair_writes_nothing_if_it_cannot_keep_a_copy(game: Game, copy: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    if kind.compiled_modules():
+        pytest.skip("replaces a function that the compiled log file calls directly")
     copy.write_bytes(game.data[:-2])
 
     def no_room(path: str, data: bytes) -> str:

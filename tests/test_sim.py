@@ -26,7 +26,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, decode_log, load_log
 from mtgk.log.replay import verify
-from mtgk.rules.engine import Game
+from mtgk.rules.engine import DEFAULT_MAX_EVENTS
 from mtgk.tools.sim import Progress, game_seed, plan, play_header, simulate
 from mtgk.tools.store import GameStore, SqliteStore, StoreError, game_facts, open_store
 from tests.conftest import run_mtgk as run
@@ -116,7 +116,7 @@ def test_sim_stores_every_game(library: Library) -> None:
         i = t.header.meta["sim"]["game"]
         assert t.header.meta["sim"] == {"seed": SEED, "game": i}
         assert t.header.seed == game_seed(SEED, i)
-        assert t.header.meta["max_events"] == Game.max_events  # the budget is recorded
+        assert t.header.meta["max_events"] == DEFAULT_MAX_EVENTS  # the budget is recorded
         assert t.header.meta["deck_names"] == ["jace", "red"]
         assert isinstance(t.envs[0].event, ev.GameStarted)
         assert t.winner is not None  # every game finished

@@ -82,7 +82,7 @@ def _keyed(entry: Any) -> Any:
 # --------------------------------------------------------------------------
 # abilities
 
-Effect = Callable[["Ctx"], None]
+Effect = Callable[["Ctx"], object]  # (what it returns is ignored)
 
 
 X_COUNT = -1
@@ -373,14 +373,14 @@ class Registry:
         self.cast_permission_zones: dict[Callable[..., list[str]], tuple[str, ...]] = {}
         #: ``fn(game, player, spell)`` as a spell is cast, after its mana is paid
         #: (optional additional costs such as bargain).
-        self.cast_hooks: list[Callable[..., None]] = []
+        self.cast_hooks: list[Callable[..., object]] = []
         #: ``fn(game, player, card, alt) -> str``: why a rule stops ``player`` from casting
         #: ``card`` now ("You can't cast more than one spell each turn"), ``""`` if not.
         #: The first is the kernel's: an alternative cost's condition
         #: (:func:`mtgk.cards.altcosts.alt_cost`).
         self.cast_restrictions: list[Callable[..., str]] = [alt_cost_restriction]
         #: ``fn(game, step, active)``: turn-based actions as a step begins (lore counters).
-        self.step_hooks: list[Callable[..., None]] = []
+        self.step_hooks: list[Callable[..., object]] = []
         #: keys of triggered abilities that objects other than their card can be granted.
         self.grantable: set[str] = set()
         #: other names a card is known by (``"A // B"`` -> ``"A"``).

@@ -92,7 +92,7 @@ class Filter:
         self.parts: tuple[Pred, ...] = (pred,) if parts is None else parts
 
     def __call__(self, view: Any, ref: int, you: int, source: int = 0) -> bool:
-        return self.pred(view, ref, you, source)
+        return bool(self.pred(view, ref, you, source))  # (a compiled caller wants a bool)
 
     def __repr__(self) -> str:
         return self.desc

@@ -22,7 +22,6 @@ damage (:func:`matched_then`).
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -55,14 +54,13 @@ def events_this_turn(game: Game) -> list[ev.Event]:
 _KEPT_VIEWS = 32
 """How many past views :func:`view_before` keeps per game (the questions are about this
 turn: the latest few are the ones asked again)."""
-_VIEWS: weakref.WeakKeyDictionary[Game, dict[int, View]] = weakref.WeakKeyDictionary()
 
 
 def view_before(game: Game, seq: int) -> View:
     """The game as it was just before event ``seq`` of its log (its characteristics after
     the layers): last-known information for what happened at ``seq``.  Folded from the
     log, kept per game (the log only grows)."""
-    views = _VIEWS.setdefault(game, {})
+    views: dict[int, View] = game.memo.setdefault("history:views", {})
     v = views.get(seq)
     if v is None:
         from mtgk.rules.layers import View, compute

@@ -170,11 +170,13 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import IO, Any, ClassVar, Final, TypeAlias
+from typing import IO, Any, Final, TypeAlias
 
 import msgspec
+from mypy_extensions import mypyc_attr
 
 from mtgk.log.events import EVENT_TYPES, UNLISTED_UNLESS_USED, Envelope, Event
+from mtgk.log.structs import FORMAT_VERSION, LogHeader, UnknownEvent
 
 __all__ = [
     "FORMAT_VERSION",
@@ -208,8 +210,6 @@ __all__ = [
 MAGIC: Final = b"MTGK"
 """The first four bytes of every binary log."""
 
-FORMAT_VERSION: Final = 1
-"""The binary file format version this module writes (and the newest it reads)."""
 
 _PREAMBLE_SIZE: Final = len(MAGIC) + 1 + 4
 _MAX_VARINT_BYTES: Final = 9
@@ -223,62 +223,6 @@ _VARINT1: Final = [bytes((i,)) for i in range(128)]
 
 # --------------------------------------------------------------------------
 # Header, unknown events, problems, errors
-
-
-def _current_event_table(multiplayer: bool = False) -> list[tuple[str, int]]:
-    return sorted((tag, cls.VERSION) for tag, cls in EVENT_TYPES.items()
-                  if multiplayer or tag not in UNLISTED_UNLESS_USED)
-
-
-class LogHeader(msgspec.Struct, kw_only=True):
-    """Everything needed to replay a game besides its events.
-
-    ``events`` defaults to the table of all event types registered right now
-    (:meth:`current_event_table`); ``format`` to :data:`FORMAT_VERSION`.
-
-    >>> h = LogHeader(kernel_version="0.1.0", cardsets=[], players=["A", "B"],
-    ...               decks=[["20 Forest"], []], seed=1)
-    >>> h.format, h.profile, ("Tapped", 1) in h.events
-    (1, 'lorwyn-2007', True)
-    """
-
-    format: int = FORMAT_VERSION
-    kernel_version: str
-    cardsets: list[tuple[str, str]]
-    players: list[str]
-    decks: list[list[str]] = msgspec.field(default_factory=list)
-    seed: int
-    profile: str = "lorwyn-2007"
-    events: list[tuple[str, int]] = msgspec.field(default_factory=_current_event_table)
-    meta: dict[str, Any] = msgspec.field(default_factory=dict)
-
-    @staticmethod
-    def current_event_table(multiplayer: bool = False) -> list[tuple[str, int]]:
-        """``(tag, VERSION)`` for every registered event type, sorted by tag; the types of
-        multiplayer games (:data:`~mtgk.log.events.UNLISTED_UNLESS_USED`) only with
-        ``multiplayer``, so that two-player headers are what they were before.
-
-        >>> ("DamageDealt", 1) in LogHeader.current_event_table()
-        True
-        """
-        return _current_event_table(multiplayer)
-
-
-class UnknownEvent(Event, frozen=True):
-    """A logged event this kernel cannot decode, kept verbatim.
-
-    ``tag`` and ``version`` are as stored; ``raw`` is the msgpack encoding of
-    the event's fields.  Not part of :data:`~mtgk.log.events.EVENT_TYPES`: when a
-    log is written again it goes out under its original tag and version.
-
-    >>> UnknownEvent("FutureEvent", 3, b"\\x91\\x01").TAG
-    'UnknownEvent'
-    """
-
-    TAG: ClassVar[str] = "UnknownEvent"
-    tag: str
-    version: int
-    raw: bytes
 
 
 def event_tag(e: Event) -> str:
@@ -654,6 +598,7 @@ class _RecordEncoder:
 # Writing
 
 
+@mypyc_attr(native_class=False)  # mypyc: reopen() makes one with cls.__new__
 class LogWriter:
     """Append envelopes to a new binary log, one crash-safe record at a time.
 

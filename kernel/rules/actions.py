@@ -9,6 +9,7 @@ from itertools import combinations, islice, product
 from typing import Any
 
 import msgspec
+from mypy_extensions import trait
 
 from mtgk.cards.definitions import X_COUNT, Activated, CardDef, Target
 from mtgk.log.events import player_ref
@@ -49,6 +50,7 @@ def _singulars(q: str) -> list[str]:
     return out
 
 
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class LegalActions(GamePart):
     """What a player may do now (CR 117.1), with timing, modes and targets."""
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from mypy_extensions import trait
+
 from mtgk.cards.definitions import Activated, Cost, Target
 from mtgk.log import events as ev
 from mtgk.rules.core import BASIC_MANA, Decision, RulesError
@@ -28,6 +30,7 @@ def _intrinsic(mana: str) -> Activated:
     return Activated(Cost(tap=True), lambda c: None, mana=(mana,), text=f"{{T}}: Add {{{mana}}}.")
 
 
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class Casting(GamePart):
     """Checking, announcing and paying for spells and abilities (CR 601, 602)."""
 

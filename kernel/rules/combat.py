@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import trait
+
 from mtgk.log import events as ev
 from mtgk.log.events import player_ref
 from mtgk.rules.core import Decision, RulesError
@@ -13,6 +15,7 @@ from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import defending_players, opponents_of, team_of
 
 
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class Combat(GamePart):
     """Combat (CR 506-511)."""
 

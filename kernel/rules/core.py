@@ -34,6 +34,10 @@ if TYPE_CHECKING:
 log = structlog.get_logger("mtgk.rules.engine")
 
 
+DEFAULT_MAX_EVENTS = 1_000_000
+"""The event budget of a game unless set (:attr:`GameCore.max_events`); read it here, not
+as ``Game.max_events``, which in a compiled kernel is the attribute's descriptor."""
+
 class _Silent:
     def __getattr__(self, name: str) -> Callable[..., None]:
         return lambda *a, **k: None
@@ -181,6 +185,9 @@ class GameCore(KeptFacts):
         #: the ids below this are taken by moves happening at once (:meth:`move_together`)
         self._id_floor = 0
         self.listeners: list[Callable[[Envelope], None]] = []
+        # what a card module or plugin keeps about this game while it lives (a key names its
+        # owner; never cleared): a compiled Game cannot be weakly referenced
+        self.memo: dict[str, Any] = {}
         if start:
             self.emit(ev.GameStarted(players=tuple(players), seed=seed, profile=profile))
             game_variant = variant_event(len(players), variant, teams)
@@ -199,7 +206,7 @@ class GameCore(KeptFacts):
                 f"events={len(self.log)})")
 
     # ------------------------------------------------------------------ events
-    max_events: int = 1_000_000
+    max_events: int = DEFAULT_MAX_EVENTS
     """The event budget: a game that reaches this many events without ending (a card
     looping forever, say) is ended there by ``GameEnded(winner=-1, reason="event-budget")``.
     Deterministic, unlike a wall clock; a log's header records it as ``meta["max_events"]``
@@ -442,15 +449,16 @@ class GameCore(KeptFacts):
         return self.ask(Decision(kind, player, options, prompt, context=context))
 
 
-    if TYPE_CHECKING:  # methods of the parts (mtgk.rules.parts) this core calls
-        def _source_left(self, oid: int, seq: int) -> None:
-            ...
+    # methods of the parts (mtgk.rules.parts) this core calls; stubs here rather than under
+    # `if TYPE_CHECKING:`, which mypyc cannot compile in a class body
+    def _source_left(self, oid: int, seq: int) -> None:
+        raise NotImplementedError  # defined by another part
 
-        def _delayed_triggers(self, e: Event, seq: int) -> None:
-            ...
+    def _delayed_triggers(self, e: Event, seq: int) -> None:
+        raise NotImplementedError  # defined by another part
 
-        def _trigger_plans(self, tag: str) -> tuple[list[Any], list[Any]]:
-            ...
+    def _trigger_plans(self, tag: str) -> tuple[list[Any], list[Any]]:
+        raise NotImplementedError  # defined by another part
 
-        def _triggers(self, plan: list[Any], e: Event, seq: int, before: bool) -> None:
-            ...
+    def _triggers(self, plan: list[Any], e: Event, seq: int, before: bool) -> None:
+        raise NotImplementedError  # defined by another part

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from mypy_extensions import trait
+
 from mtgk.log import events as ev
 from mtgk.rules.parts import GamePart
 from mtgk.rules.replacement import replace
@@ -13,6 +15,7 @@ if TYPE_CHECKING:
     from mtgk.rules.engine import Game
 
 
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class Damage(GamePart):
     """Dealing damage (CR 120)."""
 

@@ -19,7 +19,15 @@ from __future__ import annotations
 from mtgk.rules.actions import ABILITY_ZONES, COLOR_WORDS, MAX_TARGET_COMBOS, LegalActions
 from mtgk.rules.casting import KNOWN_TO_CONTROLLERS_OF, ZONE_WORDS, Casting
 from mtgk.rules.combat import Combat
-from mtgk.rules.core import BASIC_MANA, PASS, Agent, Decision, GameOver, RulesError
+from mtgk.rules.core import (
+    BASIC_MANA,
+    DEFAULT_MAX_EVENTS,
+    PASS,
+    Agent,
+    Decision,
+    GameOver,
+    RulesError,
+)
 from mtgk.rules.damage import Damage
 from mtgk.rules.kept import NEUTRAL_EVENTS, StaleCache, StaleCharacteristics
 from mtgk.rules.payment import ManaPayment
@@ -36,6 +44,7 @@ __all__ = [
     "BASIC_MANA",
     "COLOR_WORDS",
     "COMBAT_DAMAGE_STEPS",
+    "DEFAULT_MAX_EVENTS",
     "Decision",
     "GameOver",
     "KNOWN_TO_CONTROLLERS_OF",

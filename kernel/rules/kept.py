@@ -39,13 +39,16 @@ above); no rule depends on it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from mtgk.cards.definitions import STATIC_HOOKS, CardDef, Registry
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope, Event
 from mtgk.rules.layers import (
     APPLIERS,
+    CHARS_FIELDS,
     Chars,
     View,
     chars_key,
@@ -95,6 +98,7 @@ while the exiled cards, the characteristics and the turn stay, as
 :meth:`~mtgk.rules.actions.LegalActions._castable_elsewhere` keeps them)."""
 
 
+@mypyc_attr(native_class=False)  # mypyc: a subclass of a builtin other than Exception
 class StaleCache(AssertionError):
     """In validated mode (``Game.validate_caches``), something the engine kept across
     events differs from a fresh computation: a card's or plugin's declarations of what
@@ -102,6 +106,7 @@ class StaleCache(AssertionError):
     type's ``CHANGES`` are wrong."""
 
 
+@mypyc_attr(native_class=False)
 class StaleCharacteristics(StaleCache):
     """The engine's kept characteristics differ from a fresh computation (see
     :meth:`Game.check_cached_characteristics`)."""
@@ -111,16 +116,17 @@ class KeptFacts:
     """The facts a game keeps across events, their versions, and when they are forgotten.
     A base of :class:`~mtgk.rules.core.GameCore`, whose ``__init__`` calls :meth:`_init_kept`."""
 
-    if TYPE_CHECKING:  # what GameCore provides
-        reg: Registry
-        state: State
-        log: list[Envelope]
+    # what GameCore provides; stubs here rather than under `if TYPE_CHECKING:`, which mypyc
+    # cannot compile in a class body
+    reg: Registry
+    state: State
+    log: list[Envelope]
 
-        def definition(self, oid: int) -> CardDef:
-            ...
+    def definition(self, oid: int) -> CardDef:
+        raise NotImplementedError  # defined by GameCore
 
-        def view(self) -> View:
-            ...
+    def view(self) -> View:
+        raise NotImplementedError  # defined by GameCore
 
     def _init_kept(self) -> None:
         """Nothing kept yet."""
@@ -353,7 +359,7 @@ class KeptFacts:
             if old is None or new is None or chars_key(old) != chars_key(new):
                 last = self.log[-1].event if self.log else None
                 diff = [f"{slot} {getattr(old, slot, None)!r} -> {getattr(new, slot, None)!r}"
-                        for slot in Chars.__slots__
+                        for slot in CHARS_FIELDS
                         if slot != "shared" and getattr(old, slot, None) != getattr(new, slot, None)]
                 changed = last.changes() if last else None
                 suspects = undeclared_readers(self.state, self.reg, oid, changed)

@@ -81,7 +81,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from mtgk.cards.definitions import SpellAbility
 from mtgk.cards.errors import blame
@@ -101,6 +101,13 @@ LAYER_ORDER = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
 
 
 
+CHARS_FIELDS: Final = (
+    "name", "types", "supertypes", "subtypes", "ctypes", "all_ctypes", "colors", "power",
+    "toughness", "abilities", "controller", "loyalty", "mana_value", "oid", "pt_cda", "card",
+    "shared")
+"""The fields of :class:`Chars` (its ``__slots__``; a compiled kernel reads them here)."""
+
+
 class Chars:
     """An object's characteristics as the game sees them now.
 
@@ -112,9 +119,7 @@ class Chars:
     of layer 1 the copied card's).
     """
 
-    __slots__ = ("name", "types", "supertypes", "subtypes", "ctypes", "all_ctypes", "colors",
-                 "power", "toughness", "abilities", "controller", "loyalty", "mana_value",
-                 "oid", "pt_cda", "card", "shared")
+    __slots__ = CHARS_FIELDS
 
     def __init__(self, name: str, types: list[str], supertypes: list[str], subtypes: list[str],
                  ctypes: list[str], colors: list[str], power: int | None,
@@ -182,21 +187,10 @@ class Chars:
     def shared_copy(self) -> Chars:
         """A copy that shares this one's lists until :meth:`unshare` (the hot path of
         ``printed``: most objects' characteristics are never changed by an effect)."""
-        c = Chars.__new__(Chars)
-        c.name = self.name
-        c.types = self.types
-        c.supertypes = self.supertypes
-        c.subtypes = self.subtypes
-        c.ctypes = self.ctypes
+        c = Chars(self.name, self.types, self.supertypes, self.subtypes, self.ctypes,
+                  self.colors, self.power, self.toughness, self.abilities, self.controller,
+                  self.loyalty, self.mana_value, self.oid)
         c.all_ctypes = self.all_ctypes
-        c.colors = self.colors
-        c.power = self.power
-        c.toughness = self.toughness
-        c.abilities = self.abilities
-        c.controller = self.controller
-        c.loyalty = self.loyalty
-        c.mana_value = self.mana_value
-        c.oid = self.oid
         c.pt_cda = self.pt_cda
         c.card = self.card
         c.shared = True
@@ -281,7 +275,7 @@ def _copy(c: Chars, p: Any, v: Any) -> None:
     name: the copied object's copiable values, fixed as the effect began).  Its controller
     stays; counters, damage and tapped status are not characteristics and stay too."""
     t = printed_template(v.reg, str(p))
-    for slot in Chars.__slots__:
+    for slot in CHARS_FIELDS:
         if slot not in ("controller", "oid", "shared"):
             val = getattr(t, slot)
             setattr(c, slot, list(val) if isinstance(val, list) else val)

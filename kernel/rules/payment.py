@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import trait
+
 from mtgk.log import events as ev
 from mtgk.rules.core import BASIC_MANA
 from mtgk.rules.kept import StaleCache
@@ -12,6 +14,7 @@ from mtgk.rules.mana import SPEND_RESTRICTIONS, Source, Spend, restriction
 from mtgk.rules.parts import GamePart
 
 
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class ManaPayment(GamePart):
     """Mana abilities, pools and automatic payment (CR 106, 605)."""
 

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
+from mypy_extensions import trait
+
 from mtgk.cards.definitions import Target, Triggered
 from mtgk.cards.effects import Ctx
 from mtgk.log import events as ev
@@ -33,6 +35,7 @@ LOOP_WINDOW = 500
 actions (CR 104.4b, :meth:`Game._mandatory_loop`)."""
 
 
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class PriorityAndStack(GamePart):
     """Priority, the stack and resolution (CR 117, 405, 608)."""
 

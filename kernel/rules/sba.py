@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import trait
+
 from mtgk.log import events as ev
 from mtgk.log.events import Event, player_ref
 from mtgk.rules.core import GameOver
@@ -47,6 +49,7 @@ def _about(e: Event, refs: set[int], players: set[int]) -> bool:
     return False
 
 
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class StateBasedActions(GamePart):
     """State-based actions (CR 704)."""
 

@@ -8,6 +8,8 @@ from functools import partial
 from itertools import combinations
 from typing import Any
 
+from mypy_extensions import trait
+
 from mtgk.cards.definitions import Target
 from mtgk.log import events as ev
 from mtgk.log.events import Event
@@ -24,6 +26,7 @@ def _check_order(choice: Any, items: list[StackItem]) -> list[int]:
     return [int(c) for c in choice]
 
 
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class TriggeredAbilities(GamePart):
     """Triggered abilities (CR 603)."""
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from mypy_extensions import trait
+
 from mtgk.log import events as ev
 from mtgk.rules.core import Decision, GameOver
 from mtgk.rules.parts import GamePart
@@ -34,6 +36,7 @@ SKIP_DRAW = "skip your draw step"
 """A rules ability: its controller skips their draw step."""
 
 
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class TurnStructure(GamePart):
     """Turns, steps and phases (CR 500-514)."""
 
@@ -173,7 +176,7 @@ class TurnStructure(GamePart):
             self._turn_began(n, active)
         combat_skipped = False
         for s in STEPS[i:]:
-            if combat_skipped and s in ("declare_blockers", *COMBAT_DAMAGE_STEPS):
+            if combat_skipped and (s == "declare_blockers" or s in COMBAT_DAMAGE_STEPS):
                 continue
             first: list[int] = []
             if s == "first_strike_damage" and not (resume and s == step):
@@ -201,8 +204,7 @@ class TurnStructure(GamePart):
                     hook(self, s, active)
                 if s == "untap":
                     self._untap_step(active)
-                    continue
-                if s == "draw":
+                elif s == "draw":
                     if n != 1 or self._draws_first_turn():
                         # 103.8a-c: the first player (team, in Two-Headed Giant) skips the
                         # first turn's draw in a two-player game, not in other multiplayer games
@@ -221,11 +223,11 @@ class TurnStructure(GamePart):
                 elif s == "cleanup":
                     for p in active_team(self.state) if self.state.teams else (active,):
                         self._cleanup(p)
-                    continue
-                self.priority_round()
-                self._empty_pools()
-                if s == "end_of_combat" and self.state.combat is not None:
-                    self.emit(ev.CombatEnded())
+                if s != "untap" and s != "cleanup":  # (no `continue` inside `with`: mypyc)
+                    self.priority_round()
+                    self._empty_pools()
+                    if s == "end_of_combat" and self.state.combat is not None:
+                        self.emit(ev.CombatEnded())
 
     def _draws_first_turn(self) -> bool:
         """Whether the first player draws in the first turn: only in a free-for-all game of

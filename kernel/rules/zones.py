@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from mypy_extensions import trait
+
 from mtgk.log import events as ev
 from mtgk.log.events import Event
 from mtgk.rules.core import plain
@@ -57,6 +59,7 @@ class ReadyMove:
     seq: int = -1
 
 
+@trait  # a part of Game (mypyc: a native class has one base besides traits)
 class ZoneChanges(GamePart):
     """Moving objects between zones (CR 400.7)."""
 

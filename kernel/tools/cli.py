@@ -1359,10 +1359,11 @@ def _print_version(args: argparse.Namespace) -> int:
     import importlib.metadata as md
 
     import mtgk
+    from mtgk import kind
     from mtgk.cards.loading import PLUGIN_GROUP
 
     out = _out()
-    print(f"mtgk {mtgk.__version__} (kernel: pure Python, {sys.implementation.name} "
+    print(f"mtgk {mtgk.__version__} (kernel: {kind.describe()}, {sys.implementation.name} "
           f"{sys.version.split()[0]})", file=out)
     reg = _registry(args)
     for name in sorted(reg.sets):

@@ -37,7 +37,7 @@ from mtgk.log.logfile import (
     problem_summary,
 )
 from mtgk.log.replay import DEFAULT_MAX_TURNS
-from mtgk.rules.engine import Game
+from mtgk.rules.engine import DEFAULT_MAX_EVENTS
 from mtgk.tools.human import HumanAgent
 from mtgk.tools.render import clean
 
@@ -317,7 +317,7 @@ def add_game_args(p: argparse.ArgumentParser, decks_help: str, people: bool = Fa
                         "second and fourth), with a shared life of 30 per team")
     p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
                    help="declare a draw after N turns (default: %(default)s)")
-    p.add_argument("--max-events", type=int, default=Game.max_events, metavar="N",
+    p.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS, metavar="N",
                    help="the event budget: the engine stops a game that reaches N events, "
                         "a failure (default: %(default)s; recorded in the log)")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",

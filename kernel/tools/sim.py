@@ -51,7 +51,7 @@ from mtgk.cards.decks import deck_lines
 from mtgk.cards.definitions import Registry
 from mtgk.log.logfile import LogHeader, encode_log
 from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
-from mtgk.rules.engine import Game
+from mtgk.rules.engine import DEFAULT_MAX_EVENTS
 from mtgk.tools.store import GameFacts, GameStore, StoreError, game_facts
 
 __all__ = [
@@ -161,7 +161,7 @@ def agent_kinds() -> dict[str, Callable[[int], Any]]:
 def plan(registry: Registry, decks: Sequence[Sequence[str]], deck_names: Sequence[str],
          games: int, seed: int, agents: Sequence[str] = ("heuristic",),
          players: Sequence[str] = ("Alice", "Bob"),
-         max_turns: int = DEFAULT_MAX_TURNS, max_events: int = Game.max_events,
+         max_turns: int = DEFAULT_MAX_TURNS, max_events: int = DEFAULT_MAX_EVENTS,
          variant: str = "", teams: Sequence[Sequence[int]] = ()) -> list[LogHeader]:
     """One log header per game of a run (see the module docs).
 

@@ -1,0 +1,142 @@
+"""Which kernel runs (mtgk.kind): ``mtgk --version`` names it, ``MTGK_PURE=1`` selects the
+pure-Python one even where compiled modules are installed, and both play the reference
+games to the same bytes.
+
+Run in an editable install (pure) these check the switch and the report; run in an
+install built by ``pip install .`` with a C compiler (CI's second run, which sets
+``MTGK_EXPECT_COMPILED=1``) they also check that the compiled modules are the ones loaded
+and that they play the same games as the pure ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mtgk
+from mtgk import kind
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# plays games 0 and 1 of each reference deck (bench/reference.py) and prints their digests
+_REFERENCE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import reference
+reference.GAMES_PER_DECK = 2
+import mtgk.kind
+print(json.dumps({"kind": mtgk.kind.describe(), "digests": reference.digests()}))
+"""
+
+
+def _python(code: str, *args: str, pure: bool) -> str:
+    env = dict(os.environ)
+    env.pop(kind.PURE_ENV, None)
+    if pure:
+        env[kind.PURE_ENV] = "1"
+    r = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def _version(pure: bool) -> str:
+    out = _python("import sys; from mtgk.tools.cli import main; sys.exit(main(['--version']))",
+                  pure=pure)
+    return out.splitlines()[0]
+
+
+def _installed_compiled() -> bool:
+    """Whether compiled modules of the kernel sit beside its sources (a compiled build)."""
+    rules = Path(mtgk.__file__).parent / "rules"
+    return any(rules.glob("engine.*.so")) or any(rules.glob("engine.*.pyd"))
+
+
+def test_version_names_the_kernel_that_runs() -> None:
+    line = _version(pure=False)
+    assert line.startswith(f"mtgk {mtgk.__version__} (kernel: {kind.describe()}, ")
+    if _installed_compiled() and not kind.pure_selected():
+        assert f"kernel: compiled (mypyc, {len(kind.COMPILED)} modules)" in line
+    else:
+        assert "kernel: pure Python" in line
+
+
+def test_mtgk_pure_selects_the_pure_kernel() -> None:
+    line = _version(pure=True)
+    assert f"kernel: pure Python ({kind.PURE_ENV}=1)" in line
+    files = _python("import json, importlib, mtgk.kind as k; print(json.dumps("
+                    "[importlib.import_module(m).__file__ for m in k.COMPILED]))", pure=True)
+    for path in json.loads(files):
+        assert path.endswith(".py"), path
+
+
+def test_the_pure_finder_only_takes_the_listed_modules() -> None:
+    out = _python("import mtgk.log.events as e, mtgk.rules.state as s; "
+                  "print(e.__spec__.loader.__class__.__name__, s.__file__)", pure=True)
+    loader, state_file = out.split()
+    assert state_file.endswith("state.py")
+    # modules outside COMPILED are found the ordinary way (not by the pure finder)
+    assert "mtgk.log.events" not in kind.COMPILED and loader != "_PureFinder"
+
+
+@pytest.mark.skipif(os.environ.get("MTGK_EXPECT_COMPILED", "") in ("", "0"),
+                    reason="only where a compiled build is expected (CI's second run)")
+def test_the_compiled_kernel_is_the_one_loaded() -> None:
+    assert not kind.pure_selected()
+    assert kind.compiled_modules() == list(kind.COMPILED)
+    assert kind.describe() == f"compiled (mypyc, {len(kind.COMPILED)} modules)"
+    assert kind.build_note() == "compiled"
+
+
+def test_both_kernels_play_the_reference_games_identically() -> None:
+    recorded = {}
+    for line in (ROOT / "bench" / "reference-digests.txt").read_text().splitlines():
+        log, events, name = line.split(" ", 2)
+        recorded[name] = f"{log} {events} {name}"
+    runs = {}
+    for pure in (False, True):
+        runs[pure] = json.loads(_python(_REFERENCE, str(ROOT / "bench"), pure=pure))
+    assert runs[True]["kind"].startswith("pure Python")
+    assert runs[False]["kind"] == kind.describe()
+    assert len(runs[False]["digests"]) == 6
+    assert runs[False]["digests"] == runs[True]["digests"]
+    for line in runs[False]["digests"]:
+        assert recorded[line.split(" ", 2)[2]] == line
+
+
+def _setup_module() -> dict[str, object]:
+    import runpy
+
+    return runpy.run_path(str(ROOT / "setup.py"), run_name="mtgk_setup")  # no setup() call
+
+
+def test_a_build_without_a_c_compiler_installs_the_pure_kernel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    why_pure = _setup_module()["why_pure"]
+    monkeypatch.delenv("MTGK_BUILD_PURE", raising=False)
+    monkeypatch.setenv("CC", str(ROOT / "no-such-compiler"))
+    assert why_pure() == "built without a C compiler"  # type: ignore[operator]
+    monkeypatch.setenv("MTGK_BUILD_PURE", "1")
+    assert why_pure() == "built with MTGK_BUILD_PURE set"  # type: ignore[operator]
+
+
+def test_the_build_compiles_the_listed_modules() -> None:
+    assert _setup_module()["compiled_modules"]() == list(kind.COMPILED)  # type: ignore[operator]
+    for name in kind.COMPILED:  # each is a module of the checkout
+        folder, _, rest = name.removeprefix("mtgk.").partition(".")
+        assert (ROOT / "kernel" / folder / f"{rest}.py").is_file(), name
+
+
+def test_version_says_why_an_installed_kernel_is_pure(monkeypatch: pytest.MonkeyPatch) -> None:
+    if kind.compiled_modules():
+        pytest.skip("the compiled kernel is loaded")
+    monkeypatch.delenv(kind.PURE_ENV, raising=False)
+    monkeypatch.setattr(kind, "build_note", lambda: "built without a C compiler")
+    assert kind.describe() == "pure Python (built without a C compiler)"
+    monkeypatch.setattr(kind, "build_note", lambda: "")
+    assert kind.describe() == "pure Python"
