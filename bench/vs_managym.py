@@ -124,6 +124,11 @@ def main() -> None:
                 ratios[label].append(here[label] / here["managym"])
     print(f"machine: a plain Python loop of 1,000,000 additions took "
           f"{min(loops):.0f}-{max(loops):.0f} ms (median {statistics.median(loops):.0f})")
+    mtgks = [e[0] for e in engines if e[0] != "managym"]
+    if len(mtgks) > 1:  # the last mtgk beside the first, round by round
+        per = [b / a for a, b in zip(rates[mtgks[0]], rates[mtgks[-1]], strict=True)]
+        print(f"{mtgks[-1]} / {mtgks[0]}: median {statistics.median(per):.2f} (per-round "
+              f"{', '.join(f'{x:.2f}' for x in per)})")
     for label, _py, _code, _a in engines:
         line = f"median: {label} {statistics.median(rates[label]):.1f} games/s"
         if ratios[label] and label != "managym":

@@ -12,6 +12,7 @@ here (a property test), and a shortcut forced to be wrong is caught.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -158,3 +159,21 @@ def test_mana_sources_less_one_are_the_full_list_less_it(registry: Registry) -> 
         assert g.mana_sources(0, exclude=oid) == [s for s in full if s[0] != oid]
         assert g.mana_sources(0, exclude=oid, spend=("ability", oid)) == \
             g._mana_sources(0, oid, ("ability", oid))
+
+
+def test_skip_trivial_playouts_ask_only_real_choices(registry: Registry) -> None:
+    """``mtgk bench playouts --skip-trivial``: a player who may only pass passes unasked
+    (as managym's ``skip_trivial``), so far fewer decisions are counted; the games are
+    still whole games, their logs verified by the same engine."""
+    from mtgk.tools.bench import playouts
+    from tests.conftest import run_mtgk
+
+    plain = playouts(registry, OGRES, 3, seed=2)
+    skip = playouts(registry, OGRES, 3, seed=2, skip_trivial=True)
+    assert 0 < skip.decisions < plain.decisions / 3
+    assert skip.events > 3 * 100
+    code, out, err = run_mtgk("bench", "playouts", "--games", "2", "--seed", "2",
+                              "--skip-trivial", "--json")
+    assert code == 0, err
+    assert json.loads(out)["decisions"] == playouts(registry, OGRES, 2, seed=2,
+                                                    skip_trivial=True).decisions
