@@ -303,7 +303,7 @@ def _summary_text(s: Summary, path: str) -> str:
                        f"(min {d.min}, max {d.max}); games by {name}:")
             out.extend(_histogram(d))
     for title, tallies, split in (("decks", s.decks, True), ("players", s.players, True),
-                                  ("teams (a team's win counted once)", s.teams, False),
+                                  ("teams, a team's game counted once", s.teams, False),
                                   ("who played first", s.starts, False),
                                   ("mulligans", s.mulligans, False)):
         if not tallies or not any(t.games for t in tallies):
