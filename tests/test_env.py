@@ -450,3 +450,11 @@ def test_a_multiplayer_episode_ends_with_team_rewards_and_a_log_that_verifies(
     env.save(path)
     code, out, err = run_mtgk("verify", path)
     assert code == 0 and out.startswith("OK:"), out + err
+
+
+def test_gymnasium_check_env_with_more_seats() -> None:
+    """The single-agent wrapper with the other seats (a teammate too) played by the
+    fixed agent."""
+    check_env(gym_env(decks=[OGRES] * 2, variant="two-headed-giant", seed=2, seat=2,
+                      opponent=RandomAgent, registry=REG), skip_render_check=True)
+    check_env(gym_env(decks=[OGRES] * 3, seed=2, seat=1, registry=REG), skip_render_check=True)
