@@ -85,6 +85,7 @@ from mtgk.cards.loading import load_registry
 from mtgk.log.logfile import LogHeader, write_log
 from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS, STEPS, Agent, Decision, Game
+from mtgk.rules.seats import TWO_HEADED_GIANT, VARIANTS, is_active, same_team
 from mtgk.rules.state import Obj, State
 from mtgk.rules.visibility import Perspective
 from mtgk.tools.menus import MORE, Choice, Menu, SeatView
@@ -163,7 +164,13 @@ def layout(seats: int = 2) -> dict[str, slice]:
     * ``stack``: :data:`STACK` slots x :data:`STACK_FEATURES`, top first (``controller``
       is the relative seat + 1; ``kind`` 1 spell, 2 activated, 3 triggered ability);
     * ``actions``: :data:`MAX_ACTIONS` slots x :data:`ACTION_FEATURES`, the current
-      menu's choices (slot i is action i).
+      menu's choices (slot i is action i);
+    * ``team`` (only with more than two seats; a two-seat vector ends with ``actions``):
+      one value per relative seat, 1 if that seat is the viewer or its teammate (Two-Headed
+      Giant), else 0.
+
+    "The viewer's turn" (``my_turn``, a seat's ``active``) is its team's turn in
+    Two-Headed Giant (both players of the active team have ``active`` 1).
     """
     parts: list[tuple[str, int]] = [("global", len(GLOBAL_FEATURES)), ("step", len(STEPS)),
                                     ("decision", len(DECISION_KINDS) + 1)]
@@ -173,6 +180,8 @@ def layout(seats: int = 2) -> dict[str, slice]:
     parts += [(f"graveyard{k}", GRAVEYARD) for k in range(seats)]
     parts.append(("stack", STACK * len(STACK_FEATURES)))
     parts.append(("actions", MAX_ACTIONS * len(ACTION_FEATURES)))
+    if seats > 2:
+        parts.append(("team", seats))
     out: dict[str, slice] = {}
     at = 0
     for name, n in parts:
@@ -231,7 +240,8 @@ def encode_board(state: State, seen: Perspective, chars: CharsOf, cards: Mapping
         return cards.get(o.card, other) if seen.sees(o) else 0
 
     g = out[where["global"]]
-    g[0], g[1], g[2], g[3] = state.turn, state.active == viewer, state.over, len(state.stack)
+    g[0], g[1], g[2], g[3] = (state.turn, is_active(state, viewer), state.over,
+                              len(state.stack))
     if state.step in STEPS:
         out[where["step"].start + STEPS.index(state.step)] = 1
     exiled = [0] * n
@@ -242,7 +252,7 @@ def encode_board(state: State, seen: Perspective, chars: CharsOf, cards: Mapping
     for p, pl in enumerate(state.players):
         seat = out[where[f"seat{rel[p]}"]]
         seat[:8] = (pl.life, len(pl.library), len(pl.hand), len(pl.graveyard), exiled[p],
-                    pl.lands_played, pl.lost, state.active == p)
+                    pl.lands_played, pl.lost, is_active(state, p))
         seat[8:] = _mana(pl.mana)
         grave = out[where[f"graveyard{rel[p]}"]]
         for i, oid in enumerate(reversed(pl.graveyard[-GRAVEYARD:])):
@@ -272,6 +282,10 @@ def encode_board(state: State, seen: Perspective, chars: CharsOf, cards: Mapping
                   o.counters.get("+1/+1", 0) - o.counters.get("-1/-1", 0),
                   combat is not None and oid in combat.attackers,
                   combat is not None and oid in combat.blockers, o.token, o.face_down)
+    if "team" in where:
+        team = out[where["team"]]
+        for p in range(n):
+            team[rel[p]] = same_team(state, viewer, p)
     stack = out[where["stack"]].reshape(STACK, len(STACK_FEATURES))
     for i, it in enumerate(reversed(state.stack[-STACK:])):
         src = state.objects.get(it.source)
@@ -537,11 +551,21 @@ class Table:
                             seen=self.view.seen[seat])
 
     def result(self) -> int | None:
-        """The winner (-1: a draw) once the game is over, else ``None``."""
+        """The winner (-1: a draw) once the game is over, else ``None`` (in Two-Headed
+        Giant the winning team's first player: :meth:`winners` has both)."""
         if not self.over:
             return None
         w = self.game.state.winner
         return -1 if w is None else w
+
+    def winners(self) -> list[int]:
+        """The seats that won (the winning team's players; none for a draw or a game
+        not over)."""
+        w = self.result()
+        if w is None or w < 0:
+            return []
+        s = self.game.state
+        return [p for p in range(self.seats) if same_team(s, w, p)]
 
     # ------------------------------------------------------------------ copies and logs
     def fork(self) -> Table:
@@ -588,12 +612,37 @@ def _decks(reg: Registry, decks: Sequence[str | Sequence[str]] | None) -> tuple[
     return names, out
 
 
+DEFAULT_PROFILE = "lorwyn-2007"
+"""The rules profile of an environment's games unless told otherwise."""
+
+
+def game_variant(variant: str, profile: str | None) -> tuple[str, str]:
+    """``(game variant, rules profile)`` of an environment's ``variant`` and ``profile``
+    arguments: ``variant`` is a game variant (``"two-headed-giant"``, ``"free-for-all"``, or
+    with underscores; ``""``: by the number of decks) -- or, as before multiplayer games, a
+    rules profile (then ``profile`` must not be given too)."""
+    name = variant.replace("-", "_")
+    if not variant or name in VARIANTS:
+        return name, profile or DEFAULT_PROFILE
+    if profile is not None:
+        raise EnvError(f"unknown game variant {variant!r} (known: "
+                       f"{', '.join(v.replace('_', '-') for v in VARIANTS)})")
+    return "", variant
+
+
 def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
            external: Sequence[int] | None, opponent: AgentMaker | None,
            registry: Registry | None, max_turns: int, skip_trivial: bool, text: bool,
-           kind: str) -> _Setup:
+           kind: str, profile: str | None = None) -> _Setup:
     reg = registry or _registry()
     names, cards = _decks(reg, decks)
+    kind_of_game, profile = game_variant(variant, profile)
+    teams: list[list[int]] = []
+    if kind_of_game == TWO_HEADED_GIANT:
+        if len(cards) < 4:  # (dealt round the seats, as `mtgk play` deals them)
+            names = [names[i % len(names)] for i in range(4)]
+            cards = [cards[i % len(cards)] for i in range(4)]
+        teams = [[0, 2], [1, 3]]
     seats = len(cards)
     ext = tuple(range(seats)) if external is None else tuple(external)
     internal: dict[int, tuple[AgentMaker, int]] = {}
@@ -608,8 +657,11 @@ def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
     players = [f"player_{i}" for i in range(seats)]
     meta = {"agents": agents_meta, "deck_names": names, "max_turns": max_turns,
             "max_events": DEFAULT_MAX_EVENTS}
-    header = new_header(reg, players, [deck_lines(d) for d in cards], seed, profile=variant,
-                        meta=meta)
+    try:
+        header = new_header(reg, players, [deck_lines(d) for d in cards], seed,
+                            profile=profile, meta=meta, variant=kind_of_game, teams=teams)
+    except ValueError as err:  # a game the kernel can't play (five seats ...)
+        raise EnvError(str(err)) from None
     return _Setup(reg, card_numbers(reg), header, ext, internal, skip_trivial, text)
 
 
@@ -635,8 +687,8 @@ def _reseed(setup: _Setup, seed: int) -> _Setup:
 
 class MtgAECEnv(AECEnv):  # type: ignore[misc]
     """A PettingZoo AEC environment: one agent per seat (``"player_0"`` ...), the one to act
-    in ``agent_selection``.  Reward at the game's end: +1 the winner, -1 the others, 0 each
-    in a draw.  See the module docs for observations and actions."""
+    in ``agent_selection``.  Reward at the game's end: +1 the winner (each player of the
+    winning team, in Two-Headed Giant), -1 the others, 0 each in a draw.  See the module docs for observations and actions."""
 
     metadata = {"name": "mtgk_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
@@ -683,11 +735,11 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         t = self.table
         assert t is not None
         if t.over:
-            winner = t.result()
+            winner, won = t.result(), t.winners()
             for i, a in enumerate(self.possible_agents):
                 if a in self.agents:
                     self.rewards[a] = 0.0 if winner in (None, -1) else (
-                        1.0 if i == winner else -1.0)
+                        1.0 if i in won else -1.0)
                     self.terminations[a] = True
             self.agent_selection = self.agents[0]
         else:
@@ -743,16 +795,21 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         return self.table.save(path)
 
 
-def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "lorwyn-2007",
+def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "",
             seed: int = 0, registry: Registry | None = None,
             max_turns: int = DEFAULT_MAX_TURNS, skip_trivial: bool = True, text: bool = False,
-            render_mode: str | None = None) -> MtgAECEnv:
+            render_mode: str | None = None, profile: str | None = None) -> MtgAECEnv:
     """A PettingZoo AEC environment: one game of the ``decks`` (built-in deck names, deck
-    files or card lists; one seat each; default: the first two built-in decks) under the
-    rules ``variant`` (the log's rules profile), seed ``seed`` (``reset(seed=...)``
-    changes it).  ``text``: put the board in words in each ``info`` (slower)."""
+    files or card lists; one seat each, two to four; default: the first two built-in
+    decks), seed ``seed`` (``reset(seed=...)`` changes it).  ``variant``: the game
+    variant (``""``: two players, or a free-for-all game of three or four;
+    ``"free-for-all"``; ``"two-headed-giant"``: four seats, ``player_0`` & ``player_2``
+    against ``player_1`` & ``player_3``, the decks dealt round if fewer than four are
+    given); a rules profile name there is taken as ``profile`` (as before multiplayer
+    games).  ``profile``: the log's rules profile (default :data:`DEFAULT_PROFILE`).
+    ``text``: put the board in words in each ``info`` (slower)."""
     return MtgAECEnv(_setup(decks, variant, seed, None, None, registry, max_turns,
-                            skip_trivial, text, "env"), render_mode)
+                            skip_trivial, text, "env", profile), render_mode)
 
 
 # --------------------------------------------------------------------------
@@ -797,7 +854,7 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         reward = 0.0
         if t.over:
             w = t.result()
-            reward = 0.0 if w in (None, -1) else (1.0 if w == self.seat else -1.0)
+            reward = 0.0 if w in (None, -1) else (1.0 if self.seat in t.winners() else -1.0)
         info = t.info(self.seat)
         if invalid:
             info["invalid_action"] = True
@@ -823,13 +880,13 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         return self.table.save(path)
 
 
-def gym_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "lorwyn-2007",
+def gym_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "",
             seed: int = 0, seat: int = 0, opponent: AgentMaker = HeuristicAgent,
             registry: Registry | None = None, max_turns: int = DEFAULT_MAX_TURNS,
             skip_trivial: bool = True, text: bool = False,
-            render_mode: str | None = None) -> MtgGymEnv:
+            render_mode: str | None = None, profile: str | None = None) -> MtgGymEnv:
     """A Gymnasium environment: the learner plays ``seat``, ``opponent`` (a kernel agent
     maker taking a seed, such as :class:`~mtgk.agents.RandomAgent`) every other seat.
     The other arguments are :func:`aec_env`'s."""
     return MtgGymEnv(_setup(decks, variant, seed, [seat], opponent, registry, max_turns,
-                            skip_trivial, text, "env"), seat, render_mode)
+                            skip_trivial, text, "env", profile), seat, render_mode)

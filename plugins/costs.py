@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mtgk.cards.definitions import Activated, Cost, Effect, Target
 from mtgk.cards.dsl import parse_cost
 from mtgk.log import events as ev
+from mtgk.rules.seats import is_active
 
 if TYPE_CHECKING:
     from mtgk.cards.filters import Filter
@@ -92,13 +93,15 @@ class RemoveCounters:
 
 
 class DuringYourTurn:
-    """"Activate only during your turn." (a restriction: nothing to pay)."""
+    """"Activate only during your turn." (a restriction: nothing to pay).  In Two-Headed
+    Giant "your turn" is your team's turn (CR 805.4, 805.4a: each team takes turns; the team
+    whose turn it is is the active team), so a teammate of the active player may activate."""
 
     def __repr__(self) -> str:
         return "activate this only during your turn"
 
     def can_pay(self, game: Game, player: int, source: int) -> bool:
-        return game.state.active == player
+        return is_active(game.state, player)
 
     def pay(self, game: Game, player: int, source: int) -> None:
         return None

@@ -44,6 +44,7 @@ from mtgk.cards.history import damage_dealt_to_player_this_turn, events_this_tur
 from mtgk.cards.keywords import declare_keyword
 from mtgk.log import events as ev
 from mtgk.rules.engine import KNOWN_TO_CONTROLLERS_OF, Game
+from mtgk.rules.seats import is_active
 
 Condition = Callable[[Ctx], bool]
 
@@ -110,11 +111,23 @@ damage_dealt_this_turn = damage_dealt_to_player_this_turn
 
 def creatures_attacked_this_turn(game: Game, player: int) -> int:
     """How many creatures ``player`` attacked with this turn (only the active player
-    attacks)."""
-    if game.state.active != player:
+    attacks; in Two-Headed Giant the active team attacks together, and ``player``'s are the
+    attackers they control, or own once gone from the battlefield)."""
+    if not is_active(game.state, player):
         return 0
     seen: list[int] = []
+    team = bool(game.state.teams)
     for e in events_this_turn(game):
         if isinstance(e, ev.AttackersDeclared):
-            seen.extend(a for a, _t in e.attacks if a not in seen)
+            seen.extend(a for a, _t in e.attacks if a not in seen and (
+                not team or _attacker_of(game, a) == player))
     return len(seen)
+
+
+def _attacker_of(game: Game, attacker: int) -> int:
+    """Whose attacker ``attacker`` counts as: its controller while it is on the battlefield,
+    else its owner (-1: an object the state no longer knows)."""
+    o = game.state.objects.get(attacker)
+    if o is None:
+        return -1
+    return game.chars(attacker).controller if attacker in game.state.battlefield else o.owner

@@ -220,7 +220,7 @@ def test_gym_fork_remakes_the_opponent() -> None:
 
 
 def test_layout_is_contiguous_and_documented() -> None:
-    for seats in (2, 3):
+    for seats in (2, 3, 4):
         w = layout(seats)
         at = 0
         for s in w.values():
@@ -229,7 +229,7 @@ def test_layout_is_contiguous_and_documented() -> None:
         assert at == obs_size(seats)
     assert layout()["actions"].stop - layout()["actions"].start == MAX_ACTIONS * 6
     text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
-    for name in layout(2):
+    for name in layout(4):
         assert f"`{re.sub(r'[0-9]', '{k}', name)}`" in text, f"docs/agents.md names {name}"
 
 
@@ -340,3 +340,121 @@ def test_the_decision_counts_of_a_game_through_the_env_match_its_log() -> None:
     made = [e for e in t.game.log if isinstance(e.event, ev.DecisionMade) and e.event.player >= 0]
     assert 0 < len(made) <= len(t.driver.answers)
     t.close()
+
+
+# --------------------------------------------------------------------------
+# any number of seats the engine plays (issue 17): three and four players, Two-Headed Giant
+
+
+def test_pettingzoo_api_test_for_three_four_players_and_two_headed_giant() -> None:
+    for env in (aec_env(decks=[OGRES] * 3, seed=1, registry=REG),
+                aec_env(decks=[OGRES] * 4, seed=2, registry=REG),
+                aec_env(decks=[OGRES, OGRES], variant="two-headed-giant", seed=3,
+                        registry=REG)):
+        api_test(env, num_cycles=200)
+
+
+def test_seats_are_agents_and_the_header_says_the_variant() -> None:
+    three = aec_env(decks=[OGRES] * 3, seed=1, registry=REG)
+    three.reset(seed=1)
+    assert three.possible_agents == ["player_0", "player_1", "player_2"]
+    assert three.table is not None and three.table.header.meta["variant"] == "free_for_all"
+    thg = aec_env(variant="two-headed-giant", seed=1, registry=REG)
+    thg.reset(seed=4)  # (a reset keeps the variant and the teams)
+    assert thg.possible_agents == [f"player_{i}" for i in range(4)]
+    assert thg.table is not None and thg.table.header.meta["teams"] == [[0, 2], [1, 3]]
+    assert thg.observe("player_0")["observation"].shape == (obs_size(4),)
+    two = aec_env(decks=[OGRES, OGRES], seed=1, registry=REG)
+    two.reset(seed=1)
+    assert two.table is not None and "variant" not in two.table.header.meta
+    assert two.table.header.profile == "lorwyn-2007"
+    with pytest.raises(EnvError, match="two to four players"):
+        aec_env(decks=[OGRES] * 5, seed=1, registry=REG)
+    dealt = aec_env(decks=[OGRES, "Lorwyn Kithkin & Faerie Flyers", OGRES], variant="two-headed-giant",
+                    seed=1, registry=REG)
+    dealt.reset(seed=1)
+    assert dealt.table is not None  # (fewer than four decks: dealt round the seats)
+    assert dealt.table.header.meta["deck_names"] == ["ogres", "Lorwyn Kithkin & Faerie Flyers", "ogres",
+                                                     "ogres"]
+    dealt.close()
+    with pytest.raises(EnvError, match="unknown game variant"):
+        aec_env(decks=[OGRES] * 4, variant="three-headed-giant", profile="lorwyn-2007",
+                registry=REG)
+    for env in (three, thg, two):
+        env.close()
+
+
+def test_the_two_seat_layout_is_unchanged_and_more_seats_add_a_team_slice() -> None:
+    assert "team" not in layout(2) and obs_size(2) == 810  # (the two-seat size before)
+    w = layout(4)
+    assert w["team"].stop == obs_size(4) and w["team"].stop - w["team"].start == 4
+    env = aec_env(decks=[OGRES] * 2, variant="two-headed-giant", seed=5, registry=REG)
+    env.reset(seed=5)
+    for agent, viewer in (("player_0", 0), ("player_3", 3)):
+        team = env.observe(agent)["observation"][w["team"]].tolist()
+        # relative seats from the viewer: itself, an opponent, its teammate, an opponent
+        assert team == [1, 0, 1, 0], (viewer, team)
+    env.close()
+
+
+def lands(name: str) -> list[str]:
+    return [name] * 40
+
+
+def test_a_teammates_hand_is_not_in_a_two_headed_giant_observation() -> None:
+    """Two games that differ only in the cards of player_0's deck (the same seed, the same
+    shuffles): player_0 sees its own hand differ, its teammate player_2 sees nothing differ,
+    in numbers or in words."""
+    looks: dict[str, list[Any]] = {}
+    for name in ("Mountain", "Forest"):
+        env = aec_env(decks=[lands(name), lands("Island"), lands("Swamp"), lands("Plains")],
+                      variant="two-headed-giant", seed=6, registry=REG, text=True)
+        env.reset(seed=6)
+        assert env.table is not None
+        looks[name] = [env.observe("player_0")["observation"],
+                       env.observe("player_2")["observation"], env.table.board(2)]
+        env.close()
+    mountain, forest = looks["Mountain"], looks["Forest"]
+    assert not np.array_equal(mountain[0], forest[0])  # player_0 sees its own hand
+    assert np.array_equal(mountain[1], forest[1])  # its teammate does not
+    assert mountain[2] == forest[2]
+    assert "Mountain" not in mountain[2] and "Forest" not in forest[2]
+
+
+@pytest.mark.parametrize("variant,decks,turns", [("", 3, 12), ("", 4, 12),
+                                               ("two-headed-giant", 2, 30)])
+def test_a_multiplayer_episode_ends_with_team_rewards_and_a_log_that_verifies(
+        tmp_path: Path, variant: str, decks: int, turns: int) -> None:
+    """A game played through the environment to its end (a draw at the turn limit, or a
+    team's win: +1 for each of its players) is a log ``mtgk verify`` accepts."""
+    env = aec_env(decks=[OGRES] * decks, variant=variant, seed=8, registry=REG,
+                  max_turns=turns)
+    env.reset(seed=8)
+    totals: dict[str, float] = {}
+    rng = random.Random(8)
+    while env.agents:
+        obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            totals[env.agent_selection] = env._cumulative_rewards[env.agent_selection]
+            env.step(None)
+            continue
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert env.table is not None and env.table.over
+    won = env.table.winners()
+    n = len(env.possible_agents)
+    want = {f"player_{i}": (0.0 if not won else (1.0 if i in won else -1.0)) for i in range(n)}
+    assert totals == want
+    if variant:  # (this game is won by a team: both its players are rewarded)
+        assert won in ([0, 2], [1, 3])
+    path = tmp_path / "multi.mtgk"
+    env.save(path)
+    code, out, err = run_mtgk("verify", path)
+    assert code == 0 and out.startswith("OK:"), out + err
+
+
+def test_gymnasium_check_env_with_more_seats() -> None:
+    """The single-agent wrapper with the other seats (a teammate too) played by the
+    fixed agent."""
+    check_env(gym_env(decks=[OGRES] * 2, variant="two-headed-giant", seed=2, seat=2,
+                      opponent=RandomAgent, registry=REG), skip_render_check=True)
+    check_env(gym_env(decks=[OGRES] * 3, seed=2, seat=1, registry=REG), skip_render_check=True)

@@ -49,6 +49,7 @@ from mtgk.plugins.scry import scry
 from mtgk.plugins.triggers import etb_modal, modal_trigger, reflexive, when_you_do
 from mtgk.rules.layers import View
 from mtgk.rules.mana import ManaCost
+from mtgk.rules.seats import is_active
 from mtgk.rules.state import stack_item
 
 from . import role_tokens  # noqa: F401  (the Role tokens are defined before these cards)
@@ -145,7 +146,8 @@ def _vendor(c: Ctx) -> None:
 
 
 def _your_combat(v: View, src: int, e: Any) -> bool:
-    return bool(e.step == "beginning_of_combat" and v.state.active == v.chars(src).controller)
+    # ("your turn": your team's in Two-Headed Giant, CR 805.4a)
+    return bool(e.step == "beginning_of_combat" and is_active(v.state, v.chars(src).controller))
 
 
 S.card("Spellbook Vendor", triggered(ev.StepBegan, _your_combat, _vendor,
@@ -280,7 +282,7 @@ S.card("Eriette's Whisper", spell(_whisper, target(opponent), target(your_creatu
 # creature you control. At the beginning of your draw step, if you control an enchanted
 # creature, you lose 1 life and you draw an additional card.
 def _your_draw_step(v: View, src: int, e: Any) -> bool:
-    return bool(e.step == "draw" and v.state.active == v.chars(src).controller)
+    return bool(e.step == "draw" and is_active(v.state, v.chars(src).controller))
 
 
 def _you_control_enchanted(v: View, src: int, e: Any) -> bool:

@@ -292,6 +292,8 @@ def _summary_text(s: Summary, path: str) -> str:
     out = [f"{path}: {s.games} game{'s' if s.games != 1 else ''}: {s.decided} won, "
            f"{s.draws} drawn, {s.unfinished} without a result"
            + (f", {s.errors} failed" if s.errors else "")]
+    if set(s.variants) - {"two-player"}:  # (a library of two-player games only: as it was)
+        out.append("variants: " + ", ".join(f"{n} {name}" for name, n in s.variants.items()))
     if s.turns is not None and s.events is not None:
         out.append(f"game length: turns mean {s.turns_mean:.1f}, median {s.turns_median:g}; "
                    f"events mean {s.events_mean:.1f}, median {s.events_median:g} "
@@ -301,6 +303,7 @@ def _summary_text(s: Summary, path: str) -> str:
                        f"(min {d.min}, max {d.max}); games by {name}:")
             out.extend(_histogram(d))
     for title, tallies, split in (("decks", s.decks, True), ("players", s.players, True),
+                                  ("teams, a team's game counted once", s.teams, False),
                                   ("who played first", s.starts, False),
                                   ("mulligans", s.mulligans, False)):
         if not tallies or not any(t.games for t in tallies):

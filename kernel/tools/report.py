@@ -106,7 +106,7 @@ def running_rates(records: Iterable[GameRecord], by: str = "deck"
                 name = deck or UNKNOWN_DECK
             else:
                 name = player
-            tallies.setdefault(name, Tally(name)).count(r.winner, seat)
+            tallies.setdefault(name, Tally(name)).count(r.winner, seat, r.teams)
             if name not in seen:
                 seen.append(name)
         for name in seen:

@@ -564,7 +564,8 @@ def run_sim(registry: Registry, headers: Sequence[LogHeader], store: GameStore,
                 elif f.winner < 0:
                     draws += 1
                 else:
-                    wins[f.winner] += 1
+                    for seat in f.winners:  # (every player of a winning team)
+                        wins[seat] += 1
                 if res.error:
                     errors.append((res.index, res.error))
                 if progress is not None:

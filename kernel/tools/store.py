@@ -82,9 +82,10 @@ __all__ = [
 DEFAULT_DB = "games.db"
 """The library file ``mtgk sim`` and ``mtgk db`` use unless told otherwise."""
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The library schema this code writes.  Schema 1 (no log digests), schema 2 (no
-starting player, no mulligans) and schema 3 (no index of kills) are read as they are and
+starting player, no mulligans), schema 3 (no index of kills) and schema 4 (no variant,
+no teams) are read as they are and
 migrated in place, in one transaction, when a game is added to them: the new columns and
 tables are filled from the stored logs, which are left byte for byte."""
 
@@ -139,6 +140,24 @@ class GameSummary:
     error: str | None = None
     starting_player: int | None = None
     mulligans: list[int] | None = None
+    variant: str = ""
+    teams: list[list[int]] | None = None
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats that won: the winner's team (``winner`` is its first player), or the
+        winner alone; none for a draw or a game without a result."""
+        if self.winner is None or self.winner < 0:
+            return []
+        return winning_seats(self.winner, self.teams)
+
+
+def winning_seats(winner: int, teams: Sequence[Sequence[int]] | None) -> list[int]:
+    """The seats of ``winner``'s team (``[winner]`` without teams)."""
+    for team in teams or ():
+        if winner in team:
+            return list(team)
+    return [winner]
 
 
 @dataclass(kw_only=True)
@@ -156,7 +175,10 @@ class GameFacts(GameSummary):
     A game the engine stopped at its event budget has no result (``winner``
     is ``None``) and says so in ``error``.  ``starting_player`` is the seat that
     played first (``None``: the log does not say, e.g. it has no events) and
-    ``mulligans`` how many mulligans each seat took.
+    ``mulligans`` how many mulligans each seat took.  ``variant`` is the header's
+    (``""`` for a two-player game, ``free_for_all``, ``two_headed_giant``) and ``teams``
+    its teams as lists of seats (``None``: each player for themselves); ``winner`` of a
+    team game is the winning team's first player, and :attr:`winners` every seat of it.
     """
 
     event_types: dict[str, int] = field(default_factory=dict)
@@ -178,6 +200,20 @@ def _seat_list(value: Any, n: int, key: str | None = None) -> list[Any]:
                 v = v.get(key) if isinstance(v, dict) else None
             out[i] = v if isinstance(v, str) else None
     return out
+
+
+def _header_teams(meta: dict[str, Any], n: int) -> tuple[str, list[list[int]] | None]:
+    """The variant and teams of a header's meta (teams of seats ``0..n-1`` only; anything
+    else reads as no teams)."""
+    variant = meta.get("variant", "")
+    teams = meta.get("teams")
+    if not isinstance(variant, str):
+        variant = ""
+    if not isinstance(teams, list) or not teams or not all(
+            isinstance(t, list) and t and all(type(p) is int and 0 <= p < n for p in t)
+            for t in teams):
+        return variant, None
+    return variant, [list(t) for t in teams]
 
 
 def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
@@ -210,6 +246,7 @@ def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
                 error = error or budget_error(env.seq)
         apply(s, e)
     meta = header.meta
+    variant, teams = _header_teams(meta, n)
     sim = meta.get("sim") if isinstance(meta.get("sim"), dict) else {}
     assert isinstance(sim, dict)
     return GameFacts(
@@ -222,7 +259,7 @@ def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
         sim_game=sim.get("game") if isinstance(sim.get("game"), int) else None,
         error=error if error is not None else (
             meta.get("error") if isinstance(meta.get("error"), str) else None),
-        starting_player=first, mulligans=mulligans)
+        starting_player=first, mulligans=mulligans, variant=variant, teams=teams)
 
 
 BLAME_STEPS = 64
@@ -364,7 +401,7 @@ class GameRecord(GameSummary):
             return "no result"
         if self.winner < 0:
             return "draw"
-        return f"{self.players[self.winner]} won"
+        return f"{' & '.join(self.players[i] for i in self.winners)} won"
 
     def to_json(self) -> dict[str, Any]:
         """Plain data (for ``--json``), in the order of the library's columns."""
@@ -415,7 +452,8 @@ class Tally:
     """Results of one deck (or player, or group of seats) over the games it played.
 
     A deck that plays both seats of a game (a mirror match) is counted once
-    per seat: one win and one loss, or two draws.  ``first`` and ``later`` are
+    per seat: one win and one loss, or two draws.  In a team game (Two-Headed Giant)
+    every seat of the winning team wins.  ``first`` and ``later`` are
     the same counts over the games it played first and those where another seat
     did (games whose starting player is unknown are in neither).
     """
@@ -444,14 +482,16 @@ class Tally:
         """The win rate's Wilson 95% interval (:func:`wilson`)."""
         return wilson(self.wins, self.decided)
 
-    def count(self, winner: int | None, seat: int) -> None:
-        """Count one game ``seat`` played that ``winner`` won (-1 a draw, None no result)."""
+    def count(self, winner: int | None, seat: int,
+              teams: Sequence[Sequence[int]] | None = None) -> None:
+        """Count one game ``seat`` played that ``winner`` won (-1 a draw, None no result);
+        with ``teams`` (lists of seats), ``seat`` wins when it is on the winner's team."""
         self.games += 1
         if winner is None:
             self.unfinished += 1
         elif winner < 0:
             self.draws += 1
-        elif winner == seat:
+        elif seat in winning_seats(winner, teams):
             self.wins += 1
         else:
             self.losses += 1
@@ -542,7 +582,10 @@ class Summary:
     there are none.  ``starts`` has two tallies over every seat of the games whose
     starting player is known: the seats that played first, and the others;
     ``mulligans`` two over the seats whose mulligans are known: the seats that kept
-    their first seven cards, and those that took a mulligan or more.
+    their first seven cards, and those that took a mulligan or more.  ``variants``
+    counts the games of each variant (:data:`VARIANT_NAMES`); ``teams`` has a tally per
+    team of the team games (named by its players, ``"Alice & Carol"``), counted once per
+    game.
     """
 
     games: int
@@ -560,10 +603,12 @@ class Summary:
     mulligans: list[Tally] = field(default_factory=list)
     turns: Distribution | None = None
     events: Distribution | None = None
+    variants: dict[str, int] = field(default_factory=dict)
+    teams: list[Tally] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
-        for key in ("decks", "players", "starts", "mulligans"):
+        for key in ("decks", "players", "starts", "mulligans", "teams"):
             d[key] = [t.to_json() for t in getattr(self, key)]
         for key in ("turns", "events"):
             dist = getattr(self, key)
@@ -582,6 +627,13 @@ class SummaryRow(NamedTuple):
     failed: bool
     starting_player: int | None = None
     mulligans: list[int] | None = None
+    variant: str = ""
+    teams: list[list[int]] | None = None
+
+
+VARIANT_NAMES = {"": "two-player", "free_for_all": "free-for-all",
+                 "two_headed_giant": "Two-Headed Giant"}
+"""How :class:`Summary`'s ``variants`` name a game's variant (``meta.variant``)."""
 
 
 UNKNOWN_DECK = "(unknown deck)"
@@ -590,7 +642,8 @@ UNKNOWN_DECK = "(unknown deck)"
 
 def summarize(rows: Iterable[tuple[Any, ...]]) -> Summary:
     """A :class:`Summary` of :class:`SummaryRow` rows (or plain tuples of their fields:
-    ``(players, decks, winner, turns, events, failed[, starting_player, mulligans])``).
+    ``(players, decks, winner, turns, events, failed[, starting_player, mulligans,
+    variant, teams])``).
 
     Shared by the backends so that they agree on every number.
     """
@@ -599,11 +652,19 @@ def summarize(rows: Iterable[tuple[Any, ...]]) -> Summary:
     players: dict[str, Tally] = {}
     starts = [Tally("played first"), Tally("played later")]
     takes = [Tally("kept seven"), Tally("took a mulligan")]
+    variants: dict[str, int] = {}
+    teams: dict[str, Tally] = {}
     turns: list[int] = []
     events: list[int] = []
     for row in rows:
         r = SummaryRow(*row)
         winner = r.winner
+        kind = VARIANT_NAMES.get(r.variant, r.variant) if r.variant or len(r.players) <= 2 \
+            else VARIANT_NAMES["free_for_all"]
+        variants[kind] = variants.get(kind, 0) + 1
+        for team in r.teams or ():
+            name = " & ".join(r.players[i] for i in team if i < len(r.players))
+            teams.setdefault(name, Tally(name)).count(winner, team[0], r.teams)
         games += 1
         errors += int(r.failed)
         if winner is None:
@@ -617,18 +678,19 @@ def summarize(rows: Iterable[tuple[Any, ...]]) -> Summary:
                 decided += 1
         for seat, name in enumerate(r.players):
             deck = r.decks[seat] if seat < len(r.decks) else None
-            first = None if r.starting_player is None else r.starting_player == seat
+            first = None if r.starting_player is None else \
+                seat in winning_seats(r.starting_player, r.teams)  # (a team plays first)
             for table, key in ((players, name), (decks, deck or UNKNOWN_DECK)):
                 t = table.setdefault(key, Tally(key, first=Tally(key), later=Tally(key)))
-                t.count(winner, seat)
+                t.count(winner, seat, r.teams)
                 if first is not None:
                     sub = t.first if first else t.later
                     assert sub is not None
-                    sub.count(winner, seat)
+                    sub.count(winner, seat, r.teams)
             if first is not None:
-                starts[0 if first else 1].count(winner, seat)
+                starts[0 if first else 1].count(winner, seat, r.teams)
             if r.mulligans is not None and seat < len(r.mulligans):
-                takes[0 if r.mulligans[seat] == 0 else 1].count(winner, seat)
+                takes[0 if r.mulligans[seat] == 0 else 1].count(winner, seat, r.teams)
 
     def order(table: dict[str, Tally]) -> list[Tally]:
         return sorted(table.values(), key=lambda t: (-t.win_rate, -t.games, t.name))
@@ -644,7 +706,8 @@ def summarize(rows: Iterable[tuple[Any, ...]]) -> Summary:
                    turns_mean=mean(turns), turns_median=median(turns),
                    events_mean=mean(events), events_median=median(events),
                    starts=starts, mulligans=takes,
-                   turns=Distribution.of(turns), events=Distribution.of(events))
+                   turns=Distribution.of(turns), events=Distribution.of(events),
+                   variants=variants, teams=order(teams))
 
 
 # --------------------------------------------------------------------------
@@ -706,7 +769,9 @@ CREATE TABLE games (
     log BLOB NOT NULL,              -- the binary log (mtgk.log.logfile), byte for byte
     digest TEXT,                    -- log_digest(log): finds an identical game
     starting_player INTEGER,        -- the seat that played first (NULL: unknown)
-    mulligans TEXT                  -- JSON list of mulligans taken, by seat (NULL: unknown)
+    mulligans TEXT,                 -- JSON list of mulligans taken, by seat (NULL: unknown)
+    variant TEXT,
+    teams TEXT
 );
 CREATE TABLE seats (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -715,6 +780,7 @@ CREATE TABLE seats (
     deck TEXT,
     agent TEXT,
     mulligans INTEGER,
+    team INTEGER,                   -- the seat's team, by its place in games.teams (NULL: none)
     PRIMARY KEY (game_id, seat)
 ) WITHOUT ROWID;
 CREATE TABLE game_events (
@@ -742,14 +808,18 @@ CREATE INDEX seats_player ON seats (player COLLATE NOCASE);
 CREATE INDEX seats_deck ON seats (deck COLLATE NOCASE);
 CREATE INDEX games_sim ON games (sim_seed, sim_game);
 """
-"""The tables of a new library (schema :data:`SCHEMA_VERSION`)."""
+"""The tables of a new library (schema :data:`SCHEMA_VERSION`).  ``games.variant`` is
+the header's ``meta.variant`` (``free_for_all``, ``two_headed_giant``, empty for two
+players), ``games.teams`` a JSON list of teams, each a list of seats (NULL: no teams), and
+``seats.team`` the seat's team by its place in that list."""
 
 _DIGEST_INDEX = "CREATE INDEX games_digest ON games (digest)"
 
 _COLUMNS = ("id, added, players, decks, agents, seed, profile, kernel_version, winner, turns, "
-            "events, size, sim_seed, sim_game, error, digest, starting_player, mulligans")
+            "events, size, sim_seed, sim_game, error, digest, starting_player, mulligans, variant, "
+            "teams")
 
-_NEWER_COLUMNS = {2: ("digest",), 3: ("starting_player", "mulligans")}
+_NEWER_COLUMNS = {2: ("digest",), 3: ("starting_player", "mulligans"), 5: ("variant", "teams")}
 """The columns of ``games`` each schema added."""
 
 _KILLS_TABLE = _TABLES[_TABLES.index("CREATE TABLE kills"):].split(";")[0]
@@ -801,11 +871,26 @@ def _json_counts(path: str, gid: Any, column: str, text: Any) -> list[int]:
     return value
 
 
+def _json_teams(path: str, gid: Any, text: Any, seats: int) -> list[list[int]] | None:
+    """The teams column (JSON list of lists of seats; NULL: no teams), checked."""
+    if text is None:
+        return None
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, list) or not all(
+            isinstance(t, list) and t and all(type(p) is int and 0 <= p < seats for p in t)
+            for t in value):
+        raise _record_error(path, gid, f"teams is {str(text)[:40]!r}")
+    return value
+
+
 def _record(path: str, row: Sequence[Any]) -> GameRecord:
     """A :class:`GameRecord` from a row of :data:`_COLUMNS`, its types checked (a damaged
     file can hold anything)."""
     (gid, added, players, decks, agents, seed, profile, kv, winner, turns, events, size,
-     sim_seed, sim_game, error, digest, first, mulligans) = tuple(row)
+     sim_seed, sim_game, error, digest, first, mulligans, variant, teams) = tuple(row)
     ints = {"id": gid, "seed": seed, "turns": turns, "events": events, "size": size}
     for name, value in ints.items():
         if type(value) is not int:
@@ -816,16 +901,18 @@ def _record(path: str, row: Sequence[Any]) -> GameRecord:
         if value is not None and type(value) is not int:
             raise _record_error(path, gid, f"{name} is {value!r}")
     texts = {"added": added, "profile": profile, "kernel_version": kv}
-    for name, value in {**texts, "error": error, "digest": digest}.items():
+    for name, value in {**texts, "error": error, "digest": digest, "variant": variant}.items():
         if not isinstance(value, str) and (value is not None or name in texts):
             raise _record_error(path, gid, f"{name} is {value!r}")
     takes = None if mulligans is None else _json_counts(path, gid, "mulligans", mulligans)
-    return GameRecord(id=gid, added=added, players=_json_seats(path, gid, "players", players, True),
+    names = _json_seats(path, gid, "players", players, True)
+    return GameRecord(id=gid, added=added, players=names,
                       decks=_json_seats(path, gid, "decks", decks, False),
                       agents=_json_seats(path, gid, "agents", agents, False), seed=seed,
                       profile=profile, kernel_version=kv, winner=winner, turns=turns,
                       events=events, size=size, sim_seed=sim_seed, sim_game=sim_game,
-                      error=error, digest=digest, starting_player=first, mulligans=takes)
+                      error=error, digest=digest, starting_player=first, mulligans=takes,
+                      variant=variant or "", teams=_json_teams(path, gid, teams, len(names)))
 
 
 _DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
@@ -836,6 +923,16 @@ def _kill_rows(gid: int, facts: GameFacts) -> builtins.list[tuple[int, str, str,
     """The rows of the table of kills for one game's facts."""
     return ([(gid, c, "permanent", n) for c, n in sorted(facts.kills.items())]
             + [(gid, c, "player", n) for c, n in sorted(facts.finishes.items())])
+
+
+def _seat_teams(teams: Sequence[Sequence[int]] | None, seats: int) -> list[int | None]:
+    """Each seat's team (its place in ``teams``; ``None``: no teams)."""
+    out: list[int | None] = [None] * seats
+    for k, team in enumerate(teams or ()):
+        for p in team:
+            if 0 <= p < seats:
+                out[p] = k
+    return out
 
 
 def _busy(exc: Exception) -> bool:
@@ -1022,6 +1119,8 @@ class SqliteStore:
                 self._add_starts_and_mulligans()
             if schema < 4:
                 self._add_kills()
+            if schema < 5:
+                self._add_teams()
             db.execute("UPDATE library_meta SET value = ? WHERE key = 'schema'",
                        (str(SCHEMA_VERSION),))
         return SCHEMA_VERSION
@@ -1060,6 +1159,30 @@ class SqliteStore:
             except Exception:  # noqa: BLE001 - a log this kernel can't read: left unknown
                 continue
             db.executemany("INSERT INTO kills VALUES (?, ?, ?, ?)", _kill_rows(gid, facts))
+
+    def _add_teams(self) -> None:
+        """Migrating to schema 5: the columns for the variant and the teams, filled from
+        each stored log's header (one that cannot be read keeps them NULL: unknown, read
+        as a game without teams)."""
+        db = self._conn
+        db.execute("ALTER TABLE games ADD COLUMN variant TEXT")
+        db.execute("ALTER TABLE games ADD COLUMN teams TEXT")
+        db.execute("ALTER TABLE seats ADD COLUMN team INTEGER")
+        for gid, log in db.execute("SELECT id, log FROM games ORDER BY id").fetchall():
+            if not isinstance(log, bytes):
+                continue
+            try:
+                header = decode_log(log, name=f"game {gid}").header
+            except Exception:  # noqa: BLE001 - a log this kernel can't read: left unknown
+                continue
+            n = len(header.players)
+            variant, teams = _header_teams(header.meta, n)
+            db.execute("UPDATE games SET variant = ?, teams = ? WHERE id = ?",
+                       (variant, None if teams is None else json.dumps(teams), gid))
+            if teams is not None:
+                db.executemany("UPDATE seats SET team = ? WHERE game_id = ? AND seat = ?",
+                               [(k, gid, seat) for seat, k in
+                                enumerate(_seat_teams(teams, n)) if k is not None])
 
     def _error(self, exc: Exception) -> StoreError:
         """The one line that says what went wrong with the file."""
@@ -1153,20 +1276,22 @@ class SqliteStore:
             cur = db.execute(
                 "INSERT INTO games (added, kernel_version, profile, seed, players, decks, "
                 "agents, winner, turns, events, sim_seed, sim_game, error, size, log, digest, "
-                "starting_player, mulligans) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "starting_player, mulligans, variant, teams) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (added, facts.kernel_version, facts.profile, facts.seed,
                  json.dumps(facts.players), json.dumps(facts.decks), json.dumps(facts.agents),
                  facts.winner, facts.turns, facts.events, facts.sim_seed, facts.sim_game,
                  facts.error, len(log), sqlite3.Binary(log), digest, facts.starting_player,
-                 None if takes is None else json.dumps(takes)))
+                 None if takes is None else json.dumps(takes), facts.variant,
+                 None if facts.teams is None else json.dumps(facts.teams)))
             gid = cur.lastrowid
             assert gid is not None
+            team = _seat_teams(facts.teams, len(facts.players))
             db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(gid, i, name, facts.decks[i] if i < len(facts.decks) else None,
                   facts.agents[i] if i < len(facts.agents) else None,
-                  takes[i] if takes is not None and i < len(takes) else None)
+                  takes[i] if takes is not None and i < len(takes) else None, team[i])
                  for i, name in enumerate(facts.players)])
             db.executemany("INSERT INTO game_events VALUES (?, ?, ?)",
                            [(gid, t, n) for t, n in sorted(facts.event_types.items())])
@@ -1234,8 +1359,11 @@ class SqliteStore:
             if winner.casefold() == "draw":
                 where.append("winner = -1")
             else:
+                won = ("s.seat = g.winner" if self._schema < 5 else
+                       "(s.seat = g.winner OR s.team = (SELECT w.team FROM seats w WHERE "
+                       "w.game_id = g.id AND w.seat = g.winner))")  # (a team's players)
                 where.append("id IN (SELECT s.game_id FROM seats s JOIN games g ON "
-                             "g.id = s.game_id WHERE s.seat = g.winner AND "
+                             f"g.id = s.game_id WHERE {won} AND "
                              "(s.player = ? COLLATE NOCASE OR s.deck = ? COLLATE NOCASE))")
                 params += [winner, winner]
         sql = f"SELECT {self._columns} FROM games"
@@ -1247,21 +1375,25 @@ class SqliteStore:
 
     def summary(self) -> Summary:
         extra = "starting_player, mulligans" if self._schema >= 3 else "NULL, NULL"
+        extra += ", variant, teams" if self._schema >= 5 else ", NULL, NULL"
         rows = self._read(f"SELECT id, players, decks, winner, turns, events, error, {extra} "
                           "FROM games ORDER BY id")
         out = []
-        for gid, players, decks, winner, turns, events, error, first, takes in rows:
+        for gid, players, decks, winner, turns, events, error, first, takes, kind, teams in rows:
             if winner is not None and type(winner) is not int:
                 raise _record_error(self.path, gid, f"winner is {winner!r}")
             if type(turns) is not int or type(events) is not int:
                 raise _record_error(self.path, gid, f"turns/events are {turns!r}/{events!r}")
             if first is not None and type(first) is not int:
                 raise _record_error(self.path, gid, f"starting_player is {first!r}")
+            if kind is not None and not isinstance(kind, str):
+                raise _record_error(self.path, gid, f"variant is {kind!r}")
+            names = _json_seats(self.path, gid, "players", players, True)
             out.append(SummaryRow(
-                _json_seats(self.path, gid, "players", players, True),
-                _json_seats(self.path, gid, "decks", decks, False), winner, turns, events,
-                error is not None, first,
-                None if takes is None else _json_counts(self.path, gid, "mulligans", takes)))
+                names, _json_seats(self.path, gid, "decks", decks, False), winner, turns,
+                events, error is not None, first,
+                None if takes is None else _json_counts(self.path, gid, "mulligans", takes),
+                kind or "", _json_teams(self.path, gid, teams, len(names))))
         return summarize(out)
 
     # -- extras ----------------------------------------------------------------
