@@ -582,6 +582,23 @@ def test_branch_refuses_an_illegal_choice_with_the_rule(game: Game, tmp_path: Pa
     assert code == 2 and "the game's own first_player choice" in err
 
 
+def test_branch_of_a_log_whose_deck_cannot_be_loaded_says_so(game: Game,
+                                                              tmp_path: Path) -> None:
+    """A header deck naming a card no installed set has (a pack uninstalled since) is one
+    line naming the file and the deck, exit 2, and no file written (it was reported as
+    an "internal error: DeckError")."""
+    header = msgspec.structs.replace(game.header, decks=[
+        ["1 Frobnicator Of Doom", *game.header.decks[0][1:]], *game.header.decks[1:]])
+    bad = tmp_path / "bad.mtgk"
+    write_log(bad, header, game.envs)
+    target = tmp_path / "out.mtgk"
+    code, out, err = run("branch", bad, "--at", _decision(game.envs).seq, "--out", target)
+    assert (code, out) == (2, "") and "Traceback" not in err and "internal error" not in err
+    assert err.startswith(f"mtgk: error: {bad}: bad deck in the header: ") and \
+        "unknown card 'Frobnicator Of Doom'" in err and err.count("\n") == 1
+    assert not target.exists()
+
+
 def test_branch_with_an_agent_choosing(game: Game, tmp_path: Path) -> None:
     d = _decision(game.envs, "attackers") if any(
         isinstance(e.event, ev.DecisionMade) and e.event.kind == "attackers"

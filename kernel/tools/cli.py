@@ -1075,6 +1075,8 @@ def _branch(p: argparse.ArgumentParser) -> Runner:
             raise UserError(f"event {at}: {exc}") from None
         except BranchError as exc:
             raise UserError(str(exc)) from None
+        except DeckError as exc:  # a card of the header's decks no installed set has
+            raise UserError(f"{args.file}: bad deck in the header: {exc}") from None
         except Exception as exc:  # noqa: BLE001 - an engine failure after the branch point
             if made and len(made[0].log) > at:
                 write_log(outp, header, made[0].log)
