@@ -142,3 +142,32 @@ def test_a_schema_4_library_is_read_as_it_is_and_migrated(thg_db: str, tmp_path:
         assert all(r.teams == [[0, 2], [1, 3]] for r in store.list())
         assert {t.name: t.wins for t in store.summary().players} == wins
         assert len(store.find(winner="Carol")) == wins["Carol"]
+
+
+def test_the_report_names_the_variants_and_each_teams_wins(
+        thg_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``db report`` of a Two-Headed Giant library says how many games of each variant it
+    holds and has each team's win rate (wins counted from the logs); a page of two-player
+    games has neither."""
+    import re
+
+    wins, _games = wins_from_logs(thg_db)
+    page = tmp_path / "teams.html"
+    code, _out, err = run(capsys, "db", "report", thg_db, "--out", str(page), "--quiet")
+    assert code == 0, err
+    html = page.read_text(encoding="utf-8")
+    assert re.search(r'<span id="variants">Variants: 3 Two-Headed Giant\.</span>', html)
+    section = html[html.index('id="teams"'):]
+    bars = dict(re.findall(r'data-group="teams" data-label="([^"]+)" data-games="\d+" '
+                           r'data-decided="\d+" data-wins="(\d+)"', section))
+    assert {k: int(v) for k, v in bars.items()} == \
+        {"Alice &amp; Carol": wins["Alice"], "Bob &amp; Dave": wins["Bob"]}
+    two = tmp_path / "two.db"
+    assert main(["sim", "--games", "2", "--workers", "1", "--seed", "1", "--db", str(two),
+                 "--quiet"]) == 0
+    capsys.readouterr()
+    out2 = tmp_path / "two.html"
+    code, _out, err = run(capsys, "db", "report", str(two), "--out", str(out2), "--quiet")
+    assert code == 0, err
+    plain = out2.read_text(encoding="utf-8")
+    assert 'id="variants"' not in plain and 'id="teams"' not in plain

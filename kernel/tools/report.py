@@ -505,6 +505,15 @@ def _section(key: str, title: str, lead: str, body: str) -> str:
             f"{body}</section>")
 
 
+def _variants_line(s: Summary) -> str:
+    """How many games of each variant the library holds, as a sentence; nothing for a
+    library of two-player games only (its page is as it was)."""
+    if not set(s.variants) - {"two-player"}:
+        return ""
+    return (' <span id="variants">Variants: '
+            + _e(", ".join(f"{n} {name}" for name, n in s.variants.items())) + ".</span>")
+
+
 def build_report(store: SqliteStore, name: str,
                  progress: Callable[[int], None] | None = None) -> str:
     """The page for the library ``store`` (called ``name`` on the page).  ``progress`` is
@@ -527,7 +536,8 @@ def build_report(store: SqliteStore, name: str,
              f"drawn, {s.unfinished} without a result"
              + (f", {s.errors} failed" if s.errors else "")
              + ". The win rate is wins over the games with a result (draws count as games, "
-             "not wins); its band and whiskers are the Wilson 95% interval.</p></header>"]
+             "not wins); its band and whiskers are the Wilson 95% interval."
+             + _variants_line(s) + "</p></header>"]
     for by, title, tallies in (("deck", "Win rate by deck", s.decks),
                                ("player", "Win rate by player (seat)", s.players)):
         runs = running_rates(records, by)
@@ -541,6 +551,15 @@ def build_report(store: SqliteStore, name: str,
             + ("deck that plays both seats of a game is counted once per seat."
                if by == "deck" else "player is a seat's name."),
             f'<div class="grid-of-plots">{plots}</div>'))
+    team_bars = [_Bar("teams", t.name, t, PALETTE[i % len(PALETTE)])
+                 for i, t in enumerate(s.teams) if t.games]
+    if team_bars:
+        parts.append(_section(
+            "teams", "Win rate by team",
+            "The teams of the games played in teams (Two-Headed Giant): every player of the "
+            "winning team wins, and the team's games and wins are counted once.",
+            '<div class="grid-of-plots">' + _rate_bars("teams", "Each team", team_bars)
+            + "</div>"))
     if s.turns is not None and s.events is not None:
         parts.append(_section(
             "length", "Game length",
