@@ -17,9 +17,12 @@ registered with ``load_registry(extra=[("testpack", TestPack())])``.
 from __future__ import annotations
 
 import io
+import os
+import shutil
+import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -439,3 +442,53 @@ def scenario(rules_registry: Registry) -> Callable[..., ScenarioResult]:
         return res
 
     return run
+
+
+def _find_program(env: str, *names: str) -> str | None:
+    given = os.environ.get(env)
+    if given:
+        return given if os.path.exists(given) else None
+    for n in names:
+        path = shutil.which(n)
+        if path:
+            return path
+    return None
+
+
+@contextmanager
+def headless_chromium(window: str = "1400,900", console: bool = False) -> Iterator[Any]:
+    """A selenium driver of a headless Chromium for the browser tests of the pages mtgk
+    writes (the viewer, the library report), with a profile of its own, removed after;
+    ``console`` keeps the page's console messages (``driver.get_log("browser")``). Skips
+    the test when selenium, Chromium or chromedriver is missing (MTGK_CHROMIUM and
+    MTGK_CHROMEDRIVER name them when they are not on PATH)."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("selenium is not installed (pip install selenium)")
+    chromium = _find_program("MTGK_CHROMIUM", "chromium", "chromium-browser", "google-chrome")
+    driver_bin = _find_program("MTGK_CHROMEDRIVER", "chromedriver")
+    if chromium is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium; or name it in "
+                    "MTGK_CHROMIUM)")
+    if driver_bin is None:
+        pytest.skip("chromedriver is not installed (apt-get install chromium-driver; or name "
+                    "it in MTGK_CHROMEDRIVER)")
+    profile = tempfile.mkdtemp(prefix="mtgk-chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", f"--window-size={window}",
+                f"--user-data-dir={profile}"):
+        opts.add_argument(arg)
+    if console:
+        opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_bin), options=opts)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)

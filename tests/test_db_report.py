@@ -14,10 +14,8 @@ should not be.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import tempfile
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,7 +31,7 @@ from mtgk.log import events as ev
 from mtgk.rules.state import apply, new_state
 from mtgk.tools.report import MAX_POINTS, Point, thin
 from mtgk.tools.store import open_store, wilson
-from tests.conftest import play_scenario
+from tests.conftest import headless_chromium, play_scenario
 from tests.conftest import run_mtgk as run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -598,48 +596,10 @@ def test_a_library_where_nothing_died_and_nobody_won(tmp_path: Path) -> None:
 # the page in a real browser
 
 
-def _find(env: str, *names: str) -> str | None:
-    given = os.environ.get(env)
-    if given:
-        return given if os.path.exists(given) else None
-    for n in names:
-        path = shutil.which(n)
-        if path:
-            return path
-    return None
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.skip("selenium is not installed (pip install selenium)")
-    chromium = _find("MTGK_CHROMIUM", "chromium", "chromium-browser", "google-chrome")
-    driver_bin = _find("MTGK_CHROMEDRIVER", "chromedriver")
-    if chromium is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium; or name it in "
-                    "MTGK_CHROMIUM)")
-    if driver_bin is None:
-        pytest.skip("chromedriver is not installed (apt-get install chromium-driver; or name "
-                    "it in MTGK_CHROMEDRIVER)")
-    profile = tempfile.mkdtemp(prefix="mtgk-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--window-size=1400,900",
-                f"--user-data-dir={profile}"):
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, read below
-    driver = webdriver.Chrome(service=Service(driver_bin), options=opts)
-    driver.set_page_load_timeout(60)
-    try:
+    with headless_chromium(window="1400,900", console=True) as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def test_the_page_loads_in_a_browser_with_every_plot_drawn(browser: Any,

@@ -17,8 +17,6 @@ import doctest
 import json
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +37,7 @@ from mtgk.rules.state import State, apply, new_state
 from mtgk.tools.render import Renderer
 from mtgk.tools.sim import plan, play_header
 from mtgk.tools.viewer import build_viewer, viewer_data
+from tests.conftest import headless_chromium
 from tests.conftest import run_mtgk as run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -280,47 +279,10 @@ def test_doctests() -> None:
 # the page in a real browser
 
 
-def _find(env: str, *names: str) -> str | None:
-    given = os.environ.get(env)
-    if given:
-        return given if os.path.exists(given) else None
-    for n in names:
-        path = shutil.which(n)
-        if path:
-            return path
-    return None
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.skip("selenium is not installed (pip install selenium)")
-    chromium = _find("MTGK_CHROMIUM", "chromium", "chromium-browser", "google-chrome")
-    driver_bin = _find("MTGK_CHROMEDRIVER", "chromedriver")
-    if chromium is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium; or name it in "
-                    "MTGK_CHROMIUM)")
-    if driver_bin is None:
-        pytest.skip("chromedriver is not installed (apt-get install chromium-driver; or name "
-                    "it in MTGK_CHROMEDRIVER)")
-    profile = tempfile.mkdtemp(prefix="mtgk-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--window-size=1500,950",
-                f"--user-data-dir={profile}"):
-        opts.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(driver_bin), options=opts)
-    driver.set_page_load_timeout(60)
-    try:
+    with headless_chromium(window="1500,950") as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 class Page:
