@@ -27,30 +27,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from managym_loop import managym_code  # noqa: E402  (bench/managym_loop.py, beside this script)
+
 from mtgk.cards.decks import load_deck  # noqa: E402
 from mtgk.cards.loading import load_registry  # noqa: E402
 from mtgk.env import aec_env  # noqa: E402
 
-MANAGYM = """
-import json, random, sys, time
-from manabot import managym as m
-games, seed, skip = int(sys.argv[1]), int(sys.argv[2]), bool(int(sys.argv[3]))
-deck = {"Mountain": 17, "Gray Ogre": 23}
-rng = random.Random(seed)
-steps = 0
-t0 = time.perf_counter()
-for i in range(games):
-    env = m.Env(seed=seed * 100003 + i, skip_trivial=skip)
-    obs, _ = env.reset([m.PlayerConfig("p0", deck), m.PlayerConfig("p1", deck)])
-    for _ in range(20000):
-        if obs.game_over:
-            break
-        obs, _r, term, trunc, _info = env.step(rng.randrange(len(obs.action_space.actions)))
-        steps += 1
-        if term or trunc:
-            break
-print(json.dumps({"games": games, "steps": steps, "seconds": time.perf_counter() - t0}))
-"""
+MANAGYM = managym_code("perf_counter")  # (bench/managym_loop.py)
 
 
 def mtgk_round(games: int, seed: int, skip: bool) -> dict[str, float]:

@@ -32,6 +32,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from managym_loop import managym_code  # (bench/managym_loop.py, beside this script)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 MTGK = """
@@ -49,26 +51,7 @@ print(json.dumps({"games": r.games, "steps": r.decisions, "events": r.events,
                   "seconds": time.process_time() - t0}))
 """
 
-MANAGYM = """
-import json, random, sys, time
-from manabot import managym as m
-games, seed, skip = int(sys.argv[1]), int(sys.argv[2]), bool(int(sys.argv[3]))
-deck = {"Mountain": 17, "Gray Ogre": 23}
-rng = random.Random(seed)
-steps = 0
-t0 = time.process_time()
-for i in range(games):
-    env = m.Env(seed=seed * 100003 + i, skip_trivial=skip)
-    obs, _ = env.reset([m.PlayerConfig("p0", deck), m.PlayerConfig("p1", deck)])
-    for _ in range(20000):
-        if obs.game_over:
-            break
-        obs, _r, term, trunc, _info = env.step(rng.randrange(len(obs.action_space.actions)))
-        steps += 1
-        if term or trunc:
-            break
-print(json.dumps({"games": games, "steps": steps, "seconds": time.process_time() - t0}))
-"""
+MANAGYM = managym_code("process_time")  # (bench/managym_loop.py)
 
 
 def run(python: str, code: str, *args: object) -> dict[str, float]:
