@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mtgk import kind
 from mtgk.agents import RandomAgent
 from mtgk.cards.decks import parse_deck
 from mtgk.cards.definitions import Registry
@@ -99,17 +100,21 @@ def test_the_same_card_twice_in_hand_is_enumerated_once(registry: Registry) -> N
     g = table(registry, {0: {"hand": ["Gray Ogre"] * 3 + ["Mountain"],
                              "battlefield": ["Mountain"] * 3}})
     calls: list[int] = []
-    real = g._cast_options
+    # the enumerations are counted by replacing a method of this one game, which a
+    # compiled Game does not allow: there, only the answers are compared
+    counted = not kind.compiled_modules()
+    if counted:
+        real = g._cast_options
 
-    def counting(*a: Any, **k: Any) -> Any:
-        calls.append(a[1])
-        return real(*a, **k)
+        def counting(*a: Any, **k: Any) -> Any:
+            calls.append(a[1])
+            return real(*a, **k)
 
-    g._cast_options = counting  # type: ignore[method-assign]
+        g._cast_options = counting  # type: ignore[method-assign]
     shared = g._legal_actions(0, True)
-    assert len(calls) == 1
+    assert len(calls) == (1 if counted else 0)
     assert shared == g._legal_actions(0, True, share=False)
-    assert len(calls) == 4
+    assert len(calls) == (4 if counted else 0)
     casts = [a for a in shared if a[0] == "cast"]
     assert [a[1] for a in casts] == g.state.players[0].hand[:3]
 
