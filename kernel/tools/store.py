@@ -46,7 +46,7 @@ import sqlite3
 import statistics
 import time
 import urllib.parse
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -54,7 +54,7 @@ from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
-from mtgk.log.logfile import LogHeader, decode_log, encode_log, event_tag
+from mtgk.log.logfile import LogFile, LogHeader, decode_log, encode_log, event_tag
 from mtgk.rules.state import State, apply, new_state
 
 __all__ = [
@@ -1125,6 +1125,20 @@ class SqliteStore:
                        (str(SCHEMA_VERSION),))
         return SCHEMA_VERSION
 
+    def _readable_logs(self) -> Iterator[tuple[int, LogFile]]:
+        """Each stored game's id and decoded log, in id order, for the migrations that
+        fill new columns from the logs; a log this kernel can't read is left out (its
+        new columns stay NULL: unknown)."""
+        rows = self._conn.execute("SELECT id, log FROM games ORDER BY id").fetchall()
+        for gid, log in rows:
+            if not isinstance(log, bytes):
+                continue
+            try:
+                lf = decode_log(log, name=f"game {gid}")
+            except Exception:  # noqa: BLE001 - a log this kernel can't read: left unknown
+                continue
+            yield gid, lf
+
     def _add_starts_and_mulligans(self) -> None:
         """Migrating to schema 3: the columns for the starting player and the mulligans,
         filled from each stored log (one that cannot be read keeps them NULL: unknown)."""
@@ -1132,13 +1146,7 @@ class SqliteStore:
         db.execute("ALTER TABLE games ADD COLUMN starting_player INTEGER")
         db.execute("ALTER TABLE games ADD COLUMN mulligans TEXT")
         db.execute("ALTER TABLE seats ADD COLUMN mulligans INTEGER")
-        for gid, log in db.execute("SELECT id, log FROM games ORDER BY id").fetchall():
-            if not isinstance(log, bytes):
-                continue
-            try:
-                lf = decode_log(log, name=f"game {gid}")
-            except Exception:  # noqa: BLE001 - a log this kernel can't read: left unknown
-                continue
+        for gid, lf in self._readable_logs():
             first, takes = starting_player_and_mulligans(lf.envelopes, len(lf.header.players))
             db.execute("UPDATE games SET starting_player = ?, mulligans = ? WHERE id = ?",
                        (first, json.dumps(takes), gid))
@@ -1150,13 +1158,10 @@ class SqliteStore:
         that cannot be read has none: unknown)."""
         db = self._conn
         db.execute(_KILLS_TABLE)
-        for gid, log in db.execute("SELECT id, log FROM games ORDER BY id").fetchall():
-            if not isinstance(log, bytes):
-                continue
+        for gid, lf in self._readable_logs():
             try:
-                lf = decode_log(log, name=f"game {gid}")
                 facts = game_facts(lf.header, lf.envelopes)
-            except Exception:  # noqa: BLE001 - a log this kernel can't read: left unknown
+            except Exception:  # noqa: BLE001 - a log this kernel can't follow: left unknown
                 continue
             db.executemany("INSERT INTO kills VALUES (?, ?, ?, ?)", _kill_rows(gid, facts))
 
@@ -1168,13 +1173,8 @@ class SqliteStore:
         db.execute("ALTER TABLE games ADD COLUMN variant TEXT")
         db.execute("ALTER TABLE games ADD COLUMN teams TEXT")
         db.execute("ALTER TABLE seats ADD COLUMN team INTEGER")
-        for gid, log in db.execute("SELECT id, log FROM games ORDER BY id").fetchall():
-            if not isinstance(log, bytes):
-                continue
-            try:
-                header = decode_log(log, name=f"game {gid}").header
-            except Exception:  # noqa: BLE001 - a log this kernel can't read: left unknown
-                continue
+        for gid, lf in self._readable_logs():
+            header = lf.header
             n = len(header.players)
             variant, teams = _header_teams(header.meta, n)
             db.execute("UPDATE games SET variant = ?, teams = ? WHERE id = ?",
