@@ -165,3 +165,74 @@ def test_a_games_log_outlives_the_game_and_a_garbage_collection() -> None:
         gc.collect()
         run_from_header(reg, header, [HeuristicAgent(2), HeuristicAgent(3)])
         assert len(log) == n > 300
+
+
+def _declared_attributes() -> dict[str, tuple[list[str], set[str]]]:
+    """Each class of a compiled module: its bases' names and the attributes it declares with
+    a type (``x: T`` in its body, ``self.x: T = ...`` in a method), read from the sources."""
+    import ast
+
+    classes: dict[str, tuple[list[str], set[str]]] = {}
+    for name in kind.COMPILED:
+        folder, _, rest = name.removeprefix("mtgk.").partition(".")
+        tree = ast.parse((ROOT / "kernel" / folder / f"{rest}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            bases = [b.id if isinstance(b, ast.Name) else ast.unparse(b) for b in node.bases]
+            attrs = {n.target.id for n in node.body
+                     if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+            for n in ast.walk(node):
+                if (isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Attribute)
+                        and isinstance(n.target.value, ast.Name) and n.target.value.id == "self"):
+                    attrs.add(n.target.attr)
+            assert node.name not in classes, f"two classes named {node.name}"
+            classes[node.name] = (bases, attrs)
+    return classes
+
+
+def test_no_compiled_class_declares_an_attribute_a_base_declares() -> None:
+    """mypyc's garbage-collector support visits an attribute once for each class of the
+    MRO that declares it (with a type): declared twice, the object it holds counts as
+    referenced twice, and the cyclic collector frees it while it is still in use.  That
+    emptied the log list of a freed compiled Game (``log`` declared by KeptFacts and again
+    by GameCore.__init__).  Read from the sources, so it fails on either kernel."""
+    classes = _declared_attributes()
+
+    def ancestors(name: str) -> list[str]:
+        out: list[str] = []
+        for base in classes[name][0] if name in classes else []:
+            if base in classes:
+                out += [base, *ancestors(base)]
+        return out
+
+    twice = sorted(f"{name}.{attr} (also declared by {base})"
+                   for name, (_, attrs) in classes.items()
+                   for base in dict.fromkeys(ancestors(name))
+                   for attr in sorted(attrs & classes[base][1]))
+    assert twice == []
+
+
+def test_each_compiled_class_has_each_attribute_once() -> None:
+    """The compiled classes themselves (``__mypyc_attrs__``) list each attribute once, and
+    the collector sees a game's log and state once each."""
+    import collections
+    import gc
+    import importlib
+    import inspect
+
+    if not kind.compiled_modules():
+        pytest.skip("the pure kernel is loaded")
+    twice = []
+    for name in kind.COMPILED:
+        for cls_name, cls in vars(importlib.import_module(name)).items():
+            if inspect.isclass(cls) and cls.__module__ == name:
+                counts = collections.Counter(getattr(cls, "__mypyc_attrs__", ()))
+                twice += [f"{cls_name}.{a}" for a, n in counts.items() if n > 1]
+    assert twice == []
+    from mtgk.cards.loading import load_registry
+    from mtgk.rules.engine import Game
+
+    game = Game(load_registry(), ["Ann", "Bob"], seed=1)
+    seen = [r for r in gc.get_referents(game) if r is game.log or r is game.state]
+    assert len(seen) == 2

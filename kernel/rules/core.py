@@ -26,7 +26,7 @@ from mtgk.log.events import Envelope, Event, ref_player
 from mtgk.rules.kept import MOVES, KeptFacts, StaleCache
 from mtgk.rules.layers import Chars, View, printed
 from mtgk.rules.seats import opponents_of, variant_event
-from mtgk.rules.state import PROJECTORS, StackItem, State, new_state
+from mtgk.rules.state import PROJECTORS, StackItem, new_state
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game
@@ -160,8 +160,10 @@ class GameCore(KeptFacts):
                  start: bool = True, variant: str = "",
                  teams: Sequence[Sequence[int]] = ()) -> None:
         self.reg = registry
-        self.state: State = new_state()
-        self.log: list[Envelope] = []
+        # declared once, in KeptFacts: mypyc's garbage-collector support visits an attribute
+        # once per class that declares it, and one seen twice is freed while still in use
+        self.state = new_state()
+        self.log = []
         self.agents: list[Agent] = list(agents) if agents else [_Pass() for _ in players]
         self.seed = seed
         self._cause: list[int] = [-1]
