@@ -59,10 +59,6 @@ def why_pure() -> str:
     """Why this build installs the pure-Python kernel; ``""`` if it compiles."""
     if os.environ.get("MTGK_BUILD_PURE", "") not in ("", "0"):
         return "built with MTGK_BUILD_PURE set"
-    if os.environ.get("MTGK_BUILD_COMPILED", "") in ("", "0"):
-        # opt-in until the known fault is fixed: a game's log list emptied when the cyclic
-        # garbage collector frees a compiled Game (docs/benchmarks.md, "Compiled kernel")
-        return "the compiled kernel is opt-in: MTGK_BUILD_COMPILED=1"
     if sys.implementation.name != "cpython":
         return f"mypyc needs CPython, not {sys.implementation.name}"
     from distutils.ccompiler import new_compiler  # setuptools provides it on every Python
