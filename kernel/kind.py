@@ -37,6 +37,7 @@ COMPILED: tuple[str, ...] = (
     "mtgk.rules.payment",
     "mtgk.rules.priority",
     "mtgk.rules.sba",
+    "mtgk.rules.seats",
     "mtgk.rules.subtypes",
     "mtgk.rules.triggers",
     "mtgk.rules.turns",

@@ -57,7 +57,7 @@ def _is_saga(game: Game, oid: int) -> bool:
 def _lore_step(game: Game, step: str, active: int) -> None:
     if step != "precombat_main":
         return
-    for oid in list(game.state.battlefield):
+    for oid in list(game.permanents_of_type("Enchantment")):  # battlefield order
         if _is_saga(game, oid) and game.chars(oid).controller == active:
             game.emit(ev.CounterPlaced(obj=oid, kind=LORE, n=1))
 
