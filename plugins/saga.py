@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mtgk.cards.definitions import Effect, Registry, Target, Triggered
+from mtgk.cards.definitions import CardDef, Effect, Registry, Target, Triggered
 from mtgk.cards.loading import hookimpl
 from mtgk.log import events as ev
 
@@ -62,6 +62,10 @@ def _lore_step(game: Game, step: str, active: int) -> None:
             game.emit(ev.CounterPlaced(obj=oid, kind=LORE, n=1))
 
 
+def _has_chapters(d: CardDef) -> bool:
+    return bool(d.extras.get("chapters"))
+
+
 def _saga_sba(game: Game) -> list[tuple[str, int, str]]:
     s = game.state
     out: list[tuple[str, int, str]] = []
@@ -81,7 +85,8 @@ def _saga_sba(game: Game) -> list[tuple[str, int, str]]:
 def register(registry: Registry) -> None:
     if _lore_step not in registry.step_hooks:
         registry.step_hooks.append(_lore_step)
-    registry.add_sba_check(_saga_sba, reads=("stack",))  # (its chapter abilities)
+    # (it looks at the stack for the chapter abilities: only in games with a Saga)
+    registry.add_sba_check(_saga_sba, reads=("stack",), cards=_has_chapters)
 
 
 @hookimpl

@@ -360,6 +360,10 @@ class Registry:
         #: those of ``mtgk.rules.engine.NEUTRAL_EVENTS``.
         self.sba_check_reads: dict[Callable[..., list[tuple[str, int, str]]],
                                    frozenset[str]] = {}
+        #: the cards a state-based check needs (see :meth:`add_sba_check`): in a game
+        #: with none of them so far, it is not run
+        self.sba_check_cards: dict[Callable[..., list[tuple[str, int, str]]],
+                                   Callable[[CardDef], bool]] = {}
         self.kernel_abilities: dict[str, Any] = {}
         # proposal kind -> card name -> [(ability key, Replacement)] (static replacement abilities)
         self.replacement_cards: dict[str, dict[str, list[tuple[str, Any]]]] = {}
@@ -389,16 +393,30 @@ class Registry:
         self.extras_loaded: list[str] = []
 
     def add_sba_check(self, fn: Callable[..., list[tuple[str, int, str]]],
-                      reads: Sequence[str] | None = None) -> None:
+                      reads: Sequence[str] | None = None,
+                      cards: Callable[[CardDef], bool] | None = None) -> None:
         """Add a state-based check ``fn(game) -> [(action, object, reason)]`` (see
         :attr:`sba_checks`).  ``reads``: the parts of the state it looks at beyond the
         permanents on the battlefield (``mtgk.log.events.STATE_PARTS``), so that the engine
         runs it only after events that change one of them or a permanent (by default,
-        after every event that may matter to any check)."""
+        after every event that may matter to any check).  ``cards``: which card
+        definitions the check can find anything about (a Saga's chapters, say); in a game
+        where no object of such a card has existed so far it is not run, and its
+        ``reads`` don't count.
+
+        >>> reg = Registry()
+        >>> def sagas_done(game): return []
+        >>> reg.add_sba_check(sagas_done, reads=("stack",),
+        ...                   cards=lambda d: "chapters" in d.extras)
+        >>> reg.sba_check_reads[sagas_done]
+        frozenset({'stack'})
+        """
         if fn not in self.sba_checks:
             self.sba_checks.append(fn)
         if reads is not None:
             self.sba_check_reads[fn] = frozenset(reads)
+        if cards is not None:
+            self.sba_check_cards[fn] = cards
 
     def allow_casting_from(self, fn: Callable[..., list[str]],
                            zones: Sequence[str] = ("exile", "graveyard", "library")) -> None:

@@ -172,6 +172,8 @@ class KeptFacts:
         #: or a part of the state the checks look at (:meth:`_sba_reads`)
         self._sba_version = 0
         self._sba_parts: frozenset[str] | None = None
+        #: :meth:`live_sba_checks`, until a card new to the game appears
+        self._sba_live: list[Callable[[Any], list[tuple[str, int, str]]]] | None = None
         self._chars_at = -1
 
     def _forget_after(self, e: Event, kind: type) -> None:
@@ -204,11 +206,26 @@ class KeptFacts:
             parts = {"life", "damage", "players"}
             if self._tokens:
                 parts |= {"stack", "hand", "library", "graveyard", "exile"}
-            for check in self.reg.sba_checks:
+            for check in self.live_sba_checks():
                 declared = self.reg.sba_check_reads.get(check)
                 parts |= set(ev.STATE_PARTS) if declared is None else declared
             reads = self._sba_parts = frozenset(parts)
         return reads
+
+    def live_sba_checks(self) -> list[Callable[[Any], list[tuple[str, int, str]]]]:
+        """The registry's state-based checks that can find something in this game: those
+        that need no card in particular, and those whose cards (``Registry.add_sba_check``,
+        ``cards``) have had an object in this game so far."""
+        live = self._sba_live
+        if live is None:
+            reg = self.reg
+            wanted = getattr(reg, "sba_check_cards", {})
+            defs = [d for n in sorted(self._names)
+                    if (d := reg.cards.get(reg.canonical(n))) is not None] if wanted else []
+            live = self._sba_live = [
+                check for check in getattr(reg, "sba_checks", [])
+                if check not in wanted or any(wanted[check](d) for d in defs)]
+        return live
 
     def _new_objects(self, first: int) -> None:
         """Note the objects an event created (ids from ``first`` on): whether a token has
@@ -223,6 +240,9 @@ class KeptFacts:
                 self._sba_parts = None
             if o.card not in self._names:
                 self._names.add(o.card)
+                if getattr(self.reg, "sba_check_cards", None):
+                    self._sba_live = None  # (a check that needs this card may run now)
+                    self._sba_parts = None
                 self._game_facts.clear()
                 self._tag_plans.clear()
                 self._grantors = None

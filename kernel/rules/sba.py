@@ -115,7 +115,7 @@ class StateBasedActions(GamePart):
                 for ids in (p.hand, p.library, p.graveyard):
                     acts.extend(("cease", oid, "token") for oid in ids if objs[oid].token)
             acts.extend(("cease", oid, "token") for oid in s.exile if objs[oid].token)
-        for check in getattr(self.reg, "sba_checks", []):
+        for check in self.live_sba_checks():
             acts.extend(check(self))
         return acts
 
