@@ -237,3 +237,34 @@ def test_tokens_cease_to_exist_in_any_other_zone(scenario: Scenario) -> None:
         """)
     ceased = [e for e in events_of(res, ev.ZoneChanged) if e.to_zone == "none"]
     assert len(ceased) == 1 and ceased[0].from_zone == "graveyard"
+
+
+def test_an_aura_whose_enchant_quality_reads_tapped_falls_off_as_its_host_untaps(
+        scenario: Scenario) -> None:
+    """CR 704.5m for "Enchant tapped creature" (Glimmerdust Nap): the state-based check
+    looks at the tapped status, so an untap that no stack event goes with (an effect's
+    Untapped alone) must still make the engine look again.  It didn't: tapping and
+    untapping are not events that call for state-based actions, and the Aura fell off only
+    when something else (a spell resolving, say) made the engine look."""
+    res = scenario("""
+        name: nap-on-a-tapped-bear
+        strict: true
+        players:
+          alice:
+            battlefield: [{card: Glimmerdust Nap, attached_to: Grizzly Bears}]
+          bob:
+            battlefield: [{card: Grizzly Bears, tapped: true}]
+        turn: {number: 2, active: alice, step: precombat_main}
+        expect:
+          - {card: Glimmerdust Nap, zone: battlefield}
+        """)
+    game = res.game
+    assert game is not None
+    bears = next(o.id for o in game.state.objects.values()
+                 if o.card == "Grizzly Bears" and o.zone == "battlefield")
+    game.validate_caches = False  # (validated mode would report the stale check instead)
+    game.settle()
+    game.emit(ev.Untapped(obj=bears))
+    game.settle()
+    nap = [o for o in game.state.objects.values() if o.card == "Glimmerdust Nap"]
+    assert [o.zone for o in nap] == ["graveyard"]

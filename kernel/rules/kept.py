@@ -65,8 +65,10 @@ MOVES: frozenset[type] = frozenset({ev.ZoneChanged, ev.RemovedFromGame, ev.Spell
 NEUTRAL_EVENTS: frozenset[type] = frozenset({
     ev.DecisionMade, ev.ManaAdded, ev.ManaSpent, ev.ManaEmptied, ev.Revealed,
     ev.LibraryShuffled, ev.StepBegan, ev.Tapped, ev.Untapped})
-"""Event types that never call for a state-based action and that change characteristics
-only through a static ability that *declares* it reads what they change
+"""Event types that never call for a state-based action (but for tapping and untapping in
+a game with an Aura whose enchant quality reads the tapped status: ``_sba_reads``) and
+that change characteristics only through a static ability that *declares* it reads what
+they change
 (``Static.reads``: ``"tapped"``, ``"mana"``, ``"step"`` ...; a static that declares
 nothing is taken not to look at these).  Legal actions kept across them are keyed on
 tapped status and mana pools (:meth:`Game.legal_actions`)."""
@@ -192,6 +194,8 @@ class KeptFacts:
         else:
             if kind is ev.Tapped or kind is ev.Untapped:
                 self._taps += 1
+                if "tapped" in (self._sba_parts or self._sba_reads()):
+                    self._sba_version += 1  # (an Aura's "enchant tapped creature")
             if self._chars is not None and self._chars_reads != _NOTHING:
                 self._chars_after(e, e.changes(), True)  # (no static ability reads: kept)
         if self.validate_caches:
@@ -206,6 +210,12 @@ class KeptFacts:
             parts = {"life", "damage", "players"}
             if self._tokens:
                 parts |= {"stack", "hand", "library", "graveyard", "exile"}
+            for d in self._game_definitions():
+                enchant = d.extras.get("enchant")  # an Aura's legality (CR 704.5m) reads
+                if enchant is not None:           # what its enchant quality reads
+                    reads = getattr(enchant.filter, "reads", None)
+                    parts |= set(ev.STATE_PARTS) if reads is None \
+                        else reads & frozenset(ev.STATE_PARTS)
             for check in self.live_sba_checks():
                 declared = self.reg.sba_check_reads.get(check)
                 parts |= set(ev.STATE_PARTS) if declared is None else declared
@@ -220,12 +230,17 @@ class KeptFacts:
         if live is None:
             reg = self.reg
             wanted = getattr(reg, "sba_check_cards", {})
-            defs = [d for n in sorted(self._names)
-                    if (d := reg.cards.get(reg.canonical(n))) is not None] if wanted else []
+            defs = self._game_definitions() if wanted else []
             live = self._sba_live = [
                 check for check in getattr(reg, "sba_checks", [])
                 if check not in wanted or any(wanted[check](d) for d in defs)]
         return live
+
+    def _game_definitions(self) -> list[CardDef]:
+        """The definitions of the cards that have had an object in this game so far, by name."""
+        reg = self.reg
+        return [d for n in sorted(self._names)
+                if (d := reg.cards.get(reg.canonical(n))) is not None]
 
     def _new_objects(self, first: int) -> None:
         """Note the objects an event created (ids from ``first`` on): whether a token has
@@ -240,9 +255,8 @@ class KeptFacts:
                 self._sba_parts = None
             if o.card not in self._names:
                 self._names.add(o.card)
-                if getattr(self.reg, "sba_check_cards", None):
-                    self._sba_live = None  # (a check that needs this card may run now)
-                    self._sba_parts = None
+                self._sba_live = None  # (a check that needs this card may run now, and
+                self._sba_parts = None  # an Aura's enchant quality may read more)
                 self._game_facts.clear()
                 self._tag_plans.clear()
                 self._grantors = None
