@@ -492,3 +492,13 @@ def headless_chromium(window: str = "1400,900", console: bool = False) -> Iterat
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def is_utf8(b: bytes) -> bool:
+    """Whether ``b`` decodes as UTF-8 (the fuzz tests' readers of outside input take text
+    files, and fuzz them with bytes that are not)."""
+    try:
+        b.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

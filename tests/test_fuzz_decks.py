@@ -23,6 +23,7 @@ from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
 from mtgk.log.replay import header_decks, new_header
 from mtgk.rules.engine import Game
+from tests.conftest import is_utf8
 
 EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "150"))
 STATS = os.environ.get("MTGK_FUZZ_STATS")
@@ -114,14 +115,6 @@ def deck_text(draw: st.DrawFn) -> str:
     return text
 
 
-def _is_utf8(b: bytes) -> bool:
-    try:
-        b.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 @FUZZ
 @given(text=deck_text())
 def test_deck_like_text(folder: Path, text: str) -> None:
@@ -130,7 +123,7 @@ def test_deck_like_text(folder: Path, text: str) -> None:
 
 @FUZZ
 @given(data=st.one_of(st.text(st.characters(codec="utf-8"), max_size=400),
-                      st.binary(max_size=300).filter(lambda b: not _is_utf8(b))))
+                      st.binary(max_size=300).filter(lambda b: not is_utf8(b))))
 def test_any_text_and_bytes(folder: Path, data: str | bytes) -> None:
     check(folder, data)
 

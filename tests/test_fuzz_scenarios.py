@@ -27,6 +27,7 @@ from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
 from mtgk.log.events import EVENT_TYPES
 from mtgk.scenario.model import ScenarioFileError, load_scenarios
+from tests.conftest import is_utf8
 
 EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "150"))
 STATS = os.environ.get("MTGK_FUZZ_STATS")
@@ -282,15 +283,7 @@ def odd_numbers(draw: st.DrawFn) -> str:
 
 
 unicode_text = st.text(st.characters(codec="utf-8"), max_size=300)
-not_utf8 = st.binary(max_size=200).filter(lambda b: not _is_utf8(b))
-
-
-def _is_utf8(b: bytes) -> bool:
-    try:
-        b.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+not_utf8 = st.binary(max_size=200).filter(lambda b: not is_utf8(b))
 
 
 # -- the properties ----------------------------------------------------------
