@@ -511,6 +511,7 @@ def test_diff_of_two_logs(game: Game, tmp_path: Path) -> None:
     assert d.reason == "GameStarted differs in seed"
     code, out, _ = run("diff", game.path, other.path)
     assert code == 1 and "seed: 5" in out and "first difference at event 0" in out
+    assert "events: none the same; first difference at event 0" in out  # (not "up to -1")
     short = tmp_path / "short.mtgk"
     write_log(short, game.header, game.envs[:100])
     code, out, _ = run("diff", game.path, short, "--json")

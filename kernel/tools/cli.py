@@ -932,8 +932,9 @@ def _print_log_diff(args: argparse.Namespace, header: dict[str, tuple[Any, Any]]
     if first is None:
         print(f"events: the same ({sizes[0]} events)", file=out)
         return 1 if header else 0
-    print(clean(f"events: the same up to event {common - 1} ({common} events); "
-                f"first difference at event {first}: {reason}"), file=out)
+    same = (f"the same up to event {common - 1} ({common} events)" if common
+            else "none the same")
+    print(clean(f"events: {same}; first difference at event {first}: {reason}"), file=out)
     for line in context:
         print(clean(f"    {line}"), file=out)
     print(clean(f"  {args.file}: {line_a}"), file=out)
