@@ -678,8 +678,8 @@ class LogWriter:
     The header is written when the writer is created (an existing file at
     ``path`` is replaced).  In format 2 (the default) appended envelopes are kept
     until ``block`` of them (:data:`BLOCK_RECORDS`) are there, then written as one
-    block with a single ``write`` and flushed (and ``os.fsync``\ ed if
-    ``fsync=True``); :meth:`flush` and :meth:`close` write the ones kept so far as a
+    block with a single ``write`` and flushed (and synced with ``os.fsync``
+    if ``fsync=True``); :meth:`flush` and :meth:`close` write the ones kept so far as a
     shorter block.  A process killed in between loses the envelopes not yet written,
     at most ``block - 1``; a crash during a write leaves at worst a torn last block,
     which :func:`read_log` reports and :func:`repair_log` removes.  ``block=1``
