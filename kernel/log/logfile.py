@@ -169,7 +169,7 @@ import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from operator import call, length_hint, sub
+from operator import length_hint, sub
 from types import TracebackType
 from typing import IO, Annotated, Any, Final, TypeAlias
 
