@@ -57,6 +57,41 @@ is the *event table*: ``[tag, schema version]`` for every event type known to
 the writer, sorted by tag; records refer to it by index, so the tag strings
 are stored once per file.  Readers ignore header keys they do not know.
 
+Binary format, version 2
+------------------------
+
+What this module writes (:data:`FORMAT_VERSION`); version 1 is still read, and
+written to continue a log of that version (:meth:`LogWriter.reopen`).  The same
+header, then its own crc, then *blocks* of records (docs/log-format.md)::
+
+    offset   size  content
+    0        4     magic b"MTGK"
+    4        1     file format version (2)
+    5        4     H = length of the header in bytes (uint32 LE)
+    9        H     header: msgpack map of LogHeader (``format`` = 2)
+    9+H      4     uint32 LE: zlib.crc32(header)
+    13+H     ...   blocks, back to back, until the end of the file
+
+    block:   varint L, L bytes of payload, 4 bytes crc (uint32 LE: zlib.crc32(payload,
+             crc of the block before; block 0: the header's crc))
+    payload: msgpack array [first, tags, deltas, groups]
+             first   the number (seq) of the block's first record
+             tags    array of the records' tag indexes (into the header's event table)
+             deltas  array of the records' cause deltas (seq - cause, as in version 1)
+             groups  array of [tag index, array of the events of that type in the
+                     block, in order, each the array of its fields]; one group per
+                     tag index in ``tags``
+
+A block holds 1 to :data:`BLOCK_RECORDS` records.  The reader decodes a block with
+one msgspec call for the head and one per event type in it, instead of the
+Python work per record of version 1 (framing, a crc, a decode call): about 2.5x
+faster, and 4 to 5 bytes an event smaller (no length and crc per record).  Reading,
+torn tails and damage are as below, with a block for a record: a torn last block
+loses the records it held (a writer that is killed loses at most the records it
+had not written yet: :class:`LogWriter`), and the records after damage are
+numbered as their blocks say.  The header's own crc makes a damaged header damage,
+never a torn last block.
+
 Reading
 -------
 
@@ -169,7 +204,7 @@ import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from operator import length_hint, sub
+from operator import itemgetter, length_hint, sub
 from types import TracebackType
 from typing import IO, Annotated, Any, Final, TypeAlias
 
@@ -222,7 +257,7 @@ WRITABLE_VERSIONS: Final = (1, 2)
 """The binary format versions this module writes (:data:`FORMAT_VERSION`, the newest, by
 default; version 1 to continue a log of that version, :meth:`LogWriter.reopen`)."""
 
-BLOCK_RECORDS: Final = 1024
+BLOCK_RECORDS: Final = 256
 """How many records a block of format 2 holds at most: what :func:`write_log` and
 :func:`encode_log` put in each block, and how many a :class:`LogWriter` keeps before it
 writes them (a crash loses at most the records not yet written)."""
@@ -932,6 +967,18 @@ class _Undecodable(Exception):
     """Internal: a record whose crc holds cannot be decoded (a writer bug)."""
 
 
+_GROUP_DECODERS: dict[type[Event], Callable[[Any], list[Any]]] = {}
+
+
+def _group_decoder(cls: type[Event]) -> Callable[[Any], list[Any]]:
+    """Decodes a group of ``cls`` events (made once per class: a log's event table names
+    some sixty types, and a game's log is read in a millisecond)."""
+    dec = _GROUP_DECODERS.get(cls)
+    if dec is None:
+        dec = _GROUP_DECODERS[cls] = msgspec.msgpack.Decoder(list[cls]).decode  # type: ignore[valid-type]
+    return dec
+
+
 def _group_sizes(table: list[tuple[str, int]], tags: list[int],
                  groups: list[tuple[int, msgspec.Raw]]) -> str:
     """What is wrong with a block whose groups do not hold as many events as its tags say
@@ -1159,8 +1206,8 @@ class _Reader:
             decoders = self._group_decoders = []
             for tag, version in header.events:
                 cls = EVENT_TYPES.get(tag)
-                decoders.append(msgspec.msgpack.Decoder(list[cls]).decode  # type: ignore[valid-type]
-                                if cls is not None and cls.VERSION == version else None)
+                decoders.append(_group_decoder(cls) if cls is not None and cls.VERSION == version
+                                else None)
         return decoders
 
     def read_blocks(
@@ -1256,6 +1303,7 @@ class _Reader:
         # one iterator per type, at its tag index; the events in order are the next of
         # the iterator at each record's tag
         its: list[Iterator[Event] | None] = [None] * size
+        held: list[Iterator[Event]] = []
         for t, raw in groups:
             if not 0 <= t < size or its[t] is not None:
                 raise _Undecodable(f"expected groups of events of distinct tag indexes below "
@@ -1268,13 +1316,15 @@ class _Reader:
             except (msgspec.DecodeError, RecursionError) as exc:
                 raise _Undecodable(f"expected {table[t][0]} events, decoding failed: "
                                    f"{_exc_text(exc)}") from None
-            its[t] = iter(group)
-        # (a group too short ends the list early; a tag without a group, TypeError)
+            its[t] = it = iter(group)
+            held.append(it)
+        # (a group too short ends the list early; a tag without a group: TypeError)
         try:
-            events: list[Event] = list(map(next, map(its.__getitem__, tags)))  # type: ignore[arg-type]
+            events: list[Event] = list(map(next, itemgetter(*tags)(its) if k > 1  # type: ignore[arg-type]
+                                           else [its[tags[0]]]))
         except (TypeError, IndexError):
             events = []
-        if len(events) != k or any(it is not None and length_hint(it) for it in its):
+        if len(events) != k or any(map(length_hint, held)):
             raise _Undecodable(_group_sizes(table, tags, groups))
         return first, events, causes
 
