@@ -201,9 +201,15 @@ def _turn_began(s: State, e: ev.TurnBegan) -> None:
     for p in s.players:
         p.lands_played = 0
     team = team_of(s, e.active)
+    objects = s.objects
+    controls = [x for x in s.effects if x.kind == "control"]
     for oid in s.battlefield:
-        o = s.objects[oid]
-        if _effect_controller(s, oid) in team:
+        o = objects[oid]
+        ctrl = o.controller  # as _effect_controller says, the effects looked up once a turn
+        for x in controls:
+            if oid in x.objs:
+                ctrl = int(x.params)
+        if ctrl in team:
             o.sick = False
 
 
