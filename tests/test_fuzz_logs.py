@@ -317,6 +317,8 @@ def mutate_lines(data: bytes, ops: list[tuple[str, int, int, str]]) -> bytes:
 @given(ops=LINE_OPS)
 def test_mutated_jsonl_logs(original: Original, tmp_path_factory: pytest.TempPathFactory,
                             ops: list[tuple[str, int, int, str]]) -> None:
+    if original.data[4] != 1:
+        pytest.skip("the JSON Lines log is the same for both binary formats: fuzzed once")
     data = mutate_lines(original.jsonl, ops)
     STATS["inputs"] += 1
     STATS["jsonl"] += 1
