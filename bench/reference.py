@@ -8,9 +8,11 @@ agent, and prints one digest per game::
     python bench/reference.py --write bench/reference-digests.txt   # record
     python bench/reference.py --check bench/reference-digests.txt   # compare (exit 1: differ)
 
-Each line holds two digests: of the whole log file (header, events, causes) and
-of the events alone (no causes), so a change that only re-links causes shows
-up as ``causes differ`` rather than as a different game.
+Each line holds two digests: of the whole log file (header, events, causes),
+written in the file format version 1 so that the digests stay those of the games
+when the kernel writes a newer version, and of the events alone (no causes), so a
+change that only re-links causes shows up as ``causes differ`` rather than as a
+different game.
 """
 
 from __future__ import annotations
@@ -49,7 +51,9 @@ def reference_games() -> list[tuple[str, bytes, bytes]]:
             header = new_header(reg, ["p1", "p2"], [deck, deck], seed, meta=meta)
             header.kernel_version = "reference"  # digests must not change with the version
             game = run_from_header(reg, header, [agent(seed * 2), agent(seed * 2 + 1)])
-            log = encode_log(header, game.log)
+            # (the file format version 1: the digests are of the games, whichever format
+            # version the kernel writes; docs/log-format.md)
+            log = encode_log(header, game.log, version=1)
             events = b"".join(enc.encode(env.event) for env in game.log)
             out.append((f"{label}#{i}", log, events))
     return out

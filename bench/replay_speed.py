@@ -11,10 +11,11 @@ Gray Ogres and no lands, random agents, stopped by its event budget::
 and the 40 ogres games of ``bench/run.py``.  Prints this machine's speed (a
 plain Python loop), then, each the best of ``--rounds``:
 
-* replay: read + fold (``fold(read_log(path).envelopes)``) in events/s, for the
-  long log and the 40 games; the read alone; msgspec's own decode of the same
-  events (one ``list[...]`` decode per event type, no framing): the floor;
-* log size in bytes per event (records only);
+* replay: read + fold (``fold(read_log(path).events)``) in events/s, for the
+  long log and the 40 games; the read alone; the fold alone; msgspec's own decode
+  of the same events (one ``list[...]`` decode per event type, no framing): the floor;
+* log size in bytes per event (the records or blocks only, not the header), in the
+  file format version the kernel writes;
 * a cold seek to the middle of the long log (a new :class:`~mtgk.log.replay.Seeker`),
   a warm seek (20 seeks near it), the snapshots' count and bytes;
 * with ``--view``: ``mtgk view`` of the long log, its seconds, peak memory
@@ -37,7 +38,7 @@ from run import loop_ms  # bench/run.py, beside this script: the machine's speed
 from mtgk.agents import RandomAgent
 from mtgk.cards.decks import parse_deck
 from mtgk.cards.loading import load_registry
-from mtgk.log.logfile import LogHeader, read_log, write_log
+from mtgk.log.logfile import LogHeader, encode_log, read_log, write_log
 from mtgk.log.replay import Seeker
 from mtgk.rules.engine import Game
 from mtgk.rules.state import fold
@@ -99,28 +100,36 @@ def main() -> None:
     ogres = parse_deck((HERE / "decks" / "ogres.txt").read_text(), reg)
     header = LogHeader(kernel_version="bench", cardsets=[], players=["a", "b"], decks=[], seed=0)
     paths, size, n40 = [], 0, 0
+    empty = len(encode_log(header, []))  # the header (and its crc, in format 2)
     for s in range(40):
         g = Game(reg, ["a", "b"], seed=s, agents=[RandomAgent(s), RandomAgent(s + 1000)])
         g.play([ogres, ogres], mulligans=False)
         p = tmp / f"g{s}.mtgk"
-        size += write_log(p, header, g.log) - len(msgspec.msgpack.encode(header)) - 9
+        size += write_log(p, header, g.log) - empty
         n40 += len(g.log)
         paths.append(p)
-    print(f"log size: {size / n40:.1f} bytes/event (records only; {n40:,} events in 40 games)")
+    version = read_log(paths[0]).header.format
+    print(f"log size: {size / n40:.1f} bytes/event (format {version}, the header not counted; "
+          f"{n40:,} events in 40 games)")
 
     envs = read_log(path).envelopes
+    events = [env.event for env in envs]
     n = len(envs)
     both = _best(lambda: fold(read_log(path).events), args.rounds)
     both_env = _best(lambda: fold(read_log(path).envelopes), args.rounds)
     read = _best(lambda: read_log(path), args.rounds)
+    alone = _best(lambda: fold(events), args.rounds)
     floor = min(_msgspec_floor(envs) for _ in range(args.rounds))
-    print(f"replay, the {n:,}-event log: {n / both:,.0f} events/s read + fold "
-          f"({n / both_env:,.0f} folding the envelopes; {n / read:,.0f} read only; msgspec's "
-          f"decode of the same events {n / floor:,.0f})")
+    print(f"replay, the {n:,}-event log (format {read_log(path).header.format}): "
+          f"{n / both:,.0f} events/s read + fold ({n / both_env:,.0f} folding the envelopes; "
+          f"{n / read:,.0f} read only; {n / alone:,.0f} fold only; msgspec's decode of the "
+          f"same events {n / floor:,.0f})")
     both40 = _best(lambda: [fold(read_log(p).events) for p in paths], args.rounds)
     read40 = _best(lambda: [read_log(p) for p in paths], args.rounds)
+    logs40 = [read_log(p).events for p in paths]
+    alone40 = _best(lambda: [fold(evs) for evs in logs40], args.rounds)
     print(f"replay, 40 ogres games: {n40 / both40:,.0f} events/s read + fold "
-          f"({n40 / read40:,.0f} read only)")
+          f"({n40 / read40:,.0f} read only; {n40 / alone40:,.0f} fold only)")
 
     full = _best(lambda: fold(envs), args.rounds)
     colds, warms = [], []

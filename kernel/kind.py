@@ -38,6 +38,7 @@ COMPILED: tuple[str, ...] = (
     "mtgk.rules.priority",
     "mtgk.rules.sba",
     "mtgk.rules.seats",
+    "mtgk.rules.state",
     "mtgk.rules.subtypes",
     "mtgk.rules.triggers",
     "mtgk.rules.turns",
@@ -45,11 +46,12 @@ COMPILED: tuple[str, ...] = (
     "mtgk.rules.zones",
 )
 """The modules a compiled build compiles (setup.py reads this list): the rules engine --
-``Game`` is a native class, its parts traits -- and the log reader.  Everything else is
-always interpreted: the log's events, the card API, the tools, the plugins and the card
-sets, and the rules modules that define msgspec Structs (``state``: a Struct compiled by
-mypyc loses its precise annotations) or classes that plugins subclass (``replacement``:
-mypyc checks the exact type of a compiled class's instances)."""
+``Game`` is a native class, its parts traits --, the projector ``state`` and the log
+reader.  Everything else is always interpreted: the log's events, the card API, the
+tools, the plugins and the card sets, and the modules that define msgspec Structs
+(``mtgk.rules.structs``, ``mtgk.log.structs``: a Struct compiled by mypyc loses its
+precise annotations) or classes that plugins subclass (``replacement``: mypyc checks the
+exact type of a compiled class's instances)."""
 
 
 PURE_ENV = "MTGK_PURE"

@@ -188,11 +188,11 @@ def test_verify_json(tmp_path: Path) -> None:
     assert json.loads(line)["lines"][0].startswith("OK: ")
     data = log.read_bytes()
     cut = tmp_path / "cut.mtgk"
-    cut.write_bytes(data[: len(data) - 3])  # a torn last record
+    cut.write_bytes(data[: len(data) - 3])  # a torn last block (format 2)
     code, out, _ = run("verify", cut, "--json")
     report = json.loads(out)
     assert code == 1 and report["result"] == "failed" and report["exit"] == 1
-    assert report["lines"][0].startswith("FAILED: ") and "torn last record" in report["lines"][0]
+    assert report["lines"][0].startswith("FAILED: ") and "torn last block" in report["lines"][0]
 
 
 def test_a_card_error_names_the_card_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,8 +5,10 @@ Every mutated file must be read (in sequence, or salvaged after damage) or refus
 answer with an exit status, never a traceback.  And *data lost: 0*: repair never removes
 a record that could still be read with its checksum holding.  That is checked against
 an oracle independent of the reader: the mutations track where every original byte went,
-and an original record counts as readable when it and the 4 bytes before it (the crc it
-chains from) are all still there, unchanged and in order.
+and an original record (format 1) or block of records (format 2) counts as readable when
+it and the 4 bytes before it (the crc it chains from) are all still there, unchanged and
+in order.  Binary logs are fuzzed in both formats: format 1, and format 2 written in
+blocks of :data:`BLOCK` records (so that the game's log has many).
 
 Bounded for CI; a bigger campaign: ``MTGK_FUZZ_EXAMPLES=5000 python -m pytest -q -s
 tests/test_fuzz_logs.py`` (the figures are printed at the end with ``-s``).
@@ -44,21 +46,27 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 20
 pytestmark = pytest.mark.usefixtures("reset_structlog")
 
 
+BLOCK = 16
+"""Records per block of the format 2 log that is fuzzed."""
+
+
 @dataclass
 class Original:
     data: bytes
-    offsets: list[int]  # every record's start, then the file's size
+    offsets: list[int]  # every record's (format 1) or block's (2) start, then the file's size
     jsonl: bytes
 
 
-@pytest.fixture(scope="module")
-def original(tmp_path_factory: pytest.TempPathFactory) -> Original:
+@pytest.fixture(scope="module", params=[1, 2], ids=["format1", "format2"])
+def original(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+             ) -> Original:
     header = new_header(REG, ["Alice", "Bob"], [deck_lines(DECK)] * 2, 3, meta={"max_turns": 8})
     game = run_from_header(REG, header, [HeuristicAgent(1), RandomAgent(2)])
     folder = tmp_path_factory.mktemp("fuzz")
     path = folder / "g.mtgk"
-    with LogWriter(path, header) as w:
-        offsets = [w.append(env) for env in game.log]
+    with LogWriter(path, header, version=request.param, block=BLOCK) as w:
+        offsets = sorted({w.append(env) for env in game.log})  # (a block's records: its start)
+    assert len(offsets) == (len(game.log) if request.param == 1 else -(-len(game.log) // BLOCK))
     write_jsonl(folder / "g.jsonl", header, game.log)
     return Original(path.read_bytes(), [*offsets, path.stat().st_size],
                     (folder / "g.jsonl").read_bytes())
@@ -125,11 +133,14 @@ def mutate(data: bytes, ops: list[Op]) -> tuple[bytes, list[int]]:
 
 
 def _rechain_after_overwrite(buf: bytearray, origin: list[int], pos: int, blob: bytes) -> None:
-    """Overwrite a record's payload, then make every crc from there on hold again: a file
-    whose checksums are all right but whose content is odd (huge numbers, wrong types)."""
+    """Overwrite a record's (or block's) payload, then make every crc from there on hold
+    again: a file whose checksums are all right but whose content is odd (huge numbers,
+    wrong types)."""
     n = len(buf)
     preamble = 9 + int.from_bytes(buf[5:9], "little") if n >= 9 else n
     crc = zlib.crc32(bytes(buf[9:preamble]))
+    if n >= 9 and buf[4] >= 2:  # format 2: the header's crc after it
+        preamble += 4
     p, hit = preamble, False
     while p < n:
         length, q = _varint(buf, p)
@@ -159,8 +170,9 @@ def _varint(buf: bytearray, p: int) -> tuple[int, int]:
 
 
 def readable_records(orig: Original, origin: list[int]) -> list[int]:
-    """For each original record that is still whole, with the 4 bytes before it (the crc it
-    chains from; record 0: the whole header) unchanged and in order: where it ends now."""
+    """For each original record (or block) that is still whole, with the 4 bytes before it
+    (the crc it chains from; the first one: the whole header) unchanged and in order: where
+    it ends now."""
     where = {o: i for i, o in enumerate(origin) if o >= 0}
     ends = []
     for j in range(len(orig.offsets) - 1):
@@ -305,6 +317,8 @@ def mutate_lines(data: bytes, ops: list[tuple[str, int, int, str]]) -> bytes:
 @given(ops=LINE_OPS)
 def test_mutated_jsonl_logs(original: Original, tmp_path_factory: pytest.TempPathFactory,
                             ops: list[tuple[str, int, int, str]]) -> None:
+    if original.data[4] != 1:
+        pytest.skip("the JSON Lines log is the same for both binary formats: fuzzed once")
     data = mutate_lines(original.jsonl, ops)
     STATS["inputs"] += 1
     STATS["jsonl"] += 1

@@ -188,8 +188,10 @@ def small_mix(n: int) -> list[Envelope]:
 def write_with_offsets(
     path: Path, envs: list[Envelope], header: LogHeader | None = None
 ) -> list[int]:
-    """Write with LogWriter; returns the start offset of every record and the file size."""
-    with LogWriter(path, header or make_header()) as w:
+    """Write with LogWriter in format 1 (a record at a time: the tests of torn records and
+    damage that use it are about that format; tests/test_logfile_blocks.py has format 2's);
+    returns the start offset of every record and the file size."""
+    with LogWriter(path, header or make_header(), version=1) as w:
         offsets = [w.append(env) for env in envs]
     return [*offsets, path.stat().st_size]
 
@@ -295,21 +297,25 @@ def test_empty_log(tmp_path: Path) -> None:
     assert path.read_bytes()[:5] == MAGIC + bytes((FORMAT_VERSION,))
 
 
-def test_bytes_per_event_is_small(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", [1, 2])
+def test_bytes_per_event_is_small(tmp_path: Path, version: int) -> None:
     envs = small_mix(3000)
     path = tmp_path / "mix.mtgk"
     header = make_header()
-    write_log(path, header, envs)
-    with LogWriter(tmp_path / "empty.mtgk", header):
+    write_log(path, header, envs, version=version)
+    with LogWriter(tmp_path / "empty.mtgk", header, version=version):
         pass
     header_size = (tmp_path / "empty.mtgk").stat().st_size
     per_event = (path.stat().st_size - header_size) / len(envs)
     print(f"bytes per event: {per_event:.2f}")
-    assert per_event < 30
+    assert per_event < (30 if version == 1 else 9)  # (format 1: 8.1 bytes; format 2: 3.3)
     # the common case is much smaller still
     w = tmp_path / "one.mtgk"
-    write_log(w, header, [Envelope(0, -1, Tapped(obj=42))])
-    assert w.stat().st_size - header_size == 10  # length 1 + tag 1 + cause 1 + [42, false] 3 + crc 4
+    write_log(w, header, [Envelope(0, -1, Tapped(obj=42))], version=version)
+    if version == 1:  # length 1 + tag 1 + cause 1 + [42, false] 3 + crc 4
+        assert w.stat().st_size - header_size == 10
+    else:  # length 1 + [first 0, [tag], [cause], [[tag, [[42, false]]]]] 13 + crc 4
+        assert w.stat().st_size - header_size == 18
 
 
 def test_a_large_log_round_trips(tmp_path: Path) -> None:
@@ -366,21 +372,25 @@ def _envelope_lists(draw: st.DrawFn) -> list[Envelope]:
 @settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(envs=_envelope_lists())
-def test_round_trip_property(tmp_path: Path, envs: list[Envelope]) -> None:
+@given(envs=_envelope_lists(), version=st.sampled_from([1, 2]), block=st.integers(1, 9))
+def test_round_trip_property(tmp_path: Path, envs: list[Envelope], version: int,
+                             block: int) -> None:
     header = make_header()
-    b, j = tmp_path / "p.mtgk", tmp_path / "p.jsonl"
-    write_log(b, header, envs)
+    b, j, w = tmp_path / "p.mtgk", tmp_path / "p.jsonl", tmp_path / "w.mtgk"
+    write_log(b, header, envs, version=version)
     write_jsonl(j, header, envs)
-    for log in (read_log(b), read_jsonl(j)):
+    with LogWriter(w, header, version=version, block=block) as writer:
+        writer.extend(envs)
+    for log in (read_log(b), read_jsonl(j), read_log(w)):
         assert log.envelopes == envs
         assert not log.torn and log.problems == []
-    # a torn tail never loses more than the last record
+    # a torn tail never loses more than the last record (format 1) or block (format 2)
     if envs:
-        data = b.read_bytes()
-        b.write_bytes(data[:-1])
-        log = read_log(b)
-        assert log.torn and log.envelopes == envs[:-1]
+        data = w.read_bytes()
+        w.write_bytes(data[:-1])
+        log = read_log(w)
+        last = 1 if version == 1 else (len(envs) - 1) % block + 1
+        assert log.torn and log.envelopes == envs[:-last]
 
 
 # --------------------------------------------------------------------------
@@ -505,9 +515,10 @@ def test_flipped_byte_in_the_middle(tmp_path: Path) -> None:
                 load_log(path)
 
 
-def test_flipped_header_byte(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", [1, 2])
+def test_flipped_header_byte(tmp_path: Path, version: int) -> None:
     path = tmp_path / "h.mtgk"
-    write_log(path, make_header(), SAMPLE[:3])
+    write_log(path, make_header(), SAMPLE[:3], version=version)
     data = bytearray(path.read_bytes())
     hlen = int.from_bytes(data[5:9], "little")
     for pos in range(9, 9 + hlen, 7):
@@ -577,7 +588,7 @@ def test_bad_tag_index_is_corrupt(tmp_path: Path) -> None:
     # a well-checksummed record pointing past the event table: a writer bug, not a torn tail
     header = make_header(events=[("Tapped", 1)])
     path = tmp_path / "t.mtgk"
-    write_log(path, header, [Envelope(0, -1, Tapped(obj=1))])
+    write_log(path, header, [Envelope(0, -1, Tapped(obj=1))], version=1)
     data = bytearray(path.read_bytes())
     hlen = int.from_bytes(data[5:9], "little")
     start = 9 + hlen
@@ -868,11 +879,12 @@ def test_jsonl_header_of_a_newer_or_invalid_format(tmp_path: Path) -> None:
     path = tmp_path / "f.jsonl"
     write_jsonl(path, make_header(), SAMPLE[:3])
     text = path.read_text()
-    assert '"format":1' in text
-    path.write_text(text.replace('"format":1', '"format":2', 1))
-    with pytest.raises(NewerVersionError, match="format 2"):
+    now = f'"format":{FORMAT_VERSION}'
+    assert now in text
+    path.write_text(text.replace(now, f'"format":{FORMAT_VERSION + 1}', 1))
+    with pytest.raises(NewerVersionError, match=f"format {FORMAT_VERSION + 1}"):
         load_log(path)
-    path.write_text(text.replace('"format":1', '"format":0', 1))
+    path.write_text(text.replace(now, '"format":0', 1))
     with pytest.raises(CorruptLogError, match="format >= 1"):
         load_log(path)
 

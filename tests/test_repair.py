@@ -63,7 +63,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
     header = new_header(REG, ["Alice", "Bob"], [deck_lines(DECK)] * 2, 5, meta={"max_turns": 30})
     g = run_from_header(REG, header, [HeuristicAgent(1), RandomAgent(2)])
     path = tmp_path_factory.mktemp("repair") / "game.mtgk"
-    with LogWriter(path, header) as w:
+    with LogWriter(path, header, version=1) as w:  # format 1: a record at a time
         offsets = [w.append(env) for env in g.log]
     return Game(path, header, list(g.log), [*offsets, path.stat().st_size])
 
@@ -320,7 +320,7 @@ def test_finding_intact_records_after_damage_is_linear(game: Game, copy: Path,
     big = LogHeader(kernel_version="0", cardsets=[], players=["A", "B"], seed=1)
     envs = game.envs[1:] * 40
     envs = [Envelope(i, max(-1, min(e.cause, i - 1)), e.event) for i, e in enumerate(envs)]
-    with LogWriter(copy, big) as w:
+    with LogWriter(copy, big, version=1) as w:
         offsets = [w.append(env) for env in envs]
     data = bytearray(copy.read_bytes())
     k = len(envs) // 2

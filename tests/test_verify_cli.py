@@ -18,7 +18,7 @@ from mtgk.cards.decks import deck_lines
 from mtgk.cards.loading import load_registry
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
-from mtgk.log.logfile import LogHeader, read_log, write_log
+from mtgk.log.logfile import FORMAT_VERSION, LogHeader, read_log, write_log
 from mtgk.log.replay import new_header, run_from_header, verify
 from tests.conftest import run_mtgk as run
 
@@ -168,10 +168,11 @@ def test_odd_headers_and_numbers_get_one_line_not_a_traceback(
     assert code == 2 and "holds an integer outside the range a log stores" in err
     code, out, err = run("verify", jsonl)
     assert code == 1 and "FAILED" in out and "record 7" in out
-    lines[0] = lines[0].replace('"format":1', '"format":2')
+    newer = FORMAT_VERSION + 1
+    lines[0] = lines[0].replace(f'"format":{FORMAT_VERSION}', f'"format":{newer}')
     jsonl.write_text("\n".join(lines) + "\n")
     code, out, err = run("verify", jsonl)
-    assert code == 2 and "newer version of mtgk" in err and "format 2" in err
+    assert code == 2 and "newer version of mtgk" in err and f"format {newer}" in err
 
 
 def test_scenario_logs_written_before_the_header_said_how_still_verify(tmp_path: Path) -> None:

@@ -57,6 +57,42 @@ is the *event table*: ``[tag, schema version]`` for every event type known to
 the writer, sorted by tag; records refer to it by index, so the tag strings
 are stored once per file.  Readers ignore header keys they do not know.
 
+Binary format, version 2
+------------------------
+
+What this module writes (:data:`FORMAT_VERSION`); version 1 is still read, and
+written to continue a log of that version (:meth:`LogWriter.reopen`).  The same
+header, then its own crc, then *blocks* of records (docs/log-format.md)::
+
+    offset   size  content
+    0        4     magic b"MTGK"
+    4        1     file format version (2)
+    5        4     H = length of the header in bytes (uint32 LE)
+    9        H     header: msgpack map of LogHeader (``format`` = 2)
+    9+H      4     uint32 LE: zlib.crc32(header)
+    13+H     ...   blocks, back to back, until the end of the file
+
+    block:   varint L, L bytes of payload, 4 bytes crc (uint32 LE: zlib.crc32(payload,
+             crc of the block before; block 0: the header's crc))
+    payload: msgpack array [first, tags, deltas, groups]
+             first   the number (seq) of the block's first record
+             tags    array of the records' tag indexes (into the header's event table)
+             deltas  array of the records' cause deltas (seq - cause, as in version 1)
+             groups  array of [tag index, array of the events of that type in the
+                     block, in order, each the array of its fields]; one group per
+                     tag index in ``tags``
+
+A block holds at least one record: :func:`write_log` writes :data:`BLOCK_RECORDS` to a
+block, a :class:`LogWriter` :data:`STREAM_BLOCK_RECORDS`.  The reader decodes a block with
+one msgspec call for the head and one per event type in it, instead of the
+Python work per record of version 1 (framing, a crc, a decode call): about 2.5x
+faster, and 4 to 5 bytes an event smaller (no length and crc per record).  Reading,
+torn tails and damage are as below, with a block for a record: a torn last block
+loses the records it held (a writer that is killed loses at most the records it
+had not written yet: :class:`LogWriter`), and the records after damage are
+numbered as their blocks say.  The header's own crc makes a damaged header damage,
+never a torn last block.
+
 Reading
 -------
 
@@ -162,15 +198,17 @@ Example
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import re
 import struct
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import itemgetter, length_hint, sub
 from types import TracebackType
-from typing import IO, Any, Final, TypeAlias
+from typing import IO, Annotated, Any, Final, TypeAlias
 
 import msgspec
 from mypy_extensions import mypyc_attr
@@ -180,7 +218,9 @@ from mtgk.log.structs import FORMAT_VERSION, LogHeader, UnknownEvent
 
 __all__ = [
     "FORMAT_VERSION",
+    "BLOCK_RECORDS",
     "MAGIC",
+    "STREAM_BLOCK_RECORDS",
     "CorruptLogError",
     "ForeignFileError",
     "LogError",
@@ -216,6 +256,19 @@ _MAX_VARINT_BYTES: Final = 9
 
 StrPath: TypeAlias = "str | os.PathLike[str]"
 Upcaster: TypeAlias = Callable[[list[Any]], list[Any]]
+
+WRITABLE_VERSIONS: Final = (1, 2)
+"""The binary format versions this module writes (:data:`FORMAT_VERSION`, the newest, by
+default; version 1 to continue a log of that version, :meth:`LogWriter.reopen`)."""
+
+BLOCK_RECORDS: Final = 1024
+"""How many records :func:`write_log` and :func:`encode_log` put in a block of format 2
+(the last one may hold fewer): fewer blocks read faster."""
+
+STREAM_BLOCK_RECORDS: Final = 256
+"""How many records a :class:`LogWriter` keeps before it writes them as a block of
+format 2 (by default): a process killed while it writes a log loses at most the records
+not yet written."""
 
 _u32 = struct.Struct("<I")
 _VARINT1: Final = [bytes((i,)) for i in range(128)]
@@ -543,30 +596,50 @@ def _read_varint(data: bytes, pos: int, limit: int) -> tuple[int, int]:
             return -2, pos
 
 
-def _header_bytes(header: LogHeader) -> bytes:
-    if header.format != FORMAT_VERSION:
-        header = msgspec.structs.replace(header, format=FORMAT_VERSION)
+def _header_bytes(header: LogHeader, version: int = FORMAT_VERSION) -> bytes:
+    if header.format != version:
+        header = msgspec.structs.replace(header, format=version)
     tags = [tag for tag, _ in header.events]
     if len(set(tags)) != len(tags):
         raise ValueError("the header's event table names a tag twice")
     return msgspec.msgpack.encode(header)
 
 
-class _RecordEncoder:
-    """Turns envelopes into records, tracking seq and the crc chain."""
+def _array_header(n: int) -> bytes:
+    """The msgpack header of an array of ``n`` items.
 
-    def __init__(self, header: LogHeader) -> None:
-        self.header_bytes = _header_bytes(header)
+    >>> _array_header(3), _array_header(300)
+    (b'\\x93', b'\\xdc\\x01,')
+    """
+    if n < 16:
+        return bytes((0x90 | n,))
+    if n < 0x10000:
+        return b"\xdc" + n.to_bytes(2, "big")
+    return b"\xdd" + n.to_bytes(4, "big")
+
+
+class _RecordEncoder:
+    """Turns envelopes into records (format 1) or blocks of records (format 2), tracking
+    seq and the crc chain."""
+
+    def __init__(self, header: LogHeader, version: int = FORMAT_VERSION) -> None:
+        if version not in WRITABLE_VERSIONS:
+            raise ValueError(f"cannot write file format version {version} (only "
+                             f"{', '.join(map(str, WRITABLE_VERSIONS))})")
+        self.version = version
+        self.header_bytes = _header_bytes(header, version)
         self.preamble = (
-            MAGIC + bytes((FORMAT_VERSION,)) + _u32.pack(len(self.header_bytes)) + self.header_bytes
+            MAGIC + bytes((version,)) + _u32.pack(len(self.header_bytes)) + self.header_bytes
         )
-        self.index = {tag: (i, v) for i, (tag, v) in enumerate(header.events)}
         self.crc = zlib.crc32(self.header_bytes)
+        if version >= 2:
+            self.preamble += _u32.pack(self.crc)
+        self.index = {tag: (i, v) for i, (tag, v) in enumerate(header.events)}
         self.seq = 0
         self._encode = msgspec.msgpack.Encoder().encode
 
-    def encode(self, env: Envelope) -> bytes:
-        seq = self.seq
+    def _body(self, env: Envelope, seq: int) -> tuple[int, bytes]:
+        """The tag index and msgpack fields of ``env``, the record number ``seq`` (checked)."""
         if env.seq != seq:
             raise ValueError(f"expected an envelope with seq {seq}, got seq {env.seq}")
         cause = env.cause
@@ -588,10 +661,53 @@ class _RecordEncoder:
                 f"envelope {seq}: event {tag!r} has version {version}, the header's event "
                 f"table says version {entry[1]}"
             )
-        payload = _varint(entry[0]) + _varint(seq - cause) + body
+        return entry[0], body
+
+    def encode(self, env: Envelope) -> bytes:
+        """One record of format 1."""
+        seq = self.seq
+        index, body = self._body(env, seq)
+        payload = _varint(index) + _varint(seq - env.cause) + body
         self.crc = crc = zlib.crc32(payload, self.crc)
         self.seq = seq + 1
         return _varint(len(payload)) + payload + _u32.pack(crc)
+
+    def part(self, env: Envelope, seq: int) -> tuple[int, int, bytes]:
+        """What a block keeps of ``env``, the record number ``seq`` (checked): its tag
+        index, cause delta and msgpack fields."""
+        index, body = self._body(env, seq)
+        return index, seq - env.cause, body
+
+    def block(self, parts: Sequence[tuple[int, int, bytes]]) -> bytes:
+        """One block of format 2 holding ``parts`` (at least one; :meth:`part` of the
+        envelopes numbered from :attr:`seq` on)."""
+        if not parts:
+            raise ValueError("a block holds at least one record")
+        tags = [t for t, _, _ in parts]
+        deltas = [d for _, d, _ in parts]
+        groups: dict[int, list[bytes]] = {}
+        for t, _, body in parts:
+            group = groups.get(t)
+            if group is None:
+                groups[t] = [body]
+            else:
+                group.append(body)
+        raws = [(t, msgspec.Raw(_array_header(len(g)) + b"".join(g))) for t, g in groups.items()]
+        payload = self._encode((self.seq, tags, deltas, raws))
+        self.crc = crc = zlib.crc32(payload, self.crc)
+        self.seq += len(parts)
+        return _varint(len(payload)) + payload + _u32.pack(crc)
+
+    def encode_block(self, envs: Sequence[Envelope]) -> bytes:
+        """One block of format 2 holding ``envs`` (at least one)."""
+        seq = self.seq
+        return self.block([self.part(env, seq + i) for i, env in enumerate(envs)])
+
+    def encode_all(self, envs: Sequence[Envelope], block: int = BLOCK_RECORDS) -> list[bytes]:
+        """The records (format 1) or blocks of ``block`` records (format 2) of ``envs``."""
+        if self.version == 1:
+            return [self.encode(env) for env in envs]
+        return [self.encode_block(envs[i:i + block]) for i in range(0, len(envs), block)]
 
 
 # --------------------------------------------------------------------------
@@ -600,28 +716,39 @@ class _RecordEncoder:
 
 @mypyc_attr(native_class=False)  # mypyc: reopen() makes one with cls.__new__
 class LogWriter:
-    """Append envelopes to a new binary log, one crash-safe record at a time.
+    """Append envelopes to a new binary log, crash-safe one block at a time.
 
     The header is written when the writer is created (an existing file at
-    ``path`` is replaced).  Each :meth:`append` writes its whole record with a
-    single ``write`` and flushes it (and ``os.fsync``s it if ``fsync=True``),
-    so a crash leaves at worst a torn last record, which :func:`read_log`
-    reports and :func:`repair_log` removes.  Use :meth:`reopen` to continue a
-    log.
+    ``path`` is replaced).  In format 2 (the default) appended envelopes are kept
+    until ``block`` of them (:data:`STREAM_BLOCK_RECORDS`) are there, then written as one
+    block with a single ``write`` and flushed (and synced with ``os.fsync``
+    if ``fsync=True``); :meth:`flush` and :meth:`close` write the ones kept so far as a
+    shorter block.  A process killed in between loses the envelopes not yet written,
+    at most ``block - 1``; a crash during a write leaves at worst a torn last block,
+    which :func:`read_log` reports and :func:`repair_log` removes.  ``block=1``
+    writes every envelope at once (larger files: about 14 bytes a record more).
+    In format 1 (``version=1``) every :meth:`append` writes its record at once.
+    Use :meth:`reopen` to continue a log (in its own format).
     """
 
-    def __init__(self, path: StrPath, header: LogHeader, *, fsync: bool = False) -> None:
+    def __init__(self, path: StrPath, header: LogHeader, *, fsync: bool = False,
+                 version: int = FORMAT_VERSION, block: int = STREAM_BLOCK_RECORDS) -> None:
+        if block < 1:
+            raise ValueError(f"a block holds at least one record, not {block}")
         self.path = os.fspath(path)
         self.header = header
         self.fsync = fsync
-        self._enc = _RecordEncoder(header)
+        self.block = block
+        self._enc = _RecordEncoder(header, version)
+        self._kept: list[tuple[int, int, bytes]] = []
         self._fp: IO[bytes] | None = open(self.path, "wb")
         self._offset = 0
         self._write(self._enc.preamble)
 
     @classmethod
-    def reopen(cls, path: StrPath, *, fsync: bool = False) -> LogWriter:
-        """Continue appending to an existing binary log.
+    def reopen(cls, path: StrPath, *, fsync: bool = False, block: int = STREAM_BLOCK_RECORDS
+               ) -> LogWriter:
+        """Continue appending to an existing binary log, in the file's format version.
 
         The log must read cleanly: a torn tail raises :class:`TruncatedLogError`
         (call :func:`repair_log` first); unknown events are fine.
@@ -640,9 +767,11 @@ class LogWriter:
         w.path = p
         w.header = log.header
         w.fsync = fsync
-        w._enc = _RecordEncoder(log.header)
+        w.block = block
+        w._enc = _RecordEncoder(log.header, log.header.format)
         w._enc.crc = crc
-        w._enc.seq = len(log.envelopes)
+        w._enc.seq = len(log)
+        w._kept = []
         w._fp = fp
         w._offset = len(data)
         return w
@@ -650,7 +779,7 @@ class LogWriter:
     @property
     def next_seq(self) -> int:
         """The ``seq`` the next appended envelope must have."""
-        return self._enc.seq
+        return self._enc.seq + len(self._kept)
 
     def _write(self, data: bytes) -> None:
         fp = self._fp
@@ -663,18 +792,33 @@ class LogWriter:
         self._offset += len(data)
 
     def append(self, env: Envelope) -> int:
-        """Write one envelope; returns the byte offset its record starts at.
+        """Append one envelope; returns the byte offset its record (format 1) or the
+        block it goes in (format 2) starts at.
 
         Raises :class:`ValueError` if ``env.seq`` is not :attr:`next_seq` (a
         gap or a double append), if its cause is not ``-1`` or an earlier seq,
-        or if its event type is not in the header's event table.
+        or if its event type is not in the header's event table.  (In format 2 the
+        envelope is checked as it is appended, and written with its block.)
         """
         if self._fp is None:
             raise ValueError("the log writer is closed")
-        record = self._enc.encode(env)
         offset = self._offset
-        self._write(record)
+        enc = self._enc
+        if enc.version == 1:
+            self._write(enc.encode(env))
+            return offset
+        kept = self._kept
+        kept.append(enc.part(env, enc.seq + len(kept)))
+        if len(kept) >= self.block:
+            self._write_kept()
         return offset
+
+    def _write_kept(self) -> None:
+        """Write the envelopes kept so far as one block (format 2)."""
+        if self._kept:
+            block = self._enc.block(self._kept)
+            self._kept = []
+            self._write(block)
 
     def extend(self, envelopes: Iterable[Envelope]) -> None:
         """Append several envelopes."""
@@ -682,8 +826,10 @@ class LogWriter:
             self.append(env)
 
     def flush(self) -> None:
-        """Flush buffers (appends already flush; this also fsyncs if asked to)."""
+        """Write the envelopes kept so far (a block of them) and flush buffers (this also
+        fsyncs if asked to)."""
         if self._fp is not None:
+            self._write_kept()
             self._fp.flush()
             if self.fsync:
                 os.fsync(self._fp.fileno())
@@ -733,18 +879,16 @@ def _with_unknown_tags(header: LogHeader, envelopes: Sequence[Envelope]) -> LogH
     return msgspec.structs.replace(header, events=sorted([*header.events, *extra.items()]))
 
 
-def write_log(path: StrPath, header: LogHeader, envelopes: Iterable[Envelope]) -> int:
-    """Write a whole binary log at once; returns its size in bytes.
+def write_log(path: StrPath, header: LogHeader, envelopes: Iterable[Envelope], *,
+              version: int = FORMAT_VERSION) -> int:
+    """Write a whole binary log at once (in file format ``version``); returns its size in
+    bytes.
 
     The file is written under a temporary name and then renamed over ``path``,
     so ``path`` never holds a half-written log.  Tags of
     :class:`UnknownEvent`\\ s missing from the header's event table are added.
     """
-    envs = envelopes if isinstance(envelopes, Sequence) else list(envelopes)
-    enc = _RecordEncoder(_with_unknown_tags(header, envs))
-    parts = [enc.preamble]
-    parts.extend(enc.encode(env) for env in envs)
-    data = b"".join(parts)
+    data = encode_log(header, envelopes, version=version)
     target = os.fspath(path)
     tmp = f"{target}.tmp{os.getpid()}"
     try:
@@ -759,11 +903,12 @@ def write_log(path: StrPath, header: LogHeader, envelopes: Iterable[Envelope]) -
     return len(data)
 
 
-def encode_log(header: LogHeader, envelopes: Iterable[Envelope]) -> bytes:
+def encode_log(header: LogHeader, envelopes: Iterable[Envelope], *,
+               version: int = FORMAT_VERSION) -> bytes:
     """A whole binary log as bytes (what :func:`write_log` writes), e.g. to store elsewhere."""
     envs = envelopes if isinstance(envelopes, Sequence) else list(envelopes)
-    enc = _RecordEncoder(_with_unknown_tags(header, envs))
-    return b"".join([enc.preamble, *(enc.encode(env) for env in envs)])
+    enc = _RecordEncoder(_with_unknown_tags(header, envs), version)
+    return b"".join([enc.preamble, *enc.encode_all(envs)])
 
 
 # --------------------------------------------------------------------------
@@ -784,6 +929,33 @@ _MIN_RECORD: Final = 8
 _SMALL_RECORD: Final = 4096
 """Payloads up to this size are checked at once when looking for intact records."""
 
+_MIN_BLOCK: Final = 8
+"""The smallest possible block payload (format 2): ``[first, [tag], [delta], [group]]``."""
+
+_BLOCK_HEAD: Final = msgspec.msgpack.Decoder(
+    tuple[int, list[Annotated[int, msgspec.Meta(ge=0)]], list[Annotated[int, msgspec.Meta(ge=1)]],
+          list[tuple[int, msgspec.Raw]]]).decode
+"""Decodes a block's payload: first record number, tag indexes, cause deltas and the
+groups, each ``(tag index, the group's events as raw msgpack)``."""
+
+_RAW_LIST: Final = msgspec.msgpack.Decoder(list[msgspec.Raw]).decode
+
+
+def _msgpack_uint(data: bytes, pos: int, end: int) -> tuple[int, int]:
+    """The unsigned msgpack integer at ``pos`` (before ``end``) and the offset after it;
+    ``(-1, pos)`` if there is none.
+
+    >>> _msgpack_uint(b"\\x07", 0, 1), _msgpack_uint(b"\\xcd\\x01\\x00", 0, 3)
+    ((7, 1), (256, 3))
+    """
+    b = data[pos]
+    if b < 0x80:
+        return b, pos + 1
+    size = {0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8}.get(b, 0)
+    if not size or pos + 1 + size > end:
+        return -1, pos
+    return int.from_bytes(data[pos + 1:pos + 1 + size], "big"), pos + 1 + size
+
 
 @dataclass(slots=True)
 class _Fail:
@@ -803,6 +975,24 @@ class _Undecodable(Exception):
     """Internal: a record whose crc holds cannot be decoded (a writer bug)."""
 
 
+_GROUP_DECODERS: dict[type[Event], Callable[[Any], list[Any]]] = {}
+"""A decoder of a block's group of events, for each event class met so far."""
+
+
+def _group_sizes(table: list[tuple[str, int]], tags: list[int],
+                 groups: list[tuple[int, msgspec.Raw]]) -> str:
+    """What is wrong with a block whose groups do not hold as many events as its tags say
+    (the detail of its :class:`_Undecodable`)."""
+    held = {t: len(_RAW_LIST(raw)) for t, raw in groups}
+    for t in dict.fromkeys(tags):
+        if t not in held:
+            return f"expected a group of {table[t][0]} events (the block's tags name it), found none"
+        if held[t] != tags.count(t):
+            return (f"expected {tags.count(t)} {table[t][0]} events (as the block's tags "
+                    f"say), found {held[t]}")
+    return "expected no group for a type that the block's tags do not name"
+
+
 class _Reader:
     """Decodes the records of one binary log held in memory."""
 
@@ -814,6 +1004,7 @@ class _Reader:
         #: bytes of crc work the searches for intact records after damage may still do
         #: (all of them together, so that a file damaged in many places stays linear)
         self.crc_budget = 64 * len(data) + (16 << 20)
+        self._group_decoders: list[Callable[[Any], list[Any]] | None] | None = None
 
     def error(
         self, cls: type[LogError], detail: str, offset: int, record: int | None = None
@@ -866,6 +1057,21 @@ class _Reader:
                 n,
             )
         hbytes = data[_PREAMBLE_SIZE:hend]
+        hcrc = zlib.crc32(hbytes)
+        if version >= 2:  # the header's own crc follows it
+            if hend + 4 > n:
+                raise self.error(
+                    TruncatedLogError,
+                    f"expected the header's 4-byte crc at byte {hend}, the file ends after "
+                    f"{n - hend} bytes", n)
+            stored = _u32.unpack_from(data, hend)[0]
+            if stored != hcrc:
+                raise self.error(
+                    CorruptLogError,
+                    f"header crc mismatch: expected 0x{hcrc:08x} (computed from the header "
+                    f"bytes {_PREAMBLE_SIZE}..{hend}), found 0x{stored:08x} (stored at byte "
+                    f"{hend})", _PREAMBLE_SIZE)
+            hend += 4
         try:
             header = msgspec.msgpack.decode(hbytes, type=LogHeader)
         except (msgspec.DecodeError, RecursionError) as exc:
@@ -885,7 +1091,7 @@ class _Reader:
             raise self.error(
                 CorruptLogError, "the header's event table names a tag twice", _PREAMBLE_SIZE
             )
-        return header, hend, zlib.crc32(hbytes)
+        return header, hend, hcrc
 
     # -- records
 
@@ -988,6 +1194,285 @@ class _Reader:
             pos = end + 4
         assert seq - first == len(events)
         return events, causes, pos, crc, None
+
+    # -- format 2: blocks of records
+
+    def group_decoders(self, header: LogHeader) -> list[Callable[[Any], list[Any]] | None]:
+        """One decode function per tag index of the event table, for a block's group of
+        events of that type; ``None`` where the slow path must decide (an unknown tag,
+        another version)."""
+        decoders = self._group_decoders
+        if decoders is None:
+            decoders = self._group_decoders = []
+            made = _GROUP_DECODERS  # (made once per event class: a log's table names some
+            # sixty types, and a game's log is read in a millisecond)
+            for tag, version in header.events:
+                cls = EVENT_TYPES.get(tag)
+                if cls is None or cls.VERSION != version:
+                    decoders.append(None)
+                    continue
+                dec = made.get(cls)
+                if dec is None:
+                    dec = made[cls] = msgspec.msgpack.Decoder(list[cls]).decode  # type: ignore[valid-type]
+                decoders.append(dec)
+        return decoders
+
+    def read_blocks(
+        self, header: LogHeader, pos: int, crc: int, seq: int, adopt: bool = False
+    ) -> tuple[int, list[Event], list[int], int, int, _Fail | None]:
+        """Format 2: decode blocks in sequence from ``pos`` (record number ``seq``,
+        chaining from ``crc``) until the end of the file or the first block that fails.
+
+        Returns (the number of the first record read, the events, their causes, where
+        reading stopped, the crc of the last block read, the failure or ``None``).
+        ``adopt`` (reading on after damage): the first block's own first record number,
+        ``seq`` or more, is taken for it.
+        """
+        data = self.data
+        n = len(data)
+        decoders = self.group_decoders(header)
+        events: list[Event] = []
+        causes: list[int] = []
+        crc32 = zlib.crc32
+        unpack_u32 = _u32.unpack_from
+        first = seq
+        while pos < n:
+            start = pos
+            length = data[pos]
+            if length < 0x80:
+                pos += 1
+            else:
+                length, pos = _read_varint(data, start, n)
+                if length == -1:
+                    return first, events, causes, start, crc, _Fail(
+                        start, seq, "length-eof", "the file ends inside the block length")
+                if length < 0:
+                    return first, events, causes, start, crc, _Fail(
+                        start, seq, "long-length",
+                        "expected a block length varint of at most 9 bytes, found more")
+            end = pos + length
+            if end + 4 > n:
+                return first, events, causes, start, crc, _Fail(
+                    start, seq, "past-eof",
+                    f"expected a block of {length} payload bytes and a 4-byte crc, the file "
+                    f"ends {n - pos} bytes after the block length", claimed_end=end + 4)
+            payload = data[pos:end]
+            new_crc = crc32(payload, crc)
+            if new_crc != unpack_u32(data, end)[0]:
+                return first, events, causes, start, crc, _Fail(
+                    start, seq, "crc",
+                    f"crc mismatch: expected 0x{new_crc:08x} (computed from the "
+                    f"{'header and ' if seq == 0 else ''}block's payload bytes {pos}..{end}), "
+                    f"found 0x{unpack_u32(data, end)[0]:08x} (stored at byte {end})",
+                    end + 4, new_crc, body=pos)
+            try:
+                at, evs, cs = self.decode_block(header, payload, start, seq, decoders, adopt)
+            except _Undecodable as exc:
+                return first, events, causes, start, crc, _Fail(
+                    start, seq, "undecodable", str(exc), end + 4, new_crc, body=pos)
+            if adopt:
+                first = at
+                adopt = False
+            events.extend(evs)
+            causes.extend(cs)
+            seq = at + len(evs)
+            crc = new_crc
+            pos = end + 4
+        return first, events, causes, pos, crc, None
+
+    def decode_block(self, header: LogHeader, payload: bytes, start: int, seq: int,
+                     decoders: list[Callable[[Any], list[Any]] | None], adopt: bool = False
+                     ) -> tuple[int, list[Event], list[int]]:
+        """The records of one block whose crc holds: (its first record number, the events,
+        their causes).  It must start at record ``seq`` (``adopt``: at ``seq`` or later).
+
+        Raises :class:`_Undecodable` if it cannot be decoded (a writer bug).
+        """
+        try:
+            first, tags, deltas, groups = _BLOCK_HEAD(payload)
+        except (msgspec.DecodeError, RecursionError) as exc:
+            raise _Undecodable("expected a block (an array of the first record number, tags, "
+                               f"cause deltas and groups), decoding failed: {_exc_text(exc)}"
+                               ) from None
+        if first != seq and not (adopt and first > seq):
+            raise _Undecodable(f"expected a block starting at record {seq}"
+                               f"{' or later' if adopt else ''}, found one starting at {first}")
+        k = len(tags)
+        if not k or len(deltas) != k:
+            raise _Undecodable(f"expected as many cause deltas as tags (at least one), found "
+                               f"{len(deltas)} and {k}")
+        causes = list(map(sub, range(first, first + k), deltas))
+        if min(causes) < -1:
+            raise _Undecodable("expected cause deltas of at most the record number + 1, found "
+                               f"{deltas[causes.index(min(causes))]}")
+        size = len(decoders)
+        table = header.events
+        # one iterator per type, at its tag index; the events in order are the next of
+        # the iterator at each record's tag
+        its: list[Iterator[Event] | None] = [None] * size
+        held: list[Iterator[Event]] = []
+        for t, raw in groups:
+            if not 0 <= t < size or its[t] is not None:
+                raise _Undecodable(f"expected groups of events of distinct tag indexes below "
+                                   f"{size} (the size of the event table), found {t}")
+            dec = decoders[t]
+            try:
+                group = (dec(raw) if dec is not None
+                         else self.slow_group(table[t], raw, start,
+                                              [first + i for i, x in enumerate(tags) if x == t]))
+            except (msgspec.DecodeError, RecursionError) as exc:
+                raise _Undecodable(f"expected {table[t][0]} events, decoding failed: "
+                                   f"{_exc_text(exc)}") from None
+            its[t] = it = iter(group)
+            held.append(it)
+        # (a group too short ends the list early; a tag without a group: TypeError)
+        try:
+            events: list[Event] = list(map(next, itemgetter(*tags)(its) if k > 1  # type: ignore[arg-type]
+                                           else [its[tags[0]]]))
+        except (TypeError, IndexError):
+            events = []
+        if len(events) != k or any(map(length_hint, held)):
+            raise _Undecodable(_group_sizes(table, tags, groups))
+        return first, events, causes
+
+
+    def slow_group(self, entry: tuple[str, int], raw: msgspec.Raw, start: int,
+                   seqs: list[int]) -> list[Event]:
+        """A block's group of events whose type the fast path did not handle (an unknown
+        tag or another version): each upcast, or kept as an :class:`UnknownEvent`."""
+        tag, version = entry
+        raws = _RAW_LIST(raw)
+        if len(raws) != len(seqs):
+            raise _Undecodable(f"expected {len(seqs)} {tag} events (as the block's tags say), "
+                               f"found {len(raws)}")
+        out: list[Event] = []
+        for seq, r in zip(seqs, raws, strict=True):
+            body = bytes(r)
+            values = msgspec.msgpack.decode(body)
+            if not isinstance(values, list):
+                raise _Undecodable(f"expected the fields of {tag!r} as a msgpack array, found "
+                                   f"{type(values).__name__}")
+            try:
+                out.append(_resolve_values(tag, version, values))
+            except _Unresolved as exc:
+                self.problems.append(LogProblem(start, seq, exc.message, exc.kind))
+                out.append(UnknownEvent(tag, version, body))
+        return out
+
+    def resync_blocks(self, lo: int, hi: int, min_seq: int, prev: int | None = None
+                      ) -> int | None:
+        """Format 2: the first offset ``p`` in ``lo <= p < hi`` where a block starts whose
+        own checksum holds (chained from the 4 bytes before it, or from ``prev``) and whose
+        first record is ``min_seq`` or later; ``None`` if there is none, ``-1`` if the
+        search gave up (:attr:`crc_budget`, as :meth:`resync`).
+
+        One pass over the bytes: a crc is computed only where a length that fits in the
+        file is followed by a msgpack array of four, an unsigned integer from ``min_seq``
+        to ``min_seq + size of the file / 3`` (a record takes at least three bytes) and
+        a msgpack array: every block that can be decoded passes these tests.
+        """
+        data = self.data
+        n = len(data)
+        crc32 = zlib.crc32
+        unpack_u32 = _u32.unpack_from
+        markers = _ARRAY_MARKERS
+        mv = memoryview(data)
+        budget = self.crc_budget
+        top = min_seq + n // 3
+        p = lo
+        hi = min(hi, n - _MIN_BLOCK - 4)
+        while p < hi:
+            b = data[p]
+            if b < _MIN_BLOCK:  # too short for a block; skip runs of zero bytes at once
+                if b == 0:
+                    m = _NONZERO.search(data, p, hi)
+                    if m is None:
+                        break
+                    p = m.start()
+                else:
+                    p += 1
+                continue
+            if b < 0x80:
+                length, q = b, p + 1
+            else:
+                length, q = _read_varint(data, p, n)
+                if length < _MIN_BLOCK:
+                    p += 1
+                    continue
+            end = q + length
+            if end + 4 > n or data[q] != 0x94:
+                p += 1
+                continue
+            first, r = _msgpack_uint(data, q + 1, end)
+            if not min_seq <= first <= top or r >= end or not markers[data[r]]:
+                p += 1
+                continue
+            budget -= length
+            if budget < 0:
+                self.crc_budget = 0
+                return -1
+            before = prev if prev is not None else unpack_u32(data, p - 4)[0]
+            if crc32(mv[q:end], before) == unpack_u32(data, end)[0]:
+                self.crc_budget = budget
+                return p
+            p += 1
+        self.crc_budget = budget
+        return None
+
+    def read_damaged_blocks(self, header: LogHeader, fail: _Fail, crc: int
+                            ) -> tuple[list[LogBreak], _Fail | None]:
+        """Format 2: :meth:`read_damaged` (the same rules, a block for a record).  The
+        records after a break are numbered as their blocks say, so ``lost`` is known
+        once a block is read after it."""
+        data = self.data
+        n = len(data)
+        breaks: list[LogBreak] = []
+        decoders = self.group_decoders(header)
+        exact = True
+        while True:
+            start, seq = fail.start, fail.seq
+            salvaged: list[Envelope] = []
+            resume: int | None = None
+            pos, chain = -1, 0
+            gave_up = False
+            if fail.kind == "undecodable":  # its crc holds: the chain goes on after it
+                resume, pos, chain = fail.end, fail.end, fail.computed
+            elif fail.kind == "crc" and fail.end < n and self.resync_blocks(
+                    fail.end, fail.end + 1, seq, fail.computed) == fail.end:
+                # only its stored crc is damaged: the next block's crc confirms its payload
+                try:
+                    at, evs, cs = self.decode_block(header, data[fail.body:fail.end - 4], start,
+                                                    seq, decoders)
+                    salvaged = list(map(Envelope, range(at, at + len(evs)), cs, evs))
+                    resume = start
+                except _Undecodable:
+                    resume = fail.end
+                pos, chain = fail.end, fail.computed
+            else:
+                found = self.resync_blocks(start + 1, n, seq)
+                if found is None and (
+                        (fail.kind in _TORN_KINDS and (fail.kind != "crc" or fail.end == n))
+                        or not any(data[start:])):
+                    return breaks, fail  # a torn tail: nothing readable after it
+                gave_up = found == -1
+                if found is not None and found >= 0:
+                    resume = pos = found
+                    chain = _u32.unpack_from(data, found - 4)[0]
+            detail = self.damage_detail(fail, resume, gave_up)
+            brk = LogBreak(seq, start, detail, resume, 0 if salvaged else None, salvaged, exact)
+            breaks.append(brk)
+            if resume is None:
+                return breaks, None
+            at, evs, cs, _, _, nxt = self.read_blocks(header, pos, chain, seq + len(salvaged),
+                                                      adopt=True)
+            if evs and not salvaged:
+                brk.lost = at - seq
+            elif not evs and not salvaged:
+                exact = False  # nothing read after it: the next break's number is a guess
+            salvaged.extend(map(Envelope, range(at, at + len(evs)), cs, evs))
+            if nxt is None:
+                return breaks, None
+            fail = nxt
 
     def slow_record(self, header: LogHeader, start: int, pos: int, end: int, seq: int,
                     lenient: bool = False) -> Envelope:
@@ -1226,21 +1711,43 @@ def read_log(path: StrPath, *, strict: bool = False, salvage: bool = False) -> L
 
 def _scan_log(data: bytes, path: str | None, strict: bool) -> tuple[LogFile, int]:
     """Decode a binary log: the log (with any damage in ``breaks``) and the crc its
-    last intact record in sequence ends with."""
+    last intact record in sequence ends with.
+
+    Without garbage collection meanwhile: decoding makes no reference cycles, and
+    collecting while the events and their lists are made only walks them again and
+    again."""
+    if not gc.isenabled():
+        return _scan(data, path, strict)
+    gc.disable()
+    try:
+        return _scan(data, path, strict)
+    finally:
+        gc.enable()
+
+
+def _scan(data: bytes, path: str | None, strict: bool) -> tuple[LogFile, int]:
     reader = _Reader(data, path, strict)
     header, pos, crc = reader.read_header()
-    events, causes, pos, crc, fail = reader.read_events(header, pos, crc, 0)
+    blocks = header.format >= 2
+    if blocks:
+        _, events, causes, pos, crc, fail = reader.read_blocks(header, pos, crc, 0)
+    else:
+        events, causes, pos, crc, fail = reader.read_events(header, pos, crc, 0)
     log = LogFile(header, None, reader.problems, False, pos, events=events, causes=causes)
     if fail is None:
         return log, crc
     log.intact_size = fail.start
-    log.breaks, torn = reader.read_damaged(header, fail, crc)
+    if blocks:
+        log.breaks, torn = reader.read_damaged_blocks(header, fail, crc)
+    else:
+        log.breaks, torn = reader.read_damaged(header, fail, crc)
     if torn is not None:
         n = len(data)
         detail = torn.detail
+        unit = "block" if blocks else "record"
         if not any(data[torn.start:]):
-            detail = f"the file ends in {n - torn.start} zero bytes instead of a record"
-        message = f"torn last record ({n - torn.start} bytes dropped): {detail}"
+            detail = f"the file ends in {n - torn.start} zero bytes instead of a {unit}"
+        message = f"torn last {unit} ({n - torn.start} bytes dropped): {detail}"
         log.problems.append(LogProblem(torn.start, torn.seq, message, "torn"))
         log.torn = True
     return log, crc

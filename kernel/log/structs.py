@@ -17,7 +17,7 @@ from mtgk.log.events import EVENT_TYPES, UNLISTED_UNLESS_USED, Event
 
 __all__ = ["FORMAT_VERSION", "LogHeader", "UnknownEvent"]
 
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
 """The binary file format version this module writes (and the newest it reads)."""
 
 
@@ -35,7 +35,7 @@ class LogHeader(msgspec.Struct, kw_only=True):
     >>> h = LogHeader(kernel_version="0.1.0", cardsets=[], players=["A", "B"],
     ...               decks=[["20 Forest"], []], seed=1)
     >>> h.format, h.profile, ("Tapped", 1) in h.events
-    (1, 'lorwyn-2007', True)
+    (2, 'lorwyn-2007', True)
     """
 
     format: int = FORMAT_VERSION

@@ -1,7 +1,11 @@
 """Game state and the projector that folds events into it.
 
 The state is plain data (msgspec Structs, lists, dicts, ints, strings): no
-callables and no references into plugin objects.  Card behaviour is referred
+callables and no references into plugin objects.  The Structs (:class:`State`,
+:class:`Obj`, :class:`Player`, ...) are defined in :mod:`mtgk.rules.structs` and
+imported from here; this module is compiled with mypyc in a compiled kernel, that one
+never (a Struct defined in a compiled module loses its precise annotations, with which
+msgspec decodes the snapshots of a seek).  Card behaviour is referred
 to by the card's Oracle name.  :func:`apply` is the *only* code that changes
 a state; the engine appends events and the same function folds them, live or
 in replay.
@@ -19,6 +23,7 @@ in replay.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -26,118 +31,16 @@ import msgspec
 
 from mtgk.log import events as ev
 from mtgk.rules.seats import TWO_HEADED_GIANT, TWO_HEADED_GIANT_LIFE, team_of
+from mtgk.rules.structs import Combat, Effect, Obj, Player, StackItem, State
+
+__all__ = [
+    "PLAYER_ZONES", "PROJECTORS", "ZONES", "Combat", "Effect", "Obj", "Player", "StackItem",
+    "State", "apply", "copy_state", "encode_state", "fold", "new_state", "register_projector",
+    "stack_controller", "stack_item", "zone_ids", "zone_list",
+]
 
 ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile")
 PLAYER_ZONES = ("library", "hand", "graveyard")
-
-
-class Obj(msgspec.Struct, kw_only=True):
-    """A card, token or spell in some zone.
-
-    ``id`` changes whenever the object changes zones (a new object, rule
-    400.7); ``card_id`` stays the same for the physical card so that scenario
-    aliases can follow it.
-    """
-
-    id: int
-    card_id: int
-    card: str
-    owner: int
-    controller: int
-    zone: str
-    tapped: bool = False
-    sick: bool = False
-    token: bool = False
-    face_down: bool = False
-    counters: dict[str, int] = {}
-    damage: int = 0
-    deathtouched: bool = False
-    attached_to: int = 0
-    timestamp: int = 0
-    flags: dict[str, Any] = {}
-    loyalty_turn: int = 0
-    known_to: list[int] = []
-
-
-class StackItem(msgspec.Struct, kw_only=True):
-    """A spell or ability on the stack (or a triggered ability waiting to go there)."""
-
-    id: int
-    kind: str  # "spell" | "activated" | "triggered"
-    source: int
-    ability: str
-    controller: int
-    targets: list[int] = []
-    modes: list[int] = []
-    x: int = 0
-    data: Any = None
-    source_card: str = ""
-
-
-class Player(msgspec.Struct, kw_only=True):
-    name: str
-    life: int = 20
-    library: list[int] = []
-    hand: list[int] = []
-    graveyard: list[int] = []
-    mana: list[str] = []
-    lands_played: int = 0
-    lost: bool = False
-    drew_from_empty: bool = False
-    poison: int = 0
-
-
-class Effect(msgspec.Struct, kw_only=True):
-    id: int
-    kind: str
-    source: int
-    controller: int
-    objs: list[int]
-    params: Any
-    duration: str
-    timestamp: int
-
-
-class Combat(msgspec.Struct, kw_only=True):
-    attackers: dict[int, int] = {}  # attacker id -> attacked Ref
-    blockers: dict[int, list[int]] = {}  # blocker id -> attackers it blocks
-    blocked: dict[int, list[int]] = {}  # attacker id -> blockers (in order)
-    removed_attacked: list[int] = []  # planeswalkers removed from combat
-    was_blocked: list[int] = []  # attackers that became blocked (they stay blocked)
-    #: the attackers and blockers that had first strike or double strike as the
-    #: first-strike combat damage step began (``FirstStrikers``; empty: no such step yet)
-    first_strikers: list[int] = []
-    #: the defending players: the attacked player's team, or the team of the controller of
-    #: the attacked planeswalkers, as attackers were declared (:func:`defending_players`)
-    defenders: list[int] = []
-
-
-class State(msgspec.Struct, kw_only=True):
-    players: list[Player] = []
-    seed: int = 0
-    profile: str = "lorwyn-2007"
-    objects: dict[int, Obj] = {}
-    battlefield: list[int] = []
-    exile: list[int] = []
-    stack: list[StackItem] = []
-    pending: list[StackItem] = []
-    effects: list[Effect] = []
-    combat: Combat | None = None
-    turn: int = 0
-    active: int = 0
-    step: str = ""
-    next_id: int = 1
-    timestamp: int = 0
-    winner: int | None = None
-    over: bool = False
-    decisions: int = 0
-    #: objects and players (Refs) dealt damage this turn ("was dealt damage this turn")
-    damaged: list[int] = []
-    #: ``""``: a two-player game; ``"free_for_all"`` or ``"two_headed_giant"`` (``GameVariant``)
-    variant: str = ""
-    #: the teams, each its players in their order (Two-Headed Giant); empty: every player
-    #: is a team of one
-    teams: list[list[int]] = []
 
 
 def zone_ids(state: State, zone: str) -> list[int]:
@@ -172,29 +75,40 @@ def stack_controller(s: State, item: int | None) -> int | None:
 # helpers used by the projector (pure functions of state)
 
 def zone_list(s: State, zone: str, player: int) -> list[int] | None:
+    """The list of ids of ``zone`` (``player``'s, for a player zone) that the state keeps;
+    ``None`` for the stack (a list of :class:`StackItem`) and any other name."""
     if zone == "battlefield":
         return s.battlefield
+    if zone == "hand":
+        return s.players[player].hand
+    if zone == "library":
+        return s.players[player].library
+    if zone == "graveyard":
+        return s.players[player].graveyard
     if zone == "exile":
         return s.exile
-    if zone in PLAYER_ZONES:
-        zone_ids: list[int] = getattr(s.players[player], zone)
-        return zone_ids
     return None
 
 
 def _remove(s: State, o: Obj) -> None:
-    if o.zone == "stack":
-        s.stack = [it for it in s.stack if it.id != o.id]
+    zone = o.zone
+    oid = o.id
+    if zone == "stack":
+        s.stack = [it for it in s.stack if it.id != oid]
         return
-    lst = zone_list(s, o.zone, o.owner)
-    if lst is not None and o.id in lst:
-        lst.remove(o.id)
-    if o.zone == "battlefield":
+    lst = zone_list(s, zone, o.owner)
+    if lst is not None:
+        try:
+            lst.remove(oid)
+        except ValueError:
+            pass
+    if zone == "battlefield":
         if s.combat is not None:
-            _drop_from_combat(s, o.id)
+            _drop_from_combat(s, oid)
+        objects = s.objects
         for other in s.battlefield:
-            oo = s.objects[other]
-            if oo.attached_to == o.id:
+            oo = objects[other]
+            if oo.attached_to == oid:
                 oo.attached_to = 0
 
 
@@ -223,23 +137,29 @@ def _place(s: State, o: Obj, position: int) -> None:
 
 def _move(s: State, old: int, new: int, to_zone: str, position: int = -1,
           controller: int = -1, face_down: bool = False) -> Obj:
-    o = s.objects.pop(old)
+    """Move object ``old`` to ``to_zone`` as the new object ``new`` (CR 400.7).  A token
+    that leaves the battlefield is kept until the state-based action removes it."""
+    objects = s.objects
+    o = objects.pop(old)
     _remove(s, o)
-    s.timestamp += 1
-    n = Obj(id=new, card_id=o.card_id, card=o.card, owner=o.owner,
-            controller=o.owner if controller < 0 else controller, zone=to_zone,
-            token=o.token, face_down=face_down, timestamp=s.timestamp)
+    owner = o.owner
+    s.timestamp = timestamp = s.timestamp + 1
+    n = Obj(id=new, card_id=o.card_id, card=o.card, owner=owner,
+            controller=owner if controller < 0 else controller, zone=to_zone,
+            token=o.token, face_down=face_down, timestamp=timestamp)
     if to_zone == "battlefield":
         n.sick = True
         if o.zone == "stack":  # a resolving permanent spell remembers how it was cast
             n.flags = {k: v for k, v in o.flags.items() if k.startswith("cast_")}
-    s.objects[new] = n
-    s.next_id = max(s.next_id, new + 1)
-    if o.token and to_zone not in ("battlefield",):
-        # Tokens that leave the battlefield cease to exist (SBA); we keep the
-        # object so that it can be inspected until the SBA removes it.
-        pass
-    _place(s, n, position)
+    objects[new] = n
+    if new >= s.next_id:
+        s.next_id = new + 1
+    lst = zone_list(s, to_zone, owner)
+    if lst is not None:
+        if position == -1 or position >= len(lst):
+            lst.append(new)
+        else:
+            lst.insert(position, new)
     return n
 
 
@@ -282,9 +202,15 @@ def _turn_began(s: State, e: ev.TurnBegan) -> None:
     for p in s.players:
         p.lands_played = 0
     team = team_of(s, e.active)
+    objects = s.objects
+    controls = [x for x in s.effects if x.kind == "control"]
     for oid in s.battlefield:
-        o = s.objects[oid]
-        if _effect_controller(s, oid) in team:
+        o = objects[oid]
+        ctrl = o.controller  # as _effect_controller says, the effects looked up once a turn
+        for x in controls:
+            if oid in x.objs:
+                ctrl = int(x.params)
+        if ctrl in team:
             o.sick = False
 
 
@@ -672,11 +598,24 @@ def apply(s: State, e: ev.Event) -> None:
 
 
 def fold(events: list[ev.Event] | list[ev.Envelope], state: State | None = None) -> State:
-    """Replay ``events`` (or envelopes) onto a new (or the given) state."""
+    """Replay ``events`` (or envelopes) onto a new (or the given) state.
+
+    Without garbage collection meanwhile: a state is a tree (Structs, lists, dicts),
+    folding makes no reference cycles, and collecting while its objects are made only
+    walks them (and the events) again and again (about a tenth of a replay's time)."""
     s = state if state is not None else new_state()
+    if not gc.isenabled():
+        return _fold(s, events)
+    gc.disable()
+    try:
+        return _fold(s, events)
+    finally:
+        gc.enable()
+
+
+def _fold(s: State, events: list[ev.Event] | list[ev.Envelope]) -> State:
     get = cast("dict[type, Callable[[State, Any], None]]", PROJECTORS).get
-    for e in events:
-        fn = get(type(e))
+    for fn, e in zip(map(get, map(type, events)), events, strict=True):  # (look-ups in C)
         if fn is None:  # an envelope (no projector is registered for Envelope), or no-op
             if not isinstance(e, ev.Envelope):
                 continue

@@ -712,7 +712,7 @@ def _verify_run(args: argparse.Namespace, out: IO[str]) -> int:
         else:
             print(f"  the {report.events} intact events before it: {report.summary()}",
                   file=out)
-        print(f"  run `mtgk verify --repair {path}` to cut the torn record off (a copy of "
+        print(f"  run `mtgk verify --repair {path}` to cut the torn tail off (a copy of "
               "the file is kept)", file=out)
         return 1
     print(report.summary(), file=out)
@@ -727,7 +727,7 @@ def _repair_advice(lf: LogFile, path: str, out: IO[str]) -> None:
     """What a user can do with a log damaged in the middle (which repair leaves alone)."""
     brk = lf.breaks[0]
     n = lf.salvaged
-    print(f"  repair only cuts a torn last record; this damage is followed by {n} readable "
+    print(f"  repair only cuts a torn tail; this damage is followed by {n} readable "
           f"record{'' if n == 1 else 's'}, and cutting the file would delete them: {path} is "
           "left unchanged", file=out)
     print(f"  you can: restore {path} from a copy; read everything that can be read with "

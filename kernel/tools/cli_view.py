@@ -506,7 +506,9 @@ def _db_add(args: argparse.Namespace) -> int:
     out = _out()
     with _open_for_add(args.db) as store:
         for path, lf in zip(args.files, logs, strict=True):
-            added = store.add(encode_log(lf.header, lf.envelopes),
+            # (in the file's own format version, so that a log stored in an older one is
+            # found as the same log)
+            added = store.add(encode_log(lf.header, lf.envelopes, version=lf.header.format),
                               game_facts(lf.header, lf.envelopes),
                               allow_duplicates=args.allow_duplicates)
             if added.duplicate:
