@@ -219,13 +219,8 @@ class LegalActions(GamePart):
         activators, elsewhere, _makers = self._ability_cards()
         if elsewhere or (s.effects and self._effects_facts()[0]):
             return False
-        if activators:
-            reg = self.reg
-            for oid in s.battlefield:
-                card = objs[oid].card
-                if card in activators and (self.chars(oid).controller == player or any(
-                        ab.any_player for _k, ab in reg[card].activated)):
-                    return False  # (another player's permanent: only "any player" abilities)
+        if activators and self._may_activate(player, activators):
+            return False
         perms = self.reg.cast_permissions
         plan = self.reg.__dict__.get("_permission_plan") if perms else None
         if not perms or (plan is not None and plan[0] == (len(perms),
@@ -287,11 +282,17 @@ class LegalActions(GamePart):
         copies = bool(s.effects) and self._effects_facts()[0]  # else each behaves as its card
         activators, elsewhere, _makers = self._ability_cards()
         families: list[Activations] = []
-        for oid in s.battlefield if copies or activators else ():
-            o = objs[oid]
-            if not copies and o.card not in activators:
+        if share:
+            for oid, idx, ab in self._activation_slots(player, copies, activators) \
+                    if copies or activators else ():
+                if not (ab.cost.tap and objs[oid].tapped):  # (else none: 602.5a)
+                    f = self._activations(player, oid, idx, ab, sorcery_ok, sources())
+                    if f is not None:
+                        families.append(f)
+        for oid in s.battlefield if not share and (copies or activators) else ():
+            if not copies and s.objects[oid].card not in activators:
                 continue
-            d = self.definition(oid) if copies else self.reg[o.card]
+            d = self.definition(oid) if copies else self.reg[s.objects[oid].card]
             if not d.activated:
                 continue
             c = self.chars(oid)
@@ -299,13 +300,7 @@ class LegalActions(GamePart):
                 if key not in c.abilities or ab.mana or (c.controller != player
                                                          and not ab.any_player):
                     continue
-                if not share:
-                    out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok,
-                                                      sources()))
-                elif not (ab.cost.tap and o.tapped):  # (else none: 602.5a)
-                    f = self._activations(player, oid, idx, ab, sorcery_ok, sources())
-                    if f is not None:
-                        families.append(f)
+                out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources()))
         for zone in elsewhere:  # abilities that work from other zones (``Activated.zones``)
             for oid in self._own_cards_in(player, zone):
                 if s.objects[oid].card not in elsewhere[zone]:
@@ -321,6 +316,64 @@ class LegalActions(GamePart):
                     if f is not None:
                         families.append(f)
         return Options(out, families) if families else out
+
+    def _may_activate(self, player: int, activators: set[str]) -> bool:
+        """Whether a permanent has an activated ability other than a mana ability
+        (its card is one of ``activators``) that ``player`` might activate: they control
+        it, or one of its card's is an "any player may" ability.  Kept while the
+        permanents and their characteristics stay."""
+        cache = self._chars_cache()
+        key = ("\0may activate", player)
+        found: bool | None = cache.get(key)
+        if found is not None and not self.validate_caches:
+            return found
+        s = self.state
+        reg = self.reg
+        fresh = False
+        for oid in s.battlefield:
+            card = s.objects[oid].card
+            if card in activators and (self.chars(oid).controller == player or any(
+                    ab.any_player for _k, ab in reg[card].activated)):
+                fresh = True  # (another player's permanent: only "any player" abilities)
+                break
+        if found is not None and found != fresh:
+            raise StaleCache(f"after event {len(self.log) - 1}, whether player {player} "
+                             "may activate an ability kept differs from a fresh look")
+        cache[key] = fresh
+        return fresh
+
+    def _activation_slots(self, player: int, copies: bool, activators: set[str]
+                          ) -> list[tuple[int, int, Activated]]:
+        """The activated abilities of permanents, other than mana abilities, that
+        ``player`` may activate (their controller's, and "any player may" ones), as
+        (permanent, ability number, ability) in battlefield order; ``copies``: a copy
+        effect exists (each permanent's definition is asked, not its card's), else
+        ``activators`` names the cards that have such an ability.  Kept while the
+        permanents and their characteristics stay (validated mode compares a fresh look)."""
+        cache = self._chars_cache()
+        key = ("\0activations", player, copies)
+        found: list[tuple[int, int, Activated]] | None = cache.get(key)
+        if found is not None and not self.validate_caches:
+            return found
+        s = self.state
+        fresh: list[tuple[int, int, Activated]] = []
+        for oid in s.battlefield:
+            card = s.objects[oid].card
+            if not copies and card not in activators:
+                continue
+            d = self.definition(oid) if copies else self.reg[card]
+            if not d.activated:
+                continue
+            c = self.chars(oid)
+            for idx, (name, ab) in enumerate(d.activated, start=1):
+                if name in c.abilities and not ab.mana and (c.controller == player
+                                                            or ab.any_player):
+                    fresh.append((oid, idx, ab))
+        if found is not None and found != fresh:
+            raise StaleCache(f"after event {len(self.log) - 1}, the activated abilities "
+                             f"kept as player {player}'s to activate differ from a fresh look")
+        cache[key] = fresh
+        return fresh
 
     def _own_cards_in(self, player: int, zone: str) -> list[int]:
         """``player``'s own cards in ``zone`` (hand, graveyard, library, or face-up cards
