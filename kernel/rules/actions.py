@@ -322,7 +322,8 @@ class LegalActions(GamePart):
         (its card is one of ``activators``) that ``player`` might activate: they control
         it, or one of its card's is an "any player may" ability.  Kept while the
         permanents and their characteristics stay."""
-        cache = self._chars_cache()
+        kept = self._chars is not None  # (else none are computed: not computed for this)
+        cache = self._chars_cache() if kept else {}
         key = ("\0may activate", player)
         found: bool | None = cache.get(key)
         if found is not None and not self.validate_caches:
@@ -674,7 +675,7 @@ class LegalActions(GamePart):
                                      if t.filter(v, player_ref(p), player, source)]
         reads = getattr(t.filter, "reads", None)
         kept = reads is not None and reads <= ALL_CHANGES
-        cache = self._chars_cache()
+        cache = self._chars_cache() if kept else {}
         if kept:
             # it looks at characteristics only: the permanents it allows are kept while
             # the permanents and their characteristics stay (across taps, mana, steps)
