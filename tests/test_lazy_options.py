@@ -2,7 +2,7 @@
 
 ``Game.legal_actions`` lists, after pass, the plays and the casts, the options of every
 activated ability a player may activate: each source x each choice of targets x each X.
-With activated abilities to offer it returns an :class:`~mtgk.rules.actions.Options`,
+With activated abilities to offer it returns an :class:`~mtgk.rules.options.Options`,
 a sequence that makes option k when it is asked for (a random agent picking one of 481
 options pays for one), and that reads, compares and prints as the list the eager
 enumeration makes (``_legal_actions(..., share=False)``, what validated mode compares it
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -24,8 +25,9 @@ from hypothesis import strategies as st
 from mtgk.agents import RandomAgent
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
-from mtgk.rules.actions import MAX_TARGET_COMBOS, Activations, Options
+from mtgk.rules.actions import MAX_TARGET_COMBOS, Activations
 from mtgk.rules.engine import Game, GameOver
+from mtgk.rules.options import Options
 
 # cards with activated abilities of every shape: one target, two targets (Garruk,
 # Shapesharer), "up to one" (Living Lectern), {X} (Mirror Entity), loyalty and -X
@@ -136,6 +138,8 @@ def test_the_sequence_reads_as_the_list_it_stands_for(head: list[Any], fams: lis
     for oid, idx, xs, single, combos in fams:
         want.extend(family_options(oid, idx, xs, single, combos))
     assert len(opts) == len(want) and bool(opts) == bool(want)
+    assert isinstance(opts, Sequence) and not isinstance(want, Options)
+    assert not isinstance((), Options) and not isinstance("", Options)
     for k in data.draw(st.lists(st.integers(-len(want), len(want) - 1), max_size=8)):
         assert opts[k] == want[k]
         assert opts[k] is opts[k] and opts.listed(opts[k])

@@ -4,10 +4,9 @@ costs and targets (CR 115, 601.2c; protection CR 702.16; enchanting CR 303.4).""
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations, islice, product
-from typing import Any, overload
+from typing import Any
 
 import msgspec
 from mypy_extensions import trait
@@ -26,6 +25,7 @@ from mtgk.rules.layers import (
     printed_template,
 )
 from mtgk.rules.mana import ManaCost, Source, max_payable_x, plan_payment
+from mtgk.rules.options import Options
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import is_active
 from mtgk.rules.state import Obj
@@ -71,78 +71,6 @@ class Activations:
         targets = [single[t]] if single is not None else \
             list(self.combos[t]) if self.combos is not None else []
         return ["activate", self.oid, self.idx, targets, self.xs[k - t * n]]
-
-
-class Options(Sequence[Any]):
-    """A player's legal priority actions (:meth:`LegalActions.legal_actions`) as a
-    sequence that makes an option when it is asked for: first ``head`` (pass, playing
-    lands, casting spells), then the options of each of ``families`` (activated
-    abilities: sources x targets x X), each made once (the same object every time it
-    is asked for).  It reads, compares and prints as the list of those options."""
-
-    def __init__(self, head: list[Any], families: list[Activations]) -> None:
-        self.head = head
-        self.families = families
-        starts: list[int] = []
-        n = len(head)
-        for f in families:
-            starts.append(n)
-            n += f.count
-        self.starts = starts
-        self.size = n
-        self.built: dict[int, list[Any]] = {}
-
-    def __len__(self) -> int:
-        return self.size
-
-    @overload
-    def __getitem__(self, i: int) -> Any: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Any]: ...
-
-    def __getitem__(self, i: int | slice) -> Any:
-        if isinstance(i, slice):
-            return [self.at(k) for k in range(*i.indices(self.size))]
-        if i < 0:
-            i += self.size
-        if not 0 <= i < self.size:
-            raise IndexError("option index out of range")
-        return self.at(i)
-
-    def at(self, k: int) -> Any:
-        """Option ``k`` (``0 <= k < len(self)``)."""
-        head = self.head
-        if k < len(head):
-            return head[k]
-        found = self.built.get(k)
-        if found is None:
-            f = bisect_right(self.starts, k) - 1
-            found = self.built[k] = self.families[f].option(k - self.starts[f])
-        return found
-
-    def __iter__(self) -> Iterator[Any]:
-        for k in range(self.size):
-            yield self.at(k)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Options | list):
-            return False
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    def __repr__(self) -> str:
-        return repr(list(self))
-
-    def listed(self, answer: Any) -> bool:
-        """Whether ``answer`` is one of these options itself (not an equal copy): one of
-        ``head`` or one made by this sequence."""
-        for o in self.head:
-            if o is answer:
-                return True
-        for o in self.built.values():
-            if o is answer:
-                return True
-        return False
 
 
 def _singulars(q: str) -> list[str]:
