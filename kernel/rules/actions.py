@@ -120,14 +120,14 @@ class LegalActions(GamePart):
                 raise StaleCache(f"after event {len(self.log) - 1}, the legal actions kept "
                                  f"for player {player} differ from a fresh enumeration")
             kept = cached[1]
-            return kept if isinstance(kept, Options) else list(kept)
+            return list(kept) if type(kept) is list else kept  # (a list: a copy of it)
         out = self._legal_actions(player, sorcery_ok)
         if self.validate_caches and out != self._legal_actions(player, sorcery_ok, share=False):
             raise StaleCache(f"after event {len(self.log) - 1}, the legal actions of player "
                              f"{player} differ when the same cards in hand are enumerated "
                              "once and activated abilities' options made as asked for")
         self._legal[(player, sorcery_ok)] = (key, out)
-        return out if isinstance(out, Options) else list(out)
+        return list(out) if type(out) is list else out
 
     def _nothing_at_instant_speed(self, player: int) -> bool:
         """Whether ``player``, unable to cast a sorcery now, surely can do nothing but pass:
