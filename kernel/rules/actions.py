@@ -248,8 +248,8 @@ class LegalActions(GamePart):
     def _may_activate(self, player: int, activators: set[str]) -> bool:
         """Whether a permanent has an activated ability other than a mana ability
         (its card is one of ``activators``) that ``player`` might activate: they control
-        it, or one of its card's is an "any player may" ability.  Kept while the
-        permanents and their characteristics stay."""
+        it, or its card has an "any player may" one.  Kept while the permanents and their
+        characteristics stay."""
         kept = self._chars is not None  # (else none are computed: not computed for this)
         cache = self._chars_cache() if kept else {}
         key = ("\0may activate", player)
@@ -737,7 +737,6 @@ class LegalActions(GamePart):
             for x in xs:
                 out.append(["activate", oid, idx, targets, x])
         return out
-
 
     def _activations(self, player: int, oid: int, idx: int, ab: Activated,
                      sorcery_ok: bool, sources: list[Source] | None) -> Activations | None:
