@@ -198,3 +198,23 @@ def test_lazy_options_are_the_eager_ones_on_varied_boards(
         g.run(0, max_turns=3)
     except GameOver:
         pass
+
+
+@pytest.mark.parametrize("zone", ["battlefield", "graveyard"])
+def test_an_ability_that_works_only_from_the_graveyard_is_offered_only_there(
+        registry: Registry, zone: str) -> None:
+    """Summon the School's ability works from its owner's graveyard (``Activated.zones``).
+    Put on the battlefield (a scenario's setup may put any card anywhere) it was offered
+    there, and the engine, taking a listed action as legal, failed performing it (CR
+    113.6; found by the property test above)."""
+    g = Game(registry, ["p1", "p2"], seed=0, agents=[RandomAgent(1), RandomAgent(2)])
+    with g.setting_up():
+        school = g.new_id()
+        g.emit(ev.ObjectCreated(obj=school, card="Summon the School", owner=0, zone=zone))
+        for _ in range(4):  # (changelings: four Merfolk to tap for its cost)
+            g.emit(ev.ObjectCreated(obj=g.new_id(), card="Mirror Entity", owner=0,
+                                    zone="battlefield"))
+    offered = [a for a in g.legal_actions(0) if a[0] == "activate" and a[1] == school]
+    assert offered == ([["activate", school, 1, [], 0]] if zone == "graveyard" else [])
+    for action in offered:
+        g.check_action(0, action)  # (legal as listed)

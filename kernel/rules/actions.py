@@ -225,8 +225,8 @@ class LegalActions(GamePart):
                 continue
             c = self.chars(oid)
             for idx, (key, ab) in enumerate(d.activated, start=1):
-                if key not in c.abilities or ab.mana or (c.controller != player
-                                                         and not ab.any_player):
+                if key not in c.abilities or ab.mana or "battlefield" not in ab.zones or (
+                        c.controller != player and not ab.any_player):
                     continue
                 out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources()))
         for zone in elsewhere:  # abilities that work from other zones (``Activated.zones``)
@@ -273,8 +273,9 @@ class LegalActions(GamePart):
 
     def _activation_slots(self, player: int, copies: bool, activators: set[str]
                           ) -> list[tuple[int, int, Activated]]:
-        """The activated abilities of permanents, other than mana abilities, that
-        ``player`` may activate (their controller's, and "any player may" ones), as
+        """The activated abilities of permanents, other than mana abilities and those that
+        work only from other zones, that ``player`` may activate (their controller's,
+        and "any player may" ones), as
         (permanent, ability number, ability) in battlefield order; ``copies``: a copy
         effect exists (each permanent's definition is asked, not its card's), else
         ``activators`` names the cards that have such an ability.  Kept while the
@@ -295,8 +296,8 @@ class LegalActions(GamePart):
                 continue
             c = self.chars(oid)
             for idx, (name, ab) in enumerate(d.activated, start=1):
-                if name in c.abilities and not ab.mana and (c.controller == player
-                                                            or ab.any_player):
+                if name in c.abilities and not ab.mana and "battlefield" in ab.zones and (
+                        c.controller == player or ab.any_player):
                     fresh.append((oid, idx, ab))
         if found is not None and found != fresh:
             raise StaleCache(f"after event {len(self.log) - 1}, the activated abilities "
