@@ -156,7 +156,7 @@ class HeuristicAgent(RandomAgent):
             return acts[self.rng.randrange(len(acts))]
         return ["pass"]
 
-    def _best_targets(self, game: Game, options: list[Any], me: int) -> Any:
+    def _best_targets(self, game: Game, options: Sequence[Any], me: int) -> Any:
         def bad_for_me(t: int) -> bool:
             s = game.state
             return (t < 0 and same_team(s, -1 - t, me)) or (

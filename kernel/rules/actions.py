@@ -12,6 +12,7 @@ import msgspec
 from mypy_extensions import trait
 
 from mtgk.cards.definitions import X_COUNT, Activated, CardDef, Target
+from mtgk.cards.filters import permanent
 from mtgk.log.events import player_ref
 from mtgk.rules.core import PASS, RulesError, card_of
 from mtgk.rules.kept import StaleCache
@@ -24,6 +25,7 @@ from mtgk.rules.layers import (
     printed_template,
 )
 from mtgk.rules.mana import ManaCost, Source, max_payable_x, plan_payment
+from mtgk.rules.options import Options
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import is_active
 from mtgk.rules.state import Obj
@@ -37,6 +39,38 @@ COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"
 
 
 MAX_TARGET_COMBOS = 24
+
+PERMANENT = permanent.pred
+"""The condition "on the battlefield" (the filter ``permanent``): a filter whose first
+condition (``Filter.parts``) it is accepts nothing but permanents."""
+
+
+class Activations:
+    """The options of one activated ability of one source, in the order the enumeration
+    lists them (each choice of targets, then each X): ``["activate", oid, idx, targets,
+    x]``.  ``single``: the candidates of its one target slot (one target, not "up to"),
+    each option targeting one of the first :data:`MAX_TARGET_COMBOS`; else ``combos``,
+    the choices of targets."""
+
+    def __init__(self, oid: int, idx: int, xs: list[int], single: list[int] | None,
+                 combos: list[list[int]] | None) -> None:
+        self.oid = oid
+        self.idx = idx
+        self.xs = xs
+        self.single = single
+        self.combos = combos
+        targets = min(len(single), MAX_TARGET_COMBOS) if single is not None \
+            else len(combos) if combos is not None else 0
+        self.count = targets * len(xs)
+
+    def option(self, k: int) -> list[Any]:
+        """Option ``k`` of this ability (``0 <= k < count``), made now."""
+        n = len(self.xs)
+        t = k // n
+        single = self.single
+        targets = [single[t]] if single is not None else \
+            list(self.combos[t]) if self.combos is not None else []
+        return ["activate", self.oid, self.idx, targets, self.xs[k - t * n]]
 
 
 def _singulars(q: str) -> list[str]:
@@ -55,13 +89,16 @@ class LegalActions(GamePart):
     """What a player may do now (CR 117.1), with timing, modes and targets."""
 
     # ------------------------------------------------------------------ actions
-    def legal_actions(self, player: int) -> list[Any]:
+    def legal_actions(self, player: int) -> Sequence[Any]:
         """Every legal priority action (pass first); targets enumerated, capped per ability.
+        A list, or with activated abilities to offer an :class:`Options` (a sequence
+        that makes the options of those abilities as they are asked for).
 
         Remembered while nothing they depend on changes: the characteristics and
         everything but the events of :data:`NEUTRAL_EVENTS` (``_version``), tapped
         status, the player's mana pool, whether they could cast a sorcery, and the top
-        cards of the libraries."""
+        cards of the libraries.  Validated mode compares them with a fresh enumeration
+        that makes every option at once (``share=False``)."""
         s = self.state
         if s.over:
             return [PASS]
@@ -82,13 +119,15 @@ class LegalActions(GamePart):
                                                                          share=False):
                 raise StaleCache(f"after event {len(self.log) - 1}, the legal actions kept "
                                  f"for player {player} differ from a fresh enumeration")
-            return list(cached[1])
+            kept = cached[1]
+            return list(kept) if type(kept) is list else kept  # (a list: a copy of it)
         out = self._legal_actions(player, sorcery_ok)
         if self.validate_caches and out != self._legal_actions(player, sorcery_ok, share=False):
             raise StaleCache(f"after event {len(self.log) - 1}, the legal actions of player "
-                             f"{player} differ when the same cards in hand are enumerated once")
+                             f"{player} differ when the same cards in hand are enumerated "
+                             "once and activated abilities' options made as asked for")
         self._legal[(player, sorcery_ok)] = (key, out)
-        return list(out)
+        return list(out) if type(out) is list else out
 
     def _nothing_at_instant_speed(self, player: int) -> bool:
         """Whether ``player``, unable to cast a sorcery now, surely can do nothing but pass:
@@ -108,13 +147,8 @@ class LegalActions(GamePart):
         activators, elsewhere, _makers = self._ability_cards()
         if elsewhere or (s.effects and self._effects_facts()[0]):
             return False
-        if activators:
-            reg = self.reg
-            for oid in s.battlefield:
-                card = objs[oid].card
-                if card in activators and (self.chars(oid).controller == player or any(
-                        ab.any_player for _k, ab in reg[card].activated)):
-                    return False  # (another player's permanent: only "any player" abilities)
+        if activators and self._may_activate(player, activators):
+            return False
         perms = self.reg.cast_permissions
         plan = self.reg.__dict__.get("_permission_plan") if perms else None
         if not perms or (plan is not None and plan[0] == (len(perms),
@@ -125,11 +159,14 @@ class LegalActions(GamePart):
             self._idle[player] = self._idle_version
         return True
 
-    def _legal_actions(self, player: int, sorcery_ok: bool, share: bool = True) -> list[Any]:
+    def _legal_actions(self, player: int, sorcery_ok: bool, share: bool = True
+                       ) -> list[Any] | Options:
         """Every legal priority action of ``player`` (:meth:`legal_actions`, enumerated).
         ``share``: cards in the hand that are the same card (the same name, face up, no
-        flags) are enumerated once, the others' options made from the first's (validated
-        mode checks it against ``share=False``)."""
+        flags) are enumerated once, the others' options made from the first's, and the
+        options of activated abilities are made as they are asked for (an
+        :class:`Options`; validated mode checks it against ``share=False``, which makes
+        every option at once, as a list)."""
         out: list[Any] = [PASS]
         s = self.state
         pl = s.players[player]
@@ -172,7 +209,15 @@ class LegalActions(GamePart):
                                           alts))
         copies = bool(s.effects) and self._effects_facts()[0]  # else each behaves as its card
         activators, elsewhere, _makers = self._ability_cards()
-        for oid in s.battlefield if copies or activators else ():
+        families: list[Activations] = []
+        if share:
+            for oid, idx, ab in self._activation_slots(player, copies, activators) \
+                    if copies or activators else ():
+                if not (ab.cost.tap and objs[oid].tapped):  # (else none: 602.5a)
+                    f = self._activations(player, oid, idx, ab, sorcery_ok, sources())
+                    if f is not None:
+                        families.append(f)
+        for oid in s.battlefield if not share and (copies or activators) else ():
             if not copies and s.objects[oid].card not in activators:
                 continue
             d = self.definition(oid) if copies else self.reg[s.objects[oid].card]
@@ -180,8 +225,8 @@ class LegalActions(GamePart):
                 continue
             c = self.chars(oid)
             for idx, (key, ab) in enumerate(d.activated, start=1):
-                if key not in c.abilities or ab.mana or (c.controller != player
-                                                         and not ab.any_player):
+                if key not in c.abilities or ab.mana or "battlefield" not in ab.zones or (
+                        c.controller != player and not ab.any_player):
                     continue
                 out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok, sources()))
         for zone in elsewhere:  # abilities that work from other zones (``Activated.zones``)
@@ -189,10 +234,76 @@ class LegalActions(GamePart):
                 if s.objects[oid].card not in elsewhere[zone]:
                     continue
                 for idx, (_key, ab) in enumerate(self.definition(oid).activated, start=1):
-                    if zone in ab.zones and not ab.mana:
+                    if zone not in ab.zones or ab.mana:
+                        continue
+                    if not share:
                         out.extend(self._activate_options(player, oid, idx, ab, sorcery_ok,
                                                           sources()))
-        return out
+                        continue
+                    f = self._activations(player, oid, idx, ab, sorcery_ok, sources())
+                    if f is not None:
+                        families.append(f)
+        return Options(out, families) if families else out
+
+    def _may_activate(self, player: int, activators: set[str]) -> bool:
+        """Whether a permanent has an activated ability other than a mana ability
+        (its card is one of ``activators``) that ``player`` might activate: they control
+        it, or its card has an "any player may" one.  Kept while the permanents and their
+        characteristics stay."""
+        kept = self._chars is not None  # (else none are computed: not computed for this)
+        cache = self._chars_cache() if kept else {}
+        key = ("\0may activate", player)
+        found: bool | None = cache.get(key)
+        if found is not None and not self.validate_caches:
+            return found
+        s = self.state
+        reg = self.reg
+        fresh = False
+        for oid in s.battlefield:
+            card = s.objects[oid].card
+            if card in activators and (self.chars(oid).controller == player or any(
+                    ab.any_player for _k, ab in reg[card].activated)):
+                fresh = True  # (another player's permanent: only "any player" abilities)
+                break
+        if found is not None and found != fresh:
+            raise StaleCache(f"after event {len(self.log) - 1}, whether player {player} "
+                             "may activate an ability kept differs from a fresh look")
+        cache[key] = fresh
+        return fresh
+
+    def _activation_slots(self, player: int, copies: bool, activators: set[str]
+                          ) -> list[tuple[int, int, Activated]]:
+        """The activated abilities of permanents, other than mana abilities and those that
+        work only from other zones, that ``player`` may activate (their controller's,
+        and "any player may" ones), as
+        (permanent, ability number, ability) in battlefield order; ``copies``: a copy
+        effect exists (each permanent's definition is asked, not its card's), else
+        ``activators`` names the cards that have such an ability.  Kept while the
+        permanents and their characteristics stay (validated mode compares a fresh look)."""
+        cache = self._chars_cache()
+        key = ("\0activations", player, copies)
+        found: list[tuple[int, int, Activated]] | None = cache.get(key)
+        if found is not None and not self.validate_caches:
+            return found
+        s = self.state
+        fresh: list[tuple[int, int, Activated]] = []
+        for oid in s.battlefield:
+            card = s.objects[oid].card
+            if not copies and card not in activators:
+                continue
+            d = self.definition(oid) if copies else self.reg[card]
+            if not d.activated:
+                continue
+            c = self.chars(oid)
+            for idx, (name, ab) in enumerate(d.activated, start=1):
+                if name in c.abilities and not ab.mana and "battlefield" in ab.zones and (
+                        c.controller == player or ab.any_player):
+                    fresh.append((oid, idx, ab))
+        if found is not None and found != fresh:
+            raise StaleCache(f"after event {len(self.log) - 1}, the activated abilities "
+                             f"kept as player {player}'s to activate differ from a fresh look")
+        cache[key] = fresh
+        return fresh
 
     def _own_cards_in(self, player: int, zone: str) -> list[int]:
         """``player``'s own cards in ``zone`` (hand, graveyard, library, or face-up cards
@@ -469,42 +580,61 @@ class LegalActions(GamePart):
             x = next((it.x for it in self.state.stack if it.id == source), 0)
         v.x = x
         try:
-            out = [player_ref(p) for p in range(len(self.state.players))
-                   if t.filter(v, player_ref(p), player, source)]
-            reads = getattr(t.filter, "reads", None)
-            kept = reads is not None and reads <= ALL_CHANGES
-            if kept:
-                # it looks at characteristics only: the permanents it allows are kept while
-                # the permanents and their characteristics stay (across taps, mana, steps)
-                cache = self._chars_cache()
-                key: tuple[Any, ...] = ("\0targets", player, source, t.filter, x)
-                found = cache.get(key)
-                if found is None:
-                    found = cache[key] = self._permanent_targets(v, player, source, t)
-                elif self.validate_caches and found != self._permanent_targets(v, player,
-                                                                               source, t):
-                    raise StaleCache(f"after event {len(self.log) - 1}, the permanents kept "
-                                     f"as legal targets for {t.filter!r} differ from a fresh "
-                                     "look: the filter reads more than it declares")
-                out.extend(found)
-            else:
-                out.extend(self._permanent_targets(v, player, source, t))
-            for it in self.state.stack:
-                if it.id != source and t.filter(v, it.id, player, source):
-                    out.append(it.id)
-            cards = [oid for p in self.state.players for oid in p.graveyard]
-            if cards and kept:  # (the cards there, by their printed characteristics)
-                key = ("\0graveyard", player, source, t.filter, x, tuple(cards))
-                found = cache.get(key)
-                if found is None:
-                    found = cache[key] = [oid for oid in cards if t.filter(v, oid, player,
-                                                                            source)]
-                out.extend(found)
-            elif cards:
-                out.extend(oid for oid in cards if t.filter(v, oid, player, source))
+            parts = getattr(t.filter, "parts", None)
+            if parts and parts[0] is PERMANENT:
+                # a filter of permanents (its first condition: "on the battlefield")
+                # takes no player, stack item or card: only the permanents are asked
+                out = self._candidates(v, player, source, t, True)
+                if self.validate_caches and out != self._candidates(v, player, source, t,
+                                                                    False):
+                    raise StaleCache(f"after event {len(self.log) - 1}, {t.filter!r} "
+                                     "accepts more than permanents")
+                return out
+            return self._candidates(v, player, source, t, False)
         except Exception as exc:
             card, ability = self._target_owner(source, t)
             self.card_failed(exc, card, ability, "target filter")
+
+    def _candidates(self, v: View, player: int, source: int, t: Target, permanents: bool
+                    ) -> list[int]:
+        """:meth:`target_candidates` (``v.x`` set): ``permanents``, only the permanents
+        (for a filter that accepts nothing else)."""
+        s = self.state
+        out = [] if permanents else [player_ref(p) for p in range(len(s.players))
+                                     if t.filter(v, player_ref(p), player, source)]
+        reads = getattr(t.filter, "reads", None)
+        kept = reads is not None and reads <= ALL_CHANGES
+        cache = self._chars_cache() if kept else {}
+        if kept:
+            # it looks at characteristics only: the permanents it allows are kept while
+            # the permanents and their characteristics stay (across taps, mana, steps)
+            key: tuple[Any, ...] = ("\0targets", player, source, t.filter, v.x)
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = self._permanent_targets(v, player, source, t)
+            elif self.validate_caches and found != self._permanent_targets(v, player,
+                                                                           source, t):
+                raise StaleCache(f"after event {len(self.log) - 1}, the permanents kept "
+                                 f"as legal targets for {t.filter!r} differ from a fresh "
+                                 "look: the filter reads more than it declares")
+            out.extend(found)
+        else:
+            out.extend(self._permanent_targets(v, player, source, t))
+        if permanents:
+            return out
+        for it in s.stack:
+            if it.id != source and t.filter(v, it.id, player, source):
+                out.append(it.id)
+        cards = [oid for p in s.players for oid in p.graveyard]
+        if cards and kept:  # (the cards there, by their printed characteristics)
+            key = ("\0graveyard", player, source, t.filter, v.x, tuple(cards))
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = [oid for oid in cards if t.filter(v, oid, player,
+                                                                        source)]
+            out.extend(found)
+        elif cards:
+            out.extend(oid for oid in cards if t.filter(v, oid, player, source))
         return out
 
     def _permanent_targets(self, v: View, player: int, source: int, t: Target) -> list[int]:
@@ -586,6 +716,8 @@ class LegalActions(GamePart):
 
     def _activate_options(self, player: int, oid: int, idx: int, ab: Activated,
                           sorcery_ok: bool, sources: list[Source] | None) -> list[Any]:
+        """The options to activate ability ``idx`` (``ab``) of ``oid``, every one made
+        (what :meth:`_activations` makes as asked for: validated mode compares them)."""
         if ab.sorcery and not sorcery_ok:
             return []
         try:
@@ -607,3 +739,29 @@ class LegalActions(GamePart):
                 out.append(["activate", oid, idx, targets, x])
         return out
 
+    def _activations(self, player: int, oid: int, idx: int, ab: Activated,
+                     sorcery_ok: bool, sources: list[Source] | None) -> Activations | None:
+        """The options to activate ability ``idx`` (``ab``) of ``oid`` as a family, its
+        options made as they are asked for (``None`` if there are none); the same
+        options as :meth:`_activate_options`, in the same order."""
+        if ab.sorcery and not sorcery_ok:
+            return None
+        try:
+            self._check_activation_costs(player, oid, ab, 0)
+        except RulesError:
+            return None
+        xs = [0]
+        if ab.cost.loyalty_x:
+            xs = list(range(0, self.state.objects[oid].counters.get("loyalty", 0) + 1))
+        cost = ManaCost.parse(ab.cost.mana)
+        if cost.x:
+            pool, srcs = self.payment(player, ("ability", oid)) if sources is None else \
+                (self.state.players[player].mana, sources)
+            xs = list(range(0, max_payable_x(cost, pool, srcs) + 1))
+        slots = ab.targets
+        if len(slots) == 1 and slots[0].count == 1 and not slots[0].up_to:
+            single = self.target_candidates(player, oid, slots[0], 0)  # (_target_combos's)
+            f = Activations(oid, idx, xs, single, None)
+        else:
+            f = Activations(oid, idx, xs, None, self._target_combos(player, oid, slots))
+        return f if f.count else None

@@ -73,7 +73,7 @@ class Decision:
     __slots__ = ("kind", "player", "options", "prompt", "count", "up_to", "check", "context",
                  "many")
 
-    def __init__(self, kind: str, player: int, options: list[Any] | None, prompt: str = "",
+    def __init__(self, kind: str, player: int, options: Sequence[Any] | None, prompt: str = "",
                  count: int = 1, up_to: bool = False,
                  check: Callable[[Any], Any] | None = None, context: Any = None,
                  many: bool = False) -> None:
@@ -104,8 +104,12 @@ class _Pass:
 PASS: list[Any] = ["pass"]
 
 
-def _listed(answer: Any, options: list[Any]) -> bool:
-    """Whether ``answer`` is one of ``options`` itself (not an equal copy)."""
+def _listed(answer: Any, options: Sequence[Any]) -> bool:
+    """Whether ``answer`` is one of ``options`` itself (not an equal copy); a sequence
+    that makes its options as they are asked for (``legal_actions``) says so itself."""
+    listed = getattr(options, "listed", None)
+    if listed is not None:
+        return bool(listed(answer))
     for o in options:
         if o is answer:
             return True

@@ -38,7 +38,7 @@ above); no rule depends on it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -154,7 +154,7 @@ class KeptFacts:
         #: it, an ordinary one): without them, only granted triggers could be looked for
         self._tag_cards: dict[str, tuple[Any, bool, bool]] = {}
         #: legal_actions(), by player and whether they could cast a sorcery
-        self._legal: dict[tuple[int, bool], tuple[Any, list[Any]]] = {}
+        self._legal: dict[tuple[int, bool], tuple[Any, Sequence[Any]]] = {}
         #: player -> the ``_idle_version`` at which they could do nothing but pass at
         #: instant speed (:meth:`~mtgk.rules.actions.LegalActions._nothing_at_instant_speed`)
         self._idle: dict[int, int] = {}

@@ -37,7 +37,7 @@ class GamePart(GameCore):
     def priority_round(self) -> None:
         raise NotImplementedError  # defined by another part
 
-    def legal_actions(self, player: int) -> list[Any]:
+    def legal_actions(self, player: int) -> Sequence[Any]:
         raise NotImplementedError  # defined by another part
 
     def _ability_cards(self) -> tuple[set[str], dict[str, set[str]], set[str]]:

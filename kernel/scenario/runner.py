@@ -1049,7 +1049,7 @@ class ScenarioRun:
                                  f"{len(picked)}")
         return picked[0]
 
-    def _pick(self, name: Any, opts: list[Any], flat: list[int], picked: list[Any]) -> Any:
+    def _pick(self, name: Any, opts: Sequence[Any], flat: list[int], picked: list[Any]) -> Any:
         """The option a ``choose`` answer's name stands for."""
         if name is None:
             return 0 if 0 in opts else None
