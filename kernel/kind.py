@@ -50,8 +50,10 @@ COMPILED: tuple[str, ...] = (
 reader.  Everything else is always interpreted: the log's events, the card API, the
 tools, the plugins and the card sets, and the modules that define msgspec Structs
 (``mtgk.rules.structs``, ``mtgk.log.structs``: a Struct compiled by mypyc loses its
-precise annotations) or classes that plugins subclass (``replacement``: mypyc checks the
-exact type of a compiled class's instances)."""
+precise annotations), classes that plugins subclass (``replacement``: mypyc checks the
+exact type of a compiled class's instances) or classes with an abstract base
+(``options``: a compiled subclass of ``collections.abc.Sequence`` shares its base's
+registry, so that ``isinstance([], Options)`` would be true)."""
 
 
 PURE_ENV = "MTGK_PURE"
