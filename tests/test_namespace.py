@@ -76,7 +76,12 @@ def test_every_package_of_the_checkout_is_installed() -> None:
     """pyproject.toml lists the packages (a package-dir mapping can't be searched): a new
     folder with an ``__init__.py`` that is not listed would be missing from the wheel."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
-    assert set(config["packages"]) == _packages_on_disk()
+    data = {"mtgk.data": ROOT / "kernel" / "data",  # folders of data files, listed too
+            "mtgk.tools.viewer_assets": ROOT / "kernel" / "tools" / "viewer_assets"}
+    assert set(config["packages"]) - set(data) == _packages_on_disk()
+    assert set(data) <= set(config["packages"])
+    for folder in data.values():
+        assert folder.is_dir() and not list(folder.glob("*.py"))
     assert all(p == "mtgk" or p.startswith("mtgk.") for p in config["packages"])
 
 
