@@ -533,13 +533,18 @@ def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> St
     """"[Filter] get +P/+T (and have [abilities])": e.g. Goblin Chieftain."""
     from mtgk.rules.layers import APPLIERS  # noqa: F401  (layers own the effect kinds)
 
+    local = f.local and f.reads is not None
+
     def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
-        return gets_and_has(matching(v, f, v.chars(src).controller, src), power, toughness,
-                            grant)
+        you = v.chars(src).controller
+        some = getattr(v, "some", None) if local else None  # (the layers ask about these)
+        objs = matching(v, f, you, src) if some is None else [
+            oid for oid in some if f(v, oid, you, src)]
+        return gets_and_has(objs, power, toughness, grant)
     return Static(effects, f"lord({f!r}, {power}, {toughness})",
                   pt_and_grant_layers(power, toughness, grant),
                   None if f.reads is None else f.reads | {"controller"},
-                  "each" if f.local and f.reads is not None else "")
+                  "each" if local else "")
 
 
 def host_of(view: View, src: int) -> list[int]:

@@ -37,8 +37,7 @@ SOME_LAYERS = frozenset({"6", "7b", "7c", "7d"})
 """The layers in which static abilities and resolved effects may have effects."""
 
 _LATER_CHANGES: dict[str, frozenset[str]] = {
-    "6": LAYER_CHANGES["6"] | {"pt"}, "7b": frozenset({"pt"}), "7c": frozenset({"pt"}),
-    "7d": frozenset({"pt"})}
+    layer: LAYER_CHANGES[layer] | LAYER_CHANGES["7c"] for layer in ("6", "7b", "7c", "7d")}
 """What the effects of a layer and the later ones change (groups of ``Reads``)."""
 
 

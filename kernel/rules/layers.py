@@ -413,7 +413,7 @@ LAYER_CHANGES: dict[str, frozenset[str]] = {
     "4": frozenset({"types"}),
     "5": frozenset({"colors"}),
     "6": frozenset({"abilities"}),
-}
+    **{layer: frozenset({"pt"}) for layer in ("7a", "7b", "7c", "7d")}}
 """What the effects of each layer (from 2 on) change, in the groups of
 ``mtgk.cards.filters.Reads``; an effect kind a plugin adds to a layer must keep to it."""
 ALL_CHANGES = frozenset({"controller", "text", "types", "colors", "abilities", "pt",
@@ -428,7 +428,8 @@ class View:
         self.state = state
         self.reg = reg
         self._chars = chars
-        self._others = others  # (:func:`compute_some`: the permanents it leaves as they are)
+        self._others = others  # (compute_with_reads(only=): the permanents left as they are)
+        self.some: list[int] | None = None  # (what statics of scope "each" are asked about)
         self.x = 0  # the X of the spell or ability whose targets are being chosen
 
     def chars(self, oid: int) -> Chars:
@@ -512,6 +513,8 @@ class _Layers:
                 c.oid = oid
         self.chars = chars
         self.view = View(state, reg, self.chars, others)
+        self.each_view = self.view if only is None else View(state, reg, self.chars, others)
+        self.each_view.some = only  # (statics of scope "each" are asked about ``only`` alone)
         self.resolved: dict[str, list[_Entry]] = {}
         for e in state.effects:
             entry = APPLIERS.get(e.kind)
@@ -570,7 +573,8 @@ class _Layers:
                     batch.extend(_Entry(ts, k, o, p) for k, o, p in _parts(outs, layer))
                 elif self._has(chars, i) and (not st.layers or layer in st.layers):
                     try:
-                        fresh = st.effects(self.view, oid)
+                        fresh = st.effects(self.each_view if st.scope == "each"
+                                           else self.view, oid)
                     except Exception as exc:
                         self._failed(exc, i)
                     if self.check_layers and st.layers:
@@ -646,8 +650,11 @@ class _Layers:
         if not self._has(self.chars, b.static):
             return
         _ts, oid, _key, st = self.statics[b.static]
-        try:
-            outs = b.outs if reuse else st.effects(self.view, oid)  # nothing applied since
+        if self.others is not None and st.reads is not None:  # (compute_with_reads(only=))
+            reuse = reuse or st.reads.isdisjoint(LAYER_CHANGES.get(layer, ALL_CHANGES))
+        try:  # (``reuse``: nothing it reads applied since)
+            outs = b.outs if reuse else st.effects(
+                self.each_view if st.scope == "each" else self.view, oid)
         except Exception as exc:
             self._failed(exc, b.static)
         if not _parts(outs, layer):
@@ -775,7 +782,7 @@ def undeclared_readers(state: State, reg: Registry, oid: int,
 
 
 class NotForSome(Exception):
-    """:func:`compute_with_reads` of some objects met an effect it applies to all only."""
+    """:func:`compute_with_reads` of some objects met an effect of layers 1-5 (6: but a grant)."""
 
 
 def compute_with_reads(state: State, reg: Registry, only: list[int] | None = None,
@@ -784,9 +791,8 @@ def compute_with_reads(state: State, reg: Registry, only: list[int] | None = Non
     """:func:`compute`, and the parts of the state outside the permanents that the result
     depends on (``mtgk.log.events.STATE_PARTS`` the static abilities and characteristic-
     defining abilities on the battlefield declare they read), ``None`` if some static
-    ability didn't declare it (it may look at anything).  Or for the permanents ``only``,
-    the others' being ``others`` (:mod:`mtgk.rules.incremental` says when that is sound;
-    raises :class:`NotForSome` at an effect of layers 1-5, or 6 other than a grant)."""
+    ability didn't declare it (it may look at anything).  Or for permanents ``only``, the
+    others' being ``others`` (:mod:`mtgk.rules.incremental` says when that is sound)."""
     layers = _Layers(state, reg, only=only, others=others)
     chars = layers.run()
     return chars, None if layers.reads_unknown else frozenset(layers.reads)
