@@ -13,7 +13,9 @@ it kept.**  The versions and what bumps them are all here: after each event,
 * ``_chars`` -- every permanent's characteristics after the layers (CR 613), with
   ``_chars_reads``, the parts of the state the static abilities on the battlefield read
   (``Static.reads``); forgotten by an event that changes permanents or a part read
-  (``_chars_version`` counts the times).  ``_hooks`` (:meth:`static_hooks`,
+  (``_chars_version`` counts the times) -- unless it is brought up to date for the
+  permanents that event touched: on a plain board (:meth:`_plain_after`) or one whose
+  static abilities allow it (:meth:`_some_after`, :mod:`mtgk.rules.incremental`).  ``_hooks`` (:meth:`static_hooks`,
   :meth:`permanents_with`, :meth:`cached`, :meth:`_grants_possible`) go with them.
 * ``_version`` -- counts events that may change characteristics or what the rules look
   at (all but :data:`~mtgk.rules.core.NEUTRAL_EVENTS`): the key of ``_legal``
