@@ -4,17 +4,17 @@ characteristic-defining ability on the battlefield no longer makes every event t
 brings, takes or changes a permanent compute every permanent's characteristics
 (``mtgk.rules.incremental``).  Validated mode compares the kept characteristics with a
 full computation after every event; here it runs throughout, and the full computations
-are counted (``compute_with_reads`` called for all permanents)."""
+are counted (``Game.full_computations``: the times every permanent's characteristics
+were computed; on the code before, the same counts taken by wrapping
+``compute_with_reads`` were 8, 3 and 27 where these tests allow 1, 1 and 20)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import mtgk.rules.kept as kept_module
 from mtgk.agents import RandomAgent
 from mtgk.cards.decks import parse_deck
 from mtgk.cards.definitions import Registry
@@ -24,20 +24,6 @@ from mtgk.log import events as ev
 from mtgk.rules.engine import Game
 from mtgk.rules.incremental import static_allows
 from mtgk.rules.layers import chars_key, compute
-
-
-@pytest.fixture
-def full(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the computations of every permanent's characteristics (``[n]``)."""
-    count = [0]
-    real = kept_module.compute_with_reads
-
-    def counting(state: Any, reg: Any, *some: Any) -> Any:
-        if not some or some[0] is None:
-            count[0] += 1
-        return real(state, reg, *some)
-    monkeypatch.setattr(kept_module, "compute_with_reads", counting)
-    return count
 
 
 def table(registry: Registry, zones: dict[int, dict[str, list[str]]]) -> Game:
@@ -73,7 +59,7 @@ def same_as_full(g: Game) -> None:
 
 
 def test_creatures_entering_a_board_with_a_lord_are_computed_alone(
-        registry: Registry, full: list[int]) -> None:
+        registry: Registry) -> None:
     """Wizened Cenn ("other Kithkin creatures you control get +1/+1") on the battlefield:
     a Kithkin entering, a token, counters, an effect until end of turn, a creature dying
     -- none computes every permanent again (on the old code each one did); the lord
@@ -83,7 +69,7 @@ def test_creatures_entering_a_board_with_a_lord_are_computed_alone(
                          1: {"battlefield": ["Goldmeadow Harrier"]}})
     cenn, theirs = g.state.battlefield[0], g.state.battlefield[2]
     g.view()
-    assert full[0] == 1 and pt(g, theirs) == (1, 1)
+    assert g.full_computations == 1 and pt(g, theirs) == (1, 1)
     harrier = enter(g, g.state.players[0].hand[0])
     assert pt(g, harrier) == (2, 2)  # a Kithkin you control: +1/+1
     ogre = enter(g, g.state.players[0].hand[0])
@@ -101,16 +87,16 @@ def test_creatures_entering_a_board_with_a_lord_are_computed_alone(
     g.emit(ev.ZoneChanged(obj=token, new_obj=g.new_id(), from_zone="battlefield",
                           to_zone="graveyard"))
     same_as_full(g)
-    assert full[0] == 1  # all of it object by object
+    assert g.full_computations == 1  # all of it object by object
     g.emit(ev.ZoneChanged(obj=cenn, new_obj=g.new_id(), from_zone="battlefield",
                           to_zone="graveyard"))
     assert pt(g, harrier) == (2, 2)  # the lord is gone: computed in full
-    assert full[0] == 2
+    assert g.full_computations == 2
     same_as_full(g)
 
 
 def test_a_characteristic_defining_ability_counts_what_enters(
-        registry: Registry, full: list[int]) -> None:
+        registry: Registry) -> None:
     """Dauntless Dourbark (P/T: Forests and Treefolk you control; trample as long as you
     control another Treefolk) depends on the other permanents: it is computed again with
     the one that enters, the rest are not."""
@@ -122,16 +108,16 @@ def test_a_characteristic_defining_ability_counts_what_enters(
     assert pt(g, bark) == (3, 3)
     oak = enter(g, g.state.players[0].hand[0])
     assert pt(g, bark) == (4, 4) and "trample" in g.chars(bark).abilities
-    assert full[0] == 1
+    assert g.full_computations == 1
     g.emit(ev.ZoneChanged(obj=oak, new_obj=g.new_id(), from_zone="battlefield",
                           to_zone="graveyard"))
     assert pt(g, bark) == (3, 3) and "trample" not in g.chars(bark).abilities
-    assert full[0] == 1
+    assert g.full_computations == 1
     same_as_full(g)
 
 
 def test_type_changing_effects_and_unknown_statics_compute_everything(
-        registry: Registry, full: list[int]) -> None:
+        registry: Registry) -> None:
     """An effect of layer 4 decides whether a lord of layer 7 applies: with one in play
     (or a static ability that doesn't say what it affects), every permanent is computed
     again."""
@@ -142,10 +128,10 @@ def test_type_changing_effects_and_unknown_statics_compute_everything(
     g.emit(ev.EffectCreated(effect=g.new_id(), kind="set_creature_types", source=cenn,
                             controller=0, objs=(harrier,), params=["Ogre"]))
     assert pt(g, harrier) == (1, 1)  # no longer a Kithkin
-    assert full[0] == 2
+    assert g.full_computations == 2
     ogre = enter(g, g.state.players[0].hand[0])
     assert pt(g, ogre) == (2, 2)
-    assert full[0] == 3  # (the type-changing effect is still there)
+    assert g.full_computations == 3  # (the type-changing effect is still there)
     assert not static_allows(static(lambda v, src: [], "hand-written", ("7c",), frozenset()))
     assert not static_allows(lord(creature.where(lambda v, r, y, s: True, reads=frozenset()),
                                   1, 1))
@@ -158,7 +144,7 @@ def lorwyn_decks(registry: Registry) -> list[list[str]]:
 
 
 def test_a_giants_game_computes_the_layers_far_fewer_times(
-        registry: Registry, full: list[int]) -> None:
+        registry: Registry) -> None:
     """A game of the Giants deck: the old code computed every permanent's characteristics
     after nearly every event that changed a permanent; now only as a permanent with a
     static ability comes or goes (or an effect the layers can't apply to some objects
@@ -178,7 +164,7 @@ def test_a_giants_game_computes_the_layers_far_fewer_times(
         if isinstance(env.event, ev.ZoneChanged | ev.RemovedFromGame)
         and "battlefield" in (env.event.from_zone, getattr(env.event, "to_zone", ""))
         and has_statics(env.event))
-    assert full[0] <= with_statics + 5 and full[0] * 4 < changing, (full[0], changing)
+    assert g.full_computations <= with_statics + 5 and g.full_computations * 4 < changing, (g.full_computations, changing)
 
 
 @settings(max_examples=10, deadline=None)
