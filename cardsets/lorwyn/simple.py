@@ -223,7 +223,7 @@ def as_long_as(cond: Callable[[View, int], bool], power: int = 0, toughness: int
         return gets_and_has([src], power, toughness, grant) if cond(v, src) else []
     return static(effects, f"as long as {cond!r}" if isinstance(cond, Condition)
                   else "as long as ...", pt_and_grant_layers(power, toughness, grant),
-                  getattr(cond, "reads", None))
+                  getattr(cond, "reads", None), scope="self")
 
 
 def becomes_tapped(f: Filter | None, effect: Effect, *targets: Target) -> Triggered:

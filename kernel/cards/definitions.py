@@ -198,6 +198,14 @@ class Static:
     #: the characteristics (groups, see ``mtgk.cards.filters.Reads``) that which objects it
     #: affects and what it does to them depend on; ``None``: unknown, any
     reads: frozenset[str] | None = None
+    #: which objects its effects touch, and what decides that: ``"each"`` -- what it does
+    #: to an object depends only on that object (its characteristics and status, as its
+    #: ``reads`` declare) and on its source's controller, never on other objects (a lord:
+    #: "other Giants you control get +1/+1"); ``"self"`` -- it affects its source alone
+    #: (it may look at other objects: "as long as you control another Treefolk, ~ has
+    #: trample"); ``""``: unknown (the engine then computes every permanent's
+    #: characteristics again after an event that changes one)
+    scope: str = ""
 
 
 Ability = SpellAbility | Activated | Triggered | Static

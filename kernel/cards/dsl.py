@@ -437,13 +437,14 @@ def casts(f: Filter, effect: Effect, *targets: Target, who: str = "you",
 
 def static(effects: Callable[[View, int], list[tuple[str, str, list[int], Any]]],
            text: str = "", layers: Sequence[str] = (),
-           reads: frozenset[str] | None = None) -> Static:
+           reads: frozenset[str] | None = None, scope: str = "") -> Static:
     """A static ability; ``effects(view, source)`` gives ``(layer, kind, objs, params)``
     tuples.  ``layers`` (optional) names the layers it can have effects in; ``reads``
     (optional) the characteristics it looks at (a filter's ``reads``, see
-    ``mtgk.cards.filters.Reads``).  Both only spare the layer system work: leave them out
-    if unsure."""
-    return Static(effects, text, tuple(layers), reads)
+    ``mtgk.cards.filters.Reads``); ``scope`` (optional) which objects it affects
+    (``"each"``, ``"self"``: see ``Static.scope``).  They only spare the layer system
+    work: leave them out if unsure."""
+    return Static(effects, text, tuple(layers), reads, scope)
 
 
 RULES_ABILITIES = ("can't block", "can block any number", "all able block it",
@@ -463,7 +464,7 @@ def has(ability: str) -> Static:
     """A static ability the engine knows by name (a keyword or one of
     :data:`RULES_ABILITIES`): ``has("can't block")`` is "~ can't block"."""
     return Static(lambda v, src: [("6", "grant", [src], [ability])], ability, ("6",),
-                  frozenset())
+                  frozenset(), "self")
 
 
 @dataclass(frozen=True)
@@ -532,12 +533,18 @@ def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> St
     """"[Filter] get +P/+T (and have [abilities])": e.g. Goblin Chieftain."""
     from mtgk.rules.layers import APPLIERS  # noqa: F401  (layers own the effect kinds)
 
+    local = f.local and f.reads is not None
+
     def effects(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
-        return gets_and_has(matching(v, f, v.chars(src).controller, src), power, toughness,
-                            grant)
+        you = v.chars(src).controller
+        some = getattr(v, "some", None) if local else None  # (the layers ask about these)
+        objs = matching(v, f, you, src) if some is None else [
+            oid for oid in some if f(v, oid, you, src)]
+        return gets_and_has(objs, power, toughness, grant)
     return Static(effects, f"lord({f!r}, {power}, {toughness})",
                   pt_and_grant_layers(power, toughness, grant),
-                  None if f.reads is None else f.reads | {"controller"})
+                  None if f.reads is None else f.reads | {"controller"},
+                  "each" if local else "")
 
 
 def host_of(view: View, src: int) -> list[int]:

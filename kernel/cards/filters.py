@@ -84,10 +84,15 @@ def _all_of(parts: tuple[Pred, ...]) -> Pred:
 
 class Filter:
     def __init__(self, pred: Pred, desc: str, reads: Reads = None,
-                 parts: tuple[Pred, ...] | None = None) -> None:
+                 parts: tuple[Pred, ...] | None = None, local: bool = False) -> None:
         self.pred = pred
         self.desc = desc
         self.reads = reads
+        #: whether its verdict on an object depends on that object alone (its
+        #: characteristics and status), the source and "you" -- never on other objects
+        #: (the kernel's filters and modifiers are; ``where`` and hand-made ones are not
+        #: taken to be): a lord with such a filter is of ``Static.scope`` ``"each"``
+        self.local = local
         #: the conditions ``pred`` is all of (``&`` and the modifiers extend the list)
         self.parts: tuple[Pred, ...] = (pred,) if parts is None else parts
 
@@ -99,20 +104,24 @@ class Filter:
 
     def __and__(self, other: Filter) -> Filter:
         return Filter(_all_of(self.parts + other.parts), f"({self} & {other})",
-                      _union(self.reads, other.reads), self.parts + other.parts)
+                      _union(self.reads, other.reads), self.parts + other.parts,
+                      self.local and other.local)
 
     def __or__(self, other: Filter) -> Filter:
         a, b = self.pred, other.pred
         return Filter(lambda v, r, y, s: a(v, r, y, s) or b(v, r, y, s), f"{self} | {other}",
-                      _union(self.reads, other.reads))
+                      _union(self.reads, other.reads), local=self.local and other.local)
 
     def __invert__(self) -> Filter:
         a = self.pred
-        return Filter(lambda v, r, y, s: not a(v, r, y, s), f"~{self}", self.reads)
+        return Filter(lambda v, r, y, s: not a(v, r, y, s), f"~{self}", self.reads,
+                      local=self.local)
 
-    def _and(self, pred: Pred, suffix: str, reads: Reads = NOTHING) -> Filter:
+    def _and(self, pred: Pred, suffix: str, reads: Reads = NOTHING,
+             local: bool = True) -> Filter:
         parts = self.parts + (pred,)
-        return Filter(_all_of(parts), f"{self}{suffix}", _union(self.reads, reads), parts)
+        return Filter(_all_of(parts), f"{self}{suffix}", _union(self.reads, reads), parts,
+                      self.local and local)
 
     # modifiers -----------------------------------------------------------
     def you_control(self) -> Filter:
@@ -207,7 +216,7 @@ class Filter:
     def where(self, pred: Pred, desc: str = "where(...)", reads: Reads = None) -> Filter:
         """Also ``pred(view, ref, you, source)``; ``reads``: the characteristics it looks
         at (see :data:`Reads`; by default, any)."""
-        return self._and(pred, f".{desc}", reads)
+        return self._and(pred, f".{desc}", reads, local=False)
 
 
 CONTROLLER = frozenset({"controller"})
@@ -239,25 +248,25 @@ def _of_type(card_type: str) -> Pred:
 def _typed_filter(card_type: str, desc: str) -> Filter:
     """A permanent of ``card_type``: on the battlefield, then of the type (two parts, so
     that :func:`matching` over the battlefield can leave the first out)."""
-    return Filter(_typed(card_type), desc, TYPES, (_on_bf, _of_type(card_type)))
+    return Filter(_typed(card_type), desc, TYPES, (_on_bf, _of_type(card_type)), True)
 
 
 player = Filter(lambda v, r, y, s: r < 0 and not v.state.players[ref_player(r)].lost, "player",
-                frozenset({"players"}))
+                frozenset({"players"}), local=True)
 opponent = Filter(lambda v, r, y, s: r < 0 and not same_team(v.state, -1 - r, y),
-                  "opponent", NOTHING)
-you = Filter(lambda v, r, y, s: r < 0 and ref_player(r) == y, "you", NOTHING)
-permanent = Filter(_on_bf, "permanent", NOTHING)
+                  "opponent", NOTHING, local=True)
+you = Filter(lambda v, r, y, s: r < 0 and ref_player(r) == y, "you", NOTHING, local=True)
+permanent = Filter(_on_bf, "permanent", NOTHING, local=True)
 creature = _typed_filter("Creature", "creature")
 land = _typed_filter("Land", "land")
 artifact = _typed_filter("Artifact", "artifact")
 enchantment = _typed_filter("Enchantment", "enchantment")
 planeswalker = _typed_filter("Planeswalker", "planeswalker")
 nonland_permanent = Filter(lambda v, r, y, s: _on_bf(v, r, y, s) and "Land" not in v.chars(r).types,
-                           "nonland_permanent", TYPES)
+                           "nonland_permanent", TYPES, local=True)
 noncreature_permanent = Filter(
     lambda v, r, y, s: _on_bf(v, r, y, s) and "Creature" not in v.chars(r).types,
-    "noncreature_permanent", TYPES)
+    "noncreature_permanent", TYPES, local=True)
 creature_or_player = creature | player
 """The 2007 "target creature or player": planeswalkers are not included."""
 any_target = creature | player | planeswalker
@@ -267,7 +276,7 @@ def _is_spell(v: Any, r: int, y: int, s: int) -> bool:
     return r > 0 and any(it.id == r and it.kind == "spell" for it in v.state.stack)
 
 
-spell = Filter(_is_spell, "spell", frozenset({"stack"}))
+spell = Filter(_is_spell, "spell", frozenset({"stack"}), local=True)
 CARD_ZONES = ("library", "hand", "graveyard", "exile")
 
 
@@ -276,10 +285,11 @@ def _is_card(v: Any, r: int, y: int, s: int) -> bool:
     return o is not None and o.zone in CARD_ZONES and not o.token
 
 
-card = Filter(_is_card, "card", frozenset(CARD_ZONES))
+card = Filter(_is_card, "card", frozenset(CARD_ZONES), local=True)
 """A card not on the battlefield or the stack (a token is never a card)."""
-card_in_graveyard = Filter(_zone("graveyard"), "card_in_graveyard", frozenset({"graveyard"}))
-card_in_hand = Filter(_zone("hand"), "card_in_hand", frozenset({"hand"}))
+card_in_graveyard = Filter(_zone("graveyard"), "card_in_graveyard", frozenset({"graveyard"}),
+                           local=True)
+card_in_hand = Filter(_zone("hand"), "card_in_hand", frozenset({"hand"}), local=True)
 creature_card = card.with_type("Creature")
 creature_spell = spell.with_type("Creature")
 noncreature_spell = spell & ~spell.with_type("Creature")
@@ -306,22 +316,24 @@ class Kind(Filter):
         self._has = has
         self._name = "kind(" + ", ".join(repr(t) for t in subtypes) + ")"
         super().__init__(lambda v, r, y, s: _on_bf(v, r, y, s) and has(v, r, y, s), self._name,
-                         TYPES, (_on_bf, has))
+                         TYPES, (_on_bf, has), True)
 
     @property
     def creature(self) -> Filter:
         parts = creature.parts + (self._has,)
-        return Filter(_all_of(parts), f"{self._name}.creature", TYPES, parts)
+        return Filter(_all_of(parts), f"{self._name}.creature", TYPES, parts, True)
 
     @property
     def card(self) -> Filter:
         parts = card.parts + (self._has,)
-        return Filter(_all_of(parts), f"{self._name}.card", _union(card.reads, TYPES), parts)
+        return Filter(_all_of(parts), f"{self._name}.card", _union(card.reads, TYPES), parts,
+                      True)
 
     @property
     def spell(self) -> Filter:
         parts = (_is_spell, self._has)
-        return Filter(_all_of(parts), f"{self._name}.spell", _union(spell.reads, TYPES), parts)
+        return Filter(_all_of(parts), f"{self._name}.spell", _union(spell.reads, TYPES), parts,
+                      True)
 
 
 def kind(*subtypes: str) -> Kind:

@@ -13,7 +13,9 @@ it kept.**  The versions and what bumps them are all here: after each event,
 * ``_chars`` -- every permanent's characteristics after the layers (CR 613), with
   ``_chars_reads``, the parts of the state the static abilities on the battlefield read
   (``Static.reads``); forgotten by an event that changes permanents or a part read
-  (``_chars_version`` counts the times).  ``_hooks`` (:meth:`static_hooks`,
+  (``_chars_version`` counts the times) -- unless it is brought up to date for the
+  permanents that event touched: on a plain board (:meth:`_plain_after`) or one whose
+  static abilities allow it (:meth:`_some_after`, :mod:`mtgk.rules.incremental`).  ``_hooks`` (:meth:`static_hooks`,
   :meth:`permanents_with`, :meth:`cached`, :meth:`_grants_possible`) go with them.
 * ``_version`` -- counts events that may change characteristics or what the rules look
   at (all but :data:`~mtgk.rules.core.NEUTRAL_EVENTS`): the key of ``_legal``
@@ -46,10 +48,12 @@ from mypy_extensions import mypyc_attr
 from mtgk.cards.definitions import STATIC_HOOKS, CardDef, Registry
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope, Event
+from mtgk.rules.incremental import board_dependents, effect_allows
 from mtgk.rules.layers import (
     APPLIERS,
     CHARS_FIELDS,
     Chars,
+    NotForSome,
     View,
     chars_key,
     compute,
@@ -138,6 +142,11 @@ class KeptFacts:
         #: to the permanents of ``_chars``: each has its printed characteristics (with its
         #: counters), and an event that moves or changes a few of them changes those only
         self._chars_plain = False
+        #: else, if the board lets an event's permanents be computed alone
+        #: (:mod:`mtgk.rules.incremental`), the permanents that may change with them
+        self._dependents: list[int] | None = None
+        self._effect_objs: dict[int, list[int]] = {}  # (with them) effect id -> its objects
+        self.full_computations = 0  # how many times every permanent's were computed
         self._tokens = False  # whether a token has existed (state-based actions look)
         self._effects_seen: tuple[int, bool, bool] = (-1, False, False)  # _effects_facts
         #: validated mode: check what the engine keeps across events against a fresh
@@ -267,8 +276,8 @@ class KeptFacts:
         the state that a static ability on the battlefield reads (``Static.reads``; one
         that didn't say reads every part but those of :data:`NEUTRAL_EVENTS`)."""
         reads = self._chars_reads
-        if ch is None and self._chars_plain:
-            touched = self._plain_after(e)
+        if ch is None and (self._chars_plain or self._dependents is not None):
+            touched = self._plain_after(e) if self._chars_plain else self._some_after(e)
             if touched is not None:
                 self._chars_version += 1
                 self._sba_version += 1
@@ -315,6 +324,83 @@ class KeptFacts:
                     return None
                 cs[oid] = plain_chars(self.reg, o)
                 added.append(oid)
+        return gone, added
+
+    def _some_after(self, e: Event) -> tuple[list[int], list[int]] | None:
+        """With the characteristics of a board of statics that allow it kept
+        (``_dependents``, :mod:`mtgk.rules.incremental`), bring them up to date after
+        ``e``, an event that changes permanents, by computing the layers for the
+        permanents it brings, puts counters on or gives or ends an effect of layer 6
+        (grants) or 7 for, and the dependents alone, if it is one that moves objects,
+        creates them, changes their counters or creates or ends effects, and if it
+        brings or takes no permanent with a static ability: the objects that left and
+        those that came (as :meth:`_plain_after`); else ``None`` (then all are
+        forgotten)."""
+        cs = self._chars
+        deps = self._dependents
+        assert cs is not None and deps is not None
+        kind = type(e)
+        s = self.state
+        objs = s.objects
+        cards = self.reg.cards
+        gone: list[int] = []
+        some: set[int] = set(deps)
+        if kind in MOVES or kind is ev.LandPlayed:
+            oid: int = e.obj  # type: ignore[attr-defined]
+            old = cs.pop(oid, None)
+            if getattr(e, "from_zone", "") == "battlefield":
+                o = objs.get(oid)
+                d = cards.get(old.card if old is not None else o.card if o else "")
+                if d is not None and d.statics:
+                    return None  # (what it gave other permanents ends)
+                if oid in some:
+                    deps.remove(oid)
+                    some.discard(oid)
+            gone.append(oid)
+        elif kind is ev.CounterPlaced or kind is ev.CounterRemoved:
+            o = objs.get(e.obj)  # type: ignore[attr-defined]
+            if o is not None and o.zone == "battlefield":
+                some.add(o.id)
+        elif kind is ev.EffectCreated:
+            x: Any = e
+            if x.kind in APPLIERS and not effect_allows(x.kind):
+                return None
+            some.update(x.objs)
+            self._effect_objs[x.effect] = list(x.objs)
+        elif kind is ev.EffectsEnded:
+            for i in e.effects:  # type: ignore[attr-defined]
+                ended = self._effect_objs.pop(i, None)
+                if ended is None:
+                    return None
+                some.update(ended)
+        elif kind is not ev.ObjectCreated and kind is not ev.TokenCreated:
+            return None
+        added: list[int] = []
+        for oid in s.battlefield:
+            if oid not in cs:
+                o = objs[oid]
+                d = cards.get(o.card)
+                if o.face_down or o.flags or (d is not None and d.statics):
+                    return None  # (it may give other permanents something)
+                added.append(oid)
+                some.add(oid)
+                if o.card in self.reg.dynamic_pt:
+                    deps.append(oid)
+        if not some:
+            return gone, added
+        only = [oid for oid in s.battlefield if oid in some]
+        try:
+            fresh, reads = compute_with_reads(s, self.reg, only, cs)
+        except NotForSome:
+            return None
+        self._chars_reads = reads
+        for oid in only:
+            new = fresh[oid]
+            old = cs.get(oid)
+            if old is not None and (old.abilities != new.abilities or old.types != new.types):
+                self._lists.clear()  # (a permanent kept in them changed)
+            cs[oid] = new
+            self._makers[1].pop(oid, None)
         return gone, added
 
     def _carry_facts(self, gone: list[int], added: list[int]) -> None:
@@ -414,6 +500,10 @@ class KeptFacts:
             cs, self._chars_reads = compute_with_reads(self.state, self.reg)
             self._chars = cs
             self._chars_plain = self._plain_board()
+            self._dependents = None if self._chars_plain else board_dependents(
+                self.state, self.reg, cs)
+            self._effect_objs = {x.id: list(x.objs) for x in self.state.effects}
+            self.full_computations += 1
             self._lists = {}
             self._makers = (-1, {})
         return cs

@@ -98,9 +98,6 @@ if TYPE_CHECKING:
 
 LAYER_ORDER = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
 
-
-
-
 CHARS_FIELDS: Final = (
     "name", "types", "supertypes", "subtypes", "ctypes", "all_ctypes", "colors", "power",
     "toughness", "abilities", "controller", "loyalty", "mana_value", "oid", "pt_cda", "card",
@@ -416,7 +413,7 @@ LAYER_CHANGES: dict[str, frozenset[str]] = {
     "4": frozenset({"types"}),
     "5": frozenset({"colors"}),
     "6": frozenset({"abilities"}),
-}
+    **{layer: frozenset({"pt"}) for layer in ("7a", "7b", "7c", "7d")}}
 """What the effects of each layer (from 2 on) change, in the groups of
 ``mtgk.cards.filters.Reads``; an effect kind a plugin adds to a layer must keep to it."""
 ALL_CHANGES = frozenset({"controller", "text", "types", "colors", "abilities", "pt",
@@ -426,15 +423,20 @@ ALL_CHANGES = frozenset({"controller", "text", "types", "colors", "abilities", "
 class View:
     """Read access to a state and its characteristics, used by filters and statics."""
 
-    def __init__(self, state: State, reg: Registry, chars: dict[int, Chars]) -> None:
+    def __init__(self, state: State, reg: Registry, chars: dict[int, Chars],
+                 others: dict[int, Chars] | None = None) -> None:
         self.state = state
         self.reg = reg
         self._chars = chars
+        self._others = others  # (compute_with_reads(only=): the permanents left as they are)
+        self.some: list[int] | None = None  # (what statics of scope "each" are asked about)
         self.x = 0  # the X of the spell or ability whose targets are being chosen
 
     def chars(self, oid: int) -> Chars:
         c = self._chars.get(oid)
         if c is None:
+            if self._others is not None and oid in self._others:
+                return self._others[oid]
             c = printed(self.reg, self.state.objects[oid])
             self._chars[oid] = c
         return c
@@ -490,15 +492,17 @@ def _parts(outs: list[Out], layer: str) -> list[tuple[str, list[int], Any]]:
 class _Layers:
     """One computation of every permanent's characteristics."""
 
-    def __init__(self, state: State, reg: Registry, check_layers: bool = False) -> None:
+    def __init__(self, state: State, reg: Registry, check_layers: bool = False,
+                 only: list[int] | None = None, others: dict[int, Chars] | None = None) -> None:
         self.state = state
         self.reg = reg
         #: validated mode: a static ability's effect in a layer it doesn't declare fails
         self.check_layers = check_layers
+        self.others = others  # (:func:`compute_some`)
         objs = state.objects
         templates: dict[str, Chars] = reg.__dict__.get("_printed") or {}
         chars: dict[int, Chars] = {}
-        for oid in state.battlefield:  # :func:`printed`, inlined for the common case
+        for oid in state.battlefield if only is None else only:  # (:func:`printed`, inlined)
             o = objs[oid]
             t = None if o.face_down or o.flags else templates.get(o.card)
             if t is None:
@@ -508,7 +512,9 @@ class _Layers:
                 c.controller = o.controller
                 c.oid = oid
         self.chars = chars
-        self.view = View(state, reg, self.chars)
+        self.view = View(state, reg, self.chars, others)
+        self.each_view = self.view if only is None else View(state, reg, self.chars, others)
+        self.each_view.some = only  # (statics of scope "each" are asked about ``only`` alone)
         self.resolved: dict[str, list[_Entry]] = {}
         for e in state.effects:
             entry = APPLIERS.get(e.kind)
@@ -526,7 +532,7 @@ class _Layers:
         objs = self.state.objects
         for oid in self.state.battlefield:
             o = objs[oid]
-            d = self.reg.cards.get(self.chars[oid].card)
+            d = self.reg.cards.get(self.view.chars(oid).card)
             if d is None or o.face_down:
                 continue
             for key, st in d.statics:
@@ -539,6 +545,8 @@ class _Layers:
     def _has(self, chars: dict[int, Chars], i: int) -> bool:
         _ts, oid, key, _st = self.statics[i]
         c = chars.get(oid)
+        if c is None and self.others is not None:
+            c = self.others.get(oid)
         return c is not None and key in c.abilities
 
     def run(self) -> dict[int, Chars]:
@@ -565,7 +573,8 @@ class _Layers:
                     batch.extend(_Entry(ts, k, o, p) for k, o, p in _parts(outs, layer))
                 elif self._has(chars, i) and (not st.layers or layer in st.layers):
                     try:
-                        fresh = st.effects(self.view, oid)
+                        fresh = st.effects(self.each_view if st.scope == "each"
+                                           else self.view, oid)
                     except Exception as exc:
                         self._failed(exc, i)
                     if self.check_layers and st.layers:
@@ -609,6 +618,10 @@ class _Layers:
 
     # one layer ------------------------------------------------------------
     def _layer(self, layer: str, batch: list[_Entry]) -> None:
+        if self.others is not None and (layer < "6" or layer == "6" and any(
+                k != "grant" for b in batch for k, _o, _p in
+                ([(b.kind, (), None)] if b.static < 0 else _parts(b.outs, layer)))):
+            raise NotForSome(layer)  # (for some objects: layers 6 (grants) and 7 only)
         batch.sort(key=lambda b: b.ts)
         fresh = [b for b in batch if b.static >= 0]
         # Dependencies (CR 613.8) are looked for where an effect can change what another
@@ -637,8 +650,11 @@ class _Layers:
         if not self._has(self.chars, b.static):
             return
         _ts, oid, _key, st = self.statics[b.static]
-        try:
-            outs = b.outs if reuse else st.effects(self.view, oid)  # nothing applied since
+        if self.others is not None and st.reads is not None:  # (compute_with_reads(only=))
+            reuse = reuse or st.reads.isdisjoint(LAYER_CHANGES.get(layer, ALL_CHANGES))
+        try:  # (``reuse``: nothing it reads applied since)
+            outs = b.outs if reuse else st.effects(
+                self.each_view if st.scope == "each" else self.view, oid)
         except Exception as exc:
             self._failed(exc, b.static)
         if not _parts(outs, layer):
@@ -765,12 +781,19 @@ def undeclared_readers(state: State, reg: Registry, oid: int,
     return out
 
 
-def compute_with_reads(state: State, reg: Registry
+class NotForSome(Exception):
+    """:func:`compute_with_reads` of some objects met an effect of layers 1-5 (6: but a grant)."""
+
+
+def compute_with_reads(state: State, reg: Registry, only: list[int] | None = None,
+                       others: dict[int, Chars] | None = None
                        ) -> tuple[dict[int, Chars], frozenset[str] | None]:
     """:func:`compute`, and the parts of the state outside the permanents that the result
     depends on (``mtgk.log.events.STATE_PARTS`` the static abilities and characteristic-
     defining abilities on the battlefield declare they read), ``None`` if some static
-    ability didn't declare it (it may look at anything)."""
-    layers = _Layers(state, reg)
+    ability didn't declare it (it may look at anything).  Or for permanents ``only``, the
+    others' being ``others`` (:mod:`mtgk.rules.incremental` says when that is sound)."""
+    layers = _Layers(state, reg, only=only, others=others)
     chars = layers.run()
     return chars, None if layers.reads_unknown else frozenset(layers.reads)
+
