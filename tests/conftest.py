@@ -24,7 +24,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import structlog
@@ -56,6 +56,9 @@ from mtgk.rules.replacement import Replacement
 from mtgk.scenario.model import loads_scenarios
 from mtgk.scenario.runner import ScenarioResult, run_scenario
 from mtgk.tools.cli import main
+
+if TYPE_CHECKING:
+    from mtgk.rules.engine import Game
 
 # ---------------------------------------------------------------------------
 # the test-only card set
@@ -502,3 +505,21 @@ def is_utf8(b: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def table(registry: Registry, zones: dict[int, dict[str, list[str]]],
+          step: str = "precombat_main") -> Game:
+    """A game in ``step`` of turn 1 (player 0 active) with these cards (player -> zone ->
+    card names), in validated mode, random agents: for tests of what the engine keeps."""
+    from mtgk.agents import RandomAgent
+    from mtgk.rules.engine import Game
+
+    g: Game = Game(registry, ["a", "b"], seed=0, agents=[RandomAgent(1), RandomAgent(2)])
+    g.validate_caches = True
+    for p, where in zones.items():
+        for zone, names in where.items():
+            for name in names:
+                g.emit(ev.ObjectCreated(obj=g.new_id(), card=name, owner=p, zone=zone))
+    g.emit(ev.TurnBegan(turn=1, active=0))
+    g.emit(ev.StepBegan(step=step))
+    return g

@@ -24,19 +24,7 @@ from mtgk.log import events as ev
 from mtgk.rules.engine import Game
 from mtgk.rules.incremental import static_allows
 from mtgk.rules.layers import chars_key, compute
-
-
-def table(registry: Registry, zones: dict[int, dict[str, list[str]]]) -> Game:
-    """A game in the first main phase of turn 1 with these cards, in validated mode."""
-    g = Game(registry, ["a", "b"], seed=0, agents=[RandomAgent(1), RandomAgent(2)])
-    g.validate_caches = True
-    for p, where in zones.items():
-        for zone, names in where.items():
-            for name in names:
-                g.emit(ev.ObjectCreated(obj=g.new_id(), card=name, owner=p, zone=zone))
-    g.emit(ev.TurnBegan(turn=1, active=0))
-    g.emit(ev.StepBegan(step="precombat_main"))
-    return g
+from tests.conftest import table
 
 
 def enter(g: Game, oid: int) -> int:

@@ -27,6 +27,7 @@ from mtgk.log import events as ev
 from mtgk.rules.engine import Game
 from mtgk.rules.kept import StaleCache
 from mtgk.rules.layers import chars_key, compute
+from tests.conftest import table
 
 OGRES = ["Mountain"] * 17 + ["Gray Ogre"] * 23
 HARRIERS = ["Plains"] * 17 + ["Goldmeadow Harrier"] * 23
@@ -39,18 +40,6 @@ def decks(registry: Registry) -> list[list[str]]:
     return [OGRES, HARRIERS, *built_in]
 
 
-def table(registry: Registry, zones: dict[int, dict[str, list[str]]],
-          step: str = "precombat_main") -> Game:
-    """A game in ``step`` of turn 1 (player 0 active) with these cards, in validated mode."""
-    g = Game(registry, ["a", "b"], seed=0, agents=[RandomAgent(1), RandomAgent(2)])
-    g.validate_caches = True
-    for p, where in zones.items():
-        for zone, names in where.items():
-            for name in names:
-                g.emit(ev.ObjectCreated(obj=g.new_id(), card=name, owner=p, zone=zone))
-    g.emit(ev.TurnBegan(turn=1, active=0))
-    g.emit(ev.StepBegan(step=step))
-    return g
 
 
 @settings(max_examples=12, deadline=None)
