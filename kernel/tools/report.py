@@ -190,6 +190,14 @@ def _nice_step(span: float, ticks: int = 5) -> float:
     return float(10 * mag)
 
 
+def _count_ticks(most: int, ticks: int) -> tuple[int, range]:
+    """A count axis for values up to ``most``: its top (a whole number of round steps, at
+    least one) and its ticks from 0."""
+    step = max(1, int(_nice_step(most, ticks)))
+    top = max(step, math.ceil(most / step) * step)
+    return top, range(0, top + 1, step)
+
+
 def _rate_axes(f: _Frame, xmax: int, xlabel: str) -> None:
     """Gridlines at 0, 25, 50, 75, 100% (50% dashed) and an x axis of 0..``xmax``."""
     for q in (0.0, 0.25, 0.5, 0.75, 1.0):
@@ -253,9 +261,8 @@ def _histogram_plot(key: str, what: str, d: Distribution) -> str:
     """Games by ``what`` (turns, events): one bar per bin, p10/p50/p90 marked."""
     f = _Frame()
     most = max(n for _, _, n in d.bins)
-    step = max(1, int(_nice_step(most, 4)))
-    top = max(step, math.ceil(most / step) * step)
-    for v in range(0, top + 1, step):
+    top, ticks = _count_ticks(most, 4)
+    for v in ticks:
         y = f.y(v / top)
         f.parts.append(f'<line class="grid" x1="{f.left}" x2="{f.x(1)}" y1="{y}" y2="{y}"/>'
                        f'<text class="tick" x="{f.left - 6}" y="{y + 4}" '
@@ -393,9 +400,8 @@ def _card_plot(what: _CardPlot, rows: Sequence[tuple[str, int, int]], games: int
     row = 20
     f = _Frame(height=12 + 36 + len(shown) * row, left=200, right=120)
     most = max(n for _, n, _ in shown)
-    step = max(1, int(_nice_step(most, 5)))
-    top = max(step, math.ceil(most / step) * step)
-    for v in range(0, top + 1, step):
+    top, ticks = _count_ticks(most, 5)
+    for v in ticks:
         x = f.x(v / top)
         f.parts.append(f'<line class="grid" x1="{x}" x2="{x}" y1="{f.top}" '
                        f'y2="{f.top + len(shown) * row}"/><text class="tick" x="{x}" '
