@@ -29,6 +29,7 @@ decision, exactly; :meth:`Stepper.undo` goes back to the previous decision.
 from __future__ import annotations
 
 import bisect
+import copy
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -273,8 +274,10 @@ class Stepper:
     # ------------------------------------------------------------------ forks
     def fork(self, agents: Sequence[Agent | None] | None = None) -> Stepper:
         """An exact, independent copy of this game at its pending decision: answered
-        alike, both play alike, event for event.  ``agents``: the copy's (default: the
-        same agents)."""
+        alike, both play alike, event for event.  ``agents``: the copy's (default: copies
+        of this game's own agents, which then answer alike without touching these)."""
+        if agents is None:
+            agents = [None if a is None else copy.deepcopy(a) for a in self.agents]
         return self._copy(len(self.answers), agents)
 
     def undo(self) -> Decision | None:
@@ -304,16 +307,19 @@ class Stepper:
             i = bisect.bisect_right(_Asked(cps), k) - 1
         if i < 0 or cps is None:
             assert self._run is not None
-            other._script = list(reversed(list(zip(self.answers[:k], self.callers[:k]))))
+            other._script = self._again(0, k)
             other._start(self._run)
         else:
             other._run = self._run
             cp = cps[i]
             other.answers = self.answers[:cp.asked]
             other.callers = self.callers[:cp.asked]
-            other._resume(self.game, i, list(reversed(list(zip(self.answers[cp.asked:k],
-                                                               self.callers[cp.asked:k])))))
+            other._resume(self.game, i, self._again(cp.asked, k))
         return other
+
+    def _again(self, lo: int, hi: int) -> list[tuple[Any, bool]]:
+        """Answers ``lo`` to ``hi`` and who gave them, to be given again (last first)."""
+        return list(reversed(list(zip(self.answers[lo:hi], self.callers[lo:hi], strict=True))))
 
     def __copy__(self) -> Stepper:
         return self.fork()

@@ -1,0 +1,185 @@
+"""The stepper (mtgk.stepper): a game driven from outside, forks and undo."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+import threading
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mtgk.agents import HeuristicAgent, RandomAgent
+from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
+from mtgk.cards.loading import load_registry
+from mtgk.log.replay import new_header, run_from_header
+from mtgk.rules.engine import RulesError
+from mtgk.stepper import ForkError, Stepper, StepperError
+
+ENC = msgspec.msgpack.Encoder()
+
+
+@pytest.fixture(scope="module")
+def reg():
+    return load_registry()
+
+
+def header(reg, seed, max_turns=40, players=("Alice", "Bob"), **kw):
+    names = list(builtin_decks(reg))[:2]
+    decks = [deck_lines(load_deck(names[i % 2], reg)) for i in range(len(players))]
+    return new_header(reg, list(players), decks, seed, meta={"max_turns": max_turns}, **kw)
+
+
+def key(log):
+    return [ENC.encode(e) for e in log]
+
+
+def play_on(stepper, answers):
+    for a in answers:
+        stepper.answer(a)
+
+
+def random_game(reg, seed, fork_every=0.1, validated=False, **kw):
+    """A game answered by random agents from outside, forked at random decisions;
+    returns the stepper and the forks with the number of answers given when made."""
+    s = Stepper(reg, header(reg, seed, **kw))
+    s.game.validate_caches = validated
+    agents = [RandomAgent(seed * 7 + i) for i in range(len(s.state.players))]
+    rng = random.Random(seed)
+    forks = []
+    while s.decision is not None:
+        if rng.random() < fork_every:
+            forks.append((s.fork(), len(s.answers)))
+        d = s.decision
+        s.answer(agents[d.player].decide(s.game, d))
+    return s, forks
+
+
+def test_a_stepper_plays_the_game_run_from_header_plays(reg):
+    h = header(reg, 3)
+    agents = [RandomAgent(1), RandomAgent(2)]
+    direct = run_from_header(reg, h, [RandomAgent(1), RandomAgent(2)])
+    s = Stepper(reg, h)
+    assert s.play(agents) == (-1 if direct.state.winner is None else direct.state.winner)
+    assert key(s.log) == key(direct.log)
+    assert s.over and s.decision is None
+
+
+def test_own_agents_are_asked_by_the_stepper(reg):
+    h = header(reg, 4)
+    direct = run_from_header(reg, h, [HeuristicAgent(1), RandomAgent(2)])
+    s = Stepper(reg, h, [HeuristicAgent(1), None])
+    other = RandomAgent(2)
+    while s.decision is not None:
+        assert s.decision.player == 1
+        s.answer(other.decide(s.game, s.decision))
+    assert key(s.log) == key(direct.log)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000))
+def test_forks_are_exact_and_independent(reg, seed):
+    s, forks = random_game(reg, seed)
+    assert forks
+    full = key(s.log)
+    for f, k in forks:
+        assert len(f.answers) == k
+        play_on(f, s.answers[k:])  # the same answers: the same game, event for event
+        assert f.over and key(f.log) == full
+    assert key(s.log) == full  # (the forks played on without touching it)
+
+
+def test_forks_in_validated_mode_and_in_two_headed_giant(reg):
+    s, forks = random_game(reg, 11, fork_every=0.2, validated=True, max_turns=8)
+    for f, k in forks:
+        play_on(f, s.answers[k:])
+        assert key(f.log) == key(s.log)
+    s, forks = random_game(reg, 12, players=("A", "B", "C", "D"), max_turns=10,
+                           variant="two_headed_giant", teams=[[0, 2], [1, 3]])
+    for f, k in forks:
+        play_on(f, s.answers[k:])
+        assert key(f.log) == key(s.log)
+
+
+def test_a_fork_in_the_middle_of_a_resolution(reg):
+    """A decision that is not a priority (a target, a may, blockers...) forks exactly."""
+    s, forks = random_game(reg, 5, fork_every=1.0, max_turns=12)
+    kinds = {f.decision.kind for f, _k in forks if f.decision is not None}
+    assert "priority" in kinds and len(kinds) > 2
+    for f, k in forks:
+        play_on(f, s.answers[k:])
+        assert key(f.log) == key(s.log)
+
+
+def test_forks_cost_the_same_early_and_late(reg):
+    """A fork resumes at the last checkpoint: it folds at most a snapshot's distance of
+    events and answers again only the answers since the last priority."""
+    s = Stepper(reg, header(reg, 8, max_turns=60))
+    agents = [RandomAgent(1), RandomAgent(2)]
+    while s.decision is not None and len(s.log) < 1500:
+        s.answer(agents[s.decision.player].decide(s.game, s.decision))
+    cps = s.game.checkpoints
+    assert cps and cps[-1].at - cps[-1].snapshot[0] < 192 and cps[-1].asked > len(s.answers) - 30
+
+
+def test_undo_goes_back_to_the_previous_decision(reg):
+    s = Stepper(reg, header(reg, 9))
+    agents = [RandomAgent(1), RandomAgent(2)]
+    for _ in range(60):
+        s.answer(agents[s.decision.player].decide(s.game, s.decision))
+    before = key(s.log)
+    d = s.decision
+    answer = agents[d.player].decide(s.game, d)
+    s.answer(answer)
+    s.undo()
+    assert s.decision.kind == d.kind and s.decision.player == d.player
+    assert len(s.answers) == 60
+    assert key(s.log) == before
+    s.answer(answer)  # and play on from there
+    with pytest.raises(StepperError, match="nothing to undo"):
+        Stepper(reg, header(reg, 9)).undo()
+
+
+def test_an_illegal_answer_appends_nothing_and_keeps_the_decision(reg):
+    s = Stepper(reg, header(reg, 2))
+    s.answer(True)
+    s.answer(True)
+    d = s.decision
+    n = len(s.log)
+    with pytest.raises(RulesError, match="rule"):
+        s.answer(["cast", 999999, [], [], 0, ""])
+    assert s.decision is d and len(s.log) == n
+
+
+def test_answering_a_finished_game_is_refused(reg):
+    s = Stepper(reg, header(reg, 2, max_turns=2))
+    s.play([RandomAgent(1), RandomAgent(2)])
+    with pytest.raises(StepperError, match="over"):
+        s.answer(True)
+
+
+def test_copy_forks_and_pickle_is_refused(reg):
+    s = Stepper(reg, header(reg, 2))
+    c = copy.copy(s)
+    assert key(c.log) == key(s.log) and c is not s and c.game is not s.game
+    assert key(copy.deepcopy(s).log) == key(s.log)
+    with pytest.raises(ForkError, match="fork"):
+        pickle.dumps(s)
+
+
+def test_no_thread_through_a_whole_env_episode():
+    from mtgk.env import aec_env
+
+    env = aec_env(decks=["bench/decks/ogres.txt"] * 2, seed=3)
+    before = threading.active_count()
+    env.reset(seed=3)
+    rng = random.Random(1)
+    while env.agents:
+        obs, _r, term, trunc, _i = env.last()
+        legal = [i for i, m in enumerate(obs["action_mask"]) if m]
+        env.step(None if term or trunc else rng.choice(legal))
+        assert threading.active_count() == before
+    env.close()
