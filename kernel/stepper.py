@@ -108,25 +108,31 @@ class Stepper:
     """
 
     def __init__(self, registry: Registry, header: LogHeader,
-                 agents: Sequence[Agent | None] = (), *, forks: bool = True) -> None:
+                 agents: Sequence[Agent | None] = (), *, forks: bool = True,
+                 watch: Callable[[Game], None] | None = None) -> None:
         def run(members: Sequence[Agent], watch: Callable[[Game], None]) -> Any:
             return run_from_header(registry, header, members, watch)
 
-        self._setup(registry, header, list(agents) or [None] * len(header.players), forks)
+        self._setup(registry, header, list(agents) or [None] * len(header.players), forks,
+                    watch)
         self._start(run)
 
     @classmethod
     def driving(cls, run: Run, registry: Registry, header: LogHeader,
-                agents: Sequence[Agent | None] = ()) -> Stepper:
+                agents: Sequence[Agent | None] = (),
+                watch: Callable[[Game], None] | None = None) -> Stepper:
         """A stepper for a game that ``run`` plays (a log's re-runner, a scenario's):
-        it forks by playing the game again with the answers given so far."""
+        it forks by playing the game again with the answers given so far.  ``watch(game)``
+        is called once the game exists, before anything else happens."""
         self = cls.__new__(cls)
-        self._setup(registry, header, list(agents) or [None] * len(header.players), False)
+        self._setup(registry, header, list(agents) or [None] * len(header.players), False,
+                    watch)
         self._start(run)
         return self
 
     def _setup(self, registry: Registry, header: LogHeader, agents: list[Agent | None],
-               forks: bool) -> None:
+               forks: bool, watch: Callable[[Game], None] | None = None) -> None:
+        self._watch = watch
         self.registry = registry
         self.header = header
         self.agents = agents
@@ -152,6 +158,8 @@ class Stepper:
             self.game = game
             if self.forks:
                 game.checkpoints = []
+            if self._watch is not None:
+                self._watch(game)
 
         def main(_: Any = None) -> Any:
             try:

@@ -70,10 +70,11 @@ from mtgk.log.logfile import (
     write_jsonl,
     write_log,
 )
-from mtgk.log.replay import new_header, run_from_header, verify
+from mtgk.log.replay import new_header, verify
 from mtgk.rules.engine import STEPS, Game
 from mtgk.rules.state import State
 from mtgk.rules.visibility import visible_header
+from mtgk.stepper import Stepper
 from mtgk.tools import diag
 from mtgk.tools.cli_base import (
     COMMANDS as _COMMANDS,
@@ -221,8 +222,8 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         log.info("playing", seed=seed, decks=names, agents=kinds)
         limit = TimeLimit(args.timeout)
         try:
-            with limit:
-                game = run_from_header(reg, header, agents, watch)
+            with limit:  # (the stepper asks the seats' agents: mtgk.stepper)
+                game = Stepper(reg, header, agents, forks=False, watch=watch).game
         except GameTimeout as exc:
             _err(f"mtgk: error: {exc}; the log so far is in {args.out}")
             return 1
