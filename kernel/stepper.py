@@ -42,6 +42,7 @@ from mtgk.log.replay import run_from_header
 from mtgk.rules.checkpoints import resume_game
 from mtgk.rules.core import GameOver
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
+from mtgk.rules.redeal import Sight, redeal
 from mtgk.rules.state import State
 
 __all__ = ["ForkError", "Stepper", "StepperError"]
@@ -146,6 +147,7 @@ class Stepper:
         self._script: list[Any] = []  # answers to give again (a fork catching up)
         self._failed: BaseException | None = None
         self._run: Run | None = None
+        self._sights: dict[int, Sight] = {}
         ref = weakref.ref(self)
         forced = any(a is not None and hasattr(a, "forced") for a in agents)
         self._seats = [(_ForcedSeat if forced else _Seat)(ref) for _ in agents]
@@ -171,8 +173,13 @@ class Stepper:
         self._engine = greenlet(main)
         self._go(None, False)
 
-    def _resume(self, source: Game, index: int, script: list[Any]) -> None:
+    def _resume(self, source: Game, index: int, script: list[Any],
+                deal: tuple[Sight, int] | None = None) -> None:
         self.game = resume_game(source, index, self._seats)
+        if deal is not None:
+            sight, seed = deal
+            self.game.log = redeal(self.game.state, self.game.log, sight, seed)
+            self.game.seed = (source.seed * 1_000_003 + seed + 1) % 2**63
         self._script = script
         cp = self.game.checkpoints[-1]  # type: ignore[index]
         game = self.game
@@ -280,13 +287,28 @@ class Stepper:
         return -1 if w is None else w
 
     # ------------------------------------------------------------------ forks
-    def fork(self, agents: Sequence[Agent | None] | None = None) -> Stepper:
+    def fork(self, agents: Sequence[Agent | None] | None = None, *,
+             perspective: int | None = None, seed: int = 0) -> Stepper:
         """An exact, independent copy of this game at its pending decision: answered
         alike, both play alike, event for event.  ``agents``: the copy's (default: copies
-        of this game's own agents, which then answer alike without touching these)."""
+        of this game's own agents, which then answer alike without touching these).
+
+        ``perspective``: a *determinized* copy for a search by that player instead
+        (:mod:`mtgk.rules.redeal`): the cards they have never seen (other hands, library
+        orders, face-down cards) are dealt anew, at random from ``seed``, and the game's
+        later random outcomes are drawn from ``seed`` too; every event they saw reads
+        the same.  (Not before the first priority: the opening hands are being kept.)"""
         if agents is None:
             agents = [None if a is None else copy.deepcopy(a) for a in self.agents]
-        return self._copy(len(self.answers), agents)
+        if perspective is None:
+            return self._copy(len(self.answers), agents)
+        if not 0 <= perspective < len(self.state.players):
+            raise ForkError(f"there is no player {perspective} to see the game")
+        sight = self._sights.get(perspective)
+        if sight is None:
+            sight = self._sights[perspective] = Sight(perspective)
+        sight.catch_up(self.game.log)
+        return self._copy(len(self.answers), agents, (sight, seed))
 
     def undo(self) -> Decision | None:
         """Go back to the previous decision the caller answered (python-chess's
@@ -302,8 +324,10 @@ class Stepper:
             seat.driver = weakref.ref(self)
         return self.decision
 
-    def _copy(self, k: int, agents: Sequence[Agent | None] | None) -> Stepper:
-        """A new stepper at the decision answered by ``answers[k]``."""
+    def _copy(self, k: int, agents: Sequence[Agent | None] | None,
+              deal: tuple[Sight, int] | None = None) -> Stepper:
+        """A new stepper at the decision answered by ``answers[k]`` (``deal``: what a
+        determinized copy deals anew, :meth:`fork`)."""
         if self._failed is not None:
             raise ForkError("a game that failed cannot be forked")
         other = Stepper.__new__(Stepper)
@@ -313,6 +337,9 @@ class Stepper:
         i = -1
         if cps:
             i = bisect.bisect_right(_Asked(cps), k) - 1
+        if deal is not None and (i < 0 or cps is None):
+            raise ForkError("a determinized fork needs a game past its opening hands "
+                            "(and one started by Stepper(registry, header))")
         if i < 0 or cps is None:
             assert self._run is not None
             other._script = self._again(0, k)
@@ -322,7 +349,7 @@ class Stepper:
             cp = cps[i]
             other.answers = self.answers[:cp.asked]
             other.callers = self.callers[:cp.asked]
-            other._resume(self.game, i, self._again(cp.asked, k))
+            other._resume(self.game, i, self._again(cp.asked, k), deal)
         return other
 
     def _again(self, lo: int, hi: int) -> list[tuple[Any, bool]]:

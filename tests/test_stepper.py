@@ -183,3 +183,37 @@ def test_no_thread_through_a_whole_env_episode():
         env.step(None if term or trunc else rng.choice(legal))
         assert threading.active_count() == before
     env.close()
+
+
+def _view(reg, log, viewer):
+    from mtgk.tools.render import Renderer
+
+    r = Renderer(reg, as_player=viewer)
+    return [r.render(env) for env in log]
+
+
+def test_a_determinized_fork_keeps_what_the_player_saw_and_deals_the_rest_anew(reg):
+    from mtgk.rules.state import encode_state, fold
+
+    s = Stepper(reg, header(reg, 21))
+    agents = [RandomAgent(1), RandomAgent(2)]
+    while s.decision is not None and len(s.log) < 400:
+        s.answer(agents[s.decision.player].decide(s.game, s.decision))
+    assert s.decision is not None
+    p = s.decision.player
+    mine = _view(reg, s.log, p)
+    worlds = [s.fork(perspective=p, seed=k) for k in range(3)]
+    hidden = []
+    for w in worlds:
+        assert len(w.log) == len(s.log)
+        assert _view(reg, w.log, p) == mine  # every event the player saw reads the same
+        assert encode_state(fold(w.log)) == encode_state(w.state)  # its log is its state
+        other = w.state.players[1 - p]
+        hidden.append([w.state.objects[o].card for o in other.hand + other.library])
+        w.play([RandomAgent(3), RandomAgent(4)])  # and it plays on
+    truth = s.state.players[1 - p]
+    real = [s.state.objects[o].card for o in truth.hand + truth.library]
+    assert sorted(hidden[0]) == sorted(real)  # the owner's own cards, dealt anew
+    assert hidden[0] != hidden[1] or hidden[1] != hidden[2]
+    assert any(h != real for h in hidden)
+    assert _view(reg, s.log, p) == mine  # (the original is untouched)

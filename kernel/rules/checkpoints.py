@@ -21,6 +21,7 @@ Checkpoints cost nothing in a game nobody forks: ``Game.checkpoints`` is ``None`
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -85,9 +86,15 @@ def record(game: Game, player: int, passes: int, last_pass: int) -> None:
 def state_at(cp: Checkpoint, log: Sequence[Any]) -> State:
     """The state at checkpoint ``cp`` of a game whose log begins with ``log``."""
     at, data = cp.snapshot
-    s = decode_state(data)
-    if cp.at > at:
-        fold(list(log[at:cp.at]), s)
+    enabled = gc.isenabled()
+    gc.disable()  # (decoding makes no reference cycles: collecting meanwhile only walks)
+    try:
+        s = decode_state(data)
+        if cp.at > at:
+            fold(list(log[at:cp.at]), s)
+    finally:
+        if enabled:
+            gc.enable()
     return s
 
 
