@@ -62,6 +62,10 @@ class ForkError(StepperError):
 
 _END = object()
 
+_BY_GAME: weakref.WeakValueDictionary[int, Stepper] = weakref.WeakValueDictionary()
+"""The stepper that drives each game (by the game's id: a game lives as long as its
+stepper, which holds it)."""
+
 
 class _Seat:
     """The agent of every seat of a stepper's game: hands the decision to the stepper."""
@@ -104,18 +108,22 @@ class Stepper:
     :meth:`answer` gives its answer and plays on to the next one.  ``agents``: one per
     seat, ``None`` for a seat the caller answers (no agents: the caller answers all).
 
-    ``forks`` (default): record checkpoints (:mod:`mtgk.rules.checkpoints`), so that
-    :meth:`fork` and :meth:`undo` cost the same early and late in a game.
+    ``forks``: record checkpoints (:mod:`mtgk.rules.checkpoints`), so that :meth:`fork`
+    and :meth:`undo` cost the same early and late in a game (default: when a seat is
+    the caller's or its agent forks, ``forks = True``, as a search agent does; a game
+    all of whose seats are played by agents that don't fork records none).
     """
 
     def __init__(self, registry: Registry, header: LogHeader,
-                 agents: Sequence[Agent | None] = (), *, forks: bool = True,
+                 agents: Sequence[Agent | None] = (), *, forks: bool | None = None,
                  watch: Callable[[Game], None] | None = None) -> None:
         def run(members: Sequence[Agent], watch: Callable[[Game], None]) -> Any:
             return run_from_header(registry, header, members, watch)
 
-        self._setup(registry, header, list(agents) or [None] * len(header.players), forks,
-                    watch)
+        seats: list[Agent | None] = list(agents) or [None] * len(header.players)
+        if forks is None:  # a caller's seat, or an agent that forks (a search)
+            forks = any(a is None or getattr(a, "forks", False) for a in seats)
+        self._setup(registry, header, seats, forks, watch)
         self._start(run)
 
     @classmethod
@@ -158,6 +166,7 @@ class Stepper:
 
         def watch(game: Game) -> None:
             self.game = game
+            _BY_GAME[id(game)] = self
             if self.forks:
                 game.checkpoints = []
             if self._watch is not None:
@@ -176,10 +185,12 @@ class Stepper:
     def _resume(self, source: Game, index: int, script: list[Any],
                 deal: tuple[Sight, int] | None = None) -> None:
         self.game = resume_game(source, index, self._seats)
+        _BY_GAME[id(self.game)] = self
         if deal is not None:
             sight, seed = deal
             self.game.log = redeal(self.game.state, self.game.log, sight, seed)
-            self.game.seed = (source.seed * 1_000_003 + seed + 1) % 2**63
+            # (the true seed tells the library orders: the copy's randomness is its own)
+            self.game.seed = (seed * 1_000_003 + 1) % 2**63
         self._script = script
         cp = self.game.checkpoints[-1]  # type: ignore[index]
         game = self.game
@@ -241,6 +252,13 @@ class Stepper:
             raise StepperError(f"an answer given again was refused: {err}")
         assert isinstance(err, RulesError)
         self.refusal = err
+
+    @staticmethod
+    def of(game: Game) -> Stepper | None:
+        """The stepper driving ``game``, if one is (what an agent that forks the game it
+        plays asks: :class:`mtgk.search.MctsAgent`)."""
+        st = _BY_GAME.get(id(game))
+        return st if st is not None and st.game is game else None
 
     # ------------------------------------------------------------------ the caller's
     @property
@@ -322,6 +340,7 @@ class Stepper:
         self.__dict__.update(other.__dict__)
         for seat in self._seats:  # (the game of ``other`` holds them: they ask this one)
             seat.driver = weakref.ref(self)
+        _BY_GAME[id(self.game)] = self
         return self.decision
 
     def _copy(self, k: int, agents: Sequence[Agent | None] | None,

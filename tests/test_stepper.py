@@ -217,3 +217,37 @@ def test_a_determinized_fork_keeps_what_the_player_saw_and_deals_the_rest_anew(r
     assert hidden[0] != hidden[1] or hidden[1] != hidden[2]
     assert any(h != real for h in hidden)
     assert _view(reg, s.log, p) == mine  # (the original is untouched)
+
+
+def test_the_search_agent_never_sees_the_hidden_cards(reg):
+    """Two games the player can't tell apart (the same view from their seat, other hidden
+    cards): the search decides alike in both."""
+    from mtgk.search import MctsAgent
+
+    s = Stepper(reg, header(reg, 23))
+    agents = [HeuristicAgent(1), HeuristicAgent(2)]
+    asked = 0
+    while s.decision is not None and asked < 3:
+        d = s.decision
+        if d.kind == "priority" and len(d.options) > 1 and len(s.log) > 60:
+            twin = s.fork(perspective=d.player, seed=99)
+            me = d.player
+            other = twin.state.players[1 - me]
+            truth = s.state.players[1 - me]
+            assert [twin.state.objects[o].card for o in other.library] != \
+                [s.state.objects[o].card for o in truth.library]
+            a = MctsAgent(5, simulations=6).decide(s.game, d)
+            b = MctsAgent(5, simulations=6).decide(twin.game, twin.decision)
+            assert a == b
+            asked += 1
+        s.answer(agents[d.player].decide(s.game, d))
+    assert asked
+
+
+def test_mtgk_play_with_the_search_agent(tmp_path):
+    from mtgk.tools.cli import main
+
+    out = tmp_path / "g.mtgk"
+    assert main(["play", "--agents", "mcts", "heuristic", "--seed", "4", "--max-turns", "6",
+                 "--out", str(out), "-q"]) == 0
+    assert main(["verify", str(out)]) == 0

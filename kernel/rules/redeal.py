@@ -78,7 +78,7 @@ def redeal(state: State, log: list[Envelope], sight: Sight, seed: int) -> list[E
                     if state.objects[oid].face_down and state.objects[oid].owner == q)
         objs = [state.objects[oid] for oid in pool]
         objs = [o for o in objs if o.card_id not in known and viewer not in o.known_to]
-        names = [o.card for o in objs]
+        names = sorted(o.card for o in objs)  # (not their true order: nothing to learn)
         rng.shuffle(names)
         for o, name in zip(objs, names, strict=True):
             if o.card != name:

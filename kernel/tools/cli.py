@@ -52,7 +52,6 @@ from typing import IO, Any
 import msgspec
 import structlog
 
-from mtgk.agents import AGENTS
 from mtgk.cards.decks import DeckError, builtin_decks, deck_lines, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.errors import CardError
@@ -74,6 +73,7 @@ from mtgk.log.replay import new_header, verify
 from mtgk.rules.engine import STEPS, Game
 from mtgk.rules.state import State
 from mtgk.rules.visibility import visible_header
+from mtgk.search import AGENTS
 from mtgk.stepper import Stepper
 from mtgk.tools import diag
 from mtgk.tools.cli_base import (
@@ -223,7 +223,7 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         limit = TimeLimit(args.timeout)
         try:
             with limit:  # (the stepper asks the seats' agents: mtgk.stepper)
-                game = Stepper(reg, header, agents, forks=False, watch=watch).game
+                game = Stepper(reg, header, agents, watch=watch).game
         except GameTimeout as exc:
             _err(f"mtgk: error: {exc}; the log so far is in {args.out}")
             return 1
