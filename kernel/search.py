@@ -125,7 +125,8 @@ class MctsAgent:
                     out.append(o)
             return out
         if d.kind in ("attackers", "blockers"):
-            for a in ([], RandomAgent(self.rng.randrange(2**31)).decide(game, d)):
+            others: list[Any] = [[], RandomAgent(self.rng.randrange(2**31)).decide(game, d)]
+            for a in others:
                 if a not in out:
                     out.append(a)
         return out

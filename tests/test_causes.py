@@ -38,6 +38,7 @@ from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import parse_deck
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
+from mtgk.log.answers import PASS
 from mtgk.log.events import Envelope
 from mtgk.rules.engine import Game
 from tests.test_every_card import random_deck, spells
@@ -171,7 +172,7 @@ class Checker:
             return "not the event that put it on the stack"
         if isinstance(e, ev.StepBegan | ev.TurnBegan):
             if c == step or c > step and isinstance(ce, ev.DecisionMade) and \
-                    ce.kind == "priority" and ce.choice == ["pass"]:
+                    ce.kind == "priority" and ce.choice == PASS:
                 return ""
             if step < 0 and isinstance(ce, ev.DecisionMade) and ce.kind in (
                     "first_player", "mulligan", "bottom"):

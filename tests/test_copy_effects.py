@@ -12,6 +12,7 @@ import pytest
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
 from mtgk.log import events as ev
+from mtgk.log.answers import action_from
 from mtgk.rules.engine import Game
 from mtgk.rules.layers import copiable_name, has_copy_effects
 from mtgk.rules.state import encode_state, fold
@@ -80,7 +81,7 @@ def test_copied_activated_ability_is_offered_and_own_is_not(reg: Registry) -> No
     assert mine and all(len(a[3]) == 2 for a in mine)  # Shapesharer's two targets
     copy(g, sharer, perfect)
     mine = [a for a in g.legal_actions(0) if a[0] == "activate" and a[1] == sharer]
-    assert mine == [["activate", sharer, 1, [], 0]]  # {G}, {T}: create an Elf Warrior
+    assert mine == [action_from(["activate", sharer, 1, [], 0])]  # {G}, {T}: create an Elf Warrior
 
 
 def test_copy_of_a_copy_and_timestamps(reg: Registry) -> None:

@@ -20,6 +20,7 @@ import mtgk.tools.debug
 from mtgk.agents import RandomAgent
 from mtgk.cards.loading import load_registry
 from mtgk.log import events as ev
+from mtgk.log.answers import PASS, Cast
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogFile, LogHeader, UnknownEvent, read_log, write_log
 from mtgk.log.replay import Seeker, verify
@@ -144,7 +145,7 @@ def test_map_event_ids_maps_ids_and_nothing_else() -> None:
     assert map_event_ids(ev.Revealed(player=0, objs=(3,), to=(1,)), plus) == \
         ev.Revealed(player=0, objs=(1003,), to=(1,))
     d = ev.DecisionMade(player=0, kind="priority", choice=["cast", 7, [8, -1], [2], 3, ""])
-    assert map_event_ids(d, plus).choice == ["cast", 1007, [1008, -1], [2], 3, ""]
+    assert map_event_ids(d, plus).choice == Cast(1007, (1008, -1), (2,), 3, "")
     assert map_event_ids(ev.DecisionMade(player=0, kind="x", choice=4), plus).choice == 4
     assert map_event_ids(ev.CounterPlaced(obj=2, kind="loyalty", n=3), plus) == \
         ev.CounterPlaced(obj=1002, kind="loyalty", n=3)
@@ -528,7 +529,7 @@ def test_diff_of_two_logs(game: Game, tmp_path: Path) -> None:
 def _decision(envs: list[Envelope], kind: str = "priority", after: int = 0) -> Envelope:
     return next(e for e in envs if isinstance(e.event, ev.DecisionMade) and e.seq > after
                 and e.event.kind == kind and e.event.player >= 0
-                and e.event.choice != ["pass"])
+                and e.event.choice != PASS)
 
 
 def test_branch_replaces_a_decision_and_plays_on(game: Game, tmp_path: Path) -> None:
@@ -544,7 +545,7 @@ def test_branch_replaces_a_decision_and_plays_on(game: Game, tmp_path: Path) -> 
         player=d.event.player, kind="priority", choice=["pass"])  # type: ignore[attr-defined]
     meta = new.header.meta["branched_from"]
     assert meta == {"event": d.seq, "kind": "priority", "player": d.event.player,  # type: ignore[attr-defined]
-                    "original": d.event.choice, "choice": ["pass"],  # type: ignore[attr-defined]
+                    "original": msgspec.to_builtins(d.event.choice), "choice": ["pass"],  # type: ignore[attr-defined]
                     "file": str(game.path)}
     assert verify(new.header, new.envelopes, REG).ok
     code, out, _ = run("diff", game.path, out_path)

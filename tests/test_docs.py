@@ -194,3 +194,41 @@ def test_every_command_of_the_page_runs_as_documented(page: Path, tmp_path: Path
             assert matches(cmd.output, got), (
                 f"{where}: the output differs from the page\n--- the page ---\n"
                 + "\n".join(cmd.output) + "\n--- the command ---\n" + "\n".join(got))
+
+
+PYCON = re.compile(r"^```pycon\n(.*?)^```", re.M | re.S)
+
+
+def pycon_blocks(path: Path) -> list[tuple[int, str]]:
+    """The ```` ```pycon ```` blocks of a page (Python sessions: ``>>>`` and ``...``
+    lines, each followed by its expected output), with the line each starts on."""
+    text = path.read_text(encoding="utf-8")
+    return [(text.count("\n", 0, m.start()) + 2, m.group(1)) for m in PYCON.finditer(text)]
+
+
+PYCON_PAGES = [p for p in PAGES if pycon_blocks(p)]
+
+
+@pytest.mark.parametrize("page", PYCON_PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_python_session_of_the_page_runs_as_documented(page: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """The page's ```` ```pycon ```` blocks run as doctests, in order, in one namespace,
+    in a scratch folder laid out as a clone."""
+    import doctest
+
+    monkeypatch.chdir(_scratch(tmp_path))
+    globs: dict[str, object] = {}
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    parser = doctest.DocTestParser()
+    rel = page.relative_to(ROOT)
+    for line, block in pycon_blocks(page):
+        test = parser.get_doctest(block, globs, f"{rel}:{line}", str(rel), line)
+        result = runner.run(test, clear_globs=False)
+        assert result.failed == 0, f"{rel}: the session at line {line} differs (see above)"
+
+
+def test_pycon_blocks_are_found(tmp_path: Path) -> None:
+    page = tmp_path / "p.md"
+    page.write_text("x\n```pycon\n>>> 1 + 1\n2\n```\n", encoding="utf-8")
+    assert pycon_blocks(page) == [(3, ">>> 1 + 1\n2\n")]

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from mtgk.agents import RandomAgent
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
+from mtgk.log.answers import Activate, action_from
 from mtgk.rules.actions import MAX_TARGET_COMBOS, Activations
 from mtgk.rules.engine import Game, GameOver
 from mtgk.rules.options import Options
@@ -61,10 +62,9 @@ def harrier_board(registry: Registry, n: int) -> Game:
 
 
 def activate_lists() -> int:
-    """How many lists in memory are options to activate an ability."""
+    """How many options to activate an ability are in memory."""
     gc.collect()
-    return sum(1 for o in gc.get_objects()
-               if type(o) is list and len(o) == 5 and o[0] == "activate")
+    return sum(1 for o in gc.get_objects() if type(o) is Activate)
 
 
 def test_one_decision_on_a_board_of_harriers_makes_the_option_picked(
@@ -115,7 +115,7 @@ def family_options(oid: int, idx: int, xs: list[int], single: list[int] | None,
     """What :class:`Activations` stands for, listed the way the eager enumeration does."""
     targets = [[c] for c in single[:MAX_TARGET_COMBOS]] if single is not None \
         else combos or []
-    return [["activate", oid, idx, t, x] for t in targets for x in xs]
+    return [action_from(["activate", oid, idx, t, x]) for t in targets for x in xs]
 
 
 families = st.lists(st.tuples(
@@ -151,7 +151,7 @@ def test_the_sequence_reads_as_the_list_it_stands_for(head: list[Any], fams: lis
     assert repr(opts) == repr(want)
     for o in want[:3]:
         assert o in opts and opts.index(o) == want.index(o)
-    assert ["activate", 0, 0, [], 9] not in opts
+    assert action_from(["activate", 0, 0, [], 9]) not in opts
     assert opts != [*want, ["pass"]] and opts != tuple(want)
     with pytest.raises(IndexError):
         opts[len(want)]
@@ -215,6 +215,6 @@ def test_an_ability_that_works_only_from_the_graveyard_is_offered_only_there(
             g.emit(ev.ObjectCreated(obj=g.new_id(), card="Mirror Entity", owner=0,
                                     zone="battlefield"))
     offered = [a for a in g.legal_actions(0) if a[0] == "activate" and a[1] == school]
-    assert offered == ([["activate", school, 1, [], 0]] if zone == "graveyard" else [])
+    assert offered == ([action_from(["activate", school, 1, [], 0])] if zone == "graveyard" else [])
     for action in offered:
         g.check_action(0, action)  # (legal as listed)

@@ -11,6 +11,7 @@ import pytest
 from mtgk.cards.definitions import Registry
 from mtgk.cards.dsl import activated, draw, parse_cost
 from mtgk.log import events as ev
+from mtgk.log.answers import action_from
 from mtgk.log.replay import verify
 from mtgk.rules.engine import STEPS, Game, RulesError
 from mtgk.rules.state import fold
@@ -226,9 +227,9 @@ def test_an_ability_that_works_from_the_hand_is_offered_and_works(
     602.2a), discards it as a cost, and the ability draws."""
     g, ids = _hand_game(rules_registry, ["Test Cycler"], ["Island"])
     cycler = ids["Test Cycler"]
-    assert ["activate", cycler, 1, [], 0] in _activations(g)
+    assert action_from(["activate", cycler, 1, [], 0]) in _activations(g)
     assert not _activations(g, 1)  # not to the other player
-    g.perform(0, g.check_action(0, ["activate", cycler, 1, [], 0]))
+    g.perform(0, g.check_action(0, action_from(["activate", cycler, 1, [], 0])))
     tail = [e.event for e in g.log[-6:]]
     assert any(isinstance(e, ev.Revealed) and e.objs == (cycler,) for e in tail)
     assert any(isinstance(e, ev.ZoneChanged) and e.obj == cycler and e.reason == "discard"
@@ -248,7 +249,7 @@ def test_an_ability_from_the_hand_is_not_offered_when_it_cannot_be_paid(
     g, ids = _hand_game(rules_registry, [], ["Test Cycler", "Island"])
     assert _activations(g) == []
     with pytest.raises(RulesError) as err:
-        g.check_action(0, ["activate", ids["Test Cycler"], 1, [], 0])
+        g.check_action(0, action_from(["activate", ids["Test Cycler"], 1, [], 0]))
     assert err.value.rule == "113.6" and "works only from: hand" in str(err.value)
 
 
@@ -257,8 +258,8 @@ def test_a_hand_ability_with_a_target_is_offered_per_target(rules_registry: Regi
     g, ids = _hand_game(rules_registry, ["Test Reinforcer"], ["Plains", "Grizzly Bears"])
     bears = next(o for o in g.state.battlefield if g.state.objects[o].card == "Grizzly Bears")
     acts = _activations(g)
-    assert ["activate", ids["Test Reinforcer"], 1, [bears], 0] in acts
-    g.perform(0, g.check_action(0, ["activate", ids["Test Reinforcer"], 1, [bears], 0]))
+    assert action_from(["activate", ids["Test Reinforcer"], 1, [bears], 0]) in acts
+    g.perform(0, g.check_action(0, action_from(["activate", ids["Test Reinforcer"], 1, [bears], 0])))
     g.resolve_top()
     assert g.state.objects[bears].counters == {"+1/+1": 1}
 
@@ -270,15 +271,15 @@ def test_abilities_of_a_hand_card_are_refused_from_elsewhere_and_to_others(
     from the hand only."""
     g, ids = _hand_game(rules_registry, ["Test Pinger", "Test Herald"], ["Plains"])
     with pytest.raises(RulesError) as err:
-        g.check_action(0, ["activate", ids["Test Pinger"], 1, [-2], 0])
+        g.check_action(0, action_from(["activate", ids["Test Pinger"], 1, [-2], 0]))
     assert err.value.rule == "113.6" and "hand" in str(err.value)
     with pytest.raises(RulesError) as err:
-        g.check_action(1, ["activate", ids["Test Herald"], 1, [], 0])
+        g.check_action(1, action_from(["activate", ids["Test Herald"], 1, [], 0]))
     assert "another player's hand" in str(err.value) and "Herald" not in str(err.value)
-    assert ["activate", ids["Test Herald"], 1, [], 0] in _activations(g)
+    assert action_from(["activate", ids["Test Herald"], 1, [], 0]) in _activations(g)
     n = len(g.log)
     with pytest.raises(RulesError):
-        g.check_action(0, ["activate", ids["Test Pinger"], 1, [-2], 0])
+        g.check_action(0, action_from(["activate", ids["Test Pinger"], 1, [-2], 0]))
     assert len(g.log) == n  # a refused action appends nothing
 
 
@@ -291,7 +292,7 @@ def test_agents_are_offered_hand_abilities(rules_registry: Registry) -> None:
         g, ids = _hand_game(rules_registry, ["Test Cycler"], ["Island"])
         opts = g.legal_actions(0)
         picks = {str(agent.decide(g, Decision("priority", 0, opts))) for _ in range(40)}
-        assert str(["activate", ids["Test Cycler"], 1, [], 0]) in picks
+        assert str(action_from(["activate", ids["Test Cycler"], 1, [], 0])) in picks
 
 
 def test_the_dsl_says_the_zone_and_the_self_costs() -> None:

@@ -174,7 +174,7 @@ def test_legal_actions_offer_each_payable_x(rules_registry: Registry, scenario: 
     assert g is not None
     blaze = g.state.players[0].hand[0]
     xs = sorted({a[4] for a in g.legal_actions(0) if a[0] == "cast" and a[1] == blaze
-                 and a[2] == [-2]})
+                 and list(a[2]) == [-2]})
     assert xs == [0, 1, 2]
     with pytest.raises(RulesError) as info:
         g.check_action(0, ["cast", blaze, [-2], [], 3, ""])

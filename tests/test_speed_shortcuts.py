@@ -24,6 +24,7 @@ from mtgk.agents import RandomAgent
 from mtgk.cards.decks import parse_deck
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
+from mtgk.log.answers import PASS
 from mtgk.rules.engine import Game
 from mtgk.rules.kept import StaleCache
 from mtgk.rules.layers import chars_key, compute
@@ -71,7 +72,7 @@ def test_the_same_seed_plays_the_same_game_with_and_without_validation(
 def test_nothing_to_do_at_instant_speed_is_a_pass_and_is_checked(registry: Registry) -> None:
     g = table(registry, {0: {"hand": ["Gray Ogre", "Mountain"],
                              "battlefield": ["Mountain"] * 3}}, step="upkeep")
-    assert g.legal_actions(0) == [["pass"]]
+    assert g.legal_actions(0) == [PASS]
     assert g._idle.get(0) == g._idle_version  # (the shortcut was taken, and kept)
     # a card that may be cast at instant speed arrives: the test is made again
     g.emit(ev.ObjectCreated(obj=g.new_id(), card="Neck Snap", owner=0, zone="hand"))
@@ -135,7 +136,7 @@ def test_target_candidates_are_kept_across_taps(registry: Registry) -> None:
                          1: {"battlefield": ["Gray Ogre"]}})
     harrier, plains = g.state.battlefield[0], g.state.battlefield[1]
     before = g.legal_actions(0)
-    assert [a[3] for a in before if a[0] == "activate"] == \
+    assert [list(a[3]) for a in before if a[0] == "activate"] == \
         [[harrier], [g.state.battlefield[2]]]
     version = g._chars_version
     g.emit(ev.Tapped(obj=plains))

@@ -31,6 +31,8 @@ from typing import Any, ClassVar, TypeVar
 
 import msgspec
 
+from mtgk.log.answers import action_from
+
 Ref = int
 """An object id (>= 1) or a player reference (``-1`` = player 0, ``-2`` = player 1)."""
 
@@ -190,7 +192,9 @@ class DecisionMade(Event, frozen=True):
 
     ``kind`` names the decision (``priority``, ``targets``, ``attackers``,
     ``blockers``, ``redirect``, ``may``, ``choose``, ``order``, ``mulligan`` ...);
-    ``choice`` is plain data (ints, strings, lists).
+    ``choice`` is plain data (ints, strings, lists), or for ``priority`` an
+    :data:`~mtgk.log.answers.Action` (which a log holds as the list it encodes to: a
+    priority choice read as a list is turned into its action).
     """
 
     TAG: ClassVar[str] = "DecisionMade"
@@ -198,6 +202,13 @@ class DecisionMade(Event, frozen=True):
     player: int
     kind: str
     choice: Any
+
+    def __post_init__(self) -> None:
+        if self.kind == "priority" and type(self.choice) is list:
+            try:
+                msgspec.structs.force_setattr(self, "choice", action_from(self.choice))
+            except ValueError:
+                pass  # (not an action: a damaged record, reported as it is)
 
 
 # --------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from mypy_extensions import trait
 
 from mtgk.cards.definitions import X_COUNT, Activated, CardDef, Target
 from mtgk.cards.filters import permanent
+from mtgk.log.answers import Activate, Cast, PlayLand
 from mtgk.log.events import player_ref
 from mtgk.rules.core import PASS, RulesError, card_of
 from mtgk.rules.kept import StaleCache
@@ -63,14 +64,14 @@ class Activations:
             else len(combos) if combos is not None else 0
         self.count = targets * len(xs)
 
-    def option(self, k: int) -> list[Any]:
+    def option(self, k: int) -> Activate:
         """Option ``k`` of this ability (``0 <= k < count``), made now."""
         n = len(self.xs)
         t = k // n
         single = self.single
         targets = [single[t]] if single is not None else \
             list(self.combos[t]) if self.combos is not None else []
-        return ["activate", self.oid, self.idx, targets, self.xs[k - t * n]]
+        return Activate(self.oid, self.idx, tuple(targets), self.xs[k - t * n])
 
 
 def _singulars(q: str) -> list[str]:
@@ -189,12 +190,11 @@ class LegalActions(GamePart):
             c = self.chars(oid)
             if "Land" in c.types:
                 if sorcery_ok and pl.lands_played < 1:
-                    out.append(["play", oid])
+                    out.append(PlayLand(oid))
                 continue
             plain_card = share and not o.flags and not o.face_down
             if plain_card and o.card in same:  # the same options, with this card
-                out.extend([a[0], oid, list(a[2]), list(a[3]), a[4], a[5]]
-                           for a in same[o.card])
+                out.extend(Cast(oid, a.targets, a.modes, a.x, a.alt) for a in same[o.card])
                 continue
             opts = self._cast_options(player, oid, c, sorcery_ok, sources())
             if plain_card:
@@ -203,7 +203,7 @@ class LegalActions(GamePart):
         for oid, alts in self._castable_elsewhere(player):
             if "Land" in self.card(oid).facts.types:  # a permission to play it (CR 305.1)
                 if sorcery_ok and pl.lands_played < 1 and "" in alts:
-                    out.append(["play", oid])
+                    out.append(PlayLand(oid))
                 continue
             out.extend(self._cast_options(player, oid, self.chars(oid), sorcery_ok, sources(),
                                           alts))
@@ -502,7 +502,7 @@ class LegalActions(GamePart):
                 for targets in seen:
                     for x in payable:
                         if targets in by_x[x]:
-                            out.append(["cast", oid, targets, modes, x, alt])
+                            out.append(Cast(oid, tuple(targets), tuple(modes), x, alt))
         return out
 
     def _mode_choices(self, d: CardDef) -> list[list[int]]:
@@ -736,7 +736,7 @@ class LegalActions(GamePart):
         out: list[Any] = []
         for targets in self._target_combos(player, oid, ab.targets):
             for x in xs:
-                out.append(["activate", oid, idx, targets, x])
+                out.append(Activate(oid, idx, tuple(targets), x))
         return out
 
     def _activations(self, player: int, oid: int, idx: int, ab: Activated,

@@ -5,12 +5,13 @@ casting or playing cards while something resolves."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from mypy_extensions import trait
 
 from mtgk.cards.definitions import Activated, Cost, Target
 from mtgk.log import events as ev
+from mtgk.log.answers import PASS, Action, Activate, Cast, Pass, PlayLand, action_from
 from mtgk.rules.core import BASIC_MANA, Decision, RulesError
 from mtgk.rules.mana import ManaCost, max_payable_x, plan_payment
 from mtgk.rules.parts import GamePart
@@ -35,17 +36,19 @@ class Casting(GamePart):
     """Checking, announcing and paying for spells and abilities (CR 601, 602)."""
 
     def check_action(self, player: int, action: Any) -> Any:
-        """Raise :class:`RulesError` if ``action`` is not legal for ``player`` now."""
-        if not isinstance(action, list) or not action:
-            raise RulesError("117", f"not an action: {action!r}")
-        kind = action[0]
+        """The :data:`~mtgk.log.answers.Action` ``action`` is (an action, or the list it
+        encodes to); raise :class:`RulesError` if it is not legal for ``player`` now."""
+        try:
+            a = action_from(action)
+        except ValueError:
+            raise RulesError("117", f"not an action: {action!r}") from None
         s = self.state
         sorcery_ok = is_active(s, player) and not s.stack and s.step in ("precombat_main",
                                                                           "postcombat_main")
-        if kind == "pass":
-            return ["pass"]
-        if kind == "play":
-            oid = action[1]
+        if type(a) is Pass:
+            return PASS
+        if type(a) is PlayLand:
+            oid = a.card
             o = s.objects.get(oid)
             allowed = self.cast_alts_from(player, oid)  # ``None``: their own hand
             if o is None or not (allowed is None or "" in allowed):
@@ -57,20 +60,18 @@ class Casting(GamePart):
                                  "with an empty stack")
             if s.players[player].lands_played >= 1:
                 raise RulesError("305.2", "you have already played a land this turn")
-            return action
-        if kind == "cast":
-            oid, targets, modes, x, alt = (list(action) + [[], [], 0, ""])[1:6]
-            alt = self._auto_alt(player, oid, alt, sorcery_ok)
-            self._check_cast(player, oid, list(targets), list(modes), int(x), alt, sorcery_ok)
-            return ["cast", oid, list(targets), list(modes), int(x), alt]
-        if kind == "activate":
-            oid, idx, targets, x = (list(action) + [[], 0])[1:5]
-            if int(idx) < 0:  # an intrinsic mana ability (CR 305.6)
-                self._check_intrinsic(player, oid, -int(idx))
-                return ["activate", oid, int(idx), [], 0]
-            self._check_activate(player, oid, int(idx), list(targets), int(x), sorcery_ok)
-            return ["activate", oid, int(idx), list(targets), int(x)]
-        raise RulesError("117", f"unknown action {kind!r}")
+            return a
+        if type(a) is Cast:
+            alt = self._auto_alt(player, a.card, a.alt, sorcery_ok)
+            self._check_cast(player, a.card, list(a.targets), list(a.modes), a.x, alt,
+                             sorcery_ok)
+            return a if alt == a.alt else Cast(a.card, a.targets, a.modes, a.x, alt)
+        assert type(a) is Activate
+        if a.ability < 0:  # an intrinsic mana ability (CR 305.6)
+            self._check_intrinsic(player, a.source, -a.ability)
+            return a if not a.targets and not a.x else Activate(a.source, a.ability)
+        self._check_activate(player, a.source, a.ability, list(a.targets), a.x, sorcery_ok)
+        return a
 
     def intrinsic_mana(self, oid: int) -> list[str]:
         """The mana of ``oid``'s intrinsic mana abilities (CR 305.6: a land with a basic
@@ -317,20 +318,24 @@ class Casting(GamePart):
         if not ab.mana:
             self.check_targets(player, oid, ab.targets, targets, x)
 
-    def perform(self, player: int, action: list[Any]) -> None:
+    def perform(self, player: int, action: Action | list[Any]) -> None:
         """Carry out a checked priority action."""
         seq = len(self.log) - 1
+        if not isinstance(action, Action):  # (the list it encodes to)
+            action = action_from(action)
         with self.caused(seq):
-            kind = action[0]
-            if kind == "play":
-                oid = action[1]
+            kind = type(action)
+            if kind is PlayLand:
+                oid = action.card  # type: ignore[union-attr]
                 new = self.new_id()
                 self.emit(ev.LandPlayed(player=player, obj=oid, new_obj=new))
                 self._entered(new, False, None)  # "this land enters tapped" ...
-            elif kind == "cast":
-                self._cast(player, *action[1:])
-            elif kind == "activate":
-                self._activate(player, *action[1:])
+            elif kind is Cast:
+                a = cast(Cast, action)
+                self._cast(player, a.card, list(a.targets), list(a.modes), a.x, a.alt)
+            elif kind is Activate:
+                b = cast(Activate, action)
+                self._activate(player, b.source, b.ability, list(b.targets), b.x)
 
     def _cast(self, player: int, oid: int, targets: list[int], modes: list[int], x: int,
               alt: str, from_zone: str = "hand", free: bool = False) -> int:

@@ -50,6 +50,28 @@ class Checkpoint:
                  "id_floor", "last_pass", "loop_from", "loop_seen", "max_turns", "names",
                  "passes", "player", "sba_clean", "settled", "snapshot", "step", "step_end",
                  "tokens", "turn")
+    at: int
+    asked: int
+    player: int
+    passes: int
+    last_pass: int
+    step: str
+    turn: int
+    active: int
+    combat_skipped: bool
+    cleanup: int
+    cause: tuple[int, ...]
+    step_end: int
+    choice_at: int
+    sba_clean: int
+    settled: bool
+    loop_from: int
+    loop_seen: frozenset[Any]
+    id_floor: int
+    max_turns: int
+    names: frozenset[str]
+    tokens: bool
+    snapshot: tuple[int, bytes]
 
     def __repr__(self) -> str:
         return (f"Checkpoint(at={self.at}, asked={self.asked}, turn={self.turn}, "

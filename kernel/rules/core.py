@@ -22,6 +22,7 @@ import structlog
 from mtgk.cards.definitions import CardDef, Registry
 from mtgk.cards.errors import blame
 from mtgk.log import events as ev
+from mtgk.log.answers import PASS as PASS  # (re-exported: the engine passes with it)
 from mtgk.log.events import Envelope, Event, ref_player
 from mtgk.rules.kept import MOVES, KeptFacts, StaleCache
 from mtgk.rules.layers import Chars, View, printed
@@ -101,7 +102,6 @@ class _Pass:
         return decision.options[0] if decision.options else []
 
 
-PASS: list[Any] = ["pass"]
 
 
 def _listed(answer: Any, options: Sequence[Any]) -> bool:

@@ -13,6 +13,7 @@ from mypy_extensions import trait
 from mtgk.cards.definitions import Target, Triggered
 from mtgk.cards.effects import Ctx
 from mtgk.log import events as ev
+from mtgk.log.answers import PASS, Pass
 from mtgk.rules.checkpoints import Checkpoint, record
 from mtgk.rules.core import Decision, GameOver, card_of
 from mtgk.rules.kept import StaleCache
@@ -69,7 +70,7 @@ class PriorityAndStack(GamePart):
                 mark = len(log)
                 at = None
             action = self.ask(Decision("priority", p, self.legal_actions(p), check=checks[p]))
-            if action[0] == "pass":
+            if action is PASS or type(action) is Pass:
                 if self._choice_at >= mark:
                     last_pass = self._choice_at
                 passes += 1

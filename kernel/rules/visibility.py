@@ -60,6 +60,7 @@ from typing import Any
 import msgspec
 
 from mtgk.log import events as ev
+from mtgk.log.answers import Activate, Cast, Pass, PlayLand
 from mtgk.rules.state import Obj, State
 
 __all__ = [
@@ -141,12 +142,24 @@ def map_choice(kind: str, choice: Any, fn: IdMap) -> Any:
 
     >>> map_choice("priority", ["activate", 5, 2, [7, -1], 3], lambda i: i + 100)
     ['activate', 105, 2, [107, -1], 3]
+    >>> map_choice("priority", Activate(5, 2, (7, -1), 3), lambda i: i + 100)
+    Activate(source=105, ability=2, targets=(107, -1), x=3)
     >>> map_choice("assign", [[5, 2], [-2, 1]], lambda i: 0)
     [[0, 2], [-2, 1]]
     >>> map_choice("x", 5, lambda i: 0)
     5
     """
     try:
+        if kind == "priority" and isinstance(choice, Cast):
+            return Cast(_map_ref(choice.card, fn), tuple(_map_deep(list(choice.targets), fn)),
+                        choice.modes, choice.x, choice.alt)
+        if kind == "priority" and isinstance(choice, Activate):
+            return Activate(_map_ref(choice.source, fn), choice.ability,
+                            tuple(_map_deep(list(choice.targets), fn)), choice.x)
+        if kind == "priority" and isinstance(choice, PlayLand):
+            return PlayLand(_map_ref(choice.card, fn))
+        if kind == "priority" and isinstance(choice, Pass):
+            return choice
         if kind == "priority" and isinstance(choice, list) and choice:
             out = list(choice)
             if out[0] in ("play", "cast", "activate") and len(out) > 1:

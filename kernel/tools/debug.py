@@ -40,6 +40,7 @@ import msgspec
 from mtgk.agents import ReplayAgent
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
+from mtgk.log.answers import Action
 from mtgk.log.events import Envelope, ref_player
 from mtgk.log.logfile import LogHeader, UnknownEvent, event_tag
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
@@ -163,6 +164,8 @@ def _choice_players(kind: str, choice: Any) -> list[int]:
             found.append(-1 - x)
 
     if kind == "priority":
+        if isinstance(choice, Action):
+            choice = msgspec.to_builtins(choice)  # (the list it encodes to)
         if isinstance(choice, list) and choice:
             slot = 2 if choice[0] == "cast" else 3 if choice[0] == "activate" else 0
             if slot and len(choice) > slot:
@@ -997,7 +1000,8 @@ def branch(registry: Registry, header: LogHeader, envelopes: Sequence[Envelope],
             raise BranchRefused(err, d) from None
     game = stepper.game
     chosen_meta["branched_from"] = {"event": at, "kind": rec.kind, "player": rec.player,
-                                    "original": rec.choice, "choice": chosen}
+                                    "original": msgspec.to_builtins(rec.choice),
+                                    "choice": msgspec.to_builtins(chosen)}
     new = new_header(registry, header.players, header.decks, header.seed, header.profile,
                      chosen_meta)
     return BranchResult(game, new, at, rec.kind, rec.player, rec.choice, chosen)

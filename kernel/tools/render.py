@@ -47,6 +47,7 @@ import msgspec
 from mtgk.cards.definitions import KEYWORDS, Registry
 from mtgk.cards.rendering import RENDERERS, register_renderer
 from mtgk.log import events as ev
+from mtgk.log.answers import Action
 from mtgk.log.events import Envelope, ref_player
 from mtgk.rules.seats import defending_players, team_of
 from mtgk.rules.state import Obj, StackItem, State, apply, copy_state, new_state
@@ -502,7 +503,7 @@ class Renderer:
             return _plain_repr(self.masked(c))
 
     def _choice(self, kind: str, c: Any, mine: bool) -> str:
-        if kind == "priority" and isinstance(c, list) and c:
+        if kind == "priority" and isinstance(c, list | Action) and c:
             return self.action(c)
         if kind == "mulligan":
             return "keep" if c else "mulligan"
@@ -550,7 +551,7 @@ class Renderer:
             return set()
         c = e.choice
         out: set[int] = set()
-        if e.kind == "priority" and isinstance(c, list) and len(c) > 1 and c[0] in (
+        if e.kind == "priority" and isinstance(c, list | Action) and len(c) > 1 and c[0] in (
                 "play", "cast", "activate") and isinstance(c[1], int):
             out.add(c[1])
         if e.kind in _PUBLIC_CHOICES or (self.viewer is not None and e.player == self.viewer):
@@ -565,11 +566,13 @@ class Renderer:
         return oid in s.objects or oid in self.names or oid in self.seen.gone or any(
             it.id == oid for it in s.stack + s.pending)
 
-    def action(self, a: list[Any]) -> str:
+    def action(self, a: list[Any] | Action) -> str:
         """A priority action (``["cast", obj, targets, modes, x, alt]`` ...) in words.
 
         Playing a land, casting a spell and activating an ability are public: the card
         is named even when it comes from a hidden zone (CR 305.1, 601.2a, 602.2a)."""
+        if not isinstance(a, list):
+            return self.action(msgspec.to_builtins(a))  # (the list it encodes to)
         kind = a[0]
         if kind == "pass":
             return "pass"
