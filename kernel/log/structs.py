@@ -47,6 +47,9 @@ class LogHeader(msgspec.Struct, kw_only=True):
     profile: str = "lorwyn-2007"
     events: list[tuple[str, int]] = msgspec.field(default_factory=_current_event_table)
     meta: dict[str, Any] = msgspec.field(default_factory=dict)
+    rules_revision: int = 0
+    """The kernel's :data:`mtgk.RULES_REVISION` when the log was written; ``0``: not
+    recorded (logs written before 2026-12-02, by kernels of revision 0)."""
 
     @staticmethod
     def current_event_table(multiplayer: bool = False) -> list[tuple[str, int]]:

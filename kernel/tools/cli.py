@@ -70,7 +70,7 @@ from mtgk.log.logfile import (
     write_jsonl,
     write_log,
 )
-from mtgk.log.replay import new_header, run_from_header, verify
+from mtgk.log.replay import VerifyReport, new_header, run_from_header, verify
 from mtgk.rules.engine import STEPS, Game
 from mtgk.rules.state import State
 from mtgk.rules.visibility import visible_header
@@ -613,9 +613,12 @@ def _verify(p: argparse.ArgumentParser) -> Runner:
                      "are checked to be a scenario's).")
     p.epilog = ("exit status: 0 the log verified from its start to the game's end (or the "
                 "scenario's); 3 every event verified, but the log stops before the end "
-                "(INCOMPLETE: cut off, or repaired after a crash); 1 it did not verify "
-                "(FAILED: damage, a torn last record, a divergence; NOT VERIFIED: a kind of "
-                "log this kernel cannot re-run); 2 bad usage, or not a log at all.")
+                "(INCOMPLETE: cut off, or repaired after a crash); 4 the log is intact but "
+                "was written by other rules (OTHER RULES: another rules revision or card set "
+                "version, and the re-run differs: `mtgk upgrade` re-plays it under these); 1 it "
+                "did not verify (FAILED: damage, a torn last record, a divergence from a log "
+                "claiming these very rules; NOT VERIFIED: a kind of log this kernel cannot "
+                "re-run); 2 bad usage, or not a log at all.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--repair", action="store_true",
                    help="first cut a torn (crash-interrupted) last record off the file, "
@@ -623,27 +626,37 @@ def _verify(p: argparse.ArgumentParser) -> Runner:
                         "a log damaged in the middle is left as it is)")
     p.add_argument("--json", action="store_true",
                    help='print the result as one JSON object: {"file", "result" (verified, '
-                        'incomplete, failed, not-verified), "exit", "lines"} where "lines" are '
-                        "the lines printed without --json")
+                        'incomplete, other-rules, failed, not-verified), "exit", "lines"} where '
+                        '"lines" are the lines printed without --json; once the log could be '
+                        're-run also "written_by" and "running" (kernel, rules_revision, '
+                        'cardsets), "rules_differ" and "divergence" ({"seq", "reason"})')
 
     def run(args: argparse.Namespace) -> int:
         if not args.json:
             return _verify_run(args, _out())
         buf = io.StringIO()
-        code = _verify_run(args, buf)
+        reports: list[VerifyReport] = []
+        code = _verify_run(args, buf, reports)
         lines = buf.getvalue().splitlines()
-        result = {0: "verified", 3: "incomplete"}.get(code, "failed")
+        result = {0: "verified", 3: "incomplete", 4: "other-rules"}.get(code, "failed")
         if code == 1 and any(line.startswith("NOT VERIFIED") for line in lines):
             result = "not-verified"
-        print(_json_line({"file": args.file, "result": result, "exit": code, "lines": lines}),
-              file=_out())
+        obj: dict[str, Any] = {"file": args.file, "result": result, "exit": code,
+                               "lines": lines}
+        if reports:
+            rj = reports[0].as_json()
+            obj.update({k: rj[k] for k in ("written_by", "running", "rules_differ",
+                                           "divergence")})
+        print(_json_line(obj), file=_out())
         return code
 
     return run
 
 
-def _verify_run(args: argparse.Namespace, out: IO[str]) -> int:
-    """``mtgk verify``: print the report to ``out``; return the exit status."""
+def _verify_run(args: argparse.Namespace, out: IO[str],
+                reports: list[VerifyReport] | None = None) -> int:
+    """``mtgk verify``: print the report to ``out``; return the exit status (the report,
+    once there is one, is appended to ``reports``)."""
     path = args.file
     if args.repair and _library_game(path) is not None:
         raise UserError(f"{path}: --repair mends a log file; a library keeps its games whole "
@@ -697,12 +710,20 @@ def _verify_run(args: argparse.Namespace, out: IO[str]) -> int:
             print(f"warning: {pr}", file=out)
     reg = _registry(args)
     report = verify(lf.header, lf.envelopes, reg)
+    if reports is not None:
+        reports.append(report)
     for note in report.notes:
         print(f"note: {note}", file=out)
-    if report.divergence is not None:
+    if report.divergence is not None and not lf.torn:
         print(report.summary(), file=out)
+        if report.other_rules and report.written is not None and report.now is not None:
+            print(f"  written by: {report.written.describe()}", file=out)
+            print(f"  running:    {report.now.describe()}", file=out)
         _show_divergence(report.divergence, lf.envelopes, reg, out)
-        return 1
+        if report.other_rules:
+            print(f"  `mtgk upgrade {path} --out NEW` re-plays its decisions under these "
+                  "rules and says where the two games part", file=out)
+        return report.exit_status
     if lf.torn:
         torn = next(pr for pr in lf.problems if pr.kind == "torn")
         print(f"FAILED: {torn}", file=out)
@@ -718,9 +739,7 @@ def _verify_run(args: argparse.Namespace, out: IO[str]) -> int:
     print(report.summary(), file=out)
     for text in report.problems[1:]:
         print(f"  {text}", file=out)
-    if report.verified:
-        return 0
-    return 3 if report.ok else 1
+    return report.exit_status
 
 
 def _repair_advice(lf: LogFile, path: str, out: IO[str]) -> None:
@@ -740,14 +759,17 @@ def _show_divergence(div: Any, envs: list[Envelope], reg: Registry, out: IO[str]
     r = Renderer(reg)
     for env in envs[: div.seq]:
         r.advance(env)
-    if div.expected is not None:
-        print(f"  log:    {_line(r, div.expected)}", file=out)
-    else:
-        print("  log:    (ends here)", file=out)
-    if div.got is not None:
-        print(f"  re-run: {_line(r, div.got)}", file=out)
-    else:
-        print("  re-run: (no such event)", file=out)
+    log = _line(r, div.expected) if div.expected is not None else "(ends here)"
+    rerun = _line(r, div.got) if div.got is not None else "(no such event)"
+    if log == rerun and div.expected is not None and div.got is not None:  # causes differ
+        log += f"  ({_cause_text(div.expected.cause)})"
+        rerun += f"  ({_cause_text(div.got.cause)})"
+    print(f"  log:    {log}", file=out)
+    print(f"  re-run: {rerun}", file=out)
+
+
+def _cause_text(cause: int) -> str:
+    return "no cause" if cause < 0 else f"caused by event {cause}"
 
 
 def _line(r: Renderer, env: Envelope) -> str:
