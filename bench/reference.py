@@ -13,7 +13,8 @@ written in the file format version 1 so that the digests stay those of the games
 when the kernel writes a newer version, and of the events alone (no causes), so a
 change that only re-links causes shows up as ``causes differ`` rather than as a
 different game.  The versions in the header (``kernel_version``, ``rules_revision``)
-are left out of the digests: bumping one does not change them.
+are left out of the digests (the digests are those of the games before the header
+recorded a rules revision): bumping one does not change them.
 
 **The digests are tied to the versions** (docs/log-format.md, "Versions"): the file
 begins with one ``# versions`` line for every set of versions it was ever written under
@@ -63,7 +64,7 @@ def reference_games() -> list[tuple[str, bytes, bytes]]:
             meta = {"deck_names": [label, label], "reference": kind}
             header = new_header(reg, ["p1", "p2"], [deck, deck], seed, meta=meta)
             header.kernel_version = "reference"  # digests must not change with the version
-            header.rules_revision = 0  # (nor with the rules revision: versions_key() holds it)
+            header.rules_revision = msgspec.UNSET  # (nor the rules revision: versions_key())
             game = run_from_header(reg, header, [agent(seed * 2), agent(seed * 2 + 1)])
             # (the file format version 1: the digests are of the games, whichever format
             # version the kernel writes; docs/log-format.md)

@@ -59,7 +59,8 @@ class Versions:
 def of_header(header: LogHeader) -> Versions:
     """The versions that wrote the log of ``header``."""
     sets = tuple(sorted((str(n), str(v)) for n, v in header.cardsets))
-    return Versions(str(header.kernel_version), int(header.rules_revision), sets)
+    rev = header.rules_revision
+    return Versions(str(header.kernel_version), rev if isinstance(rev, int) else 0, sets)
 
 
 def running(registry: Registry, names: Sequence[str] | None = None) -> Versions:

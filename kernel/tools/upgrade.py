@@ -170,7 +170,7 @@ def upgrade(registry: Registry, header: LogHeader, envelopes: Sequence[Envelope]
     now = running(registry, [name for name, _ in written.cardsets])
     drop = agent.dropped
     new_meta["upgraded_from"] = {
-        "kernel_version": header.kernel_version, "rules_revision": header.rules_revision,
+        "kernel_version": header.kernel_version, "rules_revision": written.rules,
         "cardsets": [list(c) for c in header.cardsets],
         "first_difference": None if div is None else div.seq,
         "decisions": len(agent.queue), "applied": agent.next,
