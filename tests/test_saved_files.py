@@ -3,8 +3,11 @@ test failed before its fix."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,3 +55,54 @@ def test_a_library_row_whose_winner_is_not_a_seat_is_refused_as_damaged(
     assert len(lines) == 1, err
     assert "internal error" not in err
     assert f"game 1: the stored record is damaged (winner is {winner}" in lines[0]
+
+
+# ------------------------------------------------------------------ JSON Lines values
+
+ARCHIVE = Path(__file__).parent / "archive"
+
+
+def _jsonl_with(tmp_path: Path, edit: Callable[[dict[str, Any]], bool]) -> tuple[Path, int]:
+    """The archived two-player JSON Lines log with the first record ``edit`` changes
+    (returns True) after event 100 changed; and that record's number."""
+    lines = (ARCHIVE / "f690e4e/game-s7.jsonl").read_text().splitlines()
+    for i, line in enumerate(lines[101:], 101):
+        obj = json.loads(line)
+        if edit(obj):
+            lines[i] = json.dumps(obj)
+            path = tmp_path / "edited.jsonl"
+            path.write_text("\n".join(lines) + "\n")
+            return path, obj["seq"]
+    raise AssertionError("no record to edit")
+
+
+def _huge_new_obj(obj: dict[str, Any]) -> bool:
+    if "new_obj" in obj["event"]:
+        obj["event"]["new_obj"] = 2**64 - 1
+        return True
+    return False
+
+
+def test_a_jsonl_value_the_state_cannot_hold_is_refused_by_the_reader(tmp_path: Path) -> None:
+    path, seq = _jsonl_with(tmp_path, _huge_new_obj)
+    for args, status in ((("replay", path, "--at", seq - 1), 1),
+                         (("replay", path, "--at", seq - 1, "--as", "Bob"), 1),
+                         (("diff", path, 1, seq - 1), 2), (("verify", path), 1),
+                         (("log", path), 1), (("explain", path, 3), 2)):
+        code, out, err = run(*args)
+        assert "internal error" not in err, (args, err)
+        assert code == status, (args, out, err)
+        assert "outside the range of the numbers a game's state holds" in out + err, args
+
+
+def test_replay_at_an_event_after_the_damage_exits_with_the_damaged_status(
+        tmp_path: Path) -> None:
+    path, seq = _jsonl_with(tmp_path, _huge_new_obj)
+    code, _, err = run("replay", path, "--at", seq + 50)
+    assert code == 1, err
+    assert (f"--at {seq + 50}: the log is damaged at record {seq} before event {seq + 50}"
+            in err)
+    code, _, err = run("replay", path, "--turn", 30)
+    assert code == 1, err
+    code, _, err = run("replay", ARCHIVE / "f690e4e/game-s7.jsonl", "--at", 5000)
+    assert code == 2, err  # (an intact log: bad usage, as before)

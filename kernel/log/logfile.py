@@ -1913,7 +1913,51 @@ def _jsonl_record(obj: Any, seq: int) -> tuple[Envelope, _Unresolved | None]:
                              f"({_INT_RANGE})") from None
         env, unresolved = Envelope(seq, cause, UnknownEvent(tag, version, raw)), exc
     _storable(env)
+    _holdable(env)
     return env, unresolved
+
+
+STATE_INT_LIMIT: Final = 2**62
+"""The largest magnitude of an integer in an event of a JSON Lines log (its ``seed``
+aside): the state adds to and subtracts from the numbers it holds (an object id's
+successor, life lost), and must still be able to store the result (msgpack's 64 bits).
+The engine never comes near it; a hand-edited file can."""
+
+
+def _holdable(env: Envelope) -> None:
+    """Raise ValueError if ``env``'s event holds an integer the state can't hold."""
+    ev = env.event
+    if isinstance(ev, UnknownEvent):
+        return
+    for name in type(ev).__struct_fields__:
+        if name == "seed":
+            continue
+        bad = _big_int(getattr(ev, name))
+        if bad is not None:
+            raise ValueError(f"{event_tag(ev)}.{name} holds {_short(bad)}, outside the range "
+                             f"of the numbers a game's state holds (-2**62 to 2**62)")
+
+
+def _big_int(value: Any, depth: int = 0) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if not -STATE_INT_LIMIT <= value <= STATE_INT_LIMIT else None
+    if depth > 32:
+        return None
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            bad = _big_int(v, depth + 1)
+            if bad is not None:
+                return bad
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            bad = _big_int(k, depth + 1)
+            if bad is None:
+                bad = _big_int(v, depth + 1)
+            if bad is not None:
+                return bad
+    return None
 
 
 def _short(value: Any, limit: int = 40) -> str:

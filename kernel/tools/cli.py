@@ -565,7 +565,7 @@ def _replay(p: argparse.ArgumentParser) -> Runner:
     def run(args: argparse.Namespace) -> int:
         lf = _read(args.file, salvage=True)
         envs = lf.envelopes
-        at = _moment_arg(args, envs)
+        at = _moment_arg(args, envs, broken=_broken_at(lf))
         viewer = _player(args.as_player, lf.header)
         reg = _registry(args)
         r = Renderer(reg, viewer)
@@ -587,18 +587,38 @@ def _replay(p: argparse.ArgumentParser) -> Runner:
     return run
 
 
-def _moment_arg(args: argparse.Namespace, envs: Sequence[Envelope], what: str = "--at") -> int:
-    """The event ``--at N`` or ``--turn T [--step S]`` designates (exactly one is needed)."""
+def _moment_arg(args: argparse.Namespace, envs: Sequence[Envelope], what: str = "--at",
+                broken: str = "") -> int:
+    """The event ``--at N`` or ``--turn T [--step S]`` designates (exactly one is needed).
+
+    ``broken``: the log is damaged or torn after its events ``envs`` (what happened, for
+    the message); a moment past them is then the damaged file's failure (exit status 1),
+    not bad usage."""
     if args.turn is None and args.step is not None:
         raise UserError("--step needs --turn")
     if (args.at is None) == (args.turn is None):
         raise UserError(f"give either {what} N or --turn T [--step S]")
     if args.at is not None:
+        if broken and args.at >= len(envs):
+            raise UserError(f"{what} {args.at}: the log is {broken} before event {args.at}: "
+                            f"only events 0 to {len(envs) - 1} are the log in sequence",
+                            status=1)
         return _event_index(args.at, len(envs), what)
     try:
         return find_moment(envs, args.turn, args.step)
     except LookupError as exc:
+        if broken:
+            raise UserError(f"{exc} (the log is {broken} after event {len(envs) - 1}; the "
+                            "moment may be in what was lost)", status=1) from None
         raise UserError(str(exc)) from None
+
+
+def _broken_at(lf: LogFile) -> str:
+    """How a log read with salvage stops before its end: ``damaged at record N``, ``torn``
+    or ``""`` (it doesn't)."""
+    if lf.breaks:
+        return f"damaged at record {lf.breaks[0].record}"
+    return "torn" if lf.torn else ""
 
 
 # --------------------------------------------------------------------------
