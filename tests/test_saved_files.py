@@ -106,3 +106,71 @@ def test_replay_at_an_event_after_the_damage_exits_with_the_damaged_status(
     assert code == 1, err
     code, _, err = run("replay", ARCHIVE / "f690e4e/game-s7.jsonl", "--at", 5000)
     assert code == 2, err  # (an intact log: bad usage, as before)
+
+
+# ------------------------------------------------------------------ torn or damaged
+
+def _small_game() -> tuple[Any, list[Any]]:
+    from mtgk.cards.loading import load_registry
+    from mtgk.log.replay import new_header, run_from_header
+
+    reg = load_registry()
+    header = new_header(reg, ["Alice", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
+                        meta={"max_turns": 3})
+    game = run_from_header(reg, header)
+    return header, list(game.log)
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_whole_file_with_damaged_length_bytes_is_damaged_not_torn(
+        tmp_path: Path, version: int) -> None:
+    """A finished game of one block (format 2; format 1: its last record) whose length
+    bytes are damaged reads as damage: the file's size says it was written completely, so
+    verify gives no advice to repair (which would cut it to its header), and repair
+    refuses."""
+    import struct
+
+    from mtgk.log.logfile import encode_log, read_log
+
+    header, envs = _small_game()
+    assert len(envs) < 256
+    data = bytearray(encode_log(header, envs, version=version))
+    (hlen,) = struct.unpack_from("<I", data, 5)
+    if version == 2:
+        start = 9 + hlen + 4  # the only block
+    else:
+        full = encode_log(header, envs, version=1)
+        start = len(encode_log(header, envs[:-1], version=1))  # the last record
+        assert full[:start] == encode_log(header, envs[:-1], version=1)
+    if version == 2:  # its two length bytes: it claims more than the file holds
+        assert data[start] >= 0x80 and data[start + 1] < 0x80
+        data[start + 1] ^= 0x7f
+        data[start] ^= 0x11
+    else:  # a short record's one length byte
+        assert data[start] < 0x40
+        data[start] = 0x7f
+    path = tmp_path / "game.mtgk"
+    path.write_bytes(bytes(data))
+    lf = read_log(path, salvage=True)
+    assert not lf.torn and lf.breaks, lf.problems
+    assert "written completely" in lf.breaks[0].detail
+    code, out, _ = run("verify", path)
+    assert code == 1 and out.startswith("FAILED:")
+    assert "written completely" in out and "--repair` to cut" not in out
+    code, out, _ = run("verify", "--repair", path)
+    assert code == 1 and "cannot repair" in out
+    assert path.read_bytes() == bytes(data)
+    assert not list(tmp_path.glob("*.orig*"))
+
+
+def test_a_torn_last_block_is_still_torn(tmp_path: Path) -> None:
+    from mtgk.log.logfile import encode_log, read_log
+
+    header, envs = _small_game()
+    data = encode_log(header, envs)
+    path = tmp_path / "torn.mtgk"
+    path.write_bytes(data[:-2])
+    lf = read_log(path, salvage=True)
+    assert lf.torn and not lf.breaks
+    code, out, _ = run("verify", path)
+    assert code == 1 and "--repair" in out

@@ -1450,10 +1450,13 @@ class _Reader:
                 pos, chain = fail.end, fail.computed
             else:
                 found = self.resync_blocks(start + 1, n, seq)
-                if found is None and (
+                whole = self.whole_tail(start, crc if not breaks else None)
+                if found is None and whole is None and (
                         (fail.kind in _TORN_KINDS and (fail.kind != "crc" or fail.end == n))
                         or not any(data[start:])):
                     return breaks, fail  # a torn tail: nothing readable after it
+                if found is None and whole is not None:
+                    fail.detail = self.whole_tail_detail(fail, whole, "block")
                 gave_up = found == -1
                 if found is not None and found >= 0:
                     resume = pos = found
@@ -1656,10 +1659,13 @@ class _Reader:
                 chain = fail.computed
             else:
                 found = self.resync(start + 1, n, table_size)
-                if found is None and (
+                whole = self.whole_tail(start, crc if not breaks else None)
+                if found is None and whole is None and (
                         (fail.kind in _TORN_KINDS and (fail.kind != "crc" or fail.end == n))
                         or not any(data[start:])):
                     return breaks, fail  # a torn tail: nothing readable after it
+                if found is None and whole is not None:
+                    fail.detail = self.whole_tail_detail(fail, whole, "record")
                 gave_up = found == -1
                 if found is not None and found >= 0:
                     resume, chain = found, _u32.unpack_from(data, found - 4)[0]
@@ -1678,6 +1684,36 @@ class _Reader:
             if nxt is None:
                 return breaks, None
             fail = nxt
+
+    def whole_tail(self, start: int, prev: int | None) -> int | None:
+        """Whether the bytes from ``start`` to the end of the file are one whole record or
+        block -- a length, a payload and a crc that holds for it (chained from ``prev``, or
+        from the 4 bytes before ``start``) -- whatever its stored length says: the file was
+        then written completely, and a failure there is damaged length bytes, not a torn
+        tail.  Returns the payload's length, or ``None``."""
+        data = self.data
+        n = len(data)
+        if prev is None:
+            if start < 4:
+                return None
+            prev = _u32.unpack_from(data, start - 4)[0]
+        if n - start < 6:
+            return None
+        stored = _u32.unpack_from(data, n - 4)[0]
+        mv = memoryview(data)
+        for k in range(1, 10):  # the length varint's size
+            if n - start - k - 4 < 1:
+                break
+            if zlib.crc32(mv[start + k:n - 4], prev) == stored:
+                return n - start - k - 4
+        return None
+
+    @staticmethod
+    def whole_tail_detail(fail: _Fail, payload: int, unit: str) -> str:
+        return (f"damaged {unit} length: the file was written completely (the bytes from "
+                f"the {unit}'s start to the end of the file are one {unit} of {payload} "
+                f"payload bytes whose crc holds), but its length bytes are damaged "
+                f"({fail.detail})")
 
     def damage_detail(self, fail: _Fail, resume: int | None, gave_up: bool) -> str:
         """What was expected and found at a break, and where reading resumed."""

@@ -767,9 +767,13 @@ def _repair_advice(lf: LogFile, path: str, out: IO[str]) -> None:
     """What a user can do with a log damaged in the middle (which repair leaves alone)."""
     brk = lf.breaks[0]
     n = lf.salvaged
-    print(f"  repair only cuts a torn tail; this damage is followed by {n} readable "
-          f"record{'' if n == 1 else 's'}, and cutting the file would delete them: {path} is "
-          "left unchanged", file=out)
+    if n:
+        print(f"  repair only cuts a torn tail; this damage is followed by {n} readable "
+              f"record{'' if n == 1 else 's'}, and cutting the file would delete them: {path} "
+              "is left unchanged", file=out)
+    else:
+        print(f"  repair only cuts a torn tail, what a crash leaves, and this is damage: "
+              f"{path} is left unchanged", file=out)
     print(f"  you can: restore {path} from a copy; read everything that can be read with "
           f"`mtgk log {path}`; or keep the {brk.record} intact events before the damage as a "
           f"log of their own with `mtgk log {path} --json > intact.jsonl` (it verifies as "
