@@ -174,3 +174,32 @@ def test_a_torn_last_block_is_still_torn(tmp_path: Path) -> None:
     assert lf.torn and not lf.breaks
     code, out, _ = run("verify", path)
     assert code == 1 and "--repair" in out
+
+
+# ------------------------------------------------------------------ salvaged records
+
+def test_a_salvaged_record_naming_an_object_made_in_the_damage_shows_no_guessed_owner(
+        tmp_path: Path) -> None:
+    """Format 1: the record that made Bob's card is damaged; Bob's draw of that card,
+    read after the damage, must not read as Alice's ("Alice draws #41")."""
+    from mtgk.log import events as ev
+    from mtgk.log.logfile import encode_log, read_log
+
+    lf = read_log(ARCHIVE / "e0f947f/game-s7.mtgk", strict=True)
+    envs = list(lf.envelopes)
+    owners = {e.event.obj: e.event.owner for e in envs if isinstance(e.event, ev.ObjectCreated)}
+    made = {e.event.obj: e.seq for e in envs if isinstance(e.event, ev.ObjectCreated)}
+    draw = next(e for e in envs if isinstance(e.event, ev.ZoneChanged)
+                and e.event.reason == "draw" and owners.get(e.event.obj) == 1)
+    assert isinstance(draw.event, ev.ZoneChanged)
+    k = made[draw.event.obj]
+    data = bytearray(encode_log(lf.header, envs, version=1))
+    at = len(encode_log(lf.header, envs[:k], version=1))  # record k's first byte
+    data[at + 3] ^= 0x55  # inside its payload: its length holds
+    path = tmp_path / "damaged.mtgk"
+    path.write_bytes(bytes(data))
+    code, out, _ = run("log", path)
+    assert code == 1
+    line = next(x for x in out.splitlines() if x.startswith(f"{draw.seq} "))
+    assert line == f"{draw.seq} an unknown player draws #{draw.event.obj}", line
+    assert "Alice draws" not in line
