@@ -203,3 +203,52 @@ def test_a_salvaged_record_naming_an_object_made_in_the_damage_shows_no_guessed_
     line = next(x for x in out.splitlines() if x.startswith(f"{draw.seq} "))
     assert line == f"{draw.seq} an unknown player draws #{draw.event.obj}", line
     assert "Alice draws" not in line
+
+
+# ------------------------------------------------------------------ JSON Lines headers
+
+def _edit_header(tmp_path: Path, edit: Callable[[dict[str, Any]], None],
+                 source: str = "f690e4e/game-s7.jsonl") -> Path:
+    lines = (ARCHIVE / source).read_text().splitlines()
+    obj = json.loads(lines[0])
+    edit(obj["header"])
+    lines[0] = json.dumps(obj)
+    path = tmp_path / "edited.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_jsonl_header_with_a_key_this_kernel_does_not_know_is_refused(
+        tmp_path: Path) -> None:
+    path = _edit_header(tmp_path, lambda h: h.update(extra_rule="on"))
+    code, out, err = run("verify", path)
+    assert code == 1 and "FAILED" in out + err, out + err
+    assert "a key this kernel does not know ('extra_rule')" in out + err
+    # written by a newer kernel, it may hold keys this one does not know
+    path = _edit_header(tmp_path, lambda h: h.update(extra_rule="on", kernel_version="9.0.0"))
+    code, out, err = run("log", path)
+    assert code == 0, err
+
+
+def test_a_jsonl_record_outside_the_header_event_table_is_damage(tmp_path: Path) -> None:
+    def drop_tapped(h: dict[str, Any]) -> None:
+        h["events"] = [t for t in h["events"] if t[0] != "Tapped"]
+
+    path = _edit_header(tmp_path, drop_tapped)
+    code, out, err = run("verify", path)
+    assert code == 1 and "FAILED" in out, out + err
+    assert "the header's event table does not list 'Tapped'" in out
+
+    def bump_tapped(h: dict[str, Any]) -> None:
+        h["events"] = [[t, v + 1 if t == "Tapped" else v] for t, v in h["events"]]
+
+    path = _edit_header(tmp_path, bump_tapped)
+    code, out, err = run("verify", path)
+    assert code == 1 and "lists 'Tapped' at version 2" in out, out + err
+
+
+def test_a_jsonl_header_of_format_1_still_reads() -> None:
+    """A JSON Lines log written from a format-1 binary log says format 1 (the archive's
+    of 2026-11-29 does): that is no damage."""
+    code, out, err = run("verify", ARCHIVE / "e0f947f/game-s7.jsonl")
+    assert code == 4, out + err

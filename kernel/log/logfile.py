@@ -1913,8 +1913,11 @@ _check_encoder = msgspec.msgpack.Encoder()
 _INT_RANGE: Final = "-2**63 to 2**64-1"
 
 
-def _jsonl_record(obj: Any, seq: int) -> tuple[Envelope, _Unresolved | None]:
-    """Decode one JSON Lines record; raises ValueError/ValidationError if malformed."""
+def _jsonl_record(obj: Any, seq: int, table: dict[str, int] | None = None
+                  ) -> tuple[Envelope, _Unresolved | None]:
+    """Decode one JSON Lines record; raises ValueError/ValidationError if malformed
+    (``table``: the header's event table, tag -> version, which the record's type and
+    version must be in, as a binary record's type is an index into it)."""
     if not isinstance(obj, dict):
         raise ValueError(f"expected a JSON object, found {type(obj).__name__}")
     missing = [k for k in ("seq", "cause", "type", "v", "event") if k not in obj]
@@ -1930,6 +1933,11 @@ def _jsonl_record(obj: Any, seq: int) -> tuple[Envelope, _Unresolved | None]:
                          f"{_short(version)}")
     if not isinstance(body, (dict, list)):
         raise ValueError(f"expected the event as an object or list, found {type(body).__name__}")
+    if table is not None and table.get(tag) != version:
+        listed = (f"lists {_short(tag)} at version {table[tag]}" if tag in table else
+                  f"does not list {_short(tag)}")
+        raise ValueError(f"a {_short(tag)} event of version {version}, but the header's event "
+                         f"table {listed}")
     cls = EVENT_TYPES.get(tag)
     try:
         if isinstance(body, list):
@@ -2019,6 +2027,26 @@ def read_jsonl(path: StrPath, *, strict: bool = False, salvage: bool = False) ->
     return _read_jsonl_bytes(data, p, strict, salvage)
 
 
+def _newer_writer(header: LogHeader) -> bool:
+    """Whether ``header`` says it was written by a newer kernel than this one (a newer
+    release or rules revision): one that may store header keys this one does not know."""
+    import mtgk
+
+    rev = header.rules_revision
+    if isinstance(rev, int) and rev > mtgk.RULES_REVISION:
+        return True
+    mine, theirs = _release(mtgk.__version__), _release(header.kernel_version)
+    return mine is not None and theirs is not None and theirs > mine
+
+
+def _release(version: str) -> tuple[int, ...] | None:
+    """``"0.1.0"`` -> ``(0, 1, 0)`` (``None``: not such a version)."""
+    parts = version.split(".") if isinstance(version, str) and len(version) < 40 else []
+    if not parts or not all(p.isdigit() and p.isascii() for p in parts):
+        return None
+    return tuple(int(p) for p in parts)
+
+
 def _jsonl_header(obj: Any, pos: int, path: str | None) -> LogHeader:
     """The header of a JSON Lines log from its first line's JSON value."""
     if not isinstance(obj, dict) or set(obj) != {"header"}:
@@ -2030,6 +2058,14 @@ def _jsonl_header(obj: Any, pos: int, path: str | None) -> LogHeader:
         raise CorruptLogError(
             f"expected a log header, found an invalid one: {_exc_text(exc)}", offset=pos,
             path=path) from None
+    unknown = sorted(set(obj["header"]) - set(LogHeader.__struct_fields__))
+    if unknown and not _newer_writer(header):
+        # (a binary header is guarded by its crc: only a newer kernel can add a key)
+        raise CorruptLogError(
+            f"the header has a key this kernel does not know ({_short(unknown[0])}"
+            + (f" and {len(unknown) - 1} more" if len(unknown) > 1 else "")
+            + f") but says it was written by kernel {_short(header.kernel_version)}, not a "
+            "newer one than this: an edited header", offset=pos, path=path)
     if header.format > FORMAT_VERSION:
         raise NewerVersionError(
             f"the header says format {header.format}, newer than this reader (which reads "
@@ -2057,6 +2093,7 @@ def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool, salvage: bool
     problems: list[LogProblem] = []
     envs: list[Envelope] = []
     header: LogHeader | None = None
+    table: dict[str, int] = {}  # the header's event table: tag -> version
     log: LogFile | None = None
     into = envs  # where records read go: the intact prefix, then after each break
     seq = 0  # the record number the next line must have
@@ -2093,6 +2130,7 @@ def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool, salvage: bool
             obj = exc  # not a record: a break (or, after one, a line skipped)
         if header is None:
             header = _jsonl_header(obj, pos, path)
+            table = dict(header.events)
             log = LogFile(header, envs, problems, False, n)
             pos = nxt
             continue
@@ -2101,7 +2139,7 @@ def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool, salvage: bool
             rseq = obj.get("seq") if isinstance(obj, dict) else None
             if type(rseq) is int and rseq >= broken.record:
                 try:
-                    env, unresolved = _jsonl_record(obj, rseq)
+                    env, unresolved = _jsonl_record(obj, rseq, table)
                 except (ValueError, msgspec.ValidationError):
                     pass
                 else:
@@ -2119,7 +2157,7 @@ def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool, salvage: bool
         try:
             if isinstance(obj, Exception):
                 raise ValueError(f"expected a JSON object, found invalid JSON: {_exc_text(obj)}")
-            env, unresolved = _jsonl_record(obj, seq)
+            env, unresolved = _jsonl_record(obj, seq, table)
         except (ValueError, msgspec.ValidationError) as exc:
             if not log.breaks:
                 log.intact_size = pos
