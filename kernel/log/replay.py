@@ -18,6 +18,13 @@ Reading a log back:
   the event stream it produces with the recorded one, event by event; then
   checks that folding the log gives the state the engine ended with.
 
+The verdict is kept apart from how the re-run is driven: :func:`compare_envelopes`
+(one recorded event against one re-run event) and :func:`compare_streams` (two event
+streams) are the comparison, :func:`judge` turns a divergence into a verdict by the
+versions that wrote the log (:mod:`mtgk.log.versions`): a log whose header names the
+rules running now and whose re-run differs is damaged or edited (``failed``); an intact
+one written by other rules is ``other-rules`` (:data:`EXIT_STATUS`).
+
 Logs of other kinds are re-run by the function registered for their kind
 with :func:`register_rerunner`: scenario logs (``meta["scenario"]``) by
 :func:`run_setup_log`, which emits the recorded setup again and plays on from
