@@ -10,6 +10,14 @@ The public API:
 """
 
 __version__ = "0.1.0"
+"""The package's release (``kernel_version`` in a log's header); informational."""
+
+RULES_REVISION = 1
+"""The rules revision (``rules_revision`` in a log's header): bumped whenever the events
+the kernel emits for the same decisions change (other events, fields, causes, order).
+A log of another revision verifies as "written by other rules", not as damaged. Bump it
+and record the reference games' digests in one commit (docs/log-format.md, "Versions"):
+``python bench/reference.py --write bench/reference-digests.txt``."""
 
 if __name__ != "mtgk":  # the checkout's folder kernel/ imported by its old name
     raise ImportError("the folder kernel/ is installed as the package 'mtgk': import mtgk.NAME, "

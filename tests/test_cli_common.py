@@ -183,8 +183,11 @@ def test_verify_json(tmp_path: Path) -> None:
     code, out, _ = run("verify", log, "--json")
     assert code == 0
     [line] = out.splitlines()
-    assert json.loads(line) == {"file": str(log), "result": "verified", "exit": 0,
-                                "lines": [json.loads(line)["lines"][0]]}
+    obj = json.loads(line)
+    assert {k: obj[k] for k in ("file", "result", "exit", "lines")} == {
+        "file": str(log), "result": "verified", "exit": 0, "lines": [obj["lines"][0]]}
+    assert obj["divergence"] is None and obj["rules_differ"] == []
+    assert obj["written_by"] == obj["running"]  # (the versions: docs/debugging.md)
     assert json.loads(line)["lines"][0].startswith("OK: ")
     data = log.read_bytes()
     cut = tmp_path / "cut.mtgk"

@@ -234,14 +234,39 @@ def repair_and_count_losses(path: Path, data: bytes, readable: list[int]) -> Non
 
 
 def run_cli(*argv: object) -> None:
+    """Run a command; a failure is an exception escaping ``main()`` *or* one it turned
+    into an ``internal error:`` line (exit status 1), which a user sees as a crash."""
     STATS["cli"] += 1
     try:
         code, _, err = run_mtgk(*argv)
     except Exception:
         STATS["traceback"] += 1
         raise
-    assert code in (0, 1, 2, 3), (argv, code, err)
+    if "internal error" in err:
+        STATS["traceback"] += 1
+    assert "internal error" not in err, (argv, err)
+    assert code in (0, 1, 2, 3, 4), (argv, code, err)
     assert "Traceback" not in err
+
+
+def test_the_harness_counts_an_internal_error_as_a_failure(
+        original: Original, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``main()`` turns an exception into ``mtgk: error: internal error: ...`` and exit
+    status 1; the harness must not take that for a clean refusal."""
+    import mtgk.tools.cli
+
+    path = tmp_path / "g.mtgk"
+    path.write_bytes(original.data)
+    run_cli("verify", path)  # (a clean run passes)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(mtgk.tools.cli, "verify", broken)
+    before = STATS["traceback"]
+    with pytest.raises(AssertionError, match="internal error"):
+        run_cli("verify", path)
+    STATS["traceback"] = before
 
 
 # ------------------------------------------------------------------ binary logs

@@ -117,12 +117,14 @@ def test_golden_log_verifies(name: str) -> None:
         seq, why = DIVERGES[name]
         assert not report.ok and report.divergence is not None
         assert (report.divergence.seq, report.divergence.reason) == (seq, why)
+        assert report.verdict == "other-rules"  # (intact, written before rules revisions)
         return
     if name in GAME_CHANGED:  # the game itself changed (a rule the engine got wrong)
         seq, logged, rerun = GAME_CHANGED[name]
         assert not report.ok and report.divergence is not None
         assert report.divergence.seq == seq
         assert f"expected {logged}, got {rerun}" in report.divergence.reason
+        assert report.verdict == "other-rules"
         return
     assert report.ok, report.summary()
     code, out, _ = run("verify", GOLDEN / f"{name}.mtgk")

@@ -768,7 +768,9 @@ def test_upcasters(tmp_path: Path, scored: type[_Scored]) -> None:
 
 def test_upcasters_jsonl(tmp_path: Path, scored: type[_Scored]) -> None:
     path = tmp_path / "old.jsonl"
-    header = msgspec.json.encode({"header": make_header()}).decode()
+    old = make_header()  # (as written when TestScored was at version 1: its table says so)
+    old.events = [(t, 1 if t == "TestScored" else v) for t, v in old.events]
+    header = msgspec.json.encode({"header": old}).decode()
     path.write_text(
         header + "\n"
         '{"seq": 0, "cause": -1, "type": "TestScored", "v": 1, "event": {"obj": 3, "n": 10}}\n'

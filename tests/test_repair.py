@@ -134,7 +134,9 @@ def test_mtgk_log_shows_the_records_after_the_damage_with_the_break(game: Game,
     code, out, _ = run("replay", copy, "--at", k - 1)
     assert code == 1 and out.startswith(f"After {k - 1} ")
     code, _, err = run("replay", copy, "--at", k + 5)  # no state is computed after a break
-    assert code == 2 and f"the log has events 0 to {k - 1}" in err
+    assert code == 1  # (the damaged file's status, not bad usage)
+    assert f"the log is damaged at record {k} before event {k + 5}" in err
+    assert f"only events 0 to {k - 1} are the log in sequence" in err
     code, out, _ = run("log", copy, "--json")  # the intact prefix, as a log of its own
     assert code == 1
     prefix = copy.parent / "prefix.jsonl"

@@ -1450,10 +1450,13 @@ class _Reader:
                 pos, chain = fail.end, fail.computed
             else:
                 found = self.resync_blocks(start + 1, n, seq)
-                if found is None and (
+                whole = self.whole_tail(start, crc if not breaks else None)
+                if found is None and whole is None and (
                         (fail.kind in _TORN_KINDS and (fail.kind != "crc" or fail.end == n))
                         or not any(data[start:])):
                     return breaks, fail  # a torn tail: nothing readable after it
+                if found is None and whole is not None:
+                    fail.detail = self.whole_tail_detail(fail, whole, "block")
                 gave_up = found == -1
                 if found is not None and found >= 0:
                     resume = pos = found
@@ -1656,10 +1659,13 @@ class _Reader:
                 chain = fail.computed
             else:
                 found = self.resync(start + 1, n, table_size)
-                if found is None and (
+                whole = self.whole_tail(start, crc if not breaks else None)
+                if found is None and whole is None and (
                         (fail.kind in _TORN_KINDS and (fail.kind != "crc" or fail.end == n))
                         or not any(data[start:])):
                     return breaks, fail  # a torn tail: nothing readable after it
+                if found is None and whole is not None:
+                    fail.detail = self.whole_tail_detail(fail, whole, "record")
                 gave_up = found == -1
                 if found is not None and found >= 0:
                     resume, chain = found, _u32.unpack_from(data, found - 4)[0]
@@ -1678,6 +1684,36 @@ class _Reader:
             if nxt is None:
                 return breaks, None
             fail = nxt
+
+    def whole_tail(self, start: int, prev: int | None) -> int | None:
+        """Whether the bytes from ``start`` to the end of the file are one whole record or
+        block -- a length, a payload and a crc that holds for it (chained from ``prev``, or
+        from the 4 bytes before ``start``) -- whatever its stored length says: the file was
+        then written completely, and a failure there is damaged length bytes, not a torn
+        tail.  Returns the payload's length, or ``None``."""
+        data = self.data
+        n = len(data)
+        if prev is None:
+            if start < 4:
+                return None
+            prev = _u32.unpack_from(data, start - 4)[0]
+        if n - start < 6:
+            return None
+        stored = _u32.unpack_from(data, n - 4)[0]
+        mv = memoryview(data)
+        for k in range(1, 10):  # the length varint's size
+            if n - start - k - 4 < 1:
+                break
+            if zlib.crc32(mv[start + k:n - 4], prev) == stored:
+                return n - start - k - 4
+        return None
+
+    @staticmethod
+    def whole_tail_detail(fail: _Fail, payload: int, unit: str) -> str:
+        return (f"damaged {unit} length: the file was written completely (the bytes from "
+                f"the {unit}'s start to the end of the file are one {unit} of {payload} "
+                f"payload bytes whose crc holds), but its length bytes are damaged "
+                f"({fail.detail})")
 
     def damage_detail(self, fail: _Fail, resume: int | None, gave_up: bool) -> str:
         """What was expected and found at a break, and where reading resumed."""
@@ -1877,8 +1913,11 @@ _check_encoder = msgspec.msgpack.Encoder()
 _INT_RANGE: Final = "-2**63 to 2**64-1"
 
 
-def _jsonl_record(obj: Any, seq: int) -> tuple[Envelope, _Unresolved | None]:
-    """Decode one JSON Lines record; raises ValueError/ValidationError if malformed."""
+def _jsonl_record(obj: Any, seq: int, table: dict[str, int] | None = None
+                  ) -> tuple[Envelope, _Unresolved | None]:
+    """Decode one JSON Lines record; raises ValueError/ValidationError if malformed
+    (``table``: the header's event table, tag -> version, which the record's type and
+    version must be in, as a binary record's type is an index into it)."""
     if not isinstance(obj, dict):
         raise ValueError(f"expected a JSON object, found {type(obj).__name__}")
     missing = [k for k in ("seq", "cause", "type", "v", "event") if k not in obj]
@@ -1894,6 +1933,11 @@ def _jsonl_record(obj: Any, seq: int) -> tuple[Envelope, _Unresolved | None]:
                          f"{_short(version)}")
     if not isinstance(body, (dict, list)):
         raise ValueError(f"expected the event as an object or list, found {type(body).__name__}")
+    if table is not None and table.get(tag) != version:
+        listed = (f"lists {_short(tag)} at version {table[tag]}" if tag in table else
+                  f"does not list {_short(tag)}")
+        raise ValueError(f"a {_short(tag)} event of version {version}, but the header's event "
+                         f"table {listed}")
     cls = EVENT_TYPES.get(tag)
     try:
         if isinstance(body, list):
@@ -1913,7 +1957,51 @@ def _jsonl_record(obj: Any, seq: int) -> tuple[Envelope, _Unresolved | None]:
                              f"({_INT_RANGE})") from None
         env, unresolved = Envelope(seq, cause, UnknownEvent(tag, version, raw)), exc
     _storable(env)
+    _holdable(env)
     return env, unresolved
+
+
+STATE_INT_LIMIT: Final = 2**62
+"""The largest magnitude of an integer in an event of a JSON Lines log (its ``seed``
+aside): the state adds to and subtracts from the numbers it holds (an object id's
+successor, life lost), and must still be able to store the result (msgpack's 64 bits).
+The engine never comes near it; a hand-edited file can."""
+
+
+def _holdable(env: Envelope) -> None:
+    """Raise ValueError if ``env``'s event holds an integer the state can't hold."""
+    ev = env.event
+    if isinstance(ev, UnknownEvent):
+        return
+    for name in type(ev).__struct_fields__:
+        if name == "seed":
+            continue
+        bad = _big_int(getattr(ev, name))
+        if bad is not None:
+            raise ValueError(f"{event_tag(ev)}.{name} holds {_short(bad)}, outside the range "
+                             f"of the numbers a game's state holds (-2**62 to 2**62)")
+
+
+def _big_int(value: Any, depth: int = 0) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if not -STATE_INT_LIMIT <= value <= STATE_INT_LIMIT else None
+    if depth > 32:
+        return None
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            bad = _big_int(v, depth + 1)
+            if bad is not None:
+                return bad
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            bad = _big_int(k, depth + 1)
+            if bad is None:
+                bad = _big_int(v, depth + 1)
+            if bad is not None:
+                return bad
+    return None
 
 
 def _short(value: Any, limit: int = 40) -> str:
@@ -1939,6 +2027,26 @@ def read_jsonl(path: StrPath, *, strict: bool = False, salvage: bool = False) ->
     return _read_jsonl_bytes(data, p, strict, salvage)
 
 
+def _newer_writer(header: LogHeader) -> bool:
+    """Whether ``header`` says it was written by a newer kernel than this one (a newer
+    release or rules revision): one that may store header keys this one does not know."""
+    import mtgk
+
+    rev = header.rules_revision
+    if isinstance(rev, int) and rev > mtgk.RULES_REVISION:
+        return True
+    mine, theirs = _release(mtgk.__version__), _release(header.kernel_version)
+    return mine is not None and theirs is not None and theirs > mine
+
+
+def _release(version: str) -> tuple[int, ...] | None:
+    """``"0.1.0"`` -> ``(0, 1, 0)`` (``None``: not such a version)."""
+    parts = version.split(".") if isinstance(version, str) and len(version) < 40 else []
+    if not parts or not all(p.isdigit() and p.isascii() for p in parts):
+        return None
+    return tuple(int(p) for p in parts)
+
+
 def _jsonl_header(obj: Any, pos: int, path: str | None) -> LogHeader:
     """The header of a JSON Lines log from its first line's JSON value."""
     if not isinstance(obj, dict) or set(obj) != {"header"}:
@@ -1950,6 +2058,14 @@ def _jsonl_header(obj: Any, pos: int, path: str | None) -> LogHeader:
         raise CorruptLogError(
             f"expected a log header, found an invalid one: {_exc_text(exc)}", offset=pos,
             path=path) from None
+    unknown = sorted(set(obj["header"]) - set(LogHeader.__struct_fields__))
+    if unknown and not _newer_writer(header):
+        # (a binary header is guarded by its crc: only a newer kernel can add a key)
+        raise CorruptLogError(
+            f"the header has a key this kernel does not know ({_short(unknown[0])}"
+            + (f" and {len(unknown) - 1} more" if len(unknown) > 1 else "")
+            + f") but says it was written by kernel {_short(header.kernel_version)}, not a "
+            "newer one than this: an edited header", offset=pos, path=path)
     if header.format > FORMAT_VERSION:
         raise NewerVersionError(
             f"the header says format {header.format}, newer than this reader (which reads "
@@ -1977,6 +2093,7 @@ def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool, salvage: bool
     problems: list[LogProblem] = []
     envs: list[Envelope] = []
     header: LogHeader | None = None
+    table: dict[str, int] = {}  # the header's event table: tag -> version
     log: LogFile | None = None
     into = envs  # where records read go: the intact prefix, then after each break
     seq = 0  # the record number the next line must have
@@ -2013,6 +2130,7 @@ def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool, salvage: bool
             obj = exc  # not a record: a break (or, after one, a line skipped)
         if header is None:
             header = _jsonl_header(obj, pos, path)
+            table = dict(header.events)
             log = LogFile(header, envs, problems, False, n)
             pos = nxt
             continue
@@ -2021,7 +2139,7 @@ def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool, salvage: bool
             rseq = obj.get("seq") if isinstance(obj, dict) else None
             if type(rseq) is int and rseq >= broken.record:
                 try:
-                    env, unresolved = _jsonl_record(obj, rseq)
+                    env, unresolved = _jsonl_record(obj, rseq, table)
                 except (ValueError, msgspec.ValidationError):
                     pass
                 else:
@@ -2039,7 +2157,7 @@ def _read_jsonl_bytes(data: bytes, path: str | None, strict: bool, salvage: bool
         try:
             if isinstance(obj, Exception):
                 raise ValueError(f"expected a JSON object, found invalid JSON: {_exc_text(obj)}")
-            env, unresolved = _jsonl_record(obj, seq)
+            env, unresolved = _jsonl_record(obj, seq, table)
         except (ValueError, msgspec.ValidationError) as exc:
             if not log.breaks:
                 log.intact_size = pos

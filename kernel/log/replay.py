@@ -18,6 +18,13 @@ Reading a log back:
   the event stream it produces with the recorded one, event by event; then
   checks that folding the log gives the state the engine ended with.
 
+The verdict is kept apart from how the re-run is driven: :func:`compare_envelopes`
+(one recorded event against one re-run event) and :func:`compare_streams` (two event
+streams) are the comparison, :func:`judge` turns a divergence into a verdict by the
+versions that wrote the log (:mod:`mtgk.log.versions`): a log whose header names the
+rules running now and whose re-run differs is damaged or edited (``failed``); an intact
+one written by other rules is ``other-rules`` (:data:`EXIT_STATUS`).
+
 Logs of other kinds are re-run by the function registered for their kind
 with :func:`register_rerunner`: scenario logs (``meta["scenario"]``) by
 :func:`run_setup_log`, which emits the recorded setup again and plays on from
@@ -58,7 +65,7 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -72,6 +79,7 @@ from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, UnknownEvent
+from mtgk.log.versions import Versions, differences, of_header, running
 from mtgk.rules.engine import Agent, Game, GameOver, RulesError
 from mtgk.rules.seats import next_turn, variant_event
 from mtgk.rules.state import State, apply, copy_state, encode_state, fold, new_state
@@ -99,10 +107,14 @@ __all__ = [
     "DEFAULT_MAX_TURNS",
     "SCENARIO_SETUP",
     "SETUP_EVENTS",
+    "EXIT_STATUS",
     "Divergence",
     "SetupError",
     "Seeker",
     "VerifyReport",
+    "compare_envelopes",
+    "compare_streams",
+    "judge",
     "log_kind",
     "new_header",
     "register_rerunner",
@@ -149,7 +161,8 @@ def new_header(registry: Registry, players: Sequence[str], decks: Sequence[Seque
             meta["teams"] = [list(t) for t in game_variant.teams]
     return LogHeader(kernel_version=mtgk.__version__, cardsets=sets, players=list(players),
                      decks=[list(d) for d in decks], seed=seed, profile=profile, meta=meta,
-                     events=LogHeader.current_event_table(game_variant is not None))
+                     events=LogHeader.current_event_table(game_variant is not None),
+                     rules_revision=mtgk.RULES_REVISION)
 
 
 def header_variant(header: LogHeader) -> tuple[str, list[list[int]]]:
@@ -492,6 +505,11 @@ class Divergence:
         return f"event {self.seq}: {self.reason}"
 
 
+EXIT_STATUS: dict[str, int] = {"ok": 0, "failed": 1, "not-verified": 1, "incomplete": 3,
+                               "other-rules": 4}
+"""``mtgk verify``'s exit status for each :attr:`VerifyReport.verdict` (2 is bad usage)."""
+
+
 @dataclass
 class VerifyReport:
     """The outcome of :func:`verify`.
@@ -504,6 +522,11 @@ class VerifyReport:
     stops before the game's end (or the scenario's): a log cut off, or repaired
     after a crash; ``incomplete`` then says where it stops.  A log is fully
     verified when it is ``ok`` and ``complete`` (:attr:`verified`).
+
+    ``written`` and ``now`` are the versions that wrote the log and that run now
+    (:mod:`mtgk.log.versions`); ``other_rules`` is true when the re-run differs
+    (``divergence``) from an intact log written by other rules (:func:`judge`): not a
+    failure of the log.  :attr:`verdict` names the outcome.
     """
 
     ok: bool
@@ -517,14 +540,36 @@ class VerifyReport:
     notes: list[str] = field(default_factory=list)
     incomplete: str = ""
     rerunnable: bool = True
+    written: Versions | None = None
+    now: Versions | None = None
+    other_rules: bool = False
+    rules_differ: list[str] = field(default_factory=list)
 
     @property
     def verified(self) -> bool:
         """Whether the log verified from its start to its end."""
         return self.ok and self.complete
 
+    @property
+    def verdict(self) -> str:
+        """``ok``, ``incomplete``, ``other-rules`` (intact, written by other rules, its
+        re-run differs), ``failed`` (damaged, edited, or not this kernel's game) or
+        ``not-verified`` (a kind of log this kernel cannot re-run); see
+        :data:`EXIT_STATUS`."""
+        if self.ok:
+            return "ok" if self.complete else "incomplete"
+        if self.other_rules:
+            return "other-rules"
+        return "failed" if self.rerunnable else "not-verified"
+
+    @property
+    def exit_status(self) -> int:
+        """``mtgk verify``'s exit status for this report."""
+        return EXIT_STATUS[self.verdict]
+
     def summary(self) -> str:
-        """One line: ``OK: N events verified``, ``INCOMPLETE: ...`` or what went wrong first."""
+        """One line: ``OK: N events verified``, ``INCOMPLETE: ...``, ``OTHER RULES: ...``
+        or what went wrong first."""
         if self.ok and self.complete:
             return f"OK: {self.events} events verified"
         if self.ok:
@@ -534,11 +579,28 @@ class VerifyReport:
             return (f"INCOMPLETE: the {self.events} events verified, but the log stops before "
                     f"the {'scenario' if self.kind == 'scenario' else 'game'}'s end"
                     + (f" ({self.incomplete})" if self.incomplete else ""))
+        if self.other_rules and self.divergence is not None:
+            return ("OTHER RULES: the log is intact but was written by other rules ("
+                    + "; ".join(self.rules_differ) + f"); re-run under these rules, it first "
+                    f"differs at {self.divergence}")
         if self.divergence is not None:
             return f"FAILED: diverges at {self.divergence}"
         if not self.rerunnable:
             return "NOT VERIFIED: " + "; ".join(self.problems or ["unknown reason"])
         return "FAILED: " + (self.problems[0] if self.problems else "unknown reason")
+
+    def as_json(self) -> dict[str, Any]:
+        """The report as JSON values: ``verdict``, ``exit``, ``events``, ``complete``,
+        ``written_by`` and ``running`` (versions), ``rules_differ``, ``divergence``
+        (``{"seq", "reason"}`` or ``null``), ``problems``, ``notes``."""
+        div = self.divergence
+        return {"verdict": self.verdict, "exit": self.exit_status, "events": self.events,
+                "complete": self.complete,
+                "written_by": self.written.as_json() if self.written else None,
+                "running": self.now.as_json() if self.now else None,
+                "rules_differ": list(self.rules_differ),
+                "divergence": None if div is None else {"seq": div.seq, "reason": div.reason},
+                "problems": list(self.problems), "notes": list(self.notes)}
 
 
 class _Stop(Exception):
@@ -579,6 +641,38 @@ def _describe(e: ev.Event) -> str:
     return repr(e)
 
 
+def compare_envelopes(expected: Envelope, got: Envelope) -> str | None:
+    """How a re-run's event ``got`` differs from the recorded ``expected`` (``None``: they
+    are the same event with the same cause).  The one comparison :func:`verify`, ``mtgk
+    upgrade`` and any other driver of a re-run make, event by event."""
+    if not same_event(expected.event, got.event):
+        return f"expected {_describe(expected.event)}, got {_describe(got.event)}"
+    if expected.cause != got.cause:
+        return (f"{_tag(expected.event)} has cause {expected.cause} in the log, the engine "
+                f"gives cause {got.cause}")
+    return None
+
+
+def compare_streams(recorded: Sequence[Envelope], produced: Iterable[Envelope]
+                    ) -> Divergence | None:
+    """Where a produced event stream first differs from a recorded one (``None``: the
+    produced stream is the recorded one, event for event).  ``produced`` is consumed only
+    as far as the first difference; a stream that ends early, or goes on past the
+    recorded one, differs where the shorter one ends."""
+    n = 0
+    for n, got in enumerate(produced, 1):
+        seq = n - 1
+        if seq >= len(recorded):
+            return Divergence(seq, None, got, "the log ends before this event")
+        why = compare_envelopes(recorded[seq], got)
+        if why is not None:
+            return Divergence(seq, recorded[seq], got, why)
+    if n < len(recorded):
+        return Divergence(n, recorded[n], None, "the re-run ends before this event; the log "
+                          f"goes on with {_describe(recorded[n].event)}")
+    return None
+
+
 class _Comparer:
     def __init__(self, recorded: Sequence[Envelope]) -> None:
         self.recorded = recorded
@@ -596,12 +690,8 @@ class _Comparer:
         if seq >= len(rec):
             raise _Stop(None)  # the log ends here; the game goes on
         exp = rec[seq]
-        if not same_event(exp.event, got.event):
-            why = f"expected {_describe(exp.event)}, got {_describe(got.event)}"
-            raise _Stop(Divergence(seq, exp, got, why))
-        if exp.cause != got.cause:
-            why = (f"{exp.event.TAG} has cause {exp.cause} in the log, the engine gives "
-                   f"cause {got.cause}")
+        why = compare_envelopes(exp, got)
+        if why is not None:
             raise _Stop(Divergence(seq, exp, got, why))
         self.matched = seq + 1
         if seq == len(rec) - 1:
@@ -649,6 +739,59 @@ def _set_notes(header: LogHeader, registry: Registry) -> list[str]:
 
 def verify(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry
            ) -> VerifyReport:
+    """Check a log: integrity, a re-run of the engine against it, its fold; and judge a
+    re-run that differs by the versions that wrote the log (:func:`judge`)."""
+    return judge(_verify(header, envelopes, registry), header, envelopes, registry)
+
+
+def judge(report: VerifyReport, header: LogHeader, envelopes: Sequence[Envelope],
+          registry: Registry) -> VerifyReport:
+    """Fill in ``report``'s versions, and tell a log written by other rules from a damaged
+    one: a re-run that differs (``report.divergence``) from a log whose integrity held
+    (``mode == "rerun"``) and that folds cleanly is *other rules* when the rules the
+    log's header names (:mod:`mtgk.log.versions`) are not those running now; when they
+    are the same, the log is damaged or edited (``failed``).  Only the outcome of the
+    comparison is used, not how the re-run was driven.  Returns ``report``."""
+    written = of_header(header)
+    now = running(registry, [name for name, _ in written.cardsets])
+    report.written, report.now = written, now
+    report.rules_differ = differences(written, now)
+    if report.divergence is None and report.ok and report.rules_differ:
+        report.notes.append("the log was written by other rules ("
+                            + "; ".join(report.rules_differ) + "), and re-runs identically "
+                            "under these")
+    if report.divergence is None or report.mode != "rerun" or not report.rules_differ:
+        return report
+    unknown = [env.seq for env in envelopes if isinstance(env.event, UnknownEvent)]
+    if unknown:  # (events of other rules this kernel can't read: their fold can't be judged)
+        report.notes.append(f"{len(unknown)} event(s) of the log are of types or versions "
+                            f"this kernel does not know (the first is event {unknown[0]}): "
+                            "the fold of the log was not checked")
+        report.other_rules = True
+        return report
+    broken = _fold_problem(envelopes)
+    if broken:
+        report.problems.append(broken)
+        report.divergence = None  # the log itself is broken: that is the verdict
+        return report
+    report.other_rules = True
+    return report
+
+
+def _fold_problem(envelopes: Sequence[Envelope]) -> str:
+    """Why folding the log fails (``""``: it folds)."""
+    s = new_state()
+    for env in envelopes:
+        try:
+            apply(s, env.event)
+        except Exception as exc:  # noqa: BLE001 - any failure of the fold is the finding
+            return (f"the log does not fold: event {env.seq} ({_tag(env.event)}) fails: "
+                    f"{type(exc).__name__}: {exc}")
+    return ""
+
+
+def _verify(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry
+            ) -> VerifyReport:
     """Check a log: integrity, a re-run of the engine against it, and its fold.
 
     The re-run starts the game from ``header`` exactly as it was started

@@ -47,6 +47,10 @@ class LogHeader(msgspec.Struct, kw_only=True):
     profile: str = "lorwyn-2007"
     events: list[tuple[str, int]] = msgspec.field(default_factory=_current_event_table)
     meta: dict[str, Any] = msgspec.field(default_factory=dict)
+    rules_revision: int | msgspec.UnsetType = msgspec.UNSET
+    """The kernel's :data:`mtgk.RULES_REVISION` when the log was written; unset: not
+    recorded (logs written before 2026-12-02).  Unset, it is not stored at all, so that
+    an old header written out again keeps its bytes."""
 
     @staticmethod
     def current_event_table(multiplayer: bool = False) -> list[tuple[str, int]]:

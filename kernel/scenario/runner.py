@@ -1494,7 +1494,8 @@ def scenario_log_header(result: ScenarioResult, reg: Registry) -> LogHeader:
                      cardsets=[(i.name, i.version) for i in sorted(reg.sets.values(),
                                                                    key=lambda i: i.name)],
                      decks=[], seed=0, meta=meta,
-                     events=LogHeader.current_event_table(multiplayer))
+                     events=LogHeader.current_event_table(multiplayer),
+                     rules_revision=_rules_revision())
 
 
 def write_scenario_log(result: ScenarioResult, out_dir: Path, reg: Registry) -> Path | None:
@@ -1506,6 +1507,11 @@ def write_scenario_log(result: ScenarioResult, out_dir: Path, reg: Registry) -> 
 def _kernel_version() -> str:
     import mtgk
     return mtgk.__version__
+
+
+def _rules_revision() -> int:
+    import mtgk
+    return mtgk.RULES_REVISION
 
 
 def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> int:

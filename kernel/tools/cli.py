@@ -12,6 +12,7 @@
     mtgk diff    FILE A B [--as PLAYER] [--json]      (two moments of one game)
     mtgk diff    FILE1 FILE2 [--context K] [--json]   (where two logs part)
     mtgk branch  FILE --at N [--choice JSON | --agent KIND] [--seed S] [--out FILE]
+    mtgk upgrade OLD [--out NEW] [--agent KIND] [--seed S] [--json]
     mtgk scenario export FILE (--at N | --turn T [--step S]) [--out FILE] [--check]
     mtgk scenario ...            (the scenario runner, mtgk.scenario.runner)
 
@@ -28,7 +29,7 @@ standard output, diagnostics and errors to standard error.
 Exit status: 0 success; 1 the check failed (``verify``), the log is damaged
 (a torn tail: the readable prefix is still shown) or the engine failed; 2 bad
 input (unknown options, files, decks, players, event numbers; unreadable
-logs).
+logs); ``verify`` also 3 (incomplete) and 4 (intact, written by other rules).
 
 A subcommand is one function decorated with :func:`command`: it adds its
 arguments to the parser it is given and returns the function that runs it.
@@ -69,7 +70,7 @@ from mtgk.log.logfile import (
     write_jsonl,
     write_log,
 )
-from mtgk.log.replay import new_header, verify
+from mtgk.log.replay import VerifyReport, new_header, verify
 from mtgk.rules.engine import STEPS, Game
 from mtgk.rules.state import State
 from mtgk.rules.visibility import visible_header
@@ -565,7 +566,7 @@ def _replay(p: argparse.ArgumentParser) -> Runner:
     def run(args: argparse.Namespace) -> int:
         lf = _read(args.file, salvage=True)
         envs = lf.envelopes
-        at = _moment_arg(args, envs)
+        at = _moment_arg(args, envs, broken=_broken_at(lf))
         viewer = _player(args.as_player, lf.header)
         reg = _registry(args)
         r = Renderer(reg, viewer)
@@ -587,18 +588,38 @@ def _replay(p: argparse.ArgumentParser) -> Runner:
     return run
 
 
-def _moment_arg(args: argparse.Namespace, envs: Sequence[Envelope], what: str = "--at") -> int:
-    """The event ``--at N`` or ``--turn T [--step S]`` designates (exactly one is needed)."""
+def _moment_arg(args: argparse.Namespace, envs: Sequence[Envelope], what: str = "--at",
+                broken: str = "") -> int:
+    """The event ``--at N`` or ``--turn T [--step S]`` designates (exactly one is needed).
+
+    ``broken``: the log is damaged or torn after its events ``envs`` (what happened, for
+    the message); a moment past them is then the damaged file's failure (exit status 1),
+    not bad usage."""
     if args.turn is None and args.step is not None:
         raise UserError("--step needs --turn")
     if (args.at is None) == (args.turn is None):
         raise UserError(f"give either {what} N or --turn T [--step S]")
     if args.at is not None:
+        if broken and args.at >= len(envs):
+            raise UserError(f"{what} {args.at}: the log is {broken} before event {args.at}: "
+                            f"only events 0 to {len(envs) - 1} are the log in sequence",
+                            status=1)
         return _event_index(args.at, len(envs), what)
     try:
         return find_moment(envs, args.turn, args.step)
     except LookupError as exc:
+        if broken:
+            raise UserError(f"{exc} (the log is {broken} after event {len(envs) - 1}; the "
+                            "moment may be in what was lost)", status=1) from None
         raise UserError(str(exc)) from None
+
+
+def _broken_at(lf: LogFile) -> str:
+    """How a log read with salvage stops before its end: ``damaged at record N``, ``torn``
+    or ``""`` (it doesn't)."""
+    if lf.breaks:
+        return f"damaged at record {lf.breaks[0].record}"
+    return "torn" if lf.torn else ""
 
 
 # --------------------------------------------------------------------------
@@ -614,9 +635,12 @@ def _verify(p: argparse.ArgumentParser) -> Runner:
                      "are checked to be a scenario's).")
     p.epilog = ("exit status: 0 the log verified from its start to the game's end (or the "
                 "scenario's); 3 every event verified, but the log stops before the end "
-                "(INCOMPLETE: cut off, or repaired after a crash); 1 it did not verify "
-                "(FAILED: damage, a torn last record, a divergence; NOT VERIFIED: a kind of "
-                "log this kernel cannot re-run); 2 bad usage, or not a log at all.")
+                "(INCOMPLETE: cut off, or repaired after a crash); 4 the log is intact but "
+                "was written by other rules (OTHER RULES: another rules revision or card set "
+                "version, and the re-run differs: `mtgk upgrade` re-plays it under these); 1 it "
+                "did not verify (FAILED: damage, a torn last record, a divergence from a log "
+                "claiming these very rules; NOT VERIFIED: a kind of log this kernel cannot "
+                "re-run); 2 bad usage, or not a log at all.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--repair", action="store_true",
                    help="first cut a torn (crash-interrupted) last record off the file, "
@@ -624,27 +648,37 @@ def _verify(p: argparse.ArgumentParser) -> Runner:
                         "a log damaged in the middle is left as it is)")
     p.add_argument("--json", action="store_true",
                    help='print the result as one JSON object: {"file", "result" (verified, '
-                        'incomplete, failed, not-verified), "exit", "lines"} where "lines" are '
-                        "the lines printed without --json")
+                        'incomplete, other-rules, failed, not-verified), "exit", "lines"} where '
+                        '"lines" are the lines printed without --json; once the log could be '
+                        're-run also "written_by" and "running" (kernel, rules_revision, '
+                        'cardsets), "rules_differ" and "divergence" ({"seq", "reason"})')
 
     def run(args: argparse.Namespace) -> int:
         if not args.json:
             return _verify_run(args, _out())
         buf = io.StringIO()
-        code = _verify_run(args, buf)
+        reports: list[VerifyReport] = []
+        code = _verify_run(args, buf, reports)
         lines = buf.getvalue().splitlines()
-        result = {0: "verified", 3: "incomplete"}.get(code, "failed")
+        result = {0: "verified", 3: "incomplete", 4: "other-rules"}.get(code, "failed")
         if code == 1 and any(line.startswith("NOT VERIFIED") for line in lines):
             result = "not-verified"
-        print(_json_line({"file": args.file, "result": result, "exit": code, "lines": lines}),
-              file=_out())
+        obj: dict[str, Any] = {"file": args.file, "result": result, "exit": code,
+                               "lines": lines}
+        if reports:
+            rj = reports[0].as_json()
+            obj.update({k: rj[k] for k in ("written_by", "running", "rules_differ",
+                                           "divergence")})
+        print(_json_line(obj), file=_out())
         return code
 
     return run
 
 
-def _verify_run(args: argparse.Namespace, out: IO[str]) -> int:
-    """``mtgk verify``: print the report to ``out``; return the exit status."""
+def _verify_run(args: argparse.Namespace, out: IO[str],
+                reports: list[VerifyReport] | None = None) -> int:
+    """``mtgk verify``: print the report to ``out``; return the exit status (the report,
+    once there is one, is appended to ``reports``)."""
     path = args.file
     if args.repair and _library_game(path) is not None:
         raise UserError(f"{path}: --repair mends a log file; a library keeps its games whole "
@@ -698,12 +732,20 @@ def _verify_run(args: argparse.Namespace, out: IO[str]) -> int:
             print(f"warning: {pr}", file=out)
     reg = _registry(args)
     report = verify(lf.header, lf.envelopes, reg)
+    if reports is not None:
+        reports.append(report)
     for note in report.notes:
         print(f"note: {note}", file=out)
-    if report.divergence is not None:
+    if report.divergence is not None and not lf.torn:
         print(report.summary(), file=out)
+        if report.other_rules and report.written is not None and report.now is not None:
+            print(f"  written by: {report.written.describe()}", file=out)
+            print(f"  running:    {report.now.describe()}", file=out)
         _show_divergence(report.divergence, lf.envelopes, reg, out)
-        return 1
+        if report.other_rules:
+            print(f"  `mtgk upgrade {path} --out NEW` re-plays its decisions under these "
+                  "rules and says where the two games part", file=out)
+        return report.exit_status
     if lf.torn:
         torn = next(pr for pr in lf.problems if pr.kind == "torn")
         print(f"FAILED: {torn}", file=out)
@@ -719,18 +761,20 @@ def _verify_run(args: argparse.Namespace, out: IO[str]) -> int:
     print(report.summary(), file=out)
     for text in report.problems[1:]:
         print(f"  {text}", file=out)
-    if report.verified:
-        return 0
-    return 3 if report.ok else 1
+    return report.exit_status
 
 
 def _repair_advice(lf: LogFile, path: str, out: IO[str]) -> None:
     """What a user can do with a log damaged in the middle (which repair leaves alone)."""
     brk = lf.breaks[0]
     n = lf.salvaged
-    print(f"  repair only cuts a torn tail; this damage is followed by {n} readable "
-          f"record{'' if n == 1 else 's'}, and cutting the file would delete them: {path} is "
-          "left unchanged", file=out)
+    if n:
+        print(f"  repair only cuts a torn tail; this damage is followed by {n} readable "
+              f"record{'' if n == 1 else 's'}, and cutting the file would delete them: {path} "
+              "is left unchanged", file=out)
+    else:
+        print(f"  repair only cuts a torn tail, what a crash leaves, and this is damage: "
+              f"{path} is left unchanged", file=out)
     print(f"  you can: restore {path} from a copy; read everything that can be read with "
           f"`mtgk log {path}`; or keep the {brk.record} intact events before the damage as a "
           f"log of their own with `mtgk log {path} --json > intact.jsonl` (it verifies as "
@@ -741,14 +785,17 @@ def _show_divergence(div: Any, envs: list[Envelope], reg: Registry, out: IO[str]
     r = Renderer(reg)
     for env in envs[: div.seq]:
         r.advance(env)
-    if div.expected is not None:
-        print(f"  log:    {_line(r, div.expected)}", file=out)
-    else:
-        print("  log:    (ends here)", file=out)
-    if div.got is not None:
-        print(f"  re-run: {_line(r, div.got)}", file=out)
-    else:
-        print("  re-run: (no such event)", file=out)
+    log = _line(r, div.expected) if div.expected is not None else "(ends here)"
+    rerun = _line(r, div.got) if div.got is not None else "(no such event)"
+    if log == rerun and div.expected is not None and div.got is not None:  # causes differ
+        log += f"  ({_cause_text(div.expected.cause)})"
+        rerun += f"  ({_cause_text(div.got.cause)})"
+    print(f"  log:    {log}", file=out)
+    print(f"  re-run: {rerun}", file=out)
+
+
+def _cause_text(cause: int) -> str:
+    return "no cause" if cause < 0 else f"caused by event {cause}"
 
 
 def _line(r: Renderer, env: Envelope) -> str:
@@ -1134,6 +1181,132 @@ def _branch_summary(res: Any, src: str, path: str, size: int, kinds: list[str],
         print(f"winner: {s.players[s.winner].name}", file=out)
     n = len(res.game.log)
     print(f"events: {n} ({res.at} replayed, {n - res.at} new)", file=out)
+    print(f"log: {path} ({size} bytes)", file=out)
+
+
+# --------------------------------------------------------------------------
+# mtgk upgrade
+
+
+@command("upgrade", "re-run an old log's decisions under today's rules and write a new "
+         "log, saying where the two games part")
+def _upgrade(p: argparse.ArgumentParser) -> Runner:
+    p.description = ("Re-run the game of an old log (written by other rules: another rules "
+                     "revision or card set version, see `mtgk verify`) under the rules "
+                     "running now, answering every decision with the old log's, in order, "
+                     "and write the new game's log. Where a recorded decision no longer "
+                     "applies (the engine asks someone else, or for something else, or "
+                     "refuses the recorded answer), agents play on, as `mtgk branch` does; a "
+                     "scenario's log stops where its decisions end. Prints where the two "
+                     "games' events first differ and which decisions no longer applied. The "
+                     "new log's header records meta.upgraded_from.")
+    p.add_argument("file", metavar="OLD")
+    p.add_argument("--out", "-o", metavar="NEW",
+                   help="where to write the new log (default: OLD.upgraded.mtgk)")
+    p.add_argument("--agent", choices=sorted(AGENTS),
+                   help="who plays on once a recorded decision no longer applies: one of "
+                        "%(choices)s (default: the game's agents if recorded, else heuristic)")
+    p.add_argument("--seed", type=int, metavar="S",
+                   help="seed for the agents that play on (default: the game's seed)")
+    p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    def run(args: argparse.Namespace) -> int:
+        from mtgk.tools.upgrade import UpgradeError, upgrade
+
+        lf = _read(args.file)
+        envs = lf.envelopes
+        reg = _registry(args)
+        header = lf.header
+        recorded = [a.get("kind") for a in header.meta.get("agents", [])
+                    if isinstance(a, dict)]
+        seats = max(2, len(header.players))
+        kinds = [args.agent] * seats if args.agent else (
+            [k if k in AGENTS else "heuristic" for k in recorded] if len(recorded) == seats
+            else ["heuristic"] * seats)
+        seed = header.seed if args.seed is None else args.seed
+        seeds = [seed * 2 + i for i in range(seats)]
+        agents = [AGENTS[k](s) for k, s in zip(kinds, seeds, strict=True)]
+        outp = args.out or _upgrade_name(args.file)
+        try:
+            res = upgrade(reg, header, envs, agents=agents)
+        except UpgradeError as exc:
+            raise UserError(f"{args.file}: {exc}") from None
+        except DeckError as exc:
+            raise UserError(f"{args.file}: bad deck in the header: {exc}") from None
+        res.header.meta["upgraded_from"]["file"] = args.file
+        try:
+            size = write_log(outp, res.header, res.game.log)
+        except OSError as exc:
+            raise UserError(f"cannot write {outp}: {exc.strerror or exc}") from None
+        new = res.game.log
+        if args.json:
+            div = res.divergence
+            drop = res.dropped
+            print(_json_line({
+                "file": args.file, "log": outp, "bytes": size,
+                "written_by": res.written.as_json(), "running": res.now.as_json(),
+                "first_difference": None if div is None else {"seq": div.seq,
+                                                              "reason": div.reason},
+                "decisions": res.recorded, "applied": res.applied,
+                "dropped": None if drop is None else {"event": drop.seq, "at": drop.at,
+                                                      "why": drop.why},
+                "events": len(new), "old_events": len(envs),
+                "winner": res.game.state.winner}), file=_out())
+        elif not args.quiet:
+            _upgrade_summary(res, args.file, outp, size, kinds, seeds, reg, envs)
+        return 0
+
+    return run
+
+
+def _upgrade_name(path: str) -> str:
+    if _library_game(path) is not None:
+        return f"{_log_stem(path)}.upgraded.mtgk"
+    base, _ = os.path.splitext(path)
+    return f"{base}.upgraded.mtgk"
+
+
+def _upgrade_summary(res: Any, src: str, path: str, size: int, kinds: list[str],
+                     seeds: list[int], reg: Registry, old: Sequence[Envelope]) -> None:
+    out = _out()
+    new = res.game.log
+    print(f"upgraded {src} to the rules running now", file=out)
+    print(f"  written by: {res.written.describe()}", file=out)
+    print(f"  running:    {res.now.describe()}", file=out)
+    div = res.divergence
+    if div is None:
+        print(f"the two games are the same: all {len(new)} events", file=out)
+    else:
+        print(f"the two games first differ at event {div.seq}: {div.reason}", file=out)
+        ro, rn = Renderer(reg), Renderer(reg)
+        for env in old[: div.seq]:
+            ro.advance(env)
+        for env in new[: div.seq]:
+            rn.advance(env)
+        o = _line(ro, old[div.seq]) if div.seq < len(old) else "(ends here)"
+        n = _line(rn, new[div.seq]) if div.seq < len(new) else "(ends here)"
+        if o == n:
+            o += f"  ({_cause_text(old[div.seq].cause)})"
+            n += f"  ({_cause_text(new[div.seq].cause)})"
+        print(f"  old: {o}", file=out)
+        print(f"  new: {n}", file=out)
+    drop = res.dropped
+    if drop is None:
+        print(f"decisions: all {res.recorded} recorded decisions apply", file=out)
+    else:
+        where = ("after the old log's last one" if drop.seq < 0 else
+                 f"the one at event {drop.seq} of the old log no longer does")
+        print(f"decisions: {res.applied} of {res.recorded} recorded decisions apply; {where}: "
+              f"{drop.why}", file=out)
+        who = ", ".join(f"{k} (seed {s})" for k, s in zip(kinds, seeds, strict=True))
+        print(f"  from event {drop.at} of the new game, agents played on: {who}", file=out)
+    s = res.game.state
+    if s.winner is None or s.winner < 0:
+        print(f"result: {'a draw' if s.over else 'unfinished'} after {s.turn} turns", file=out)
+    else:
+        print(f"winner: {s.players[s.winner].name}", file=out)
+    print(f"events: {len(new)} (the old log has {len(old)})", file=out)
     print(f"log: {path} ({size} bytes)", file=out)
 
 

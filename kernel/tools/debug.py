@@ -638,7 +638,7 @@ def _show(v: Any) -> str:
 
 
 def _plain(v: Any) -> Any:
-    return msgspec.to_builtins(v)
+    return None if v is msgspec.UNSET else msgspec.to_builtins(v)  # (an unset header field)
 
 
 def _chars_of(state: State, registry: Registry | None) -> dict[int, dict[str, Any]]:

@@ -84,6 +84,10 @@ __all__ = [
 HIDDEN = "a card"
 """How a card the viewer cannot see is named."""
 
+UNKNOWN_PLAYER = "an unknown player"
+"""Whose an object is when the state doesn't know it: a record read after damage that
+names an object made in the damaged part (never guessed)."""
+
 _PUBLIC_ZONES = ("battlefield", "graveyard", "stack", "exile")
 _REASONS = {
     "life": "no life left",
@@ -603,10 +607,12 @@ class Renderer:
 
     def _ZoneChanged(self, e: ev.ZoneChanged) -> str:
         o = self.state.objects.get(e.obj)
-        owner = o.owner if o is not None else 0
+        # an object not in the state (a record read after damage, naming an object made in
+        # what was lost): its owner is unknown, and no one's is guessed
+        owner = o.owner if o is not None else -1
         seen = (o is not None and self.sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
         name = (self.card_name(o.card) if o is not None else self._gone(e.obj)) if seen else HIDDEN
-        who = self.player(owner)
+        who = self.player(owner) if o is not None else UNKNOWN_PLAYER
         if e.reason == "left-game":  # (CR 800.4a; from a library or hand: unseen)
             return f"{name} leaves the game with {who}"
         if e.to_zone == "none":
@@ -617,7 +623,8 @@ class Renderer:
             return f"{who} discards {name}"
         if e.to_zone == "battlefield":
             ctrl = owner if e.controller < 0 else e.controller
-            return f"{name} enters the battlefield under {self.player(ctrl)}'s control"
+            under = self.player(ctrl) if ctrl >= 0 else UNKNOWN_PLAYER
+            return f"{name} enters the battlefield under {under}'s control"
         where = {"library": "top of" if e.position == 0 else "bottom of"}.get(e.to_zone, "")
         dest = f"{who}'s {e.to_zone}"
         if where:

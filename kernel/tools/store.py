@@ -886,6 +886,13 @@ def _json_teams(path: str, gid: Any, text: Any, seats: int) -> list[list[int]] |
     return value
 
 
+def _check_seat(path: str, gid: Any, column: str, value: int | None, seats: int) -> None:
+    """A winner column: ``None`` (no result), ``-1`` (a draw) or one of the game's seats."""
+    if value is not None and not -1 <= value < seats:
+        raise _record_error(path, gid, f"{column} is {value!r}, not one of its {seats} "
+                            "seats (nor -1, a draw)")
+
+
 def _record(path: str, row: Sequence[Any]) -> GameRecord:
     """A :class:`GameRecord` from a row of :data:`_COLUMNS`, its types checked (a damaged
     file can hold anything)."""
@@ -906,6 +913,7 @@ def _record(path: str, row: Sequence[Any]) -> GameRecord:
             raise _record_error(path, gid, f"{name} is {value!r}")
     takes = None if mulligans is None else _json_counts(path, gid, "mulligans", mulligans)
     names = _json_seats(path, gid, "players", players, True)
+    _check_seat(path, gid, "winner", winner, len(names))
     return GameRecord(id=gid, added=added, players=names,
                       decks=_json_seats(path, gid, "decks", decks, False),
                       agents=_json_seats(path, gid, "agents", agents, False), seed=seed,
@@ -1389,6 +1397,7 @@ class SqliteStore:
             if kind is not None and not isinstance(kind, str):
                 raise _record_error(self.path, gid, f"variant is {kind!r}")
             names = _json_seats(self.path, gid, "players", players, True)
+            _check_seat(self.path, gid, "winner", winner, len(names))
             out.append(SummaryRow(
                 names, _json_seats(self.path, gid, "decks", decks, False), winner, turns,
                 events, error is not None, first,
