@@ -763,7 +763,7 @@ def _completeness(kind: str, header: LogHeader, n: int, past_end: bool, asked_at
     """Whether a log that re-ran as far as it goes is complete, and if not, why not."""
     if not past_end:
         return True, ""  # the re-run game ended where the log ends
-    if kind != "scenario":
+    if kind != "scenario" and "scenario" not in header.meta:  # (or a scenario log's own kind)
         return False, f"the re-run goes on after event {n - 1}"
     end = header.meta.get("scenario_end")
     if type(end) is int:

@@ -654,6 +654,7 @@ def _verify_run(args: argparse.Namespace, out: IO[str]) -> int:
         if os.path.isdir(path):
             raise UserError(f"{path} is a directory, not a log file")
     _import_plugins()
+    importlib.import_module("mtgk.scenario.runner")  # it re-runs scenario logs' kinds
     if args.repair:
         try:
             repaired = repair_log(path)
