@@ -73,7 +73,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, UnknownEvent
 from mtgk.rules.engine import Agent, Game, GameOver, RulesError
-from mtgk.rules.seats import next_turn, variant_event
+from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS, next_turn, variant_event
 from mtgk.rules.state import State, apply, copy_state, encode_state, fold, new_state
 
 _decode_state = msgspec.msgpack.Decoder(State).decode
@@ -176,10 +176,16 @@ def start_game(registry: Registry, header: LogHeader, agents: Sequence[Agent]) -
     """A new game as ``header`` describes it (players, seed, rules profile)."""
     variant, teams = header_variant(header)
     try:
-        return Game(registry, list(header.players), seed=header.seed, agents=list(agents),
+        game = Game(registry, list(header.players), seed=header.seed, agents=list(agents),
                     profile=header.profile, variant=variant, teams=teams)
     except ValueError as err:  # a variant or teams this kernel can't play
         raise SetupError(f"the header's game can't be played: {err}") from None
+    attack = header.meta.get("attack", ATTACK_MULTIPLE)  # a free-for-all game's option
+    if attack not in ATTACK_OPTIONS:
+        raise SetupError(f"the header's attack option (meta.attack) {attack!r} is not one of "
+                         f"{', '.join(ATTACK_OPTIONS)}")
+    game.attack_option = attack
+    return game
 
 
 def run_from_header(registry: Registry, header: LogHeader, agents: Sequence[Agent] | None = None,

@@ -544,6 +544,9 @@ class Scenario(Struct, frozen=True, kw_only=True):
     """One of :data:`VARIANTS`."""
     teams: list[list[str]] = []
     """Two-Headed Giant: the two teams, each a list of player names."""
+    attack_option: str = "multiple"
+    """A free-for-all game's attack option: ``multiple`` (attack multiple players, the
+    default), ``left`` or ``right`` (CR 802-804)."""
     turn: TurnSpec
     actions: list[Action] = []
     expect: list[Expectation] = []
@@ -672,6 +675,7 @@ class _RawScenario(Struct, forbid_unknown_fields=True):
     strict: bool = False
     variant: Variant = "free_for_all"
     teams: list[list[str]] | None = None
+    attack_option: Literal["multiple", "left", "right"] | None = None
     turn: _RawTurn | None = None
     actions: list[_RawAction] = []
     expect: list[_RawExpectation] = []
@@ -1256,6 +1260,10 @@ class _Builder:
         turn = self._turn(raw.turn)
         actions = [self._action(a, f"actions[{i}]") for i, a in enumerate(raw.actions)]
         self._check_opening(turn, actions)
+        if raw.attack_option is not None and (raw.variant == "two_headed_giant"
+                                               or len(self.players) < 3):
+            raise self.error("attack_option", "`attack_option` is an option of a "
+                             "free-for-all game of three or four players")
         expect = [self._expectation(e, f"expect[{i}]") for i, e in enumerate(raw.expect)]
         return Scenario(
             name=raw.name,
@@ -1264,6 +1272,7 @@ class _Builder:
             players=players,
             variant=raw.variant,
             teams=teams,
+            attack_option=raw.attack_option or "multiple",
             turn=turn,
             actions=actions,
             expect=expect,

@@ -80,6 +80,7 @@ from mtgk.log.replay import (
 )
 from mtgk.rules.engine import COLOR_WORDS, STEPS, Decision, Game, GameOver, RulesError, StaleCache
 from mtgk.rules.seats import (
+    ATTACK_MULTIPLE,
     FREE_FOR_ALL,
     TWO_HEADED_GIANT,
     active_team,
@@ -273,6 +274,7 @@ class ScenarioRun:
                          variant=variant, teams=teams)
         # validated mode: a card whose static ability reads more than it declares fails
         self.game.validate_caches = True
+        self.game.attack_option = sc.attack_option
         self.aliases: dict[str, int] = {}  # alias -> card_id
         self.i = 0  # the current action
         self.under_way = False  # the current action was handed to the engine
@@ -292,6 +294,8 @@ class ScenarioRun:
         self.moved: dict[int, int] = {}  # object id -> card_id, of objects that moved
         self.moves_seen = 0  # the log's length when ``moved`` was brought up to date
         self.retarget: tuple[int, Answer] | None = None  # a new_targets answer's targets
+        #: a `block` of several defending players: action index -> the blockers declared
+        self.block_keys: dict[int, set[str]] = {}
         #: pass_until: (log position, turn, steps begun) since the current action started
         self.scan: tuple[int, int, set[tuple[int, str]]] = (0, 0, set())
 
@@ -889,14 +893,24 @@ class ScenarioRun:
         for k, v in a.attackers.items():
             oid = self.ref(k, candidates=attackers or None, avoid=[x for x, _t in out])
             to = self.ref(v, candidates=targets or None) if v else \
-                player_ref(opponents_of(self.game.state, active)[0])  # the defending player
+                self._defending_player(active)
             out.append([oid, to])
         return out
 
-    def _block_choice(self, a: Action, blockers: Sequence[int], attackers: Sequence[int]
-                      ) -> list[list[int]]:
+    def _defending_player(self, active: int) -> int:
+        """"The defending player" of ``attack: [A, B]``: the first player the active player
+        may attack (the next opponent in turn order, unless attack left or right says
+        otherwise)."""
+        g = self.game
+        refs = [t for t in g.attack_targets(active) if t < 0]
+        return refs[0] if refs else player_ref(opponents_of(g.state, active)[0])
+
+    def _block_choice(self, a: Action, blockers: Sequence[int], attackers: Sequence[int],
+                      keys: Sequence[str] | None = None) -> list[list[int]]:
         out: list[list[int]] = []
         for k, v in a.blocks.items():
+            if keys is not None and k not in keys:
+                continue
             b = self.ref(k, candidates=blockers or None, avoid=[x for x, _t in out])
             for one in v if isinstance(v, list) else [v]:  # a list: it blocks each of them
                 out.append([b, self.ref(one, candidates=attackers or None,
@@ -909,12 +923,35 @@ class ScenarioRun:
         declaration to the action after it."""
         s = self.game.state
         verb = "attack" if d.kind == "attackers" else "block"
-        self.declared.add((s.turn, d.kind))
+        ctx = d.context if isinstance(d.context, dict) else {}
+        defenders: list[int] = list(ctx.get("defenders", []))
+        if not defenders or ctx.get("last"):
+            self.declared.add((s.turn, d.kind))
+        if defenders and self.under_way and self.i < len(self.sc.actions) and \
+                self.sc.actions[self.i].verb == "block" and \
+                self.actors.get(self.i) not in team_of(s, d.player):
+            self._advance()  # the previous defending player's block is done
         while True:
             a = self._peek()
             if a is None or a.verb != verb:
                 return []  # no attackers (no blocks)
+            if defenders and not a.refused and a.player and \
+                    self.player(a.player) in defenders and \
+                    self.player(a.player) not in team_of(s, d.player):
+                return []  # another defending player's blocks: this one declares none
             self._run_checks_up_to(a)
+            if defenders and not a.player and not ctx.get("last"):
+                # one `block` for several defending players: this one's creatures' blocks
+                mine = self._own_blocks(a, d)
+                choice = self._block_choice(a, ctx.get("blockers", []),
+                                            ctx.get("attackers", []), keys=mine)
+                try:
+                    assert d.check is not None
+                    d.check(choice)
+                except (RulesError, ScenarioFailed) as err:
+                    raise self.fail(a.where, f"illegal {verb}: {err}") from None
+                self.block_keys.setdefault(self.i, set()).update(mine)
+                return choice
             try:
                 choice = self._declaration(a, d)
                 assert d.check is not None
@@ -941,7 +978,27 @@ class ScenarioRun:
         if a.player and self.player(a.player) not in team_of(self.game.state, d.player):
             raise RulesError("509.1", f"{a.player} is not the defending player: only the "
                              "defending player declares blockers")
-        return self._block_choice(a, ctx.get("blockers", []), ctx.get("attackers", []))
+        keys = None
+        if ctx.get("defenders") and not a.player:  # the blocks the other defenders left
+            keys = [k for k in a.blocks if k not in self.block_keys.get(self.i, set())]
+        return self._block_choice(a, ctx.get("blockers", []), ctx.get("attackers", []), keys)
+
+    def _own_blocks(self, a: Action, d: Decision) -> list[str]:
+        """The blockers of ``a`` that are the deciding defending player's creatures."""
+        ctx = d.context if isinstance(d.context, dict) else {}
+        cands = list(ctx.get("blockers", []))
+        taken = self.block_keys.get(self.i, set())
+        out = []
+        for k in a.blocks:
+            if k in taken:
+                continue
+            try:
+                oid = self.ref(k, candidates=cands)
+            except ScenarioFailed:
+                continue
+            if oid in cands:
+                out.append(k)
+        return out
 
     def _peek(self) -> Action | None:
         """The next action that is not a ``check``, without running the checks: a
@@ -1608,6 +1665,8 @@ def scenario_log_header(result: ScenarioResult, reg: Registry) -> LogHeader:
     players = [p.name for p in g.state.players] if g else []
     meta: dict[str, Any] = {"scenario": result.name, "file": result.file,
                             "scenario_end": len(result.log), "scenario_setup": SCENARIO_SETUP}
+    if g is not None and g.attack_option != ATTACK_MULTIPLE:
+        meta["attack"] = g.attack_option  # (a free-for-all game's option; default: multiple)
     opening = opening_hands_start(result.log)
     if opening is not None:  # a scenario from the opening hands: re-run by this module
         meta["kind"] = OPENING_HANDS_KIND

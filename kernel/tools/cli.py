@@ -200,7 +200,7 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         meta = {"agents": [{"kind": k, "seed": s} for k, s in zip(kinds, agent_seeds,
                                                                     strict=True)],
                 "deck_names": names, "max_turns": args.max_turns,
-                "max_events": args.max_events}
+                "max_events": args.max_events, **args.attack_meta}
         header = new_header(reg, args.players, [deck_lines(d) for d in decks], seed, meta=meta,
                             variant=args.variant, teams=args.teams)
         if "human" in kinds:
