@@ -41,7 +41,7 @@ expect:
 """
 
 
-def test_dies_triggers_follow_the_deaths_and_explain_walks_back_to_the_attack() -> None:
+def test_dies_triggers_follow_the_deaths_they_name_as_cause() -> None:
     [sc] = loads_scenarios(textwrap.dedent(MOURNCALLER))
     res = run_scenario(sc, REG)
     assert res.passed, res.reason
