@@ -395,7 +395,12 @@ class Combat(GamePart):
             else:
                 default[blockers[-1]] += left
         attacker_ctrl = self.chars(a).controller
-        choice = self.ask(Decision("assign", attacker_ctrl, None,
+        # CR 510.1c-d: one blocker that this damage can't more than kill (or no trample):
+        # every point goes to it, the one legal assignment -- not asked (``ask`` takes a
+        # decision of one option)
+        forced = [[[blockers[0], power]]] if len(blockers) == 1 and \
+            power <= self._lethal(blockers[0], a) else None
+        choice = self.ask(Decision("assign", attacker_ctrl, forced,
                                    f"assign {power} combat damage from {self.name(a)}",
                                    check=lambda ch: self._check_assign(a, blockers, power,
                                                                        trample, target, ch),
