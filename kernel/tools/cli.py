@@ -1172,6 +1172,25 @@ def _run_scenario(argv: list[str], glob: list[str]) -> int:
 _PASSTHROUGH["scenario"] = _run_scenario
 
 
+@command("campaign", "random games over the whole card pool, each checked (validated mode, "
+         "fold, verify, trigger causes)", common=False)
+def _campaign(p: argparse.ArgumentParser) -> Runner:
+    p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for mtgk.tools.campaign")
+
+    def run(args: argparse.Namespace) -> int:
+        return _run_campaign(list(args.args), [])
+
+    return run
+
+
+def _run_campaign(argv: list[str], glob: list[str]) -> int:
+    from mtgk.tools.campaign import main as campaign_main
+    return campaign_main(glob + argv)
+
+
+_PASSTHROUGH["campaign"] = _run_campaign
+
+
 def _export_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mtgk scenario export",
