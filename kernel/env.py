@@ -79,7 +79,7 @@ from mtgk.cards.loading import load_registry
 from mtgk.log.logfile import LogHeader, write_log
 from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS, STEPS, Agent, Game, RulesError
-from mtgk.rules.seats import TWO_HEADED_GIANT, VARIANTS, is_active, same_team
+from mtgk.rules.seats import TWO_HEADED_GIANT, VARIANTS, attack_meta, is_active, same_team
 from mtgk.rules.state import Obj, State
 from mtgk.rules.visibility import Perspective
 from mtgk.stepper import Stepper
@@ -542,7 +542,7 @@ def game_variant(variant: str, profile: str | None) -> tuple[str, str]:
 def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
            external: Sequence[int] | None, opponent: AgentMaker | None,
            registry: Registry | None, max_turns: int, skip_trivial: bool, text: bool,
-           kind: str, profile: str | None = None) -> _Setup:
+           kind: str, profile: str | None = None, attack: str = "") -> _Setup:
     reg = registry or _registry()
     names, cards = _decks(reg, decks)
     kind_of_game, profile = game_variant(variant, profile)
@@ -567,6 +567,7 @@ def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
     meta = {"agents": agents_meta, "deck_names": names, "max_turns": max_turns,
             "max_events": DEFAULT_MAX_EVENTS}
     try:
+        meta.update(attack_meta(attack, seats, kind_of_game))
         header = new_header(reg, players, [deck_lines(d) for d in cards], seed,
                             profile=profile, meta=meta, variant=kind_of_game, teams=teams)
     except ValueError as err:  # a game the kernel can't play (five seats ...)
@@ -707,7 +708,8 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
 def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "",
             seed: int = 0, registry: Registry | None = None,
             max_turns: int = DEFAULT_MAX_TURNS, skip_trivial: bool = True, text: bool = False,
-            render_mode: str | None = None, profile: str | None = None) -> MtgAECEnv:
+            render_mode: str | None = None, profile: str | None = None,
+            attack: str = "") -> MtgAECEnv:
     """A PettingZoo AEC environment: one game of the ``decks`` (built-in deck names, deck
     files or card lists; one seat each, two to four; default: the first two built-in
     decks), seed ``seed`` (``reset(seed=...)`` changes it).  ``variant``: the game
@@ -716,9 +718,11 @@ def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
     against ``player_1`` & ``player_3``, the decks dealt round if fewer than four are
     given); a rules profile name there is taken as ``profile`` (as before multiplayer
     games).  ``profile``: the log's rules profile (default :data:`DEFAULT_PROFILE`).
-    ``text``: put the board in words in each ``info`` (slower)."""
+    ``text``: put the board in words in each ``info`` (slower).  ``attack``: a
+    free-for-all game's attack option, ``"multiple"`` (the default), ``"left"`` or
+    ``"right"`` (CR 802-804; recorded in the log's header)."""
     return MtgAECEnv(_setup(decks, variant, seed, None, None, registry, max_turns,
-                            skip_trivial, text, "env", profile), render_mode)
+                            skip_trivial, text, "env", profile, attack), render_mode)
 
 
 # --------------------------------------------------------------------------
@@ -793,9 +797,10 @@ def gym_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
             seed: int = 0, seat: int = 0, opponent: AgentMaker = HeuristicAgent,
             registry: Registry | None = None, max_turns: int = DEFAULT_MAX_TURNS,
             skip_trivial: bool = True, text: bool = False,
-            render_mode: str | None = None, profile: str | None = None) -> MtgGymEnv:
+            render_mode: str | None = None, profile: str | None = None,
+            attack: str = "") -> MtgGymEnv:
     """A Gymnasium environment: the learner plays ``seat``, ``opponent`` (a kernel agent
     maker taking a seed, such as :class:`~mtgk.agents.RandomAgent`) every other seat.
     The other arguments are :func:`aec_env`'s."""
     return MtgGymEnv(_setup(decks, variant, seed, [seat], opponent, registry, max_turns,
-                            skip_trivial, text, "env", profile), seat, render_mode)
+                            skip_trivial, text, "env", profile, attack), seat, render_mode)

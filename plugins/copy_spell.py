@@ -104,7 +104,8 @@ def choose_new_targets(game: Game, chooser: int, item: int | None) -> None:
     if not combos or combos == [list(it.targets)]:
         return  # no other legal choice
     name = it.source_card
-    if not game.choose(chooser, "may", [False, True], f"choose new targets for {name}?"):
+    if not game.choose(chooser, "may", [False, True], f"choose new targets for {name}?",
+                       context={"answer": "new_targets"}):  # (a scenario's new_targets answer)
         return
     new = game.ask(Decision("targets", chooser, combos, f"new targets for {name}",
                             check=lambda ch: game.targets_answer(it.controller, it.id, slots,

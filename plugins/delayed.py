@@ -72,7 +72,10 @@ def schedule(c: Ctx, on: type[ev.Event], match: dict[str, Any] | None = None,
     event as ``c.event`` (then it has no ``data``)."""
     if with_event and data is not None:
         raise ValueError("a delayed ability gets either the triggering event or data")
-    d = c.game.reg[c.item.source_card]
+    # the card whose ability this is: a copy's (Shapesharer as Galepowder Mage) is the
+    # copied card's, named by the ability's key, not the printed card (CR 707.2, 603.7)
+    d = c.game.reg.cards.get(c.item.ability.rpartition("#")[0]) or \
+        c.game.reg[c.item.source_card]
     idx = next(i for i, a in enumerate(d.abilities) if isinstance(a, DelayedAbility))
     params = {"on": on.TAG, "match": dict(match or {}), "active": active,
               "ability": f"{d.name}#{idx}", "data": data}

@@ -7,6 +7,8 @@ on top, and the engine finds the object's behaviour through :meth:`Game.definiti
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from mtgk.cards.definitions import Registry
@@ -118,3 +120,37 @@ def test_replay_reproduces_copies(reg: Registry) -> None:
     sharer = put(g, "Shapesharer")
     copy(g, sharer, put(g, "Imperious Perfect", owner=1))
     assert encode_state(fold(g.log)) == encode_state(g.state)
+
+
+def test_mtgk_log_renders_a_copys_decision_with_the_copied_ability(tmp_path: Any) -> None:
+    """Shapesharer as Flamekin Spitfire activates the Spitfire's {3}{R} ability: the
+    priority decision reads so, as the event below it does (main named Shapesharer's own
+    printed {2}{U} ability in the decision)."""
+    import textwrap
+
+    from mtgk.scenario.model import loads_scenarios
+    from mtgk.scenario.runner import run_scenario, write_scenario_log
+    from tests.conftest import run_mtgk
+    [sc] = loads_scenarios(textwrap.dedent("""
+    name: copy-activates
+    players:
+      alice:
+        battlefield: [{card: Shapesharer, as: ss}, Island, Island, Island, Mountain, Mountain,
+                      Mountain, Mountain, {card: Flamekin Spitfire, as: fs}]
+      bob: {}
+    actions:
+      - {player: alice, activate: ss, targets: [ss, fs]}
+      - {resolve: all}
+      - {player: alice, activate: ss, ability: 1, targets: [bob]}
+      - {resolve: all}
+    expect:
+      - {player: bob, life: 19}
+    """))
+    reg = load_registry()
+    res = run_scenario(sc, reg)
+    assert res.passed, res.reason
+    path = write_scenario_log(res, tmp_path, reg)
+    code, out, err = run_mtgk("log", path)
+    assert code == 0, err
+    lines = [ln for ln in out.splitlines() if "targeting bob" in ln]
+    assert len(lines) == 2 and all("{3}{R} ability" in ln for ln in lines), lines

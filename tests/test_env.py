@@ -427,11 +427,13 @@ def test_a_multiplayer_episode_ends_with_team_rewards_and_a_log_that_verifies(
         tmp_path: Path, variant: str, decks: int, turns: int) -> None:
     """A game played through the environment to its end (a draw at the turn limit, or a
     team's win: +1 for each of its players) is a log ``mtgk verify`` accepts."""
-    env = aec_env(decks=[OGRES] * decks, variant=variant, seed=8, registry=REG,
+    seed = 9 if variant else 8  # (a Two-Headed Giant game a team wins; with this round's
+    # rules (mulligans in rounds, casting's triggers after its costs) seed 8 draws)
+    env = aec_env(decks=[OGRES] * decks, variant=variant, seed=seed, registry=REG,
                   max_turns=turns)
-    env.reset(seed=8)
+    env.reset(seed=seed)
     totals: dict[str, float] = {}
-    rng = random.Random(8)
+    rng = random.Random(seed)
     while env.agents:
         obs, _r, term, trunc, _info = env.last()
         if term or trunc:

@@ -188,3 +188,63 @@ def test_the_first_mulligan_is_free_in_a_multiplayer_game(n: int, taken: int, ke
             hands = {p: len(st.players[p].hand) for p in range(n)}
             break
     assert hands[0] == kept and all(hands[p] == 7 for p in range(1, n))
+
+
+# -- the attack options (CR 802-804, 806.2b) -------------------------------------------
+
+
+@pytest.mark.parametrize("attack", ["multiple", "left", "right"])
+def test_the_attack_option_is_in_the_header_played_and_verified(attack: str) -> None:
+    """A free-for-all game's attack option is a header entry (``meta["attack"]``, none
+    for the default), the game plays by it and verifies.  By default one combat attacks
+    several players (main: one opponent per combat); with left (right) every attack is
+    at the next (previous) opponent in turn order still in the game."""
+    from mtgk.rules.seats import attack_meta
+    seen_several = False
+    for seed in range(1, 7):
+        h = new_header(REG, ["p0", "p1", "p2", "p3"], [DECKS[i % 2] for i in range(4)],
+                       seed, meta=attack_meta(attack, 4))
+        assert h.meta.get("attack") == (None if attack == "multiple" else attack)
+        game = run_from_header(REG, h, [RandomAgent(seed * 10 + i) for i in range(4)])
+        assert game.attack_option == attack
+        report = verify(h, game.log, REG)
+        assert report.ok, report
+        turns = [(0, {ev.ref_player(t) for _a, t in env.event.attacks if t < 0})
+                 for env in game.log if isinstance(env.event, ev.AttackersDeclared)]
+        for _active, players in turns:
+            seen_several |= len(players) > 1
+        if attack != "multiple":
+            assert all(len(p) <= 1 for _a, p in turns)
+    assert seen_several == (attack == "multiple")
+
+
+def test_attack_left_and_right_need_a_free_for_all_game() -> None:
+    from mtgk.rules.seats import attack_meta
+    assert attack_meta("multiple", 2) == {} and attack_meta("left", 3) == {"attack": "left"}
+    for n, variant in ((2, ""), (4, THG)):
+        with pytest.raises(ValueError, match="free-for-all"):
+            attack_meta("right", n, variant)
+    with pytest.raises(ValueError, match="unknown attack option"):
+        attack_meta("up", 3)
+    bad = new_header(REG, ["a", "b", "c"], [DECKS[0]] * 3, 1, meta={"attack": "up"})
+    with pytest.raises(SetupError, match="attack option"):
+        run_from_header(REG, bad, [RandomAgent(i) for i in range(3)])
+
+
+def test_play_sim_and_the_env_offer_the_attack_option(tmp_path: Any) -> None:
+    from mtgk.env import aec_env
+    from mtgk.log.logfile import read_log
+    from tests.conftest import run_mtgk
+    out = tmp_path / "g.mtgk"
+    code, _o, err = run_mtgk("play", "--players", "3", "--attack", "left", "--agents",
+                             "random", "--seed", "3", "--quiet", "--out", out)
+    assert code == 0, err
+    assert read_log(out).header.meta["attack"] == "left"
+    code, _o, err = run_mtgk("play", "--attack", "right", "--quiet", "--out", out)
+    assert code != 0 and "--attack" in err and "free-for-all" in err
+    db = tmp_path / "games.db"
+    code, _o, err = run_mtgk("sim", "--players", "3", "--attack", "right", "--games", "2",
+                             "--workers", "1", "--quiet", "--db", db)
+    assert code == 0, err
+    env = aec_env(decks=[CARDS[0], CARDS[1], CARDS[0]], attack="right")
+    assert env.setup.header.meta["attack"] == "right"

@@ -54,7 +54,7 @@ def test_the_example_scenarios_logs_verify_with_the_commands(tmp_path: Path) -> 
     code, out, _ = run("scenario", TESTS / "scenarios" / "examples", "--log", out_dir)
     assert code == 0, out
     paths = sorted(out_dir.glob("*.mtgk"))
-    assert len(paths) == 16
+    assert len(paths) == 20
     for path in paths:
         code, out, _ = run("verify", path)
         assert code == 0 and out.splitlines()[-1].startswith("OK: "), (path.name, out)

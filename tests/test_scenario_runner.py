@@ -152,7 +152,10 @@ def test_checks_after_the_game_ended_still_run(registry: Registry) -> None:
     assert not ok and "bob's life: expected 5, got 0" in why
 
 
-def test_a_resolve_cut_short_by_the_game_ending_fails(registry: Registry) -> None:
+def test_a_resolve_during_which_the_game_ends_stops_there(registry: Registry) -> None:
+    """Third edition: a ``resolve`` during which the game ends stops there and does not
+    fail; the expectations are judged on the ended game (the second Shock stays on the
+    stack).  An action after it still fails (main failed the resolve as "cut short")."""
     text = """
     name: two-shocks
     players:
@@ -162,13 +165,125 @@ def test_a_resolve_cut_short_by_the_game_ending_fails(registry: Registry) -> Non
       - {player: alice, cast: Shock, targets: [bob]}
       - {player: alice, cast: Shock, targets: [bob]}
       - {resolve: RESOLVE}
+    expect:
+      - {winner: alice}
+      - {stack_size: 1}
     """
-    ok, why = run_text(registry, text.replace("RESOLVE", "2"))
-    assert not ok and "the game ended at event" in why and "after 1 object(s) resolved" in why
-    assert run_text(registry, text.replace("RESOLVE", "1")) == (True, "")
-    ok, why = run_text(registry, text.replace("RESOLVE", "all"))
-    assert not ok and "after 1 object(s) resolved" in why
+    for n in ("1", "2", "all"):
+        assert run_text(registry, text.replace("RESOLVE", n)) == (True, ""), n
+    after = text.replace("{resolve: RESOLVE}", "{resolve: all}\n      - {pass_until: "
+                         "{turn: 2, step: upkeep}}")
+    ok, why = run_text(registry, after)
+    assert not ok and "the game ended at event" in why
 
+
+GAME_OVER = """
+name: decking
+strict: true
+players:
+  alice: {library: [Plains, Plains]}
+  bob: {library: BOB}
+actions:
+  - {pass_until: game_over}
+expect:
+  - {player: bob, lost: true}
+  - {winner: alice}
+"""
+
+
+def test_pass_until_game_over(registry: Registry) -> None:
+    """Third edition: ``pass_until: game_over`` passes (declaring no attackers) until the
+    game ends -- a loss in a draw step, where nobody receives priority; it fails if the game
+    hasn't ended within 20 turns.  (Main could not read it.)"""
+    assert run_text(registry, GAME_OVER.replace("BOB", "[]")) == (True, "")
+    ok, why = run_text(registry, GAME_OVER.replace("BOB", "[Island]"))
+    assert ok, why  # bob draws once, then can't
+    ok, why = run_text(registry, GAME_OVER.replace("strict: true\n", "")
+                       .replace("alice: {library: [Plains, Plains]}",
+                                                   "alice: {library: [" + "Plains, " * 30
+                                                   + "Plains]}")
+                       .replace("BOB", "[" + "Island, " * 30 + "Island]"))
+    assert not ok and "has not ended within 20 turns" in why
+
+
+TEAMS = """
+name: team-results
+variant: two_headed_giant
+teams: [[alice, carol], [bob, dave]]
+players:
+  alice: {battlefield: [Mountain], hand: [Shock]}
+  bob: {life: 2}
+  carol: {}
+  dave: {}
+turn: {number: 2, active: alice}
+actions:
+  - {player: alice, cast: Shock, targets: [dave]}
+  - {resolve: 1}
+expect:
+  - EXPECT
+"""
+
+
+def test_team_results_in_two_headed_giant(registry: Registry) -> None:
+    """Third edition: ``{winner: P}`` holds when P's team won, ``lost: true`` when P's team
+    lost (main: ``{winner: carol}`` failed with "got 'alice'")."""
+    for good in ("{winner: carol}", "{winner: alice}", "{player: bob, lost: true}",
+                 "{player: dave, lost: true}", "{player: carol, lost: false}"):
+        assert run_text(registry, TEAMS.replace("EXPECT", good)) == (True, ""), good
+    ok, why = run_text(registry, TEAMS.replace("EXPECT", "{winner: bob}"))
+    assert not ok and "expected 'bob', got 'alice & carol'" in why
+    ok, why = run_text(registry, TEAMS.replace("EXPECT", "{player: alice, lost: true}"))
+    assert not ok
+
+
+OPENING = """
+name: opening
+strict: true
+players:
+  alice:
+    hand: [Plains, Plains, Plains, Plains, Plains, Plains, Plains]
+    library: [Plains, Plains, Plains, Plains, Plains, Plains, Plains, Plains]
+  bob:
+    hand: [Island, Island, Island, Island, Island, Island, Island]
+    library: [Island, Island, Island, Island, Island, Island, Island, Island]
+PLAYERS
+turn: {number: 1, active: alice, step: opening_hands}
+actions:
+ACTIONS
+  - {pass_until: {turn: 1, step: precombat_main}}
+expect:
+  - {player: alice, hand_size: HAND}
+"""
+CAROL = """  carol:
+    hand: [Swamp, Swamp, Swamp, Swamp, Swamp, Swamp, Swamp]
+    library: [Swamp, Swamp, Swamp, Swamp, Swamp, Swamp, Swamp, Swamp]"""
+
+
+def opening(players: str, actions: list[str], hand: int) -> str:
+    return (OPENING.replace("PLAYERS\n", players + "\n" if players else "")
+            .replace("ACTIONS", "\n".join(f"  - {a}" for a in actions))
+            .replace("HAND", str(hand)))
+
+
+def test_opening_hands_and_mulligans(registry: Registry) -> None:
+    """Third edition: a scenario from the opening hands; the players keep or mulligan in
+    rounds in turn order (CR 103.5), the London mulligan puts one card per mulligan on the
+    bottom, the first mulligan of a multiplayer game is free (CR 103.5c)."""
+    two = ["{player: alice, mulligan: true}", "{player: bob, keep: true}",
+           "{player: alice, mulligan: true}", "{player: alice, keep: true, bottom: [Plains, "
+           "Plains]}"]
+    assert run_text(registry, opening("", two, 5)) == (True, "")
+    ok, why = run_text(registry, opening("", [*two[:3], "{player: alice, keep: true, "
+                                                        "bottom: [Plains]}"], 5))
+    assert not ok and "puts 2 card(s) on the bottom" in why and "not 1" in why
+    # out of turn order: bob decides in the first round before alice's second decision
+    ok, why = run_text(registry, opening("", [two[0], two[2], two[1], two[3]], 5))
+    assert not ok and "bob keeps or mulligans first" in why
+    three = ["{player: alice, mulligan: true}", "{player: bob, keep: true}",
+             "{player: carol, keep: true}", "{player: alice, keep: true}"]
+    assert run_text(registry, opening(CAROL, three, 8)) == (True, "")  # (she draws: 103.8c)
+    ok, why = run_text(registry, opening(CAROL, three[:3], 7))
+    assert not ok and "alice keeps or mulligans now" in why
 
 SEARCH = """
 name: search

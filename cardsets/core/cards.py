@@ -78,10 +78,8 @@ S.card("Nexus Wardens", triggered_on(ENTERS, _your_enchantment_enters,
 
 def _exhume(c: Ctx) -> None:
     """Each player puts a creature card from their graveyard onto the battlefield."""
-    n = len(c.state.players)
-    order = sorted(range(n), key=lambda p: (p - c.state.active) % n)
     chosen = []
-    for p in order:  # in turn order; then all of them enter at once
+    for p in c.players():  # in turn order; then all of them enter at once
         cards = [o for o in c.state.players[p].graveyard if "Creature" in c.chars(o).types]
         if cards:
             chosen.append((p, c.choose(cards, player=p, prompt="put a creature card from your "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mtgk.cards.dsl import CardSet
 
-S = CardSet("lorwyn", "0.1.0", __file__, extra_facts=("tokens.json",))
+S = CardSet("lorwyn", "0.2.0", __file__, extra_facts=("tokens.json",))
 
 S.vanilla("Plains", "Island", "Swamp", "Mountain", "Forest")
 

@@ -80,7 +80,7 @@ def _two_to_each_creature(c: Ctx) -> None:
 
 def _wheel(c: Ctx) -> None:
     """Each player discards all the cards in their hand, then draws that many cards."""
-    order = [c.state.active] + [p for p in range(len(c.state.players)) if p != c.state.active]
+    order = c.players()
     counts = {p: len(c.state.players[p].hand) for p in order}
     c.discard_all([oid for p in order for oid in c.state.players[p].hand])  # all at once
     for p in order:

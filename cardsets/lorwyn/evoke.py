@@ -92,7 +92,7 @@ def _cloudthresher(c: Ctx) -> None:
     """~ deals 2 damage to each creature with flying and each player."""
     for oid in c.objects(creature.with_ability("flying")):
         c.damage(oid, 2)
-    for p in [c.controller, *c.opponents()]:
+    for p in c.players():
         c.damage(c.player_ref(p), 2)
 
 

@@ -23,7 +23,7 @@ from .cards import S
 
 def _no_cards_in_hand(c: Ctx) -> bool:
     """Each player has no cards in hand."""
-    return all(not p.hand for p in c.state.players)
+    return all(not c.state.players[p].hand for p in c.players())
 
 
 def _power_ten(c: Ctx) -> bool:

@@ -121,7 +121,7 @@ def _ashling(c: Ctx) -> None:
     c.remove_counters(src, "+1/+1", n)
     for oid in c.objects(creature):
         c.damage(oid, n)
-    for p in range(len(c.state.players)):
+    for p in c.players():
         c.damage(ev.player_ref(p), n)
 
 

@@ -100,7 +100,7 @@ _walker("Garruk Wildspeaker",
 # Jace Beleren ----------------------------------------------------------------
 
 def _each_draws(c: Ctx) -> None:
-    for p in [c.controller, *c.opponents()]:
+    for p in c.players():
         c.draw(p, 1)
 
 

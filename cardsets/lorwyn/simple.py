@@ -270,10 +270,9 @@ S.vanilla("Knight of Meadowgrain",  # first strike, lifelink
 def _highest_life(c: Ctx) -> None:
     """Each player's life total becomes the highest life total among all players."""
     players = c.state.players
-    high = max(p.life for p in players if not p.lost)
-    for i, p in enumerate(players):
-        if not p.lost:
-            c.gain_life(i, high - p.life)
+    high = max(players[p].life for p in c.players())
+    for p in c.players():  # (a Two-Headed Giant team's life: raised once, for both)
+        c.gain_life(p, high - players[p].life)
 
 
 def _cenns_heir(c: Ctx) -> None:

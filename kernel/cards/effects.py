@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from mtgk.log import events as ev
 from mtgk.log.events import player_ref, ref_player
-from mtgk.rules.seats import opponents_of
+from mtgk.rules.seats import opponents_of, turn_order_from
 
 if TYPE_CHECKING:
     from mtgk.cards.filters import Filter
@@ -111,6 +111,13 @@ class Ctx:
         if p is not None:
             return p
         return self.game.last_known_controller(ref)
+
+    def players(self) -> list[int]:
+        """"Each player": every player still in the game, teammates included (CR 102.1,
+        810.9), in APNAP order (the active player first, then the others in turn order:
+        CR 101.4)."""
+        s = self.game.state
+        return [p for p in turn_order_from(s, s.active) if not s.players[p].lost]
 
     def opponents(self, player: int | None = None) -> list[int]:
         me = self.controller if player is None else self.as_player(player, "opponents")

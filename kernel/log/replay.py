@@ -81,7 +81,7 @@ from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, UnknownEvent
 from mtgk.log.versions import Versions, differences, of_header, running
 from mtgk.rules.engine import Agent, Game, GameOver, RulesError
-from mtgk.rules.seats import next_turn, variant_event
+from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS, next_turn, variant_event
 from mtgk.rules.state import State, apply, copy_state, encode_state, fold, new_state
 
 _decode_state = msgspec.msgpack.Decoder(State).decode
@@ -189,10 +189,16 @@ def start_game(registry: Registry, header: LogHeader, agents: Sequence[Agent]) -
     """A new game as ``header`` describes it (players, seed, rules profile)."""
     variant, teams = header_variant(header)
     try:
-        return Game(registry, list(header.players), seed=header.seed, agents=list(agents),
+        game = Game(registry, list(header.players), seed=header.seed, agents=list(agents),
                     profile=header.profile, variant=variant, teams=teams)
     except ValueError as err:  # a variant or teams this kernel can't play
         raise SetupError(f"the header's game can't be played: {err}") from None
+    attack = header.meta.get("attack", ATTACK_MULTIPLE)  # a free-for-all game's option
+    if attack not in ATTACK_OPTIONS:
+        raise SetupError(f"the header's attack option (meta.attack) {attack!r} is not one of "
+                         f"{', '.join(ATTACK_OPTIONS)}")
+    game.attack_option = attack
+    return game
 
 
 def run_from_header(registry: Registry, header: LogHeader, agents: Sequence[Agent] | None = None,
@@ -906,7 +912,7 @@ def _completeness(kind: str, header: LogHeader, n: int, past_end: bool, asked_at
     """Whether a log that re-ran as far as it goes is complete, and if not, why not."""
     if not past_end:
         return True, ""  # the re-run game ended where the log ends
-    if kind != "scenario":
+    if kind != "scenario" and "scenario" not in header.meta:  # (or a scenario log's own kind)
         return False, f"the re-run goes on after event {n - 1}"
     end = header.meta.get("scenario_end")
     if type(end) is int:

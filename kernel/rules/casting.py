@@ -354,15 +354,34 @@ class Casting(GamePart):
         if from_zone == "hand" and o.zone != "hand":
             from_zone = o.zone  # cast with a permission (e.g. an Adventure card from exile)
         face = self.card(oid).extras.get("faces", {}).get(alt, "")
-        seq = self.emit(ev.SpellCast(obj=oid, new_obj=new, controller=player, from_zone=from_zone,
-                                     targets=tuple(targets), modes=tuple(sorted(modes)), x=x,
-                                     alt=alt, face=face))
+        # CR 601.2a-h: the spell moves to the stack with its choices, then its costs are
+        # paid; it becomes cast once they are (601.2i): only then does it trigger
+        # ("whenever ... casts"), seeing the choices and the costs paid
+        e = ev.SpellCast(obj=oid, new_obj=new, controller=player, from_zone=from_zone,
+                         targets=tuple(targets), modes=tuple(sorted(modes)), x=x,
+                         alt=alt, face=face)
+        seq = self.emit(e, together=True)
         with self.caused(seq):
             if plan is not None:
                 self._pay(player, plan)
             for fn in self.reg.cast_hooks:
                 fn(self, player, new)
+            self._became_cast(e, seq)
         return new
+
+    def _became_cast(self, e: ev.Event, seq: int) -> None:
+        """The abilities that trigger on ``e`` (event ``seq``), a spell cast or an ability
+        activated whose costs have now been paid (CR 601.2i, 602.2i): emitted with
+        ``together``, it triggered nothing then."""
+        if self._setting_up:
+            return
+        plans = self._tag_plans.get(e.TAG) or self._trigger_plans(e.TAG)
+        if plans[0]:
+            self._triggers(plans[0], e, seq, before=True)
+        if plans[1]:
+            self._triggers(plans[1], e, seq, before=False)
+        if self.state.effects:
+            self._delayed_triggers(e, seq)
 
     def _linked_knowledge(self) -> None:
         """Each player who controls the permanent a face-down card is flagged
@@ -507,12 +526,13 @@ class Casting(GamePart):
             # CR 602.2a: activated from a hidden zone, the card is revealed
             self.emit(ev.Revealed(player=player, objs=(oid,)))
         item = self.new_id()
-        seq = self.emit(ev.AbilityActivated(item=item, source=oid, ability=key,
-                                            controller=player, targets=tuple(targets), x=x,
-                                            loyalty=ab.cost.loyalty is not None
-                                            or ab.cost.loyalty_x))
+        e = ev.AbilityActivated(item=item, source=oid, ability=key, controller=player,
+                                targets=tuple(targets), x=x,
+                                loyalty=ab.cost.loyalty is not None or ab.cost.loyalty_x)
+        seq = self.emit(e, together=True)  # it triggers once its costs are paid (602.2i)
         with self.caused(seq):
             self._pay_ability_costs(player, oid, ab, x)
+            self._became_cast(e, seq)
 
     def _pay_ability_costs(self, player: int, oid: int, ab: Activated, x: int) -> None:
         c = ab.cost

@@ -12,7 +12,14 @@ from mtgk.log import events as ev
 from mtgk.log.events import player_ref
 from mtgk.rules.core import Decision, RulesError
 from mtgk.rules.parts import GamePart
-from mtgk.rules.seats import defending_players, opponents_of, team_of
+from mtgk.rules.seats import (
+    ATTACK_LEFT,
+    ATTACK_RIGHT,
+    defending_players,
+    opponents_of,
+    team_of,
+    turn_order_from,
+)
 
 
 @trait  # a part of Game (mypyc: a native class has one base besides traits)
@@ -37,11 +44,19 @@ class Combat(GamePart):
         return out
 
     def _defender_choices(self, player: int) -> list[int]:
+        """The players ``player``'s creatures may attack: every opponent (attack multiple
+        players, CR 802, the default; Two-Headed Giant: the other team), or with the game
+        option attack left (right) the nearest opponent to the left (right), CR 803-804,
+        the next (previous) in turn order; once attackers are declared, the defenders."""
         s = self.state
         c = s.combat
         if c is not None and c.defenders:
             return c.defenders
-        return opponents_of(s, player)
+        opponents = opponents_of(s, player)
+        if self.attack_option in (ATTACK_LEFT, ATTACK_RIGHT) and len(opponents) > 1 \
+                and not s.teams:
+            return [opponents[0] if self.attack_option == ATTACK_LEFT else opponents[-1]]
+        return opponents
 
     def _attackable(self, d: int) -> list[int]:
         """Defending player ``d`` and the planeswalkers ``d`` controls."""
@@ -49,13 +64,11 @@ class Combat(GamePart):
                                   if self.chars(oid).controller == d]
 
     def attack_groups(self, player: int) -> list[list[int]]:
-        """The targets of one attack, by the player or team attacked: in a free-for-all game
-        of more than two players each opponent and their planeswalkers (all attackers of a
-        combat attack one chosen opponent); otherwise one group, every target."""
-        s = self.state
-        if s.teams or len(s.players) == 2:
-            return [self.attack_targets(player)]
-        return [self._attackable(d) for d in self._defender_choices(player)]
+        """The targets of one attack: one group, every target -- with the attack multiple
+        players option a combat's attackers may attack several opponents and their
+        planeswalkers (CR 802.1); with attack left or right there is one opponent to
+        attack."""
+        return [self.attack_targets(player)]
 
     def _declare_attackers(self, active: int) -> bool:
         cands = [oid for oid in self.state.battlefield if self.can_attack(oid, active)]
@@ -63,9 +76,6 @@ class Combat(GamePart):
             return False
         mark = len(self.log)
         context: dict[str, Any] = {"attackers": cands, "targets": self.attack_targets(active)}
-        groups = self.attack_groups(active)
-        if len(groups) > 1:  # several opponents: the attack is at one of them (and theirs)
-            context["groups"] = groups
         choice = self.ask(Decision("attackers", active, None, "declare attackers",
                                    check=lambda ch: self.check_attackers(active, ch),
                                    context=context))
@@ -83,7 +93,6 @@ class Combat(GamePart):
         if not isinstance(choice, list):
             raise RulesError("508.1", "attackers must be a list of [attacker, target] pairs")
         targets = self.attack_targets(player)
-        groups = self.attack_groups(player)
         seen: set[int] = set()
         out: list[list[int]] = []
         for pair in choice:
@@ -102,9 +111,6 @@ class Combat(GamePart):
                 raise RulesError("508.1b", f"{self.name(t)} can't be attacked: a creature "
                                  "attacks the defending player or a planeswalker they control")
             out.append([a, t])
-        if len(groups) > 1 and out and not any(all(t in g for _a, t in out) for g in groups):
-            raise RulesError("508.1b", "the creatures attack one opponent: that player and "
-                             "planeswalkers they control, not several players")
         return out
 
     def can_block(self, blocker: int, attacker: int) -> bool:
@@ -133,26 +139,58 @@ class Combat(GamePart):
         return True
 
     def _declare_blockers(self, active: int) -> None:
+        """Each defending player declares blockers, in APNAP order, for the creatures
+        attacking them or planeswalkers they control (CR 802.4a; a Two-Headed Giant team
+        blocks together, its first player deciding); then the blocks are one event."""
         c = self.state.combat
         if c is None or not c.attackers:
             return
-        defenders = [p for p in defending_players(self.state)
-                     if not self.state.players[p].lost]
+        s = self.state
+        defenders = [p for p in turn_order_from(s, active)
+                     if p in defending_players(s) and not s.players[p].lost]
         if not defenders:
             return
-        d = defenders[0]  # (in Two-Headed Giant the team blocks together: CR 810.7? / 509)
-        cands = [oid for oid in self.state.battlefield
-                 if self.chars(oid).controller in defenders and self.chars(oid).is_creature
-                 and not self.state.objects[oid].tapped]
-        choice: list[list[int]] = []
+        deciders = [d for d in defenders if d == team_of(s, d)[0] or team_of(s, d)[0]
+                    not in defenders]
+        blocks: list[list[int]] = []
         mark = len(self.log)
-        if cands and any(self.can_block(b, a) for b in cands for a in c.attackers):
-            choice = self.ask(Decision("blockers", d, None, "declare blockers",
-                                       check=lambda ch: self.check_blockers(d, ch),
-                                       context={"blockers": cands,
-                                                "attackers": list(c.attackers)}))
-        self.emit(ev.BlockersDeclared(blocks=tuple((b, a) for b, a in choice)),
+        for k, d in enumerate(deciders):
+            team = team_of(s, d)
+            cands = [oid for oid in s.battlefield
+                     if self.chars(oid).controller in team and self.chars(oid).is_creature
+                     and not s.objects[oid].tapped]
+            mine = self.attacking(d)
+            if cands and any(self.can_block(b, a) for b in cands for a in mine):
+                context: dict[str, Any] = {"blockers": cands, "attackers": mine}
+                if len(deciders) > 1:  # several defending players, one after the other
+                    context["defenders"] = list(deciders)
+                    context["last"] = k == len(deciders) - 1
+                blocks += self.ask(Decision("blockers", d, None, "declare blockers",
+                                            check=self._blocks_checker(d), context=context))
+        self.emit(ev.BlockersDeclared(blocks=tuple((b, a) for b, a in blocks)),
                   cause=self.decided_since(mark))
+
+    def _blocks_checker(self, player: int) -> Any:
+        """:meth:`check_blockers` for ``player``'s declaration."""
+        return lambda ch: self.check_blockers(player, ch)
+
+    def attacking(self, player: int) -> list[int]:
+        """The creatures attacking ``player`` (their team, in Two-Headed Giant) or a
+        planeswalker they control: those ``player`` may block (CR 802.4a)."""
+        c = self.state.combat
+        if c is None:
+            return []
+        team = team_of(self.state, player)
+        if len(self.state.players) == 2 or self.state.teams:
+            return list(c.attackers)
+        out = []
+        for a, t in c.attackers.items():
+            p = ev.ref_player(t)
+            if p is None and t in self.state.objects:
+                p = self.chars(t).controller
+            if p in team:
+                out.append(a)
+        return out
 
     def check_blockers(self, player: int, choice: Any) -> list[list[int]]:
         c = self.state.combat
@@ -173,6 +211,10 @@ class Combat(GamePart):
             seen.add(b)
             if a not in c.attackers:
                 raise RulesError("509.1a", f"{self.name(a)} is not attacking")
+            if a not in self.attacking(player):
+                raise RulesError("802.4a", f"{self.name(a)} is not attacking "
+                                 f"{self.state.players[player].name} or a planeswalker they "
+                                 "control: each defending player blocks only those")
             if b not in self.state.objects or self.state.objects[b].zone != "battlefield" or \
                     self.chars(b).controller not in team_of(self.state, player) \
                     or not self.can_block(b, a):
@@ -353,7 +395,12 @@ class Combat(GamePart):
             else:
                 default[blockers[-1]] += left
         attacker_ctrl = self.chars(a).controller
-        choice = self.ask(Decision("assign", attacker_ctrl, None,
+        # CR 510.1c-d: one blocker that this damage can't more than kill (or no trample):
+        # every point goes to it, the one legal assignment -- not asked (``ask`` takes a
+        # decision of one option)
+        forced = [[[blockers[0], power]]] if len(blockers) == 1 and \
+            power <= self._lethal(blockers[0], a) else None
+        choice = self.ask(Decision("assign", attacker_ctrl, forced,
                                    f"assign {power} combat damage from {self.name(a)}",
                                    check=lambda ch: self._check_assign(a, blockers, power,
                                                                        trample, target, ch),

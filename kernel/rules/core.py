@@ -240,6 +240,7 @@ class GameCore(KeptFacts):
         kind = type(e)
         plans = None
         seen: tuple[Any, bool, bool] = (None, True, True)
+        looked: list[Any] = []  # look-back abilities found before the event, triggered after
         s = self.state
         if not (self._setting_up or together):
             tag = e.TAG
@@ -254,9 +255,9 @@ class GameCore(KeptFacts):
             if plans[0] and (seen[1] or s.effects or self._grantors is None or self._grantors):
                 # (else no card in the game has one, and no permanent can have been granted
                 # another card's triggered ability: :meth:`_grants_possible`)
-                # look-back triggers (leaves-the-battlefield) are seen before the event and
-                # recorded just before it, with the same cause; the event's seq comes after
-                self._triggers(plans[0], e, why, before=True)
+                # look-back triggers (leaves-the-battlefield) are found against the state
+                # before the event, and trigger after it, caused by it
+                self._triggers(plans[0], e, why, before=True, collect=looked)
         seq = len(self.log)
         env = Envelope(seq=seq, cause=why, event=e)
         left = kind in MOVES and e.from_zone == "battlefield"  # type: ignore[attr-defined]
@@ -280,6 +281,8 @@ class GameCore(KeptFacts):
                 raise
         if left and s.effects:
             self._source_left(e.obj, seq)  # type: ignore[attr-defined]
+        if looked:
+            self._triggered_after(looked, seq)
         if plans is not None:  # (not setting up, nor one of several moves at once)
             if plans[1] and (seen[2] or s.effects or self._grantors is None or self._grantors):
                 self._triggers(plans[1], e, seq, before=False)
@@ -477,5 +480,9 @@ class GameCore(KeptFacts):
     def _trigger_plans(self, tag: str) -> tuple[list[Any], list[Any]]:
         raise NotImplementedError  # defined by another part
 
-    def _triggers(self, plan: list[Any], e: Event, seq: int, before: bool) -> None:
+    def _triggers(self, plan: list[Any], e: Event, seq: int, before: bool,
+                  collect: list[Any] | None = None) -> None:
+        raise NotImplementedError  # defined by another part
+
+    def _triggered_after(self, found: list[Any], seq: int) -> None:
         raise NotImplementedError  # defined by another part

@@ -61,6 +61,7 @@ from mtgk.rules.layers import (
     printed,
     undeclared_readers,
 )
+from mtgk.rules.seats import ATTACK_MULTIPLE
 from mtgk.rules.state import Obj, State
 
 MOVES: frozenset[type] = frozenset({ev.ZoneChanged, ev.RemovedFromGame, ev.SpellCast})
@@ -136,6 +137,10 @@ class KeptFacts:
 
     def _init_kept(self) -> None:
         """Nothing kept yet."""
+        #: the game's attack option (:data:`mtgk.rules.seats.ATTACK_OPTIONS`): a rule of the
+        #: game, not of its state; set before play by whoever starts the game (a log's
+        #: header records it as ``meta["attack"]``)
+        self.attack_option = ATTACK_MULTIPLE
         self._chars: dict[int, Chars] | None = None
         self._chars_reads: frozenset[str] | None = None  # what ``_chars`` depends on
         #: no static ability, characteristic-defining ability or continuous effect applies

@@ -29,6 +29,33 @@ TWO_HEADED_GIANT = "two_headed_giant"
 VARIANTS = (FREE_FOR_ALL, TWO_HEADED_GIANT)
 """The multiplayer variants (``GameVariant``); a two-player game has the variant ``""``."""
 
+ATTACK_MULTIPLE = "multiple"
+ATTACK_LEFT = "left"
+ATTACK_RIGHT = "right"
+ATTACK_OPTIONS = (ATTACK_MULTIPLE, ATTACK_LEFT, ATTACK_RIGHT)
+"""A free-for-all game's attack option (CR 802-804, 806.2b): attack multiple players (the
+default), attack left, attack right.  A game log's header records a game's other than the
+default as ``meta["attack"]``."""
+
+
+
+def attack_meta(attack: str, n_players: int, variant: str = "") -> dict[str, str]:
+    """The header ``meta`` entry of a game's attack option: ``{"attack": attack}``, or
+    nothing for the default (attack multiple players).  Raises ``ValueError`` for an
+    unknown option, or for left or right in a game that isn't a free-for-all game of three
+    or four players."""
+    attack = attack or ATTACK_MULTIPLE
+    if attack not in ATTACK_OPTIONS:
+        raise ValueError(f"unknown attack option {attack!r} (known: "
+                         f"{', '.join(ATTACK_OPTIONS)})")
+    if attack == ATTACK_MULTIPLE:
+        return {}
+    if n_players < 3 or variant == TWO_HEADED_GIANT:
+        raise ValueError(f"attack {attack} is an option of a free-for-all game of three or "
+                         "four players")
+    return {"attack": attack}
+
+
 TWO_HEADED_GIANT_LIFE = 30
 """A Two-Headed Giant team's starting life total (CR 810.9)."""
 

@@ -79,9 +79,13 @@ class TriggeredAbilities(GamePart):
         pair = self._tag_plans[tag] = (look_back, ordinary)
         return pair
 
-    def _triggers(self, plan: list[Any], e: Event, seq: int, before: bool) -> None:
+    def _triggers(self, plan: list[Any], e: Event, seq: int, before: bool,
+                  collect: list[Any] | None = None) -> None:
         """Trigger the abilities that ``e`` triggers (``before``: look-back triggers),
-        following ``plan`` (see :meth:`_trigger_plans`)."""
+        following ``plan`` (see :meth:`_trigger_plans`).  With ``collect``, the abilities
+        found are added to it, to be triggered by :meth:`_triggered_after` once ``e`` is
+        recorded: a look-back ability is found against the state before the event (CR
+        603.10a) but triggers after it, caused by it."""
         s = self.state
         objs = s.objects
         copies = bool(s.effects) and self._effects_facts()[0]  # else it behaves as its card
@@ -127,9 +131,19 @@ class TriggeredAbilities(GamePart):
                     data = plain(event_data(e))
                     for subject in subjects:
                         d = data if subject is None else data + [subject]
+                        if collect is not None:
+                            collect.append((oid, key, c.controller, d))
+                            continue
                         self.emit(ev.AbilityTriggered(item=self.new_id(), source=oid,
                                                       ability=key, controller=c.controller,
                                                       data=d), cause=seq)
+
+    def _triggered_after(self, found: list[Any], seq: int) -> None:
+        """The look-back abilities :meth:`_triggers` collected for event ``seq``: they
+        trigger now, after it, with it as their cause."""
+        for oid, key, controller, d in found:
+            self.emit(ev.AbilityTriggered(item=self.new_id(), source=oid, ability=key,
+                                          controller=controller, data=d), cause=seq)
 
     def trigger_kernel(self, ability: str, source: int, controller: int, data: Any = None
                        ) -> None:

@@ -77,7 +77,7 @@ class TurnStructure(GamePart):
             with self.caused(chosen):  # the opening hands
                 for p in turn_order_from(self.state, first):
                     self.draw(p, 7)
-            self._step_end = self._mulligans(first, chosen) if mulligans else chosen
+            self._step_end = self.take_mulligans(first, chosen) if mulligans else chosen
             self.run(first, max_turns=max_turns)
         except GameOver:
             pass
@@ -85,40 +85,55 @@ class TurnStructure(GamePart):
                        event_no=len(self.log))
         return -1 if self.state.winner is None else self.state.winner
 
-    def _mulligans(self, first: int, dealt: int) -> int:
-        """London mulligans; ``dealt`` is the event that dealt the opening hands (the first
-        player's choice).  Each question is caused by the event that made the engine ask it
-        (the hands dealt, the player's previous mulligan); what a decision does is caused by
-        it.  Returns the last decision's event, the cause of the first turn."""
+    def take_mulligans(self, first: int, dealt: int) -> int:
+        """London mulligans (CR 103.5), in rounds: each player who hasn't kept, in turn
+        order from ``first``, keeps or mulligans; those who mulliganed shuffle their hands
+        into their libraries and draw seven, then decide again in the next round.  A player
+        who keeps puts one card on the bottom per mulligan taken (the first one is free in
+        a multiplayer game, CR 103.5c); after seven mulligans a player keeps.  ``dealt`` is
+        the event that dealt the opening hands.  Each question is caused by the event that
+        made the engine ask it (the hands dealt, the player's previous mulligan); what a
+        decision does is caused by it.  Returns the last decision's event, the cause of the
+        first turn."""
         last = dealt
-        for p in turn_order_from(self.state, first):
-            taken = 0
-            asked_by = dealt
-            while taken < 7:
-                mark = len(self.log)
-                with self.caused(asked_by):
-                    keep = self.ask(Decision("mulligan", p, [True, False], "keep this hand?"))
-                asked_by = last = self._decided(mark, asked_by)
-                if keep:
-                    break
-                taken += 1
-                with self.caused(asked_by):
+        order = turn_order_from(self.state, first)
+        taken = dict.fromkeys(order, 0)
+        asked_by = dict.fromkeys(order, dealt)
+        deciding = list(order)
+        while deciding:
+            mulligans: list[int] = []
+            for p in deciding:
+                keep = True
+                if taken[p] < 7:
+                    mark = len(self.log)
+                    with self.caused(asked_by[p]):
+                        keep = self.ask(Decision("mulligan", p, [True, False],
+                                                 "keep this hand?"))
+                    asked_by[p] = last = self._decided(mark, asked_by[p])
+                if not keep:
+                    mulligans.append(p)
+                    continue
+                # CR 103.5c: in a multiplayer game the first mulligan is free (puts none back)
+                back = taken[p] - 1 if taken[p] and len(self.state.players) > 2 else taken[p]
+                if back:
+                    hand = list(self.state.players[p].hand)
+                    mark = len(self.log)
+                    with self.caused(asked_by[p]):
+                        bottom = self.choose(p, "bottom", hand, "put cards on the bottom",
+                                             count=min(back, len(hand)))
+                    last = self._decided(mark, asked_by[p])
+                    with self.caused(last):
+                        for oid in bottom:
+                            self.move(oid, "library", reason="mulligan", position=-1)
+            for p in mulligans:  # those who mulligan do so at the same time
+                taken[p] += 1
+                with self.caused(asked_by[p]):
                     for oid in list(self.state.players[p].hand):
                         self.move(oid, "library", reason="mulligan")
                     self.shuffle(p)
                     self.draw(p, 7)
-            # CR 103.5c: in a multiplayer game the first mulligan is free (puts none back)
-            back = taken - 1 if taken and len(self.state.players) > 2 else taken
-            if back:
-                hand = list(self.state.players[p].hand)
-                mark = len(self.log)
-                with self.caused(asked_by):
-                    bottom = self.choose(p, "bottom", hand, "put cards on the bottom",
-                                         count=min(back, len(hand)))
-                last = self._decided(mark, asked_by)
-                with self.caused(last):
-                    for oid in bottom:
-                        self.move(oid, "library", reason="mulligan", position=-1)
+            deciding = mulligans
+        self._step_end = last
         return last
 
     def _decided(self, mark: int, otherwise: int) -> int:

@@ -5,7 +5,7 @@ drawing, creating tokens (CR 111), adding continuous effects."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from mypy_extensions import trait
@@ -57,6 +57,8 @@ class ReadyMove:
     event: Event | None = None
     new: int | None = None
     seq: int = -1
+    looked: list[Any] = field(default_factory=list)
+    """Its look-back abilities, found before the moves, triggered after its event."""
 
 
 @trait  # a part of Game (mypyc: a native class has one base besides traits)
@@ -193,7 +195,8 @@ class ZoneChanges(GamePart):
                 if r.event is not None:
                     plans = self._tag_plans.get(r.event.TAG) or self._trigger_plans(r.event.TAG)
                     if plans[0]:
-                        self._triggers(plans[0], r.event, r.cause, before=True)
+                        self._triggers(plans[0], r.event, r.cause, before=True,
+                                       collect=r.looked)
         return ready
 
     def _make_move(self, r: ReadyMove) -> None:
@@ -226,6 +229,8 @@ class ZoneChanges(GamePart):
             e = r.event
             if e is None or r.seq < 0:
                 continue
+            if r.looked:
+                self._triggered_after(r.looked, r.seq)
             plans = self._tag_plans.get(e.TAG) or self._trigger_plans(e.TAG)
             if plans[1]:
                 self._triggers(plans[1], e, r.seq, before=False)

@@ -140,6 +140,7 @@ __all__ = [
     "load_scenarios",
     "loads_scenarios",
     "parse_scenarios",
+    "split_ability_ref",
 ]
 
 # ---------------------------------------------------------------------------
@@ -164,6 +165,10 @@ Step = Literal[
 STEPS: tuple[str, ...] = get_args(Step)
 """Step names in turn order."""
 
+StartStep = Step | Literal["opening_hands"]
+OPENING_HANDS = "opening_hands"
+"""``turn.step`` of a scenario that starts before any player has kept an opening hand."""
+
 Zone = Literal["battlefield", "hand", "library", "graveyard", "stack", "exile", "none"]
 EXPECTATION_ZONES: tuple[str, ...] = get_args(Zone)
 """Zones an expectation may name (``none``: a token that ceased to exist)."""
@@ -180,6 +185,8 @@ VERBS: tuple[str, ...] = (
     "resolve",
     "pass_until",
     "check",
+    "mulligan",
+    "keep",
 )
 """Action verbs: each action has exactly one of these keys."""
 
@@ -195,6 +202,8 @@ VERB_KEYS: dict[str, tuple[str, ...]] = {
     "resolve": (),
     "pass_until": (),
     "check": (),
+    "mulligan": (),
+    "keep": ("bottom",),
 }
 """Extra keys each verb takes besides :data:`COMMON_ACTION_KEYS`."""
 
@@ -215,6 +224,7 @@ ANSWER_KINDS: tuple[str, ...] = (
     "order",
     "assign",
     "discard",
+    "new_targets",
 )
 """Decision keys of an answer: each answer has exactly one of these."""
 
@@ -296,6 +306,23 @@ class ScenarioFileError(Exception):
         return ": ".join(_one_line(part) for part in parts)
 
 
+_ABILITY_REF = re.compile(r"(.+)#([0-9]{1,9})")
+
+
+def split_ability_ref(name: str) -> tuple[str, int | None]:
+    """An ``order`` answer's name split as ``NAME#N``: the source's name (or alias) and N,
+    the 1-based index of the triggered ability among the source's triggered abilities in
+    printed order (``None``: any of them).
+
+    >>> split_ability_ref("Kithkin Mourncaller#2"), split_ability_ref("km")
+    (('Kithkin Mourncaller', 2), ('km', None))
+    """
+    m = _ABILITY_REF.fullmatch(name)
+    if m is None:
+        return name, None
+    return m.group(1), int(m.group(2))
+
+
 def _one_line(text: str, limit: int = 1000) -> str:
     """``text`` with its control characters escaped, cut to about ``limit`` characters."""
     if not text.isprintable():
@@ -356,7 +383,8 @@ class TurnSpec(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
     number: Positive = 1
     active: str = ""
     """Always a player's name after loading (default: the first player)."""
-    step: Step = "precombat_main"
+    step: StartStep = "precombat_main"
+    """A step, or ``opening_hands``: before any player has kept an opening hand."""
 
 
 class PassUntil(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
@@ -394,7 +422,8 @@ class Answer(Struct, frozen=True, kw_only=True):
     none), target ``str``, targets ``list[str]``, mode ``int``, modes
     ``list[int]``, x ``int``, may ``bool``, choose ``list[str]``, arrange
     :class:`Arrangement`, pay ``bool``, order ``list[str]``, assign
-    ``dict[str, int]``, discard ``list[str]``.
+    ``dict[str, int]``, discard ``list[str]``, new_targets ``list[str] | None``
+    (None: keep the original's targets).
     ``player`` is ``None`` for the acting player.
     """
 
@@ -493,10 +522,13 @@ class Action(Struct, frozen=True, kw_only=True):
     attackers: dict[str, str | None] = {}
     """Attacker -> defender (player / planeswalker name or alias); ``None`` =
     the defending player (list form)."""
-    blocks: dict[str, str] = {}
-    """Blocker -> attacker (empty: no blocks)."""
+    blocks: dict[str, str | list[str]] = {}
+    """Blocker -> attacker, or the list of attackers it blocks (empty: no blocks)."""
     resolve: int | Literal["all"] | None = None
-    pass_until: PassUntil | None = None
+    pass_until: PassUntil | Literal["game_over"] | None = None
+    """That step of that turn, or ``"game_over"``: until the game ends."""
+    bottom: list[str] = []
+    """``keep``: the cards put on the bottom of the library, in that order."""
     check: list[Expectation] = []
 
 
@@ -512,6 +544,9 @@ class Scenario(Struct, frozen=True, kw_only=True):
     """One of :data:`VARIANTS`."""
     teams: list[list[str]] = []
     """Two-Headed Giant: the two teams, each a list of player names."""
+    attack_option: str = "multiple"
+    """A free-for-all game's attack option: ``multiple`` (attack multiple players, the
+    default), ``left`` or ``right`` (CR 802-804)."""
     turn: TurnSpec
     actions: list[Action] = []
     expect: list[Expectation] = []
@@ -550,7 +585,7 @@ class _RawPlayer(Struct, forbid_unknown_fields=True):
 class _RawTurn(Struct, forbid_unknown_fields=True):
     number: Positive = 1
     active: str | None = None
-    step: Step = "precombat_main"
+    step: StartStep = "precombat_main"
 
 
 class _RawAnswer(Struct, forbid_unknown_fields=True):
@@ -571,6 +606,7 @@ class _RawAnswer(Struct, forbid_unknown_fields=True):
     order: list[str] | UnsetType = UNSET
     assign: dict[str, NonNeg] | UnsetType = UNSET
     discard: list[str] | UnsetType = UNSET
+    new_targets: list[str] | bool | str | UnsetType = UNSET
 
 
 class _RawExpectation(Struct, forbid_unknown_fields=True):
@@ -614,9 +650,9 @@ class _RawAction(Struct, forbid_unknown_fields=True):
     play: str | UnsetType = UNSET
     activate: str | UnsetType = UNSET
     attack: dict[str, str] | list[str] | UnsetType = UNSET
-    block: dict[str, str] | UnsetType = UNSET
+    block: dict[str, str | list[str]] | UnsetType = UNSET
     resolve: Int | str | UnsetType = UNSET
-    pass_until: PassUntil | UnsetType = UNSET
+    pass_until: PassUntil | Literal["game_over"] | UnsetType = UNSET
     check: list[_RawExpectation] | UnsetType = UNSET
     player: str | UnsetType = UNSET
     targets: list[str] | UnsetType = UNSET
@@ -627,6 +663,9 @@ class _RawAction(Struct, forbid_unknown_fields=True):
     answers: list[_RawAnswer] | UnsetType = UNSET
     ability: str | Int | UnsetType = UNSET
     refused: bool | UnsetType = UNSET
+    mulligan: bool | UnsetType = UNSET
+    keep: bool | UnsetType = UNSET
+    bottom: list[str] | UnsetType = UNSET
 
 
 class _RawScenario(Struct, forbid_unknown_fields=True):
@@ -636,6 +675,7 @@ class _RawScenario(Struct, forbid_unknown_fields=True):
     strict: bool = False
     variant: Variant = "free_for_all"
     teams: list[list[str]] | None = None
+    attack_option: Literal["multiple", "left", "right"] | None = None
     turn: _RawTurn | None = None
     actions: list[_RawAction] = []
     expect: list[_RawExpectation] = []
@@ -1219,6 +1259,11 @@ class _Builder:
             self._team_life(raw, teams, players)
         turn = self._turn(raw.turn)
         actions = [self._action(a, f"actions[{i}]") for i, a in enumerate(raw.actions)]
+        self._check_opening(turn, actions)
+        if raw.attack_option is not None and (raw.variant == "two_headed_giant"
+                                               or len(self.players) < 3):
+            raise self.error("attack_option", "`attack_option` is an option of a "
+                             "free-for-all game of three or four players")
         expect = [self._expectation(e, f"expect[{i}]") for i, e in enumerate(raw.expect)]
         return Scenario(
             name=raw.name,
@@ -1227,6 +1272,7 @@ class _Builder:
             players=players,
             variant=raw.variant,
             teams=teams,
+            attack_option=raw.attack_option or "multiple",
             turn=turn,
             actions=actions,
             expect=expect,
@@ -1314,6 +1360,23 @@ class _Builder:
             self.check_permanent(entry.exiled_with, f"{path}.exiled_with")
         if entry.controller is not None:
             self.check_player(entry.controller, f"{path}.controller")
+
+    def _check_opening(self, turn: TurnSpec, actions: list[Action]) -> None:
+        """``mulligan`` and ``keep`` actions need ``step: opening_hands`` and a ``player``,
+        and come before every other action but ``check``."""
+        opening = turn.step == OPENING_HANDS
+        played = False
+        for a in actions:
+            if a.verb in ("mulligan", "keep"):
+                if not opening:
+                    raise self.error(a.where, f"`{a.verb}` needs `turn.step: opening_hands`")
+                if a.player is None:
+                    raise self.error(a.where, f"`{a.verb}` needs `player`")
+                if played:
+                    raise self.error(a.where, f"`{a.verb}` comes after the game has begun: "
+                                     "opening hands are kept before any other action")
+            elif a.verb != "check":
+                played = True
 
     def _turn(self, rt: _RawTurn | None) -> TurnSpec:
         if rt is None:
@@ -1411,10 +1474,23 @@ class _Builder:
             fields["attackers"] = attackers
         elif verb == "block":
             assert not isinstance(ra.block, UnsetType)
-            for b, a in ra.block.items():
+            blocks: dict[str, str | list[str]] = {}
+            for b, blocked in ra.block.items():
                 self.check_ref(b, f"{path}.block{_key_seg(b)}")
-                self.check_ref(a, f"{path}.block{_key_seg(b)}")
-            fields["blocks"] = dict(ra.block)
+                if isinstance(blocked, list):
+                    if not blocked:
+                        raise self.error(f"{path}.block{_key_seg(b)}",
+                                         "expected the attackers it blocks")
+                    for i, one in enumerate(blocked):
+                        self.check_ref(one, f"{path}.block{_key_seg(b)}[{i}]")
+                        if one in blocked[:i]:
+                            raise self.error(f"{path}.block{_key_seg(b)}[{i}]",
+                                             f"{_short(one)} is named twice")
+                    blocks[b] = list(blocked)
+                else:
+                    self.check_ref(blocked, f"{path}.block{_key_seg(b)}")
+                    blocks[b] = blocked
+            fields["blocks"] = blocks
         elif verb == "resolve":
             r = ra.resolve
             if isinstance(r, bool) or not ((isinstance(r, int) and r >= 1) or r == "all"):
@@ -1425,6 +1501,15 @@ class _Builder:
             fields["resolve"] = r
         elif verb == "pass_until":
             fields["pass_until"] = ra.pass_until
+        elif verb in ("mulligan", "keep"):
+            if getattr(ra, verb) is not True:
+                raise self.error(f"{path}.{verb}", f"expected `{verb}: true`")
+            if verb == "mulligan" and ra.refused is True:
+                raise self.error(f"{path}.refused", "a mulligan can't be refused")
+            if not isinstance(ra.bottom, UnsetType):
+                for i, name in enumerate(ra.bottom):
+                    self.check_ref(name, f"{path}.bottom[{i}]")
+                fields["bottom"] = list(ra.bottom)
         elif verb == "check":
             assert not isinstance(ra.check, UnsetType)
             fields["check"] = [
@@ -1508,10 +1593,28 @@ class _Builder:
         elif kind in ("hideaway", "target"):
             self.check_ref(v, kpath, player_ok=kind == "target")
             value = v
-        elif kind in ("targets", "order", "discard"):
+        elif kind == "order":
+            for i, name in enumerate(v):
+                base, ability = split_ability_ref(name)
+                if ability == 0:
+                    raise self.error(f"{kpath}[{i}]", f"expected NAME#N with N >= 1, got "
+                                     f"{_short(name)}")
+                self.check_ref(base, f"{kpath}[{i}]")
+            value = list(v)
+        elif kind in ("targets", "discard"):
             for i, name in enumerate(v):
                 self.check_ref(name, f"{kpath}[{i}]", player_ok=kind == "targets")
             value = list(v)
+        elif kind == "new_targets":
+            if v is False or (isinstance(v, str) and v.lower() == "no"):
+                value = None
+            elif isinstance(v, list):
+                for i, name in enumerate(v):
+                    self.check_ref(name, f"{kpath}[{i}]", player_ok=True)
+                value = list(v)
+            else:
+                raise self.error(kpath, "expected a list of new targets, or `no` (keep the "
+                                 "original's targets)")
         elif kind == "choose":
             value = [v] if isinstance(v, str) else list(v)
         elif kind == "assign":

@@ -70,9 +70,17 @@ from mtgk.cards.errors import CardError
 from mtgk.log import events as ev
 from mtgk.log.events import player_ref
 from mtgk.log.logfile import LogHeader, write_log
-from mtgk.log.replay import SCENARIO_SETUP
+from mtgk.log.replay import (
+    DEFAULT_MAX_TURNS,
+    SCENARIO_SETUP,
+    SETUP_EVENTS,
+    Watch,
+    register_rerunner,
+    start_game,
+)
 from mtgk.rules.engine import COLOR_WORDS, STEPS, Decision, Game, GameOver, RulesError, StaleCache
 from mtgk.rules.seats import (
+    ATTACK_MULTIPLE,
     FREE_FOR_ALL,
     TWO_HEADED_GIANT,
     active_team,
@@ -83,15 +91,18 @@ from mtgk.rules.seats import (
 )
 from mtgk.rules.state import encode_state, fold
 from mtgk.scenario.model import (
+    OPENING_HANDS,
     Action,
     Answer,
     Arrangement,
     CardEntry,
     Expectation,
+    PassUntil,
     Scenario,
     ScenarioFileError,
     iter_scenario_files,
     load_scenarios,
+    split_ability_ref,
 )
 
 SEARCH_ORDER = ("battlefield", "stack", "hand", "graveyard", "exile", "library", "none")
@@ -115,6 +126,9 @@ ANSWER_FOR: dict[str, tuple[str, ...]] = {
 plugin's own ...) is answered by ``choose``.  A decision whose context is a mapping with
 an ``"answer"`` key is answered by that kind instead (``pay``: ``Ctx.pay``; ``arrange``:
 :func:`mtgk.plugins.scry.arrangement`)."""
+
+GAME_OVER_TURNS = 20
+"""``pass_until: game_over`` fails if the game has not ended within this many turns."""
 
 DECLARATIONS = ("attackers", "blockers")
 """Decision kinds driven by ``attack`` / ``block`` actions, not by answers."""
@@ -231,9 +245,9 @@ def unsupported(sc: Scenario) -> str:
     """Why the engine can't play ``sc`` yet ("" if it can)."""
     steps = [("turn.step", sc.turn.step)] + [
         (f"{a.where}.pass_until.step", a.pass_until.step) for a in sc.actions
-        if a.pass_until is not None]
+        if isinstance(a.pass_until, PassUntil)]
     for where, step in steps:
-        if step not in STEPS:
+        if step not in STEPS and not (where == "turn.step" and step == OPENING_HANDS):
             return f"not supported yet: {where}: the engine has no {step} step"
     return ""
 
@@ -260,6 +274,7 @@ class ScenarioRun:
                          variant=variant, teams=teams)
         # validated mode: a card whose static ability reads more than it declares fails
         self.game.validate_caches = True
+        self.game.attack_option = sc.attack_option
         self.aliases: dict[str, int] = {}  # alias -> card_id
         self.i = 0  # the current action
         self.under_way = False  # the current action was handed to the engine
@@ -274,6 +289,13 @@ class ScenarioRun:
         self.pass_mark = -1  # the log's length at the last pass
         self.declared: set[tuple[int, str]] = set()  # (turn, "attackers"/"blockers") asked
         self.plan: _Plan | None = None  # the arrangement under way
+        self.mulligans: dict[int, int] = {}  # opening hands: player -> mulligans taken
+        self.keeping: Action | None = None  # the keep whose cards go to the bottom now
+        self.moved: dict[int, int] = {}  # object id -> card_id, of objects that moved
+        self.moves_seen = 0  # the log's length when ``moved`` was brought up to date
+        self.retarget: tuple[int, Answer] | None = None  # a new_targets answer's targets
+        #: a `block` of several defending players: action index -> the blockers declared
+        self.block_keys: dict[int, set[str]] = {}
         #: pass_until: (log position, turn, steps begun) since the current action started
         self.scan: tuple[int, int, set[tuple[int, str]]] = (0, 0, set())
 
@@ -287,7 +309,8 @@ class ScenarioRun:
         g = self.game
         sc = self.sc
         active = self.names.index(sc.turn.active)
-        g.emit(ev.TurnBegan(turn=sc.turn.number, active=active))
+        if sc.turn.step != OPENING_HANDS:  # (the first turn begins once the hands are kept)
+            g.emit(ev.TurnBegan(turn=sc.turn.number, active=active))
         for p, pname in enumerate(self.names):  # life first: no object exists yet to trigger
             diff = sc.players[pname].life - g.state.players[p].life
             if diff:
@@ -430,8 +453,12 @@ class ScenarioRun:
             return
         active = self.names.index(self.sc.turn.active)
         try:
-            g.turn_from(self.sc.turn.step, self.sc.turn.number, active, resume=True)
-            g.run(first=next_turn(g.state, active), turn=self.sc.turn.number + 1)
+            if self.sc.turn.step == OPENING_HANDS:
+                g.take_mulligans(active, g.log[-1].seq if g.log else -1)
+                g.run(first=active, turn=self.sc.turn.number)
+            else:
+                g.turn_from(self.sc.turn.step, self.sc.turn.number, active, resume=True)
+                g.run(first=next_turn(g.state, active), turn=self.sc.turn.number + 1)
         except _Done:
             pass
         except GameOver:
@@ -456,8 +483,8 @@ class ScenarioRun:
         current one can no longer serve decisions (see :meth:`_reachable`): in strict
         mode, none of its answers may be left unused."""
         before = self._before(self.i)
-        if before is not None:
-            self._unused(before)
+        if before is not None and self.sc.actions[self.i].verb != "check":
+            self._unused(before)  # (a check between an action and its resolve: not yet)
         self.i += 1
         self.under_way = False
         self.started = False
@@ -544,15 +571,12 @@ class ScenarioRun:
             self._advance()
         elif self.i < len(self.sc.actions):
             a = self.sc.actions[self.i]
-            if a.verb == "resolve" and self._resolved(a):
+            if a.verb == "resolve" or a.pass_until == "game_over":
+                # the game ended as things resolved: the resolve stops there (third edition)
                 self._advance()
-            elif a.verb == "pass_until":
-                assert a.pass_until is not None
+            elif isinstance(a.pass_until, PassUntil):
                 raise self.fail(a.where, f"the game ended {ended} before turn "
                                 f"{a.pass_until.turn}'s {_step_text(a.pass_until.step)}")
-            elif a.verb == "resolve":
-                raise self.fail(a.where, f"the game ended {ended} after "
-                                f"{self._resolved_count()} object(s) resolved")
         left = self._next()
         if left is not None:
             raise self.fail(left.where, f"the game ended {ended} before this action")
@@ -653,6 +677,15 @@ class ScenarioRun:
 
     def _pass_until(self, a: Action, p: int) -> Any:
         pu = a.pass_until
+        if pu == "game_over":
+            if a.refused:
+                raise self.fail(a.where, "pass_until: game_over can't be refused")
+            turns = self.game.state.turn - self.start_pos[0]
+            if turns >= GAME_OVER_TURNS:
+                here = self.game.state.step.replace("_", " ")
+                raise self.fail(a.where, f"the game has not ended within {GAME_OVER_TURNS} "
+                                f"turns (it is in turn {self.game.state.turn}'s {here} step)")
+            return self._pass(p)
         assert pu is not None
         target = (pu.turn, STEPS.index(pu.step))
         now = self._pos()
@@ -860,16 +893,28 @@ class ScenarioRun:
         for k, v in a.attackers.items():
             oid = self.ref(k, candidates=attackers or None, avoid=[x for x, _t in out])
             to = self.ref(v, candidates=targets or None) if v else \
-                player_ref(opponents_of(self.game.state, active)[0])  # the defending player
+                self._defending_player(active)
             out.append([oid, to])
         return out
 
-    def _block_choice(self, a: Action, blockers: Sequence[int], attackers: Sequence[int]
-                      ) -> list[list[int]]:
+    def _defending_player(self, active: int) -> int:
+        """"The defending player" of ``attack: [A, B]``: the first player the active player
+        may attack (the next opponent in turn order, unless attack left or right says
+        otherwise)."""
+        g = self.game
+        refs = [t for t in g.attack_targets(active) if t < 0]
+        return refs[0] if refs else player_ref(opponents_of(g.state, active)[0])
+
+    def _block_choice(self, a: Action, blockers: Sequence[int], attackers: Sequence[int],
+                      keys: Sequence[str] | None = None) -> list[list[int]]:
         out: list[list[int]] = []
         for k, v in a.blocks.items():
+            if keys is not None and k not in keys:
+                continue
             b = self.ref(k, candidates=blockers or None, avoid=[x for x, _t in out])
-            out.append([b, self.ref(v, candidates=attackers or None)])
+            for one in v if isinstance(v, list) else [v]:  # a list: it blocks each of them
+                out.append([b, self.ref(one, candidates=attackers or None,
+                                        avoid=[t for x, t in out if x == b])])
         return out
 
     def _declare(self, d: Decision) -> Any:
@@ -878,12 +923,35 @@ class ScenarioRun:
         declaration to the action after it."""
         s = self.game.state
         verb = "attack" if d.kind == "attackers" else "block"
-        self.declared.add((s.turn, d.kind))
+        ctx = d.context if isinstance(d.context, dict) else {}
+        defenders: list[int] = list(ctx.get("defenders", []))
+        if not defenders or ctx.get("last"):
+            self.declared.add((s.turn, d.kind))
+        if defenders and self.under_way and self.i < len(self.sc.actions) and \
+                self.sc.actions[self.i].verb == "block" and \
+                self.actors.get(self.i) not in team_of(s, d.player):
+            self._advance()  # the previous defending player's block is done
         while True:
             a = self._peek()
             if a is None or a.verb != verb:
                 return []  # no attackers (no blocks)
+            if defenders and not a.refused and a.player and \
+                    self.player(a.player) in defenders and \
+                    self.player(a.player) not in team_of(s, d.player):
+                return []  # another defending player's blocks: this one declares none
             self._run_checks_up_to(a)
+            if defenders and not a.player and not ctx.get("last"):
+                # one `block` for several defending players: this one's creatures' blocks
+                mine = self._own_blocks(a, d)
+                choice = self._block_choice(a, ctx.get("blockers", []),
+                                            ctx.get("attackers", []), keys=mine)
+                try:
+                    assert d.check is not None
+                    d.check(choice)
+                except (RulesError, ScenarioFailed) as err:
+                    raise self.fail(a.where, f"illegal {verb}: {err}") from None
+                self.block_keys.setdefault(self.i, set()).update(mine)
+                return choice
             try:
                 choice = self._declaration(a, d)
                 assert d.check is not None
@@ -910,7 +978,27 @@ class ScenarioRun:
         if a.player and self.player(a.player) not in team_of(self.game.state, d.player):
             raise RulesError("509.1", f"{a.player} is not the defending player: only the "
                              "defending player declares blockers")
-        return self._block_choice(a, ctx.get("blockers", []), ctx.get("attackers", []))
+        keys = None
+        if ctx.get("defenders") and not a.player:  # the blocks the other defenders left
+            keys = [k for k in a.blocks if k not in self.block_keys.get(self.i, set())]
+        return self._block_choice(a, ctx.get("blockers", []), ctx.get("attackers", []), keys)
+
+    def _own_blocks(self, a: Action, d: Decision) -> list[str]:
+        """The blockers of ``a`` that are the deciding defending player's creatures."""
+        ctx = d.context if isinstance(d.context, dict) else {}
+        cands = list(ctx.get("blockers", []))
+        taken = self.block_keys.get(self.i, set())
+        out = []
+        for k in a.blocks:
+            if k in taken:
+                continue
+            try:
+                oid = self.ref(k, candidates=cands)
+            except ScenarioFailed:
+                continue
+            if oid in cands:
+                out.append(k)
+        return out
 
     def _peek(self) -> Action | None:
         """The next action that is not a ``check``, without running the checks: a
@@ -932,6 +1020,8 @@ class ScenarioRun:
     def _kinds(self, d: Decision) -> tuple[str, ...]:
         ctx = d.context
         if isinstance(ctx, dict) and isinstance(ctx.get("answer"), str):
+            if ctx["answer"] == "new_targets":  # "you may choose new targets for the copy"
+                return ("new_targets", "may")
             return (ctx["answer"],)
         return ANSWER_FOR.get(d.kind, ("choose",))
 
@@ -978,17 +1068,77 @@ class ScenarioRun:
         if d.kind in DECLARATIONS:
             return self._declare(d)
         if d.kind == "mulligan":
-            return True
+            return self._mulligan(d)
+        if d.kind == "bottom" and self.keeping is not None:
+            return self._bottom(d)
         kinds = self._kinds(d)
         if "arrange" in kinds:
             return self._arranged(d)
+        if d.kind == "targets" and self.retarget is not None and self.retarget[0] == d.player:
+            new = self.retarget[1]  # the new targets of a copy, the may answered before
+            self.retarget = None
+            try:
+                return self._convert(d, Answer(kind="targets", value=new.value,
+                                               where=new.where))
+            except ScenarioFailed as err:
+                raise self.fail(new.where, str(err)) from None
         ans = self._find_answer(d, kinds)
+        if ans is not None and ans.kind == "new_targets":
+            if ans.value is None:
+                return False  # keep the original's targets
+            self.retarget = (d.player, ans)
+            return True
         if ans is None:
             return self._default(d)
         try:
             return self._convert(d, ans)
         except ScenarioFailed as err:
             raise self.fail(ans.where, str(err)) from None
+
+    def _mulligan(self, d: Decision) -> bool:
+        """A player keeps or mulligans (opening hands): the next action says which; it must
+        be this player's.  Without such an action the player keeps (strict: fails)."""
+        who = self.names[d.player]
+        a = self._next()
+        if a is None or a.verb not in ("mulligan", "keep"):
+            if self.sc.strict:
+                raise self.fail(a.where if a else "", f"{who} keeps or mulligans now: a "
+                                f"`{{player: {who}, keep: true}}` or `mulligan: true` action "
+                                "comes first (strict)")
+            return True
+        if a.player != who:
+            raise self.fail(a.where, f"{a.player} can't decide now: {who} keeps or mulligans "
+                            "first (in each round the players decide in turn order, starting "
+                            "with the active player)")
+        self._start()
+        self.actors[self.i] = d.player
+        taken = self.mulligans.get(d.player, 0)
+        if a.verb == "mulligan":
+            self.mulligans[d.player] = taken + 1
+            self._advance()
+            return False
+        free = 1 if taken and len(self.names) > 2 else 0
+        need = min(taken - free, len(self.game.state.players[d.player].hand))
+        if len(a.bottom) != need:
+            raise self.fail(f"{a.where}.bottom", f"{who} puts {need} card(s) on the bottom "
+                            f"({taken} mulligan(s){', the first free' if free else ''}), "
+                            f"not {len(a.bottom)}")
+        self.keeping = a if need else None
+        self._advance()
+        return True
+
+    def _bottom(self, d: Decision) -> list[int]:
+        """The cards a player who kept puts on the bottom: the ``keep`` action's list."""
+        a = self.keeping
+        assert a is not None
+        self.keeping = None
+        out: list[int] = []
+        for name in a.bottom:
+            try:
+                out.append(self._pick(name, d.options or [], list(d.options or []), out))
+            except ScenarioFailed as err:
+                raise self.fail(f"{a.where}.bottom", str(err)) from None
+        return out
 
     def _where(self) -> str:
         return self.sc.actions[self.i].where if self.i < len(self.sc.actions) else ""
@@ -1083,18 +1233,44 @@ class ScenarioRun:
         items = list(d.context)
         out: list[int] = []
         for n in v:
+            base, index = split_ability_ref(n)
             match = [i for i in items if i not in out and any(
-                it.id == i and self._source_named(it.source, it.source_card, n)
+                it.id == i and self._source_named(it.source, it.source_card, base)
+                and (index is None or self._trigger_index(it.source_card, it.ability) == index)
                 for it in s.pending)]
             if not match:
                 raise ScenarioFailed(f"no pending triggered ability from {n!r} to order")
             out.append(match[0])
         return out
 
+    def _trigger_index(self, card: str, ability: str) -> int:
+        """The 1-based index of ``ability`` among ``card``'s triggered abilities in printed
+        order (0: not one of them)."""
+        try:
+            keys = [k for k, _t in self.reg[card].triggered]
+        except KeyError:
+            return 0
+        return keys.index(ability) + 1 if ability in keys else 0
+
+    def _card_id(self, oid: int) -> int:
+        """The physical card (``Obj.card_id``) of object ``oid``, which may have left its
+        zone since (a new object, CR 400.7): followed through the log's moves."""
+        o = self.game.state.objects.get(oid)
+        if o is not None:
+            return o.card_id
+        log = self.game.log
+        for env in log[self.moves_seen:]:
+            e = env.event
+            new = getattr(e, "new_obj", None)
+            old = getattr(e, "obj", None)
+            if isinstance(new, int) and isinstance(old, int):
+                self.moved[new] = self.moved.get(old, old)
+        self.moves_seen = len(log)
+        return self.moved.get(oid, oid)
+
     def _source_named(self, source: int, source_card: str, name: str) -> bool:
-        if name in self.aliases:
-            o = self.game.state.objects.get(source)
-            return o is not None and o.card_id == self.aliases[name]
+        if name in self.aliases:  # (also after the source left its zone: CR 400.7)
+            return self._card_id(source) == self.aliases[name]
         return source_card == self.reg.canonical(name) or self.printed(source_card) == name
 
     def _arranged(self, d: Decision) -> Any:
@@ -1175,11 +1351,15 @@ class ScenarioRun:
                 ids = list(reversed(pl.library))[:k]
                 self._match_names(f"{e.player}'s library bottom", ids, e.library_bottom,
                                   [self._label(o) for o in ids])
-            if e.lost is not None:
-                want(f"{e.player} lost", pl.lost, e.lost)
-        if e.winner is not None:
-            got = self.names[s.winner] if s.winner is not None and s.winner >= 0 else None
-            want("winner", got, e.winner)
+            if e.lost is not None:  # in Two-Headed Giant: P's team lost
+                lost = all(s.players[q].lost for q in team_of(s, p))
+                want(f"{e.player} lost", lost, e.lost)
+        if e.winner is not None:  # in Two-Headed Giant: a player of the team that won
+            won = s.winner is not None and s.winner >= 0
+            winners = team_of(s, s.winner) if won and s.winner is not None else []
+            if self.player(e.winner) not in winners:
+                shown = " & ".join(self.names[q] for q in winners) if winners else None
+                raise ScenarioFailed(f"winner: expected {e.winner!r}, got {shown!r}")
         if e.draw is not None:
             drawn = s.over and (s.winner is None or s.winner < 0)
             if drawn != e.draw:
@@ -1485,6 +1665,12 @@ def scenario_log_header(result: ScenarioResult, reg: Registry) -> LogHeader:
     players = [p.name for p in g.state.players] if g else []
     meta: dict[str, Any] = {"scenario": result.name, "file": result.file,
                             "scenario_end": len(result.log), "scenario_setup": SCENARIO_SETUP}
+    if g is not None and g.attack_option != ATTACK_MULTIPLE:
+        meta["attack"] = g.attack_option  # (a free-for-all game's option; default: multiple)
+    opening = opening_hands_start(result.log)
+    if opening is not None:  # a scenario from the opening hands: re-run by this module
+        meta["kind"] = OPENING_HANDS_KIND
+        meta["opening_hands"] = list(opening)
     multiplayer = g is not None and bool(g.state.variant)
     if g is not None and g.state.variant:  # a multiplayer game: its variant and teams
         meta["variant"] = g.state.variant
@@ -1496,6 +1682,53 @@ def scenario_log_header(result: ScenarioResult, reg: Registry) -> LogHeader:
                      decks=[], seed=0, meta=meta,
                      events=LogHeader.current_event_table(multiplayer),
                      rules_revision=_rules_revision())
+
+
+OPENING_HANDS_KIND = "scenario_opening_hands"
+"""``meta["kind"]`` of the log of a scenario that starts from the opening hands
+(``step: opening_hands``): its setup has no ``TurnBegan``, the players keep or mulligan
+(the game's own decisions), then the first turn begins (``meta["opening_hands"]``:
+``[turn, active]``).  :func:`run_opening_hands_log` re-runs such logs for ``mtgk verify``."""
+
+
+def opening_hands_start(log: Sequence[ev.Envelope]) -> tuple[int, int] | None:
+    """``(turn, active)`` of the first turn of a scenario that starts from the opening
+    hands (its setup, after ``GameStarted`` and a ``GameVariant``, has no ``TurnBegan``);
+    ``None`` for another log."""
+    start = 2 if len(log) > 1 and isinstance(log[1].event, ev.GameVariant) else 1
+    if len(log) <= start or isinstance(log[start].event, ev.TurnBegan):
+        return None
+    first = next((env.event for env in log if isinstance(env.event, ev.TurnBegan)), None)
+    if first is None:
+        return None
+    return first.turn, first.active
+
+
+def run_opening_hands_log(registry: Registry, header: LogHeader, agents: Sequence[Any],
+                          watch: Watch, log: Sequence[ev.Envelope] = ()) -> Game:
+    """Re-run the log of a scenario that starts from the opening hands
+    (:data:`OPENING_HANDS_KIND`): its setup events (those before the first decision) again
+    as recorded, triggering nothing; then the mulligans and the turns, as the runner plays
+    them."""
+    turn, active = (int(x) for x in header.meta.get("opening_hands", (1, 0)))
+    game = start_game(registry, header, agents)
+    watch(game)
+    with game.setting_up():
+        for env in log[len(game.log):]:
+            if not isinstance(env.event, SETUP_EVENTS) or env.cause != -1:
+                break
+            game.emit(env.event)
+    max_turns = int(header.meta.get("max_turns", DEFAULT_MAX_TURNS))
+    try:
+        game.take_mulligans(active, game.log[-1].seq)
+        game.run(first=active, turn=turn, max_turns=max_turns)
+    except GameOver:
+        pass
+    return game
+
+
+run_opening_hands_log.wants_log = True  # type: ignore[attr-defined]
+register_rerunner(OPENING_HANDS_KIND, run_opening_hands_log)
 
 
 def write_scenario_log(result: ScenarioResult, out_dir: Path, reg: Registry) -> Path | None:

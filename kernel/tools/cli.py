@@ -202,7 +202,7 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         meta = {"agents": [{"kind": k, "seed": s} for k, s in zip(kinds, agent_seeds,
                                                                     strict=True)],
                 "deck_names": names, "max_turns": args.max_turns,
-                "max_events": args.max_events}
+                "max_events": args.max_events, **args.attack_meta}
         header = new_header(reg, args.players, [deck_lines(d) for d in decks], seed, meta=meta,
                             variant=args.variant, teams=args.teams)
         if "human" in kinds:
@@ -689,6 +689,7 @@ def _verify_run(args: argparse.Namespace, out: IO[str],
         if os.path.isdir(path):
             raise UserError(f"{path} is a directory, not a log file")
     _import_plugins()
+    importlib.import_module("mtgk.scenario.runner")  # it re-runs scenario logs' kinds
     if args.repair:
         try:
             repaired = repair_log(path)
@@ -1343,6 +1344,25 @@ def _run_scenario(argv: list[str], glob: list[str]) -> int:
 
 
 _PASSTHROUGH["scenario"] = _run_scenario
+
+
+@command("campaign", "random games over the whole card pool, each checked (validated mode, "
+         "fold, verify, trigger causes)", common=False)
+def _campaign(p: argparse.ArgumentParser) -> Runner:
+    p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for mtgk.tools.campaign")
+
+    def run(args: argparse.Namespace) -> int:
+        return _run_campaign(list(args.args), [])
+
+    return run
+
+
+def _run_campaign(argv: list[str], glob: list[str]) -> int:
+    from mtgk.tools.campaign import main as campaign_main
+    return campaign_main(glob + argv)
+
+
+_PASSTHROUGH["campaign"] = _run_campaign
 
 
 def _export_parser() -> argparse.ArgumentParser:

@@ -37,6 +37,7 @@ from mtgk.log.logfile import (
 )
 from mtgk.log.replay import DEFAULT_MAX_TURNS
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS
+from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS, attack_meta
 from mtgk.search import AGENTS
 from mtgk.tools.human import HumanAgent
 from mtgk.tools.render import clean
@@ -315,6 +316,11 @@ def add_game_args(p: argparse.ArgumentParser, decks_help: str, people: bool = Fa
                    help="a multiplayer variant: two-headed-giant is four players, Alice & "
                         "Carol against Bob & Dave (the first and third seats against the "
                         "second and fourth), with a shared life of 30 per team")
+    p.add_argument("--attack", choices=list(ATTACK_OPTIONS), default=ATTACK_MULTIPLE,
+                   help="a free-for-all game's attack option (CR 802-804): attack multiple "
+                        "players (one combat attacks any opponents, the default), or only "
+                        "the opponent to the left (the next in turn order) or right; "
+                        "recorded in the log's header")
     p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="N",
                    help="declare a draw after N turns (default: %(default)s)")
     p.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS, metavar="N",
@@ -358,6 +364,10 @@ def seat_names(args: argparse.Namespace) -> None:
     elif len(names) > 2:
         variant = "free_for_all"
     args.players, args.variant, args.teams = names, variant, teams
+    try:
+        args.attack_meta = attack_meta(getattr(args, "attack", "") or "", len(names), variant)
+    except ValueError as err:
+        raise UserError(f"--attack: {err}") from None
 
 
 def game_decks(args: argparse.Namespace) -> tuple[Registry, list[str], list[list[str]]]:

@@ -179,7 +179,8 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
         names = [n if n in builtin and not os.path.isfile(n) else Path(n).stem for n in names]
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
         headers = plan(reg, decks, names, args.games, seed, args.agents or ["heuristic"],
-                       args.players, args.max_turns, args.max_events, args.variant, args.teams)
+                       args.players, args.max_turns, args.max_events, args.variant, args.teams,
+                       attack=args.attack)
         show = args.progress or (sys.stderr.isatty() and not args.quiet)
         progress = Progress(args.games, sys.stderr, enabled=show)
         try:

@@ -308,6 +308,16 @@ class Renderer:
                 return _ability_label(abilities[i], i)
         return f"ability {idx}" if idx.isdigit() else key
 
+    def _copied_card(self, oid: int) -> str:
+        """The card whose abilities object ``oid`` has: the card named by the latest copy
+        effect on it (CR 707.2, layer 1: Shapesharer as Galepowder Mage), else its own."""
+        o = self.state.objects[oid]
+        copies = [e for e in self.state.effects if e.kind == "copy" and oid in e.objs
+                  and isinstance(e.params, str)]
+        if copies:
+            return str(max(copies, key=lambda e: e.timestamp).params)
+        return o.card
+
     def item(self, it: StackItem) -> str:
         """A stack item's name: the spell, or ``"<card>'s ability"``."""
         if it.kind == "spell":
@@ -596,9 +606,10 @@ class Renderer:
             oid, idx, targets, x = (list(a) + [[], 0])[1:5]
             o = self.state.objects.get(oid)
             label = f"ability {idx}"
-            if o is not None and self.registry is not None and o.card in self.registry \
+            card = self._copied_card(oid) if o is not None else ""
+            if o is not None and self.registry is not None and card in self.registry \
                     and not (o.face_down and not self.sees(o)):
-                acts = self.registry[o.card].activated
+                acts = self.registry[card].activated  # (a copy's: the copied card's)
                 if 1 <= idx <= len(acts):
                     label = self.ability_text(acts[idx - 1][0])
             text = f"activate {self.public_name(oid)}: {label}{self._targets(targets)}"

@@ -51,6 +51,7 @@ from mtgk.cards.definitions import Registry
 from mtgk.log.logfile import LogHeader, encode_log
 from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS
+from mtgk.rules.seats import attack_meta
 from mtgk.search import AGENTS
 from mtgk.stepper import Stepper
 from mtgk.tools.store import GameFacts, GameStore, StoreError, game_facts
@@ -163,12 +164,15 @@ def plan(registry: Registry, decks: Sequence[Sequence[str]], deck_names: Sequenc
          games: int, seed: int, agents: Sequence[str] = ("heuristic",),
          players: Sequence[str] = ("Alice", "Bob"),
          max_turns: int = DEFAULT_MAX_TURNS, max_events: int = DEFAULT_MAX_EVENTS,
-         variant: str = "", teams: Sequence[Sequence[int]] = ()) -> list[LogHeader]:
+         variant: str = "", teams: Sequence[Sequence[int]] = (), attack: str = ""
+         ) -> list[LogHeader]:
     """One log header per game of a run (see the module docs).
 
     ``decks`` are card lists, ``deck_names`` their names and ``agents`` agent kinds, each
     dealt round the seats (one of them: every player's); ``players`` two to four names,
-    ``variant`` and ``teams`` a multiplayer game's (:func:`mtgk.log.replay.new_header`).
+    ``variant`` and ``teams`` a multiplayer game's (:func:`mtgk.log.replay.new_header`),
+    ``attack`` a free-for-all game's attack option (``meta["attack"]`` unless the default,
+    :func:`mtgk.rules.seats.attack_meta`).
     The header's ``meta`` holds what ``mtgk play`` puts there (agents with their seeds,
     deck names, the turn limit, the event budget) plus ``sim: {"seed": seed, "game": i}``.
     """
@@ -183,6 +187,7 @@ def plan(registry: Registry, decks: Sequence[Sequence[str]], deck_names: Sequenc
         if k not in known:
             raise ValueError(f"unknown agent kind {k!r} (known: {', '.join(sorted(known))})")
     lines = [deck_lines(d) for d in ds]
+    option = attack_meta(attack, n, variant)
     out = []
     for i in range(games):
         s = game_seed(seed, i)
@@ -190,7 +195,7 @@ def plan(registry: Registry, decks: Sequence[Sequence[str]], deck_names: Sequenc
         meta = {"agents": [{"kind": k, "seed": a} for k, a in zip(kinds, agent_seeds,
                                                                     strict=True)],
                 "deck_names": names, "max_turns": max_turns, "max_events": max_events,
-                "sim": {"seed": seed, "game": i}}
+                "sim": {"seed": seed, "game": i}, **option}
         out.append(new_header(registry, list(players), lines, s, meta=meta, variant=variant,
                               teams=teams))
     return out
