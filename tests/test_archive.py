@@ -116,9 +116,8 @@ def test_an_old_log_relabelled_as_todays_rules_fails(tmp_path: Path) -> None:
     """A log that claims the rules running now and re-runs differently is damaged or
     edited: FAILED, as before."""
     import mtgk
-    from mtgk.log.logfile import write_jsonl
-
     from mtgk.cards.loading import load_registry
+    from mtgk.log.logfile import write_jsonl
 
     lf = _read("e0f947f/game-s7.mtgk")
     lf.header.rules_revision = mtgk.RULES_REVISION
