@@ -1,0 +1,100 @@
+"""The pack contract, round 2 (issue 22): what two outside pack authors hit.
+
+Each test names the bug or the way in it covers; the cards are this file's own small
+pack (``contract``), registered beside the installed sets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mtgk.cards.definitions import CardFacts, CardSetInfo, Registry
+from mtgk.cards.dsl import CardSet, damage, spell, target
+from mtgk.cards.filters import creature_or_player
+from mtgk.cards.loading import hookimpl, load_registry
+from mtgk.log import events as ev
+from mtgk.rules.engine import Game
+from mtgk.rules.mana import ManaCost, plan_payment
+from tests.conftest import play_scenario
+
+K = CardSet("contract", "0.0.1", __file__, facts="no-such-file.json")
+
+
+def facts(name: str, cost: str | None, types: tuple[str, ...], mv: int,
+          subtypes: tuple[str, ...] = (), pt: tuple[int, int] | None = None,
+          keywords: tuple[str, ...] = (), colors: tuple[str, ...] = (),
+          text: str = "") -> CardFacts:
+    return CardFacts(name=name, mana_cost=cost, mana_value=mv, colors=colors, types=types,
+                     subtypes=subtypes, type_line=" ".join(types), oracle_text=text,
+                     power=None if pt is None else str(pt[0]),
+                     toughness=None if pt is None else str(pt[1]),
+                     keywords=keywords)
+
+
+# Flame Javelin's cost: {2/R}{2/R}{2/R}
+K.card("Contract Javelin", spell(damage(4), target(creature_or_player)),
+       facts=facts("Contract Javelin", "{2/R}{2/R}{2/R}", ("Instant",), 6, colors=("R",),
+                   text="Contract Javelin deals 4 damage to any target."))
+
+
+class ContractPack:
+    __test__ = False
+
+    @hookimpl
+    def mtgk_cardsets(self) -> list[CardSetInfo]:
+        return [K.info()]
+
+
+@pytest.fixture(scope="module")
+def reg() -> Registry:
+    out = load_registry(extra=[("contract", ContractPack())])
+    assert "contract" in out.sets, out.failures
+    return out
+
+
+def run(reg: Registry, text: str) -> Any:
+    res = play_scenario(text, reg)
+    assert res.passed, res.reason
+    return res
+
+
+# ---------------------------------------------------------------- 1. {2/X}
+
+def test_monocolored_hybrid_counts_two_and_is_payable_with_two_generic() -> None:
+    cost = ManaCost.parse("{2/R}{2/R}{2/R}")
+    assert cost.mana_value == 6  # CR 202.3f
+    assert ManaCost.parse("{1}{2/W}").mana_value == 3
+    # CR 107.4e: each symbol is {R} or two generic mana
+    assert plan_payment(cost, [], [(i, ("G",)) for i in range(6)]) is not None
+    assert plan_payment(cost, [], [(i, ("G",)) for i in range(5)]) is None
+    assert plan_payment(cost, [], [(1, ("R",)), (2, ("R",)), (3, ("R",))]) is not None
+    assert plan_payment(cost, [], [(1, ("R",)), (2, ("G",)), (3, ("G",)), (4, ("G",)),
+                                   (5, ("G",))]) is not None
+    assert plan_payment(cost, [], [(1, ("R",)), (2, ("G",)), (3, ("G",)),
+                                   (4, ("G",))]) is None
+
+
+def test_a_monocolored_hybrid_spell_is_cast_with_generic_mana(reg: Registry) -> None:
+    run(reg, """
+        name: javelin-with-forests
+        players:
+          alice: {battlefield: [Forest, Forest, Forest, Forest, Forest, Forest],
+                  hand: [Contract Javelin]}
+          bob: {}
+        actions:
+          - {player: alice, cast: Contract Javelin, targets: [bob]}
+          - {resolve: all}
+        expect:
+          - {player: bob, life: 16}
+        """)
+
+
+def test_clash_compares_the_mana_value_of_a_monocolored_hybrid_card(reg: Registry) -> None:
+    from mtgk.plugins.clash import mana_values
+
+    g = Game(reg, ["alice", "bob"], seed=0)
+    oid = g.new_id()
+    g.emit(ev.ObjectCreated(obj=oid, card="Contract Javelin", owner=0, zone="library"))
+    assert mana_values(g, oid) == (6,)
