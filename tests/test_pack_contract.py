@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from mtgk.cards.definitions import CardFacts, CardSetInfo, Registry
-from mtgk.cards.dsl import CardSet, damage, spell, target
+from mtgk.cards.definitions import CardDefinitionError, CardFacts, CardSetInfo, Registry
+from mtgk.cards.dsl import CardSet, activated, damage, gain_life, parse_cost, spell, target
 from mtgk.cards.filters import creature_or_player
 from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
@@ -37,6 +37,11 @@ def facts(name: str, cost: str | None, types: tuple[str, ...], mv: int,
 K.card("Contract Javelin", spell(damage(4), target(creature_or_player)),
        facts=facts("Contract Javelin", "{2/R}{2/R}{2/R}", ("Instant",), 6, colors=("R",),
                    text="Contract Javelin deals 4 damage to any target."))
+
+# Shadowmoor's untap symbol: "{1}, {Q}: You gain 2 life." ({Q}: untap this creature)
+K.card("Contract Merrow", activated("{1}, {Q}", gain_life(2)),
+       facts=facts("Contract Merrow", "{W/U}{W/U}", ("Creature",), 2, ("Merfolk",), (2, 2),
+                   colors=("W", "U"), text="{1}, {Q}: You gain 2 life."))
 
 
 class ContractPack:
@@ -98,3 +103,84 @@ def test_clash_compares_the_mana_value_of_a_monocolored_hybrid_card(reg: Registr
     oid = g.new_id()
     g.emit(ev.ObjectCreated(obj=oid, card="Contract Javelin", owner=0, zone="library"))
     assert mana_values(g, oid) == (6,)
+
+
+# ---------------------------------------------------------------- 2. costs
+
+def test_the_untap_symbol_is_a_cost() -> None:
+    c = parse_cost("{1}{W}{W}, {Q}")
+    assert (c.mana, c.untap, c.tap, c.unread) == ("{1}{W}{W}", True, False, ())
+
+
+def test_an_untap_cost_untaps_a_tapped_creature(reg: Registry) -> None:
+    res = run(reg, """
+        name: merrow-untaps
+        players:
+          alice: {battlefield: [Plains, {card: Contract Merrow, tapped: true}]}
+          bob: {}
+        actions:
+          - {player: alice, activate: Contract Merrow, ability: 1}
+          - {resolve: all}
+        expect:
+          - {player: alice, life: 22}
+          - {card: Contract Merrow, tapped: false}
+          - {card: Plains, tapped: true}
+        """)
+    assert any(isinstance(e.event, ev.Untapped) for e in res.log)
+
+
+def test_an_untap_cost_needs_the_permanent_tapped_and_not_sick(reg: Registry) -> None:
+    for setup in ("Contract Merrow", "{card: Contract Merrow, tapped: true, sick: true}"):
+        run(reg, f"""
+            name: merrow-cannot-untap
+            players:
+              alice: {{battlefield: [Plains, {setup}]}}
+              bob: {{}}
+            actions:
+              - {{player: alice, activate: Contract Merrow, ability: 1, refused: true}}
+            expect:
+              - {{player: alice, life: 20}}
+            """)
+
+
+def _load(*cards: tuple[str, Any, CardFacts]) -> Registry:
+    S = CardSet("broken", "0.0.1", __file__, facts="no-such-file.json")
+    for name, ab, f in cards:
+        S.card(name, *(() if ab is None else (ab,)), facts=f)
+
+    class Broken:
+        @hookimpl
+        def mtgk_cardsets(self) -> list[CardSetInfo]:
+            return [S.info()]
+
+    return load_registry(["core"], strict=True, extra=[("broken", Broken())])
+
+
+@pytest.mark.parametrize(("cost", "ab", "symbol"), [
+    ("{1}{Uu}", None, "{Uu}"),                                   # a typo in a mana cost
+    ("{S}", None, "{S}"),                                        # snow: not supported
+    ("{1}", activated("{1}{W}{W}, {S}", gain_life(1)), "{S}"),   # in an ability's cost
+    ("{1}", activated("{2}, Tap an untapped Merfolk you control", gain_life(1)),
+     "Tap an untapped Merfolk you control"),                     # a cost nothing reads
+])
+def test_a_cost_the_kernel_cannot_read_fails_at_load_time(cost: str, ab: Any,
+                                                           symbol: str) -> None:
+    from mtgk.cards.loading import PluginError
+
+    with pytest.raises(PluginError) as err:
+        _load(("Broken Card", ab, facts("Broken Card", cost, ("Creature",), 1, pt=(1, 1))))
+    msg = str(err.value)
+    assert "'Broken Card'" in msg and symbol in msg and "{2/W}" in msg, msg
+    assert "\n" not in msg
+
+
+def test_a_readable_cost_loads() -> None:
+    reg = _load(("Fine Card", activated("{1}{2/W}, {Q}", gain_life(1)),
+                 facts("Fine Card", "{W/U}{2/B}", ("Creature",), 3, pt=(1, 1))))
+    assert "Fine Card" in reg
+    with pytest.raises(CardDefinitionError):
+        from mtgk.cards.definitions import check_definition
+        check_definition(K.card("Contract Typo", facts=facts("Contract Typo", "{Uu}",
+                                                            ("Creature",), 1, pt=(1, 1))),
+                         "contract")
+    del K.defs["Contract Typo"]

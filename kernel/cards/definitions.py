@@ -106,6 +106,10 @@ class Cost:
 
     mana: str = ""
     tap: bool = False
+    #: ``{Q}``, the untap symbol (CR 107.6): untap this permanent (it must be tapped; a
+    #: creature's needs it to have been under its controller's control since the turn
+    #: began, CR 302.6)
+    untap: bool = False
     loyalty: int | None = None  # +N / -N;  X loyalty is -X
     loyalty_x: bool = False
     sacrifice_self: bool = False
@@ -122,6 +126,16 @@ class Cost:
     #: counters", "Activate only during your turn"): objects with ``can_pay(game, player,
     #: source) -> bool`` and ``pay(game, player, source)`` (see ``mtgk.plugins.costs``)
     extra: tuple[Any, ...] = ()
+    #: the parts of the printed cost no cost reader understood (an error as the card's
+    #: set loads: :func:`check_definition`)
+    unread: tuple[str, ...] = ()
+
+
+COST_PARTS = ("mana symbols ({2}{R}, {W/U}, {2/W}, {X}, {C}), {T}, {Q}, "
+              "\"Sacrifice ~\" / \"Sacrifice a <type>\" / \"Sacrifice another <type>\", "
+              "\"Pay N life\", \"Discard ~\", \"Reveal ~\"; other costs are "
+              "Cost.extra objects (mtgk.plugins.costs)")
+"""What an activated ability's printed cost may be made of (see :func:`mtgk.cards.dsl.parse_cost`)."""
 
 
 @dataclass(frozen=True)
@@ -252,7 +266,32 @@ def _static_extras(cls: type) -> list[str]:
 def check_definition(card: CardDef, set_name: str) -> None:
     """Raise :class:`CardDefinitionError` naming the card and its set for what is wrong in
     its definition that loading can tell: a static ability with an attribute that is no
-    static hook (see :data:`STATIC_HOOKS`)."""
+    static hook (see :data:`STATIC_HOOKS`); a cost it can't read -- a mana cost or an
+    alternative cost with a symbol that is no mana symbol, an activated ability's cost
+    with a part no cost reader understood (``{S}``, ``{Uu}``, a typo)."""
+    from mtgk.rules.mana import ManaCost
+
+    where = f"card {card.facts.name!r} (set {set_name})"
+    costs = [("its mana cost", card.facts.mana_cost or "")] + [
+        (f"its {name} cost", cost) for name, cost in sorted(card.alt_costs.items())]
+    for half in costs:
+        for part in half[1].split("//"):
+            try:
+                ManaCost.parse(part.strip())
+            except ValueError as exc:
+                raise CardDefinitionError(f"{where}: {half[0]} {half[1]!r} can't be read: "
+                                          f"{exc}") from None
+    for i, ab in enumerate(card.abilities):
+        if isinstance(ab, Activated):
+            what = f"{where}: the cost of its activated ability #{i}"
+            if ab.cost.unread:
+                raise CardDefinitionError(
+                    f"{what} has {ab.cost.unread[0]!r}, which no cost reader understands; "
+                    f"a cost may be {COST_PARTS}")
+            try:
+                ManaCost.parse(ab.cost.mana)
+            except ValueError as exc:
+                raise CardDefinitionError(f"{what} can't be read: {exc}") from None
     for i, ab in enumerate(card.abilities):
         if isinstance(ab, Static) and type(ab) is not Static:
             for name in _static_extras(type(ab)):

@@ -186,26 +186,38 @@ def parse_cost(text: str) -> Cost:
     ~"`` / ``"Discard this card"`` (from its owner's hand: give the ability
     ``zones=("hand",)``), ``"Reveal ~"`` / ``"Reveal this card"``."""
     mana = ""
-    tap = sac = discard = reveal = False
+    tap = untap = sac = discard = reveal = False
     life = 0
     victim: Filter | None = None
+    unread: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         low = part.lower()
         if low.startswith(("discard ", "reveal ")) and \
                 low.split(" ", 1)[1].removesuffix(" from your hand") in _THIS_CARD:
             discard = discard or low.startswith("discard")
             reveal = reveal or low.startswith("reveal")
-        elif part == "{T}":
+        elif part.upper() == "{T}":
             tap = True
+        elif part.upper() == "{Q}":
+            untap = True
         elif part.lower().startswith("sacrifice"):
             victim = _sacrifice_filter(part[len("sacrifice"):].strip())
             sac = victim is None
-        elif part.lower().startswith("pay ") and "life" in part.lower():
+        elif re.fullmatch(r"pay (\d+) life", low):
             life = int(re.findall(r"\d+", part)[0])
+        elif re.fullmatch(r"(\{[^{}]+\})+", part):
+            for sym in re.findall(r"\{[^{}]+\}", part):
+                if sym.upper() == "{T}":
+                    tap = True
+                elif sym.upper() == "{Q}":
+                    untap = True
+                else:
+                    mana += sym
         elif part:
-            mana += part
-    return Cost(mana=mana, tap=tap, sacrifice_self=sac, life=life, sacrifice=victim,
-                discard_self=discard, reveal_self=reveal)
+            unread.append(part)
+    return Cost(mana=mana, tap=tap, untap=untap, sacrifice_self=sac, life=life,
+                sacrifice=victim, discard_self=discard, reveal_self=reveal,
+                unread=tuple(unread))
 
 
 def _sacrifice_filter(what: str) -> Filter | None:

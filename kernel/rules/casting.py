@@ -224,6 +224,11 @@ class Casting(GamePart):
                 raise RulesError("602.5a", f"{o.card} is already tapped")
             if self.summoning_sick(oid):
                 raise RulesError("302.6", f"{o.card} has summoning sickness")
+        if ab.cost.untap:  # {Q} (CR 107.6)
+            if not o.tapped:
+                raise RulesError("107.6", f"{o.card} is untapped: {{Q}} untaps it")
+            if self.summoning_sick(oid):
+                raise RulesError("302.6", f"{o.card} has summoning sickness")
         if ab.cost.loyalty is not None or ab.cost.loyalty_x:
             if not is_active(s, player) or s.stack or s.step not in ("precombat_main",
                                                                 "postcombat_main"):
@@ -519,6 +524,8 @@ class Casting(GamePart):
             self.emit(ev.CounterRemoved(obj=oid, kind="loyalty", n=-c.loyalty))
         if c.tap:
             self.emit(ev.Tapped(obj=oid))
+        if c.untap:
+            self.emit(ev.Untapped(obj=oid))
         if c.mana:
             plan = plan_payment(ManaCost.parse(c.mana).with_x(x),
                                 *self.payment(player, ("ability", oid)))
@@ -544,6 +551,8 @@ class Casting(GamePart):
     def _activate_mana(self, player: int, oid: int, ab: Activated) -> None:
         if ab.cost.tap:
             self.emit(ev.Tapped(obj=oid))
+        if ab.cost.untap:
+            self.emit(ev.Untapped(obj=oid))
         if ab.cost.mana:  # "{1}, {T}: Add one mana of any color."
             plan = plan_payment(ManaCost.parse(ab.cost.mana),
                                 *self.payment(player, ("ability", oid)))
