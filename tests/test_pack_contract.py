@@ -11,7 +11,16 @@ from typing import Any
 import pytest
 
 from mtgk.cards.definitions import CardDefinitionError, CardFacts, CardSetInfo, Registry
-from mtgk.cards.dsl import CardSet, activated, damage, gain_life, parse_cost, spell, target
+from mtgk.cards.dsl import (
+    CardSet,
+    activated,
+    damage,
+    gain_life,
+    mana_ability,
+    parse_cost,
+    spell,
+    target,
+)
 from mtgk.cards.filters import creature_or_player
 from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
@@ -42,6 +51,16 @@ K.card("Contract Javelin", spell(damage(4), target(creature_or_player)),
 K.card("Contract Merrow", activated("{1}, {Q}", gain_life(2)),
        facts=facts("Contract Merrow", "{W/U}{W/U}", ("Creature",), 2, ("Merfolk",), (2, 2),
                    colors=("W", "U"), text="{1}, {Q}: You gain 2 life."))
+
+# Shimmering Grotto: "{T}: Add {C}. {1}, {T}: Add one mana of any color."
+K.card("Contract Grotto", mana_ability("C"), mana_ability("WUBRG", "{1}, {T}"),
+       facts=facts("Contract Grotto", None, ("Land",), 0,
+                   text="{T}: Add {C}.\n{1}, {T}: Add one mana of any color."))
+K.card("Contract Pilgrim", facts=facts("Contract Pilgrim", "{1}{W}", ("Creature",), 2,
+                                       ("Kithkin",), (2, 2), colors=("W",)))
+K.card("Contract Ritual", spell(lambda c: c.gain_life(c.you, c.x)),
+       facts=facts("Contract Ritual", "{X}{W}{U}", ("Sorcery",), 2, colors=("W", "U"),
+                   text="You gain X life."))
 
 
 class ContractPack:
@@ -184,3 +203,50 @@ def test_a_readable_cost_loads() -> None:
                                                             ("Creature",), 1, pt=(1, 1))),
                          "contract")
     del K.defs["Contract Typo"]
+
+
+# ---------------------------------------------------------------- 3. filter lands
+
+def test_payment_uses_a_mana_ability_that_costs_mana(reg: Registry) -> None:
+    res = run(reg, """
+        name: grotto-filters
+        players:
+          alice: {battlefield: [Contract Grotto, Mountain, Mountain], hand: [Contract Pilgrim]}
+          bob: {}
+        actions:
+          - {player: alice, cast: Contract Pilgrim}
+          - {resolve: all}
+        expect:
+          - {card: Contract Pilgrim, zone: battlefield}
+          - {count: {zone: battlefield, tapped: true, controller: alice}, equals: 3}
+        """)
+    spent = [e.event for e in res.log if isinstance(e.event, ev.ManaSpent)]
+    assert [e.mana for e in spent] == ["R", "WR"]  # {1} for the Grotto, then {W}{1}
+
+
+def test_a_filter_ability_cannot_pay_for_itself(reg: Registry) -> None:
+    g = _game(reg, ["Contract Grotto", "Mountain"])
+    assert g.plan_mana(0, ManaCost.parse("{1}{W}")) is None
+    assert g.plan_mana(0, ManaCost.parse("{W}")) is not None
+    g = _game(reg, ["Contract Grotto"])
+    assert g.plan_mana(0, ManaCost.parse("{W}")) is None
+    assert g.plan_mana(0, ManaCost.parse("{1}")) is not None
+
+
+def test_two_filters_and_x(reg: Registry) -> None:
+    g = _game(reg, ["Contract Grotto", "Contract Grotto", "Mountain", "Mountain"])
+    assert g.plan_mana(0, ManaCost.parse("{W}{U}")) is not None
+    assert g.plan_mana(0, ManaCost.parse("{W}{U}{1}")) is None
+    oid = g.new_id()
+    g.emit(ev.ObjectCreated(obj=oid, card="Contract Ritual", owner=0, zone="hand"))
+    assert g.max_payable(0, ManaCost.parse("{X}{W}{U}"), ("spell", oid)) == 0
+    assert any(a[0] == "cast" and a[1] == oid for a in g.legal_actions(0))
+
+
+def _game(reg: Registry, lands: list[str]) -> Game:
+    g = Game(reg, ["alice", "bob"], seed=0)
+    g.emit(ev.TurnBegan(turn=1, active=0))
+    g.emit(ev.StepBegan(step="precombat_main"))
+    for name in lands:
+        g.emit(ev.ObjectCreated(obj=g.new_id(), card=name, owner=0, zone="battlefield"))
+    return g

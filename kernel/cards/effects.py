@@ -336,18 +336,18 @@ class Ctx:
         which a scenario answers with ``{pay: yes}``) if they can pay -- one that can't is
         "asked" with the one answer no; True if they paid.  A cost of nothing is paid
         without asking."""
-        from mtgk.rules.mana import ManaCost, plan_payment
+        from mtgk.rules.mana import ManaCost
         player = self.as_player(player, "pay")
         mana = ManaCost.parse(cost)
         if mana.is_free:
             return True
-        plan = plan_payment(mana, *self.game.payment(player))
+        plan = self.game.plan_mana(player, mana)
         paid = self.game.choose(player, "may", [False] if plan is None else [False, True],
                                 prompt=prompt or f"pay {cost}?",
                                 context={"answer": "pay", "cost": cost})
         if plan is None or not paid:
             return False
-        self.game._pay(player, plan)
+        self.game.pay(player, plan)
         return True
 
     def reveal(self, player: int, objs: Sequence[int]) -> None:

@@ -116,12 +116,39 @@ class ManaCost:
                         self.x, self.less + (max(0, -left) if self.x else 0),
                         list(self.twobrid))
 
+    def combined(self, other: ManaCost) -> ManaCost:
+        """This cost and ``other`` paid together (X of neither: both fixed already)."""
+        return ManaCost(f"{self.text}{other.text}", self.generic + other.generic,
+                        self.colored + other.colored, self.hybrid + other.hybrid, 0, 0,
+                        self.twobrid + other.twobrid)
+
     @property
     def is_free(self) -> bool:
         return self.generic == 0 and not self.colored and not self.hybrid and not self.twobrid
 
 
 Source = tuple[int, tuple[str, ...]]
+
+Plan = tuple[list[tuple[int, str]], list[str]]
+"""A payment plan (:func:`plan_payment`'s): the sources to tap for which mana, and the
+pool mana to spend."""
+
+
+@dataclass(frozen=True)
+class FilteredPlan:
+    """A payment that activates mana abilities which cost mana (a filter land's "{1}, {T}:
+    Add one mana of any color", CR 605.3a): ``tapped`` sources are tapped for mana first
+    (into the pool); then each step ``(permanent, pool mana spent on its ability's cost,
+    mana the ability adds)`` in order; then ``spent`` is spent from the pool on the cost
+    (what is left of the mana made stays in the pool)."""
+
+    tapped: list[tuple[int, str]]
+    steps: list[tuple[int, list[str], str]]
+    spent: list[str]
+
+
+AnyPlan = Plan | FilteredPlan
+"""What ``Game.plan_mana`` gives and ``Game.pay`` pays."""
 
 Spend = tuple[str, int]
 """What mana is being spent on: ``("spell", card)`` (casting it) or ``("ability",
@@ -218,10 +245,12 @@ def _plan_payment(cost: ManaCost, pool: list[str],
         if i == len(rest):
             return True
         req = rest[i]
+        tried: list[tuple[str, ...]] = []
         for j, (sid, colors) in enumerate(avail):
             hit = next((m for m in req if m in colors), None)
-            if hit is None:
-                continue
+            if hit is None or colors in tried:
+                continue  # (a source like one that failed here fails too)
+            tried.append(colors)
             avail.pop(j)
             used.append((sid, hit))
             if solve(i + 1):

@@ -18,7 +18,7 @@ from mypy_extensions import trait
 from mtgk.cards.definitions import Activated, CardDef, Target
 from mtgk.rules.core import GameCore
 from mtgk.rules.layers import Chars
-from mtgk.rules.mana import ManaCost, Source, Spend
+from mtgk.rules.mana import AnyPlan, ManaCost, Source, Spend
 from mtgk.rules.state import StackItem
 
 if TYPE_CHECKING:
@@ -129,7 +129,16 @@ class GamePart(GameCore):
                    ) -> list[str]:
         raise NotImplementedError  # defined by another part
 
-    def _pay(self, player: int, plan: tuple[list[tuple[int, str]], list[str]]) -> None:
+    def _pay(self, player: int, plan: AnyPlan) -> None:
+        raise NotImplementedError  # defined by another part
+
+    def plan_mana(self, player: int, cost: ManaCost, spend: Spend | None = None,
+                  exclude: int = 0) -> AnyPlan | None:
+        raise NotImplementedError  # defined by another part
+
+    def max_payable(self, player: int, cost: ManaCost, spend: Spend | None = None,
+                    pool: list[str] | None = None, sources: list[Source] | None = None
+                    ) -> int:
         raise NotImplementedError  # defined by another part
 
     def _triggered_at(self, items: Sequence[StackItem]) -> dict[int, int]:
