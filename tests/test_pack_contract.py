@@ -22,6 +22,7 @@ from mtgk.cards.dsl import (
     target,
 )
 from mtgk.cards.filters import creature_or_player
+from mtgk.cards.keywords import declare_keyword
 from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
 from mtgk.rules.engine import Game
@@ -61,6 +62,14 @@ K.card("Contract Pilgrim", facts=facts("Contract Pilgrim", "{1}{W}", ("Creature"
 K.card("Contract Ritual", spell(lambda c: c.gain_life(c.you, c.x)),
        facts=facts("Contract Ritual", "{X}{W}{U}", ("Sorcery",), 2, colors=("W", "U"),
                    text="You gain X life."))
+
+# a keyword a pack declares (a made-up one: the test declares it for the whole process)
+declare_keyword("sporeweave", "tests.test_pack_contract", what="a test keyword ability")
+declare_keyword("sporecall", "tests.test_pack_contract", what="a test ability word",
+                ability=False)
+K.card("Contract Weaver", facts=facts("Contract Weaver", "{1}{G}", ("Creature",), 2,
+                                      ("Fungus",), (2, 2), ("Sporeweave", "Sporecall"),
+                                      ("G",), "Sporeweave"))
 
 
 class ContractPack:
@@ -250,3 +259,27 @@ def _game(reg: Registry, lands: list[str]) -> Game:
     for name in lands:
         g.emit(ev.ObjectCreated(obj=g.new_id(), card=name, owner=0, zone="battlefield"))
     return g
+
+
+# ---------------------------------------------------------------- 4. keywords
+
+def test_a_declared_keyword_is_an_ability(reg: Registry) -> None:
+    g = _game(reg, ["Contract Weaver"])
+    weaver = g.state.battlefield[0]
+    assert g.chars(weaver).has("sporeweave")
+    assert not g.chars(weaver).has("sporecall")  # an ability word is no ability
+    assert reg["Contract Weaver"].keywords == ("sporeweave",)
+    g.add_effect("lose_all_abilities", [weaver], None, weaver, 0, "eot")
+    assert not g.chars(weaver).has("sporeweave")
+
+
+def test_has_ability_of_a_declared_keyword_in_a_scenario(reg: Registry) -> None:
+    run(reg, """
+        name: weaver-has-sporeweave
+        players:
+          alice: {battlefield: [Contract Weaver]}
+          bob: {}
+        actions: []
+        expect:
+          - {card: Contract Weaver, has_ability: sporeweave}
+        """)

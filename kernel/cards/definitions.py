@@ -37,6 +37,11 @@ KEYWORDS = frozenset({
     "protection from enchantments",
 })
 
+KEYWORD_ABILITIES: dict[str, None] = {}
+"""The keyword abilities packs and plugins declare (``mtgk.cards.keywords.declare_keyword``,
+lower case, in the order declared): a card whose facts list one has it as an ability,
+like a kernel keyword (``Chars.has``; "loses all abilities" takes it away)."""
+
 
 class CardFacts(msgspec.Struct, frozen=True, kw_only=True):
     """What a card *is* (from the set's data file), before any effect."""
@@ -317,7 +322,8 @@ class CardDef:
 
     def __post_init__(self) -> None:
         if not self.keywords:
-            self.keywords = tuple(k.lower() for k in self.facts.keywords if k.lower() in KEYWORDS)
+            self.keywords = tuple(k.lower() for k in self.facts.keywords
+                                  if k.lower() in KEYWORDS or k.lower() in KEYWORD_ABILITIES)
             if any(k.lower() == "protection" for k in self.facts.keywords):
                 self.keywords += protection_keywords(self.facts.oracle_text)
 
