@@ -6,6 +6,9 @@ pack (``contract``), registered beside the installed sets.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +30,7 @@ from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
 from mtgk.rules.engine import Game
 from mtgk.rules.mana import ManaCost, plan_payment
-from tests.conftest import play_scenario
+from tests.conftest import fake_dist, play_scenario
 
 K = CardSet("contract", "0.0.1", __file__, facts="no-such-file.json")
 
@@ -283,3 +286,54 @@ def test_has_ability_of_a_declared_keyword_in_a_scenario(reg: Registry) -> None:
         expect:
           - {card: Contract Weaver, has_ability: sporeweave}
         """)
+
+
+# ---------------------------------------------------------------- 5. two packs, one name
+
+def _pack_module(tmp: Path, module: str, set_name: str, card: str) -> None:
+    (tmp / f"{module}.py").write_text(
+        "from mtgk.cards.definitions import CardFacts\n"
+        "from mtgk.cards.dsl import CardSet\n"
+        "from mtgk.cards.loading import hookimpl\n"
+        f"S = CardSet({set_name!r}, '9.9', __file__)\n"
+        f"S.card({card!r}, facts=CardFacts(name={card!r}, types=('Creature',)))\n"
+        "@hookimpl\n"
+        "def mtgk_cardsets():\n    return [S.info()]\n")
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path
+    for mod in [m for m in sys.modules if m.startswith("dup_pack_")]:
+        del sys.modules[mod]
+
+
+def test_two_packs_with_one_entry_point_name_refuse_the_second(sandbox: Path) -> None:
+    _pack_module(sandbox, "dup_pack_a", "dupa", "Zyx Dup Bear A")
+    _pack_module(sandbox, "dup_pack_b", "dupb", "Zyx Dup Bear B")
+    fake_dist(sandbox, "dup_pack_a", "mtgk.cardsets", "dup", "dup_pack_a")
+    fake_dist(sandbox, "dup_pack_b", "mtgk.cardsets", "dup", "dup_pack_b")
+    reg = load_registry()
+    assert "dupa" in reg.sets and "Zyx Dup Bear A" in reg
+    assert "dupb" not in reg.sets and "Zyx Dup Bear B" not in reg
+    [(name, error)] = reg.failures
+    assert name == "dup" and "\n" not in error, error
+    assert "dup_pack_a" in error and "dup_pack_b" in error, error
+    from mtgk.cards.loading import PluginError
+    with pytest.raises(PluginError) as info:
+        load_registry(strict=True)
+    assert "dup_pack_a" in str(info.value) and "dup_pack_b" in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_two_packs_with_one_set_name_refuse_the_second(sandbox: Path) -> None:
+    _pack_module(sandbox, "dup_pack_a", "same", "Zyx Dup Bear A")
+    _pack_module(sandbox, "dup_pack_b", "same", "Zyx Dup Bear B")
+    fake_dist(sandbox, "dup_pack_a", "mtgk.cardsets", "dupa", "dup_pack_a")
+    fake_dist(sandbox, "dup_pack_b", "mtgk.cardsets", "dupb", "dup_pack_b")
+    reg = load_registry()
+    assert "Zyx Dup Bear A" in reg and "Zyx Dup Bear B" not in reg
+    [(name, error)] = reg.failures
+    assert name == "dupb" and "\n" not in error, error
+    assert "dup_pack_a" in error and "dup_pack_b" in error, error
