@@ -28,6 +28,7 @@ from mtgk.cards.filters import creature_or_player
 from mtgk.cards.keywords import declare_keyword
 from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
+from mtgk.plugins.enters import enters_with_counters_if
 from mtgk.rules.engine import Game
 from mtgk.rules.mana import ManaCost, plan_payment
 from tests.conftest import fake_dist, play_scenario
@@ -73,6 +74,20 @@ declare_keyword("sporecall", "tests.test_pack_contract", what="a test ability wo
 K.card("Contract Weaver", facts=facts("Contract Weaver", "{1}{G}", ("Creature",), 2,
                                       ("Fungus",), (2, 2), ("Sporeweave", "Sporecall"),
                                       ("G",), "Sporeweave"))
+
+
+def _other_creature_you_control(v: Any, src: int, obj: int) -> bool:
+    return obj != src and v.chars(obj).is_creature and \
+        v.chars(obj).controller == v.chars(src).controller
+
+
+# "Each other creature you control enters with an additional +1/+1 counter on it."
+K.card("Contract Welcomer",
+       enters_with_counters_if(_other_creature_you_control, {"+1/+1": 1},
+                               "each other creature you control enters with a +1/+1 counter"),
+       facts=facts("Contract Welcomer", "{2}{G}", ("Creature",), 3, ("Elf",), (2, 2),
+                   colors=("G",), text="Each other creature you control enters with an "
+                                       "additional +1/+1 counter on it."))
 
 
 class ContractPack:
@@ -337,3 +352,40 @@ def test_two_packs_with_one_set_name_refuse_the_second(sandbox: Path) -> None:
     [(name, error)] = reg.failures
     assert name == "dupb" and "\n" not in error, error
     assert "dup_pack_a" in error and "dup_pack_b" in error, error
+
+
+
+# ---------------------------------------------------------------- 6. entering together
+
+@pytest.mark.parametrize("order", [["Contract Welcomer", "Grizzly Bears"],
+                                   ["Grizzly Bears", "Contract Welcomer"]])
+def test_permanents_entering_together_dont_see_each_others_enters_with(
+        reg: Registry, order: list[str]) -> None:
+    run(reg, f"""
+        name: flicker-lord-and-bears
+        players:
+          alice: {{battlefield: [Island, Island, Island, Contract Welcomer, Grizzly Bears],
+                  hand: [Ghostly Flicker]}}
+          bob: {{}}
+        actions:
+          - {{player: alice, cast: Ghostly Flicker, targets: {order}}}
+          - {{resolve: all}}
+        expect:
+          - {{card: Grizzly Bears, zone: battlefield, power: 2, toughness: 2}}
+          - {{card: Contract Welcomer, zone: battlefield, power: 2, toughness: 2}}
+        """)
+
+
+def test_a_permanent_entering_alone_still_gets_the_counter(reg: Registry) -> None:
+    run(reg, """
+        name: lord-then-bears
+        players:
+          alice: {battlefield: [Island, Island, Island, Contract Welcomer, Grizzly Bears,
+                                Forest], hand: [Ghostly Flicker]}
+          bob: {}
+        actions:
+          - {player: alice, cast: Ghostly Flicker, targets: [Grizzly Bears, Forest]}
+          - {resolve: all}
+        expect:
+          - {card: Grizzly Bears, zone: battlefield, power: 3, toughness: 3}
+        """)

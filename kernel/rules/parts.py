@@ -175,13 +175,14 @@ class GamePart(GameCore):
     def _ready_moves(self, moves: Sequence[Move]) -> list[ReadyMove]:
         raise NotImplementedError  # defined by another part
 
-    def _make_move(self, r: ReadyMove) -> None:
+    def _make_move(self, r: ReadyMove, together: Sequence[int] = ()) -> None:
         raise NotImplementedError  # defined by another part
 
     def _moved_together(self, ready: Sequence[ReadyMove]) -> None:
         raise NotImplementedError  # defined by another part
 
-    def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None) -> None:
+    def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None,
+                 together: Sequence[int] = ()) -> None:
         raise NotImplementedError  # defined by another part
 
     def draw(self, player: int, n: int = 1) -> None:
