@@ -28,6 +28,7 @@ from mtgk.cards.filters import creature_or_player
 from mtgk.cards.keywords import declare_keyword
 from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
+from mtgk.plugins import wither as _wither  # noqa: F401 - its declarations
 from mtgk.plugins.enters import enters_with_counters_if
 from mtgk.rules.engine import Game
 from mtgk.rules.mana import ManaCost, plan_payment
@@ -88,6 +89,16 @@ K.card("Contract Welcomer",
        facts=facts("Contract Welcomer", "{2}{G}", ("Creature",), 3, ("Elf",), (2, 2),
                    colors=("G",), text="Each other creature you control enters with an "
                                        "additional +1/+1 counter on it."))
+
+# Wither (mtgk.plugins.wither): "{T}: ~ deals 1 damage to target creature or player."
+K.card("Contract Witherer", activated("{T}", damage(1), target(creature_or_player)),
+       facts=facts("Contract Witherer", "{B}", ("Creature",), 1, ("Elemental",), (1, 1),
+                   ("Wither",), ("B",), "Wither\n{T}: Contract Witherer deals 1 damage to "
+                   "any target."))
+K.card("Contract Infecter", activated("{T}", damage(1), target(creature_or_player)),
+       facts=facts("Contract Infecter", "{B}", ("Creature",), 1, ("Horror",), (1, 1),
+                   ("Infect",), ("B",), "Infect\n{T}: Contract Infecter deals 1 damage to "
+                   "any target."))
 
 
 class ContractPack:
@@ -389,3 +400,40 @@ def test_a_permanent_entering_alone_still_gets_the_counter(reg: Registry) -> Non
         expect:
           - {card: Grizzly Bears, zone: battlefield, power: 3, toughness: 3}
         """)
+
+
+
+# ---------------------------------------------------------------- 7. what damage does
+
+def test_wither_damage_is_dealt_and_results_in_counters(reg: Registry) -> None:
+    res = run(reg, """
+        name: wither-pings-bears
+        players:
+          alice: {battlefield: [Contract Witherer]}
+          bob: {battlefield: [Grizzly Bears]}
+        actions:
+          - {player: alice, activate: Contract Witherer, ability: 1, targets: [Grizzly Bears]}
+          - {resolve: all}
+        expect:
+          - {card: Grizzly Bears, zone: battlefield, power: 1, toughness: 1,
+             counters: {"-1/-1": 1}, damage: 0}
+        """)
+    dealt = [e.event for e in res.log if isinstance(e.event, ev.DamageDealt)]
+    assert [(d.amount, d.deathtouch) for d in dealt] == [(1, False)]  # still damage dealt
+
+
+def test_wither_and_deathtouch_destroy(reg: Registry) -> None:
+    g = _game(reg, ["Contract Witherer"])
+    bears = g.new_id()
+    g.emit(ev.ObjectCreated(obj=bears, card="Grizzly Bears", owner=1, zone="battlefield"))
+    witherer = g.state.battlefield[0]
+    g.add_effect("grant", [witherer], ["deathtouch"], witherer, 0, "eot")
+    g.deal_damage(witherer, bears, 1)
+    o = g.state.objects[bears]
+    assert (o.damage, o.counters.get("-1/-1"), o.deathtouched) == (0, 1, True)
+
+
+def test_infect_gives_a_player_poison_counters_not_life_loss(reg: Registry) -> None:
+    g = _game(reg, ["Contract Infecter"])
+    g.deal_damage(g.state.battlefield[0], ev.player_ref(1), 2)
+    assert (g.state.players[1].life, g.state.players[1].poison) == (20, 2)
