@@ -18,6 +18,7 @@ from mtgk.cards.dsl import (
     CardSet,
     activated,
     damage,
+    etb,
     gain_life,
     mana_ability,
     parse_cost,
@@ -30,6 +31,7 @@ from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
 from mtgk.plugins import wither as _wither  # noqa: F401 - its declarations
 from mtgk.plugins.enters import enters_with_counters_if
+from mtgk.plugins.persist import persist
 from mtgk.rules.engine import Game
 from mtgk.rules.mana import ManaCost, plan_payment
 from tests.conftest import fake_dist, play_scenario
@@ -99,6 +101,19 @@ K.card("Contract Infecter", activated("{T}", damage(1), target(creature_or_playe
        facts=facts("Contract Infecter", "{B}", ("Creature",), 1, ("Horror",), (1, 1),
                    ("Infect",), ("B",), "Infect\n{T}: Contract Infecter deals 1 damage to "
                    "any target."))
+
+
+def _gain_per_minus_counter(c: Any) -> None:
+    me = c.state.objects.get(c.source)
+    c.gain_life(c.you, 1 + (me.counters.get("-1/-1", 0) if me is not None else 0))
+
+
+# Persist (mtgk.plugins.persist); "When ~ enters, you gain 1 life, and 1 more for each -1/-1
+# counter on it" sees the counter it returns with
+K.card("Contract Finks", etb(_gain_per_minus_counter), persist(),
+       facts=facts("Contract Finks", "{1}{W}{G}", ("Creature",), 3, ("Ouphe",), (3, 2),
+                   ("Persist",), ("W", "G"), "When Contract Finks enters, you gain 1 life "
+                   "plus 1 life for each -1/-1 counter on it.\nPersist"))
 
 
 class ContractPack:
@@ -437,3 +452,46 @@ def test_infect_gives_a_player_poison_counters_not_life_loss(reg: Registry) -> N
     g = _game(reg, ["Contract Infecter"])
     g.deal_damage(g.state.battlefield[0], ev.player_ref(1), 2)
     assert (g.state.players[1].life, g.state.players[1].poison) == (20, 2)
+
+
+
+# ---------------------------------------------------------------- 7. entering with counters
+
+def test_persist_returns_the_creature_with_its_counter(reg: Registry) -> None:
+    res = run(reg, """
+        name: finks-persist
+        players:
+          alice: {battlefield: [Contract Finks]}
+          bob: {battlefield: [Mountain, Mountain], hand: [Shock, Shock]}
+        actions:
+          - {player: bob, cast: Shock, targets: [Contract Finks]}
+          - {resolve: all}
+          - {player: bob, cast: Shock, targets: [Contract Finks]}
+          - {resolve: all}
+        expect:
+          - {card: Contract Finks, zone: graveyard}
+          - {player: alice, life: 22}
+        """)
+    # it entered with the counter: no CounterPlaced after it was on the battlefield
+    placed = [i for i, e in enumerate(res.log) if isinstance(e.event, ev.CounterPlaced)]
+    entered = [i for i, e in enumerate(res.log) if isinstance(e.event, ev.ZoneChanged)
+               and e.event.to_zone == "battlefield"]
+    triggered = [i for i, e in enumerate(res.log) if isinstance(e.event, ev.AbilityTriggered)]
+    assert len(placed) == 1 and entered[0] < placed[0]
+    assert not any(entered[0] < t < placed[0] for t in triggered)
+
+
+def test_a_creature_returned_with_a_counter_enters_with_it(reg: Registry) -> None:
+    run(reg, """
+        name: finks-once
+        players:
+          alice: {battlefield: [Contract Finks]}
+          bob: {battlefield: [Mountain], hand: [Shock]}
+        actions:
+          - {player: bob, cast: Shock, targets: [Contract Finks]}
+          - {resolve: all}
+        expect:
+          - {card: Contract Finks, zone: battlefield, power: 2, toughness: 1,
+             counters: {"-1/-1": 1}}
+          - {player: alice, life: 22}
+        """)

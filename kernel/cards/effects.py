@@ -169,13 +169,18 @@ class Ctx:
                                exiled_with=self.source if linked else 0)
 
     def put_onto_battlefield(self, oid: int | None, controller: int | None = None,
-                             tapped: bool = False) -> int | None:
+                             tapped: bool = False, counters: dict[str, int] | None = None
+                             ) -> int | None:
+        """Put ``oid`` onto the battlefield (under its owner's control, or
+        ``controller``'s); ``tapped`` and ``counters`` are how it enters ("return it to
+        the battlefield with a -1/-1 counter on it": ``counters={"-1/-1": 1}``, CR
+        614.1c): its "enters" abilities see it so.  Its new id."""
         if oid is None:
             return None
         return self.game.move(self._object(oid, "put_onto_battlefield"), "battlefield",
                               reason="put", controller=-1 if controller is None else
                               self.as_player(controller, "put_onto_battlefield"),
-                              tapped=tapped)
+                              tapped=tapped, counters=counters)
 
     # One instruction for several objects ("destroy all ...", "exile those cards", "each
     # player discards ..."): they all move at once (Game.move_together), so replacement

@@ -165,7 +165,8 @@ class GamePart(GameCore):
 
     def move(self, oid: int, to_zone: str, reason: str = "", position: int = -1,
              controller: int = -1, tapped: bool = False,
-             cast_data: dict[str, Any] | None = None) -> int | None:
+             cast_data: dict[str, Any] | None = None,
+             counters: dict[str, int] | None = None) -> int | None:
         raise NotImplementedError  # defined by another part
 
     def move_all(self, oids: Sequence[int], to_zone: str, reason: str = "",
@@ -182,7 +183,8 @@ class GamePart(GameCore):
         raise NotImplementedError  # defined by another part
 
     def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None,
-                 together: Sequence[int] = ()) -> None:
+                 together: Sequence[int] = (), counters: dict[str, int] | None = None
+                 ) -> None:
         raise NotImplementedError  # defined by another part
 
     def draw(self, player: int, n: int = 1) -> None:
