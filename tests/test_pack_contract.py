@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from mtgk.cards.altcosts import optional_cost
 from mtgk.cards.definitions import CardDefinitionError, CardFacts, CardSetInfo, Registry
 from mtgk.cards.dsl import (
     CardSet,
@@ -114,6 +115,17 @@ K.card("Contract Finks", etb(_gain_per_minus_counter), persist(),
        facts=facts("Contract Finks", "{1}{W}{G}", ("Creature",), 3, ("Ouphe",), (3, 2),
                    ("Persist",), ("W", "G"), "When Contract Finks enters, you gain 1 life "
                    "plus 1 life for each -1/-1 counter on it.\nPersist"))
+
+
+# Kicker {1} (an optional additional cost): "~ deals 1 damage to any target. If this spell
+# was kicked, it deals 3 damage instead."
+K.card("Contract Kicker",
+       spell(lambda c: c.damage(c.target(0), 3 if c.optional_cost_paid("kicker") else 1),
+             target(creature_or_player)),
+       optional_cost("kicker", "{1}"),
+       facts=facts("Contract Kicker", "{R}", ("Instant",), 1, colors=("R",),
+                   text="Kicker {1}\nContract Kicker deals 1 damage to any target. If this "
+                        "spell was kicked, it deals 3 damage instead."))
 
 
 class ContractPack:
@@ -494,4 +506,26 @@ def test_a_creature_returned_with_a_counter_enters_with_it(reg: Registry) -> Non
           - {card: Contract Finks, zone: battlefield, power: 2, toughness: 1,
              counters: {"-1/-1": 1}}
           - {player: alice, life: 22}
+        """)
+
+
+
+# ---------------------------------------------------------------- 7. optional costs
+
+@pytest.mark.parametrize(("lands", "answers", "life"), [
+    ("[Mountain, Mountain]", "[{may: yes}]", 17), ("[Mountain, Mountain]", "[{may: no}]", 19),
+    ("[Mountain]", "[]", 19)])  # (with one land it can't be kicked: nothing is asked)
+def test_an_optional_additional_cost(reg: Registry, lands: str, answers: str,
+                                     life: int) -> None:
+    run(reg, f"""
+        name: kicker
+        strict: true
+        players:
+          alice: {{battlefield: {lands}, hand: [Contract Kicker]}}
+          bob: {{}}
+        actions:
+          - {{player: alice, cast: Contract Kicker, targets: [bob], answers: {answers}}}
+          - {{resolve: all}}
+        expect:
+          - {{player: bob, life: {life}}}
         """)

@@ -559,6 +559,9 @@ class Registry:
             if c.facts.name in self.cards and not c.abilities and self.cards[c.facts.name].abilities:
                 continue  # never let a bare printing shadow a full definition
             self.replace(c)
+            for hook in c.extras.get("cast_hooks", ()):  # what casting it asks (optional costs)
+                if hook not in self.cast_hooks:
+                    self.cast_hooks.append(hook)
 
     def trigger_plan(self, tag: str, before: bool) -> TriggerPlan:
         """For event ``tag`` and look-back (``before``) or ordinary triggers: each zone to

@@ -27,7 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtgk.cards.altcosts import ALT_CONDITIONS, AltCost
+from mtgk.cards.altcosts import (
+    ALT_CONDITIONS,
+    OPTIONAL_COSTS,
+    AltCost,
+    OptionalCost,
+    pay_optional_costs,
+)
 from mtgk.cards.definitions import (
     Activated,
     CardDef,
@@ -103,12 +109,19 @@ class CardSet:
         is no ability: it gives the card that alternative cost (with its condition).  An
         ability with an ``alt_cost`` attribute -- an ``AltCost`` or ``(name, cost)``
         (e.g. evoke's trigger) -- also gives the card that alternative cost.
-        ``alt_costs``: more of them, as ``{name: cost}``.
+        ``alt_costs``: more of them, as ``{name: cost}``.  An
+        :class:`~mtgk.cards.altcosts.OptionalCost` (:func:`mtgk.cards.altcosts.optional_cost`:
+        kicker, conspire) is no ability either: it becomes one of the card's optional
+        additional costs, offered as it is cast.
         """
         alts = dict(alt_costs or {})
         declared: dict[str, AltCost] = {}
+        optional: list[OptionalCost] = []
         kept: list[Any] = []
         for a in abilities:
+            if isinstance(a, OptionalCost):
+                optional.append(a)
+                continue
             found = a if isinstance(a, AltCost) else getattr(a, "alt_cost", None)
             if isinstance(found, AltCost):
                 declared.setdefault(found.name, found)
@@ -120,6 +133,9 @@ class CardSet:
         extras = dict(extras)
         if declared:
             extras[ALT_CONDITIONS] = declared
+        if optional:
+            extras[OPTIONAL_COSTS] = tuple(optional)
+            extras["cast_hooks"] = (pay_optional_costs,)
         d = CardDef(facts or self.fact(name), kept, alt_costs=alts,
                     extras=extras, set_code=self.name)
         self.defs[name] = d

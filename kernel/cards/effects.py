@@ -138,6 +138,13 @@ class Ctx:
         from mtgk.cards.altcosts import ctx_alt_cost_paid
         return ctx_alt_cost_paid(self, name)
 
+    def optional_cost_paid(self, name: str) -> bool:
+        """Whether the resolving spell -- or, for an ability, its source permanent -- was
+        cast with its optional additional cost ``name`` paid ("if it was kicked"; see
+        :func:`mtgk.cards.altcosts.optional_cost_paid`)."""
+        from mtgk.cards.altcosts import optional_cost_paid
+        return optional_cost_paid(self.game, self.source, name)
+
     def power(self, oid: int) -> int:
         return self.game.chars(oid).power or 0
 
