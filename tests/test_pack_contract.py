@@ -18,6 +18,7 @@ from mtgk.cards.definitions import CardDefinitionError, CardFacts, CardSetInfo, 
 from mtgk.cards.dsl import (
     CardSet,
     activated,
+    casts,
     damage,
     etb,
     gain_life,
@@ -27,6 +28,7 @@ from mtgk.cards.dsl import (
     target,
 )
 from mtgk.cards.filters import creature_or_player
+from mtgk.cards.filters import spell as a_spell
 from mtgk.cards.keywords import declare_keyword
 from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
@@ -126,6 +128,14 @@ K.card("Contract Kicker",
        facts=facts("Contract Kicker", "{R}", ("Instant",), 1, colors=("R",),
                    text="Kicker {1}\nContract Kicker deals 1 damage to any target. If this "
                         "spell was kicked, it deals 3 damage instead."))
+
+
+# "Whenever an opponent casts a red spell, you gain 1 life."
+K.card("Contract Watcher",
+       casts(a_spell.of_color("R"), lambda c: c.gain_life(c.you, 1), who="opponent"),
+       facts=facts("Contract Watcher", "{1}{W}", ("Creature",), 2, ("Kithkin",), (1, 1),
+                   colors=("W",), text="Whenever an opponent casts a red spell, you gain "
+                                       "1 life."))
 
 
 class ContractPack:
@@ -529,3 +539,30 @@ def test_an_optional_additional_cost(reg: Registry, lands: str, answers: str,
         expect:
           - {{player: bob, life: {life}}}
         """)
+
+
+
+# ---------------------------------------------------------------- 7. casts() filters
+
+def test_whenever_an_opponent_casts_a_red_spell(reg: Registry) -> None:
+    run(reg, """
+        name: watcher
+        players:
+          alice: {battlefield: [Contract Watcher, Mountain], hand: [Shock]}
+          bob: {battlefield: [Mountain, Forest, Forest, Swamp, Swamp],
+                hand: [Shock, Grizzly Bears, Murder]}
+        actions:
+          - {player: bob, cast: Shock, targets: [alice]}
+          - {resolve: all}
+          - {player: alice, cast: Shock, targets: [bob]}
+          - {resolve: all}
+          - {player: bob, cast: Murder, targets: [Contract Watcher]}
+          - {resolve: all}
+        expect:
+          - {player: alice, life: 19}
+        """)
+
+
+def test_casts_refuses_an_unknown_caster() -> None:
+    with pytest.raises(ValueError, match="opponent"):
+        casts(a_spell, lambda c: None, who="opponents")

@@ -52,7 +52,7 @@ from mtgk.cards.effects import Ctx
 from mtgk.cards.filters import Filter, matching
 from mtgk.log import events as ev
 from mtgk.rules.layers import View
-from mtgk.rules.seats import is_active
+from mtgk.rules.seats import is_active, same_team
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game
@@ -447,15 +447,25 @@ def becomes_blocked(effect: Effect, *targets: Target, f: Filter | None = None) -
                      each=None if f is None else blocked)
 
 
+CASTERS = ("you", "opponent", "any")
+"""Who ``casts(..., who=...)`` watches: you, an opponent, any player."""
+
+
 def casts(f: Filter, effect: Effect, *targets: Target, who: str = "you",
           opponents_turn: bool = False) -> Triggered:
-    """"Whenever you cast a [f] spell" (``who="you"``) or "Whenever a player casts ..."
-    (``who="any"``); ``opponents_turn``: "... during an opponent's turn".  ``f`` sees the
-    spell on the stack: ``kind("Faerie").spell``, or "a spell that has flying"
-    ``spell_filter.where(lambda v, o, you, src: v.chars(o).has("flying"))``."""
+    """"Whenever you cast a [f] spell" (``who="you"``), "Whenever an opponent casts ..."
+    (``who="opponent"``) or "Whenever a player casts ..." (``who="any"``);
+    ``opponents_turn``: "... during an opponent's turn".  ``f`` sees the spell on the
+    stack: ``kind("Faerie").spell``, "a green spell" ``spell.of_color("G")``, "a spell
+    that has flying" ``spell.where(lambda v, o, you, src: v.chars(o).has("flying"))``."""
+    if who not in CASTERS:
+        raise ValueError(f"casts: who={who!r} is none of {', '.join(map(repr, CASTERS))}")
+
     def when(v: View, src: int, e: Any) -> bool:
         you = controller(v, src)
         if who == "you" and e.controller != you:
+            return False
+        if who == "opponent" and same_team(v.state, e.controller, you):
             return False
         if opponents_turn and is_active(v.state, you):  # (your team's turn: not an opponent's)
             return False
