@@ -27,7 +27,7 @@ from mtgk.cards.dsl import (
     spell,
     target,
 )
-from mtgk.cards.filters import creature_or_player
+from mtgk.cards.filters import creature, creature_or_player
 from mtgk.cards.filters import spell as a_spell
 from mtgk.cards.keywords import declare_keyword
 from mtgk.cards.loading import hookimpl, load_registry
@@ -136,6 +136,18 @@ K.card("Contract Watcher",
        facts=facts("Contract Watcher", "{1}{W}", ("Creature",), 2, ("Kithkin",), (1, 1),
                    colors=("W",), text="Whenever an opponent casts a red spell, you gain "
                                        "1 life."))
+
+
+def _swap(c: Any) -> None:
+    c.until_end_of_turn("pt", [c.target(0)], [2, 0])
+    c.until_end_of_turn("pt", [c.target(1)], [-2, 0])
+
+
+# "Target creature gets +2/+0 until end of turn and another target creature gets -2/-0."
+K.card("Contract Swap", spell(_swap, target(creature), target(creature, another=True)),
+       facts=facts("Contract Swap", "{U}", ("Instant",), 1, colors=("U",),
+                   text="Target creature gets +2/+0 until end of turn and another target "
+                        "creature gets -2/-0 until end of turn."))
 
 
 class ContractPack:
@@ -566,3 +578,32 @@ def test_whenever_an_opponent_casts_a_red_spell(reg: Registry) -> None:
 def test_casts_refuses_an_unknown_caster() -> None:
     with pytest.raises(ValueError, match="opponent"):
         casts(a_spell, lambda c: None, who="opponents")
+
+
+
+# ---------------------------------------------------------------- 7. target slots
+
+def test_another_target_is_a_different_object(reg: Registry) -> None:
+    run(reg, """
+        name: swap
+        players:
+          alice: {battlefield: [Island, Island, Grizzly Bears, Gray Ogre],
+                  hand: [Contract Swap, Contract Swap]}
+          bob: {}
+        actions:
+          - {player: alice, cast: Contract Swap, targets: [Grizzly Bears, Grizzly Bears],
+             refused: true}
+          - {player: alice, cast: Contract Swap, targets: [Grizzly Bears, Gray Ogre]}
+          - {resolve: all}
+        expect:
+          - {card: Grizzly Bears, power: 4}
+          - {card: Gray Ogre, power: 0}
+        """)
+    g = _game(reg, ["Island", "Grizzly Bears"])
+    swap = g.new_id()
+    g.emit(ev.ObjectCreated(obj=swap, card="Contract Swap", owner=0, zone="hand"))
+    assert not any(a[0] == "cast" and a[1] == swap for a in g.legal_actions(0))
+    ogre = g.new_id()
+    g.emit(ev.ObjectCreated(obj=ogre, card="Gray Ogre", owner=1, zone="battlefield"))
+    casts_ = [a for a in g.legal_actions(0) if a[0] == "cast" and a[1] == swap]
+    assert casts_ and all(len(set(a[2])) == 2 for a in casts_)

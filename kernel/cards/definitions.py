@@ -97,12 +97,17 @@ X_COUNT = -1
 @dataclass(frozen=True)
 class Target:
     """One target slot: a filter, and how many objects/players it takes (``count`` may be
-    :data:`X_COUNT`).  While targets are chosen, a filter reads the X chosen as ``view.x``."""
+    :data:`X_COUNT`).  While targets are chosen, a filter reads the X chosen as ``view.x``.
+    One object is never chosen twice for one slot ("two target creatures": ``count=2``);
+    it may be for two slots ("target creature ... target creature") unless the later one
+    says ``another`` ("target creature ... another target creature")."""
 
     filter: Filter
     count: int = 1
     up_to: bool = False
     label: str = "target"
+    #: "another target ...": none of the objects chosen for the slots before it (CR 115.3)
+    another: bool = False
 
 
 @dataclass(frozen=True)

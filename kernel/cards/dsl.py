@@ -186,8 +186,13 @@ def token_facts(name: str, types: Sequence[str], subtypes: Sequence[str], text: 
 
 # ---------------------------------------------------------------- targets and costs
 
-def target(f: Filter, count: int = 1, up_to: bool = False) -> Target:
-    return Target(f, count, up_to)
+def target(f: Filter, count: int = 1, up_to: bool = False, another: bool = False) -> Target:
+    """A target slot: "target creature" ``target(creature)``; "two target creatures"
+    ``target(creature, 2)`` (two different ones); "up to three targets" ``up_to=True``;
+    "another target creature" (after a first slot) ``target(creature, another=True)``:
+    none of the objects the slots before it took.  Each slot has its own filter; the
+    effect reads the chosen ones in slot order, ``c.target(0)``, ``c.target(1)`` ..."""
+    return Target(f, count, up_to, another=another)
 
 
 _LOYALTY = re.compile(r"^([+\-−]?)(\d+|X)$")

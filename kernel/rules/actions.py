@@ -569,7 +569,10 @@ class LegalActions(GamePart):
                 return []
             per_slot.append(opts)
         out: list[list[int]] = []
+        another = any(t.another for t in slots)
         for combo in product(*per_slot):
+            if another and not _distinct_for_another(slots, combo):
+                continue
             out.append([r for part in combo for r in part])
             if len(out) >= MAX_TARGET_COMBOS:
                 break
@@ -771,3 +774,13 @@ class LegalActions(GamePart):
         else:
             f = Activations(oid, idx, xs, None, self._target_combos(player, oid, slots))
         return f if f.count else None
+
+
+def _distinct_for_another(slots: Sequence[Target], chunks: Sequence[Sequence[int]]) -> bool:
+    """Whether no "another target" slot took an object a slot before it took (CR 115.3)."""
+    before: list[int] = []
+    for t, chunk in zip(slots, chunks, strict=True):
+        if t.another and any(r in before for r in chunk):
+            return False
+        before.extend(chunk)
+    return True

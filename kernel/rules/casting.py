@@ -206,10 +206,15 @@ class Casting(GamePart):
         need_max = sum(self.slot_count(t, x) for t in slots)
         if not need_min <= len(targets) <= need_max:
             raise RulesError("601.2c", f"expected {need_min} target(s), got {len(targets)}")
+        before: list[int] = []
         for t, chunk in zip(slots, self.split_targets(slots, targets, x), strict=True):
             if len(set(chunk)) != len(chunk):
                 raise RulesError("115.3", "the same object can't be chosen twice for one "
                                  "instance of 'target'")
+            if t.another and any(r in before for r in chunk):
+                raise RulesError("115.3", "'another target' can't be an object chosen for "
+                                 "a target before it")
+            before.extend(chunk)
             cands = self.target_candidates(player, source, t, x)
             for ref in chunk:
                 if ref not in cands:
