@@ -24,6 +24,7 @@ from mtgk.cards.dsl import (
     gain_life,
     mana_ability,
     parse_cost,
+    sequence,
     spell,
     target,
 )
@@ -148,6 +149,18 @@ K.card("Contract Swap", spell(_swap, target(creature), target(creature, another=
        facts=facts("Contract Swap", "{U}", ("Instant",), 1, colors=("U",),
                    text="Target creature gets +2/+0 until end of turn and another target "
                         "creature gets -2/-0 until end of turn."))
+
+
+def _remember_power(c: Any) -> None:
+    c.memory["power"] = c.power(c.target(0))
+
+
+# "Exile target creature. You gain life equal to its power." (two steps, one memory)
+K.card("Contract Exiler", spell(sequence(_remember_power, lambda c: c.exile(c.target(0)),
+                                         lambda c: c.gain_life(c.you, c.memory["power"])),
+                                target(creature)),
+       facts=facts("Contract Exiler", "{W}", ("Instant",), 1, colors=("W",),
+                   text="Exile target creature. You gain life equal to its power."))
 
 
 class ContractPack:
@@ -607,3 +620,21 @@ def test_another_target_is_a_different_object(reg: Registry) -> None:
     g.emit(ev.ObjectCreated(obj=ogre, card="Gray Ogre", owner=1, zone="battlefield"))
     casts_ = [a for a in g.legal_actions(0) if a[0] == "cast" and a[1] == swap]
     assert casts_ and all(len(set(a[2])) == 2 for a in casts_)
+
+
+
+# ---------------------------------------------------------------- 7. Ctx.memory
+
+def test_an_effect_remembers_between_its_steps(reg: Registry) -> None:
+    run(reg, """
+        name: exiler
+        players:
+          alice: {battlefield: [Plains], hand: [Contract Exiler]}
+          bob: {battlefield: [Gray Ogre]}
+        actions:
+          - {player: alice, cast: Contract Exiler, targets: [Gray Ogre]}
+          - {resolve: all}
+        expect:
+          - {player: alice, life: 22}
+          - {card: Gray Ogre, zone: exile}
+        """)

@@ -47,6 +47,10 @@ class Ctx:
         self.subject: int | None = data[2] if (item.kind == "triggered" and isinstance(
             data, list) and len(data) == 3) else None
         self.legal = legal if legal is not None else [True] * len(self.targets)
+        #: what the effect remembers between its steps, for this resolution only: "Exile
+        #: target creature. Its controller gains life equal to its power" remembers the
+        #: power before the exile (``sequence(step, step)`` shares one ``Ctx``).  Not part
+        #: of the game state: a replay re-runs the effect and remembers the same
         self.memory: dict[str, Any] = {}
 
     def __repr__(self) -> str:
