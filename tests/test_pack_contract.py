@@ -638,3 +638,28 @@ def test_an_effect_remembers_between_its_steps(reg: Registry) -> None:
           - {player: alice, life: 22}
           - {card: Gray Ogre, zone: exile}
         """)
+
+
+# ---------------------------------------------------------------- 8. the example pack
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "example-pack"
+
+
+def test_the_example_pack_shows_wither_and_persist(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from mtgk.scenario.model import load_scenarios
+    from mtgk.scenario.runner import known_card, run_scenario
+
+    fake_dist(tmp_path, "mtgk_example_pack", "mtgk.cardsets", "example", "mtgk_example_pack")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    try:
+        reg = load_registry()
+    finally:
+        sys.modules.pop("mtgk_example_pack", None)
+    assert reg.failures == [] and {"Sickle Ripper", "Kitchen Finks"} <= set(reg.cards)
+    scs = [sc for f in sorted(EXAMPLE.glob("scenario_*.yaml"))
+           for sc in load_scenarios(f, known_card=known_card(reg))]
+    assert len(scs) >= 3
+    failed = [(sc.name, r.reason) for sc in scs for r in [run_scenario(sc, reg)] if not r.passed]
+    assert not failed, failed
