@@ -663,3 +663,11 @@ def test_the_example_pack_shows_wither_and_persist(tmp_path: Path,
     assert len(scs) >= 3
     failed = [(sc.name, r.reason) for sc in scs for r in [run_scenario(sc, reg)] if not r.passed]
     assert not failed, failed
+
+
+
+def test_a_pack_cannot_register_its_own_hook_under_a_kernel_hook_name() -> None:
+    from mtgk.cards.definitions import register_static_hook
+
+    with pytest.raises(ValueError, match="'extra_mana' is a hook the kernel calls itself"):
+        register_static_hook("extra_mana", "my pack's own extra mana")

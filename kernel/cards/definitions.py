@@ -248,11 +248,22 @@ STATIC_HOOKS: dict[str, str] = {
 }
 
 
+KERNEL_STATIC_HOOKS = frozenset(STATIC_HOOKS)
+"""The static hooks the kernel itself calls: a pack can't register one of these names for
+its own use (the kernel would call its functions as the kernel's hook)."""
+
+
 def register_static_hook(name: str, what: str) -> None:
     """Declare a static-ability hook that a pack's own code asks for with
-    ``game.static_hooks(name)``; ``what`` says what it does."""
+    ``game.static_hooks(name)``; ``what`` says what it does.  A name the kernel's own hooks
+    have (:data:`KERNEL_STATIC_HOOKS`) is refused: the kernel would call the pack's
+    functions as its own hook."""
     if not name.isidentifier() or name.startswith("_"):
         raise ValueError(f"register_static_hook: {name!r} is not a public attribute name")
+    if name in KERNEL_STATIC_HOOKS:
+        raise ValueError(f"register_static_hook: {name!r} is a hook the kernel calls itself "
+                         f"({STATIC_HOOKS[name]}); a pack's own hook needs another name "
+                         "(a static ability carrying this one is the kernel's hook)")
     STATIC_HOOKS.setdefault(name, what)
 
 
