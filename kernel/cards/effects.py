@@ -62,9 +62,10 @@ class Ctx:
     # reference, and those that take a player refuse what can't be one, so a card never
     # quietly acts on the wrong one.
 
-    def as_player(self, who: int, helper: str = "a player") -> int:
+    def as_player(self, who: int | None, helper: str = "a player") -> int:
         """The index of the player ``who`` names: an index or a player reference
-        (raises ``ValueError`` naming ``helper`` for anything else)."""
+        (raises ``ValueError`` naming ``helper`` for anything else, ``TypeError`` for
+        ``None``: a target that is gone)."""
         n = len(self.game.state.players)
         if isinstance(who, bool) or not isinstance(who, int):
             raise TypeError(f"{helper}: {who!r} is not a player (an index 0..{n - 1} or a "
@@ -291,14 +292,21 @@ class Ctx:
         return [self.game.create_token(name, who, attached_to=attached_to, tapped=tapped)
                 for _ in range(n)]
 
-    def until_end_of_turn(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
-        """A continuous effect on ``objs`` that lasts until end of turn."""
-        self.game.add_effect(kind, objs, params, self.source, self.controller, "eot")
+    def until_end_of_turn(self, kind: str, objs: Sequence[int | None], params: Any = None
+                          ) -> None:
+        """A continuous effect on ``objs`` that lasts until end of turn (``None`` among
+        them -- a target that is gone, ``c.subject`` -- is left out)."""
+        present = _present(objs)
+        if present is not None:
+            self.game.add_effect(kind, present, params, self.source, self.controller, "eot")
 
-    def until_your_next_turn(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
+    def until_your_next_turn(self, kind: str, objs: Sequence[int | None], params: Any = None
+                             ) -> None:
         """A continuous effect on ``objs`` that lasts until this ability's controller's next
         turn (duration ``next_turn``: it ends as that turn begins)."""
-        self.game.add_effect(kind, objs, params, self.source, self.controller, "next_turn")
+        present = _present(objs)
+        if present is not None:
+            self.game.add_effect(kind, present, params, self.source, self.controller, "next_turn")
 
     def become_copy(self, oid: int | None, of: int | None, duration: str = "") -> None:
         """``oid`` becomes a copy of ``of`` (CR 707.2; layer 1): it copies ``of``'s copiable
@@ -309,17 +317,22 @@ class Ctx:
         self.game.add_effect("copy", [oid], copiable_name(self.game.chars(of)), self.source,
                              self.controller, duration)
 
-    def forever(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
+    def forever(self, kind: str, objs: Sequence[int | None], params: Any = None
+                ) -> None:
         """A continuous effect on ``objs`` with no duration."""
-        self.game.add_effect(kind, objs, params, self.source, self.controller, "")
+        present = _present(objs)
+        if present is not None:
+            self.game.add_effect(kind, present, params, self.source, self.controller, "")
 
-    def while_on_battlefield(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
+    def while_on_battlefield(self, kind: str, objs: Sequence[int | None], params: Any = None
+                             ) -> None:
         """A continuous effect on ``objs`` "for as long as [this source] remains on the
         battlefield" (duration ``while_source``): it ends as the source leaves, and never
         begins if the source has already left."""
+        present = _present(objs)
         o = self.game.state.objects.get(self.source)
-        if o is not None and o.zone == "battlefield" and objs:
-            self.game.add_effect(kind, objs, params, self.source, self.controller,
+        if o is not None and o.zone == "battlefield" and present:
+            self.game.add_effect(kind, present, params, self.source, self.controller,
                                  "while_source")
 
     def gain_control(self, oid: int | None, until_eot: bool = False) -> None:
@@ -414,3 +427,10 @@ class Ctx:
 
     def player_ref(self, player: int) -> int:
         return player_ref(player)
+
+
+def _present(objs: Sequence[int | None]) -> list[int] | None:
+    """``objs`` without ``None`` (a target that is gone, no ``Ctx.subject``); ``None`` if
+    that leaves nothing of what was given (then the effect affects nothing)."""
+    out = [o for o in objs if o is not None]
+    return None if objs and not out else out
