@@ -39,7 +39,8 @@ B.card("Bench Grotto", mana_ability("C"), mana_ability("WUBRG", "{1}, {T}"),
                        type_line="Land",
                        oracle_text="{T}: Add {C}.\n{1}, {T}: Add one mana of any color."))
 for _name, _cost in (("Bench Bear", "{1}{W}"), ("Bench Duo", "{W}{U}"), ("Bench Ox", "{3}")):
-    B.card(_name, facts=CardFacts(name=_name, mana_cost=_cost, mana_value=2,
+    B.card(_name, facts=CardFacts(name=_name, mana_cost=_cost,
+                                  mana_value=ManaCost.parse(_cost).mana_value,
                                   types=("Creature",), type_line="Creature", power="2",
                                   toughness="2"))
 
