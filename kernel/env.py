@@ -1,13 +1,10 @@
 """A step environment for game-playing agents: PettingZoo (AEC) and Gymnasium.
 
-The engine is callback-style: :class:`~mtgk.rules.engine.Game` asks each player's
-agent ``decide(game, decision)`` and carries on with the answer.  A step
-environment turns that inside out: :meth:`Table.act` gives one answer and gets
-back the next question.  A :class:`Table` runs its game in a thread of its own
-with a strict hand-off: the engine's thread waits while the caller thinks, the
-caller waits while the engine plays, so exactly one side runs at a time and a
-game is as deterministic as ``mtgk play`` (same seed, same actions: the same
-log, byte for byte).
+A step environment gives one answer and gets back the next question
+(:meth:`Table.act`).  A :class:`Table` drives its game with a
+:class:`~mtgk.stepper.Stepper` (no thread: the engine and the caller take turns
+in one thread), so a game is as deterministic as ``mtgk play`` (same seed, same
+actions: the same log, byte for byte).
 
 * :func:`aec_env` -- a PettingZoo AEC environment, one agent per seat
   (``"player_0"``, ``"player_1"``, ...; as many seats as the decks given);
@@ -51,8 +48,8 @@ A menu with one choice is answered without a step when ``skip_trivial`` (the
 default); a menu with more than :data:`MAX_ACTIONS` choices offers the first
 :data:`MAX_ACTIONS` (the engine lists passing first).
 
-:meth:`Table.fork` re-runs the recorded answers in a new game: an exact,
-independent copy.  :meth:`Table.save` writes the episode as an ordinary log
+:meth:`Table.fork` (and ``copy.copy``) is an exact, independent copy
+(:meth:`mtgk.stepper.Stepper.fork`: it costs the same early and late in a game).  :meth:`Table.save` writes the episode as an ordinary log
 that ``mtgk verify`` accepts.
 
 >>> env = aec_env(decks=["bench/decks/ogres.txt"] * 2, seed=3)
@@ -65,9 +62,6 @@ that ``mtgk verify`` accepts.
 from __future__ import annotations
 
 import functools
-import queue
-import threading
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,11 +77,12 @@ from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
 from mtgk.log.logfile import LogHeader, write_log
-from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
-from mtgk.rules.engine import DEFAULT_MAX_EVENTS, STEPS, Agent, Decision, Game
+from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header
+from mtgk.rules.engine import DEFAULT_MAX_EVENTS, STEPS, Agent, Game, RulesError
 from mtgk.rules.seats import TWO_HEADED_GIANT, VARIANTS, is_active, same_team
 from mtgk.rules.state import Obj, State
 from mtgk.rules.visibility import Perspective
+from mtgk.stepper import Stepper
 from mtgk.tools.menus import MORE, Choice, Menu, SeatView
 
 __all__ = [
@@ -298,103 +293,6 @@ def encode_board(state: State, seen: Perspective, chars: CharsOf, cards: Mapping
         stack[i] = (1, card, rel.get(it.controller, 0) + 1, kind)
 
 
-# --------------------------------------------------------------------------
-# Menus: an engine decision answered choice by choice
-
-
-# --------------------------------------------------------------------------
-# The engine in a thread of its own, with a strict hand-off
-
-
-class _Abort(BaseException):
-    """Raised in the engine's thread to end a game nobody plays any more (not an
-    ``Exception``: no card code or agent wrapper catches it)."""
-
-
-_ABORT = object()
-
-
-class _Seat:
-    """The agent of a seat the environment's caller plays: asks the driver."""
-
-    def __init__(self, driver: _Driver) -> None:
-        self.driver = driver
-
-    def decide(self, game: Game, d: Decision) -> Any:
-        return self.driver.ask(d)
-
-    def refused(self, game: Game, d: Decision, err: Exception) -> None:
-        self.driver.refusal = str(err)
-
-
-class _Driver:
-    """Runs one game in its own thread.  The engine thread calls :meth:`ask` (from a
-    seat's agent); it answers from ``script`` (the answers of a game being re-run)
-    while it has any, else hands the decision to the caller's thread and waits.
-    Every answer given is recorded in ``answers``."""
-
-    def __init__(self, reg: Registry, header: LogHeader, agents: Callable[[_Driver],
-                 list[Agent]], prepare: Callable[[Game, Decision], Menu],
-                 script: Sequence[Any] = ()) -> None:
-        self.script = list(script)
-        self.prepare = prepare
-        self.answers: list[Any] = []
-        self.refusal = ""
-        self.game: Game | None = None
-        self._to_engine: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._to_caller: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
-        members = agents(self)
-
-        def watch(game: Game) -> None:
-            self.game = game
-
-        def main() -> None:
-            try:
-                run_from_header(reg, header, members, watch)
-            except _Abort:
-                return
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-                self._to_caller.put(("error", exc))
-                return
-            self._to_caller.put(("end", None))
-
-        self.thread = threading.Thread(target=main, name="mtgk-env", daemon=True)
-        self.thread.start()
-        self.message = self._to_caller.get()
-
-    def ask(self, d: Decision) -> Any:
-        """(The engine's thread.)  The answer to ``d``."""
-        if self.script:
-            answer = self.script.pop(0)
-        else:
-            assert self.game is not None
-            menu = self.prepare(self.game, d)  # (trivial menus answered here: no hand-off)
-            if menu.answer is not MORE:
-                answer = menu.answer
-            else:
-                self._to_caller.put(("ask", menu))
-                answer = self._to_engine.get()
-                if answer is _ABORT:
-                    raise _Abort()
-        self.answers.append(answer)
-        return answer
-
-    def answer(self, value: Any) -> tuple[str, Any]:
-        """(The caller's thread.)  Give the engine ``value``; wait for its next message:
-        ``("ask", menu)`` (a :class:`Menu` with choices to make), ``("end", None)`` or
-        ``("error", exception)``."""
-        self._to_engine.put(value)
-        self.message = self._to_caller.get()
-        return self.message
-
-    def close(self) -> None:
-        """End the engine's thread if it waits for an answer."""
-        if self.thread.is_alive() and self.message[0] == "ask":
-            self.message = ("end", None)
-            self._to_engine.put(_ABORT)
-            self.thread.join()
-
-
 def _copy(x: Any) -> Any:
     """A copy of an answer (plain lists, numbers, strings)."""
     return [_copy(i) for i in x] if isinstance(x, list | tuple) else x
@@ -428,7 +326,7 @@ class Table:
     what a seat sees; :meth:`fork` copies the table exactly; :meth:`save` writes the log.
     """
 
-    def __init__(self, setup: _Setup, script: Sequence[Any] = ()) -> None:
+    def __init__(self, setup: _Setup, stepper: Stepper | None = None) -> None:
         self.setup = setup
         self.header = setup.header
         self.cards = setup.cards
@@ -438,55 +336,59 @@ class Table:
         self.menu: Menu | None = None
         self.seat: int | None = None
         self.refusal = ""
-
-        def agents(driver: _Driver) -> list[Agent]:
-            out: list[Agent] = []
+        if stepper is None:
+            agents: list[Agent | None] = []
             for i in range(self.seats):
                 if i in setup.external:
-                    out.append(_Seat(driver))
+                    agents.append(None)
                 else:
                     make, seed = setup.internal[i]
-                    out.append(make(seed))
-            return out
-
-        cards, skip = setup.cards, setup.skip_trivial
-
-        def prepare(game: Game, d: Decision) -> Menu:
-            menu = Menu(game, d, cards)
-            while menu.answer is MORE and len(menu.choices) == 1 and skip:
-                menu.pick(0)
-            return menu
-
-        self.driver = _Driver(setup.reg, setup.header, agents, prepare,
-                              [_copy(a) for a in script])
-        self._closer = weakref.finalize(self, self.driver.close)
+                    agents.append(make(seed))
+            try:
+                stepper = Stepper(setup.reg, setup.header, agents)
+            except Exception as exc:  # noqa: BLE001 - the engine's failure, in one line
+                raise EnvError(f"the engine failed: {type(exc).__name__}: {exc}") from exc
+        self.stepper = stepper
         self._settle()
 
     @property
     def game(self) -> Game:
-        g = self.driver.game
-        assert g is not None
-        return g
+        return self.stepper.game
 
     @property
     def over(self) -> bool:
         return self.seat is None
 
     def _settle(self) -> None:
-        """Take the driver's message: a decision's menu to answer, or the end."""
+        """Take the stepper's pending decision: a menu to answer (trivial menus are
+        answered here), or the end."""
+        skip = self.setup.skip_trivial
         while True:
-            kind, what = self.driver.message
-            if kind == "error":
-                self.seat, self.menu = None, None
-                n = len(self.driver.game.log) if self.driver.game is not None else 0
-                raise EnvError(f"the engine failed after {n} events: "
-                               f"{type(what).__name__}: {what}") from what
-            if kind == "end":
+            d = self.stepper.decision
+            if d is None:
                 self.seat, self.menu = None, None
                 return
-            self.refusal, self.driver.refusal = self.driver.refusal, ""
-            self.seat, self.menu = what.d.player, what
-            return
+            menu = Menu(self.game, d, self.cards)
+            while menu.answer is MORE and len(menu.choices) == 1 and skip:
+                menu.pick(0)
+            if menu.answer is MORE:
+                self.seat, self.menu = d.player, menu
+                return
+            self._give(menu.answer)
+
+    def _give(self, answer: Any) -> None:
+        """Answer the pending decision (an answer refused is noted in :attr:`refusal`,
+        and the decision stays pending)."""
+        try:
+            self.stepper.answer(answer)
+        except RulesError as err:
+            self.refusal = str(err)
+        except Exception as exc:  # noqa: BLE001 - the engine's failure, in one line
+            self.seat, self.menu = None, None
+            raise EnvError(f"the engine failed after {len(self.game.log)} events: "
+                           f"{type(exc).__name__}: {exc}") from exc
+        else:
+            self.refusal = ""
 
     def legal(self) -> list[int]:
         """The legal actions now (indexes into the current menu)."""
@@ -503,7 +405,7 @@ class Table:
         if answer is MORE:
             return
         self.menu = None
-        self.driver.answer(answer)
+        self._give(answer)
         self._settle()
 
     # ------------------------------------------------------------------ seeing
@@ -569,11 +471,9 @@ class Table:
 
     # ------------------------------------------------------------------ copies and logs
     def fork(self) -> Table:
-        """An exact, independent copy: a new game re-run on the answers given so far
-        (the seats' kernel agents made anew from their seeds answer as they did)."""
-        t = Table(self.setup, self.driver.answers)
-        if t.game.log != self.game.log:
-            raise EnvError("the fork did not re-run to the same game")  # (not expected)
+        """An exact, independent copy (:meth:`mtgk.stepper.Stepper.fork`: the seats'
+        kernel agents copied too), at the same menu."""
+        t = Table(self.setup, self.stepper.fork())
         if self.menu is not None and t.menu is not None:
             menu = Menu(t.game, t.menu.d, t.cards)
             for i in self.menu.picked:
@@ -581,13 +481,22 @@ class Table:
             t.menu = menu
         return t
 
+    def __copy__(self) -> Table:
+        return self.fork()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        return self.fork()
+
+    def __reduce__(self) -> Any:
+        raise EnvError("a table cannot be pickled: use fork() for a copy, or save() its log")
+
     def save(self, path: str | Path) -> int:
         """Write the game so far as an ordinary log (``mtgk verify`` accepts it)."""
         return write_log(path, self.header, self.game.log)
 
     def close(self) -> None:
-        """End the game's thread (the table can't be played any more)."""
-        self._closer()
+        """Stop playing this table (its game is freed with it; there is nothing to end)."""
+        self.menu, self.seat = None, None
 
 
 # --------------------------------------------------------------------------

@@ -338,7 +338,7 @@ def test_the_decision_counts_of_a_game_through_the_env_match_its_log() -> None:
     while not t.over:
         t.act(rng.choice(t.legal()))
     made = [e for e in t.game.log if isinstance(e.event, ev.DecisionMade) and e.event.player >= 0]
-    assert 0 < len(made) <= len(t.driver.answers)
+    assert 0 < len(made) <= len(t.stepper.answers)
     t.close()
 
 

@@ -91,7 +91,7 @@ def test_undo_replays_to_the_decision_before(tmp_path: Path,
     rest = "1\n" * 60 + "q\n"
     code, out, err, undone = play(tmp_path, monkeypatch, "2\nu\n1\n" + rest, "undone.mtgk")
     assert code == 0, err
-    assert "(undone: the game is re-run to your previous decision)" in out
+    assert "(undone: back at your previous decision)" in out
     _, _, _, straight = play(tmp_path, monkeypatch, "1\n" + rest, "straight.mtgk")
     assert undone.read_bytes() == straight.read_bytes()
     _, _, _, mull = play(tmp_path, monkeypatch, "2\n" + rest, "mull.mtgk")

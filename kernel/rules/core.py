@@ -194,6 +194,16 @@ class GameCore(KeptFacts):
         # what a card module or plugin keeps about this game while it lives (a key names its
         # owner; never cleared): a compiled Game cannot be weakly referenced
         self.memo: dict[str, Any] = {}
+        #: how many answers the agents have given that were legal (the decisions with one
+        #: legal answer, which are not asked, not counted): a decision's ordinal
+        self.asked = 0
+        #: where a driver may resume this game (:mod:`mtgk.rules.checkpoints`): ``None``
+        #: unless a :class:`~mtgk.stepper.Stepper` that forks asked for them
+        self.checkpoints: list[Any] | None = None
+        #: the step a top-level round of priority is in (``turns.turn_from`` sets it):
+        #: ``(step, turn, active, combat_skipped, cleanup_player)``, else ``None``
+        self._round_ctx: tuple[str, int, int, bool, int] | None = None
+        self.max_turns = 200  # (set by ``run``)
         if start:
             self.emit(ev.GameStarted(players=tuple(players), seed=seed, profile=profile))
             game_variant = variant_event(len(players), variant, teams)
@@ -414,6 +424,7 @@ class GameCore(KeptFacts):
                     self._foreign = exc
                     raise
                 continue
+            self.asked += 1
             if not (options is not None and len(options) == 1 and choice == options[0]):
                 self._choice_at = len(self.log)
                 self.emit(ev.DecisionMade(player=d.player, kind=d.kind, choice=choice))

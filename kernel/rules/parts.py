@@ -34,7 +34,7 @@ class GamePart(GameCore):
     def decided_since(self, mark: int) -> int | None:
         raise NotImplementedError  # defined by another part
 
-    def priority_round(self) -> None:
+    def priority_round(self, at: Any = None) -> None:
         raise NotImplementedError  # defined by another part
 
     def legal_actions(self, player: int) -> Sequence[Any]:

@@ -13,6 +13,7 @@ from mypy_extensions import trait
 from mtgk.cards.definitions import Target, Triggered
 from mtgk.cards.effects import Ctx
 from mtgk.log import events as ev
+from mtgk.rules.checkpoints import Checkpoint, record
 from mtgk.rules.core import Decision, GameOver, card_of
 from mtgk.rules.kept import StaleCache
 from mtgk.rules.parts import GamePart
@@ -40,22 +41,33 @@ class PriorityAndStack(GamePart):
     """Priority, the stack and resolution (CR 117, 405, 608)."""
 
     # ------------------------------------------------------------------ priority
-    def priority_round(self) -> None:
-        """Players get priority until all pass in succession with an empty stack."""
+    def priority_round(self, at: Checkpoint | None = None) -> None:
+        """Players get priority until all pass in succession with an empty stack.
+        ``at``: take up the round at that checkpoint (a player is about to get priority
+        there: :mod:`mtgk.rules.checkpoints`)."""
         s = self.state
-        p = first_priority(s)
-        passes = 0
-        last_pass = -1  # the last recorded pass of those in succession so far
+        if at is None:
+            p = first_priority(s)
+            passes = 0
+            last_pass = -1  # the last recorded pass of those in succession so far
+        else:
+            p, passes, last_pass = at.player, at.passes, at.last_pass
         if len(self._checks) != len(s.players):
             self._checks = [partial(self.check_action, i) for i in range(len(s.players))]
         checks = self._checks
         log = self.log
         while True:
-            if self._settled != self._sba_version or s.pending or self.validate_caches:
-                self.settle()  # (else nothing since the last look: :meth:`settle`'s test)
-            mark = len(log)
-            if mark - self._choice_at > LOOP_WINDOW:
-                self._mandatory_loop(p, passes)
+            if at is None:
+                if self._settled != self._sba_version or s.pending or self.validate_caches:
+                    self.settle()  # (else nothing since the last look: :meth:`settle`'s test)
+                mark = len(log)
+                if mark - self._choice_at > LOOP_WINDOW:
+                    self._mandatory_loop(p, passes)
+                if self.checkpoints is not None and self._round_ctx is not None:
+                    record(cast("Game", self), p, passes, last_pass)
+            else:  # (settled, and looked at for a loop, before the checkpoint was recorded)
+                mark = len(log)
+                at = None
             action = self.ask(Decision("priority", p, self.legal_actions(p), check=checks[p]))
             if action[0] == "pass":
                 if self._choice_at >= mark:

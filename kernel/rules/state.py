@@ -35,7 +35,7 @@ from mtgk.rules.structs import Combat, Effect, Obj, Player, StackItem, State
 
 __all__ = [
     "PLAYER_ZONES", "PROJECTORS", "ZONES", "Combat", "Effect", "Obj", "Player", "StackItem",
-    "State", "apply", "copy_state", "encode_state", "fold", "new_state", "register_projector",
+    "State", "apply", "copy_state", "decode_state", "encode_state", "fold", "new_state", "register_projector",
     "stack_controller", "stack_item", "zone_ids", "zone_list",
 ]
 
@@ -634,6 +634,11 @@ _dec = msgspec.msgpack.Decoder(State)
 def encode_state(s: State) -> bytes:
     """Canonical bytes of a state (for hashing and comparing)."""
     return _enc.encode(s)
+
+
+def decode_state(data: bytes) -> State:
+    """The state whose bytes :func:`encode_state` gave."""
+    return _dec.decode(data)
 
 
 def copy_state(s: State) -> State:

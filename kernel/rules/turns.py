@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from mypy_extensions import trait
 
 from mtgk.log import events as ev
+from mtgk.rules.checkpoints import Checkpoint
 from mtgk.rules.core import Decision, GameOver
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import (
@@ -133,22 +134,36 @@ class TurnStructure(GamePart):
         return at if at >= mark else None
 
     def run(self, first: int = 0, max_turns: int = 200, start_step: str = "untap",
-            turn: int | None = None) -> None:
-        """Run turns until the game ends (or ``max_turns``, then it is a draw)."""
+            turn: int | None = None, at: Checkpoint | None = None) -> None:
+        """Run turns until the game ends (or ``max_turns``, then it is a draw).  ``at``:
+        from that checkpoint of a round of priority (:meth:`resume`)."""
+        self.max_turns = max_turns
         active = first
         n = self.state.turn + 1 if turn is None else turn
         step = start_step
+        if at is not None:
+            active, n, step = at.active, at.turn, at.step
         while True:
             if step == "untap":
                 active = self._extra_turn(active)
                 self._turn_began(n, active)
-            self.turn_from(step, n, active)
+            self.turn_from(step, n, active, at=at)
+            at = None
             if n >= max_turns:
                 self.emit(ev.GameEnded(winner=-1, reason="turn-limit"), cause=self._ended())
                 raise GameOver()
             n += 1
             active = next_turn(self.state, active)
             step = "untap"
+
+    def resume(self, at: Checkpoint) -> int:
+        """Play on from checkpoint ``at`` (a game made by
+        :func:`~mtgk.rules.checkpoints.resume_game`) to the end; returns the winner."""
+        try:
+            self.run(at.active, max_turns=at.max_turns, at=at)
+        except GameOver:
+            pass
+        return -1 if self.state.winner is None else self.state.winner
 
     def _extra_turn(self, active: int) -> int:
         """Who takes the next turn: an extra turn (effect kind ``extra_turn``, params: the
@@ -167,15 +182,21 @@ class TurnStructure(GamePart):
         """A turn begins, caused by the end of the last one (or the game's start)."""
         self._step_end = self.emit(ev.TurnBegan(turn=n, active=active), cause=self._ended())
 
-    def turn_from(self, step: str, n: int, active: int, resume: bool = False) -> None:
+    def turn_from(self, step: str, n: int, active: int, resume: bool = False,
+                  at: Checkpoint | None = None) -> None:
         """Play turn ``n`` from the beginning of ``step``.  ``resume``: the game is
         already *in* that step (a scenario's position): its beginning -- turn-based
-        actions, "at the beginning of" triggers -- is past, and players get priority."""
+        actions, "at the beginning of" triggers -- is past, and players get priority.
+        ``at``: the game is in that step's round of priority, at that checkpoint."""
         i = STEPS.index(step)
-        if i == 0 and self.state.turn != n:
+        if i == 0 and self.state.turn != n and at is None:
             self._turn_began(n, active)
-        combat_skipped = False
+        combat_skipped = at.combat_skipped if at is not None else False
         for s in STEPS[i:]:
+            if at is not None:  # (the first step: the one the checkpoint is in)
+                self._round_from(at)
+                at = None
+                continue
             if combat_skipped and (s == "declare_blockers" or s in COMBAT_DAMAGE_STEPS):
                 continue
             first: list[int] = []
@@ -221,13 +242,39 @@ class TurnStructure(GamePart):
                 elif s == "combat_damage":
                     self._damage_step(first_strike=False)
                 elif s == "cleanup":
-                    for p in active_team(self.state) if self.state.teams else (active,):
-                        self._cleanup(p)
+                    for k, p in enumerate(self._cleaning(active)):
+                        self._cleanup(p, n, k)
                 if s != "untap" and s != "cleanup":  # (no `continue` inside `with`: mypyc)
+                    self._round_ctx = (s, n, active, combat_skipped, 0)
                     self.priority_round()
-                    self._empty_pools()
-                    if s == "end_of_combat" and self.state.combat is not None:
-                        self.emit(ev.CombatEnded())
+                    self._round_ctx = None
+                    self._after_round(s)
+
+    def _after_round(self, step: str) -> None:
+        """What ends a step once its round of priority is over: mana empties (CR 500.4);
+        combat ends with the end of combat step (CR 511.3)."""
+        self._empty_pools()
+        if step == "end_of_combat" and self.state.combat is not None:
+            self.emit(ev.CombatEnded())
+
+    def _cleaning(self, active: int) -> Sequence[int]:
+        """Who has a cleanup step this turn: the active player, or the active team."""
+        return active_team(self.state) if self.state.teams else (active,)
+
+    def _round_from(self, at: Checkpoint) -> None:
+        """The rest of the step of checkpoint ``at`` (its round of priority from there on),
+        with the causes recorded there."""
+        self._cause = list(at.cause)
+        self._round_ctx = (at.step, at.turn, at.active, at.combat_skipped, at.cleanup)
+        self.priority_round(at=at)
+        self._round_ctx = None
+        if at.step == "cleanup":  # 514.3a: after priority, the cleanup step repeats
+            team = self._cleaning(at.active)
+            for k in range(at.cleanup, len(team)):
+                self._cleanup(team[k], at.turn, k)
+        else:
+            self._after_round(at.step)
+        self._cause = [-1]
 
     def _draws_first_turn(self) -> bool:
         """Whether the first player draws in the first turn: only in a free-for-all game of
@@ -280,7 +327,9 @@ class TurnStructure(GamePart):
             if p.mana:
                 self.emit(ev.ManaEmptied(player=i))
 
-    def _cleanup(self, active: int) -> None:
+    def _cleanup(self, active: int, turn: int = 0, k: int = 0) -> None:
+        """``active``'s cleanup step (the ``k``-th player of the active team's, in turn
+        ``turn``)."""
         hand = self.state.players[active].hand
         if len(hand) > 7:
             extra = len(hand) - 7
@@ -294,6 +343,7 @@ class TurnStructure(GamePart):
         self._empty_pools()
         # 514.3a: if anything happens, players get priority and cleanup repeats
         if self.state.pending or self._sba_actions():
+            self._round_ctx = ("cleanup", turn, self.state.active, False, k) if turn else None
             self.priority_round()
-            self._cleanup(active)
-
+            self._round_ctx = None
+            self._cleanup(active, turn, k)

@@ -76,5 +76,69 @@ def playouts(reg: Registry, deck: Sequence[str], games: int, seed: int = 0,
     return PlayoutResult(games, decisions, events, time.perf_counter() - start)
 
 
+@dataclass
+class ForkResult:
+    forks: int
+    exact: int
+    times_us: list[float]
+    events_max: int
+
+    def median_us(self) -> float:
+        t = sorted(self.times_us)
+        return t[len(t) // 2] if t else 0.0
+
+    def p99_us(self) -> float:
+        t = sorted(self.times_us)
+        return t[min(len(t) - 1, int(len(t) * 0.99))] if t else 0.0
+
+    def line(self) -> str:
+        return (f"forks={self.forks} exact={self.exact} median_us={self.median_us():.0f} "
+                f"p99_us={self.p99_us():.0f} events_max={self.events_max}")
+
+
+def forks(reg: Registry, decks: Sequence[Sequence[str]], games: int, seed: int = 0,
+          every: int = 7, max_turns: int = 200, progress: bool = False) -> ForkResult:
+    """Play ``games`` games of ``decks`` (heuristic agents, answered from outside through
+    a :class:`~mtgk.stepper.Stepper`), fork each at every ``every``-th decision (spread
+    over the whole game), time each fork, then play every fork on with the original's
+    answers and count those whose log is the original's, byte for byte."""
+    import msgspec
+
+    from mtgk.agents import HeuristicAgent
+    from mtgk.cards.decks import deck_lines
+    from mtgk.log.replay import new_header
+    from mtgk.stepper import Stepper
+
+    encode_event = msgspec.msgpack.Encoder().encode
+    times: list[float] = []
+    exact = n = events_max = 0
+    for i in range(games):
+        header = new_header(reg, ["Alice", "Bob"], [deck_lines(d) for d in decks],
+                            seed + i, meta={"max_turns": max_turns})
+        game = Stepper(reg, header)
+        agents = [HeuristicAgent(2 * (seed + i)), HeuristicAgent(2 * (seed + i) + 1)]
+        made = []
+        k = 0
+        while game.decision is not None:
+            d = game.decision
+            if k % every == every // 2:
+                t = time.perf_counter_ns()
+                f = game.fork()
+                times.append((time.perf_counter_ns() - t) / 1000)
+                made.append((f, len(game.answers)))
+                events_max = max(events_max, len(game.log))
+            game.answer(agents[d.player].decide(game.game, d))
+            k += 1
+        full = [encode_event(e) for e in game.log]
+        for f, at in made:
+            for a in game.answers[at:]:
+                f.answer(a)
+            n += 1
+            exact += f.over and [encode_event(e) for e in f.log] == full
+        if progress:
+            print(f"  {i + 1}/{games} games, {n} forks", flush=True)
+    return ForkResult(n, exact, times, events_max)
+
+
 def recorded_decisions(log: Sequence[ev.Envelope]) -> int:
     return sum(1 for e in log if isinstance(e.event, ev.DecisionMade))

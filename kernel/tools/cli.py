@@ -52,8 +52,7 @@ from typing import IO, Any
 import msgspec
 import structlog
 
-from mtgk.agents import AGENTS
-from mtgk.cards.decks import DeckError, deck_lines, load_deck
+from mtgk.cards.decks import DeckError, builtin_decks, deck_lines, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.errors import CardError
 from mtgk.cards.loading import PluginError
@@ -70,10 +69,12 @@ from mtgk.log.logfile import (
     write_jsonl,
     write_log,
 )
-from mtgk.log.replay import new_header, run_from_header, verify
+from mtgk.log.replay import new_header, verify
 from mtgk.rules.engine import STEPS, Game
 from mtgk.rules.state import State
 from mtgk.rules.visibility import visible_header
+from mtgk.search import AGENTS
+from mtgk.stepper import Stepper
 from mtgk.tools import diag
 from mtgk.tools.cli_base import (
     COMMANDS as _COMMANDS,
@@ -221,8 +222,8 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         log.info("playing", seed=seed, decks=names, agents=kinds)
         limit = TimeLimit(args.timeout)
         try:
-            with limit:
-                game = run_from_header(reg, header, agents, watch)
+            with limit:  # (the stepper asks the seats' agents: mtgk.stepper)
+                game = Stepper(reg, header, agents, watch=watch).game
         except GameTimeout as exc:
             _err(f"mtgk: error: {exc}; the log so far is in {args.out}")
             return 1
@@ -1242,9 +1243,15 @@ def _scenario_export(argv: list[str]) -> int:
 # mtgk bench playouts
 
 
-@command("bench", "benchmarks (reported, not gated): `mtgk bench playouts --games N --seed S`")
+@command("bench", "benchmarks (reported, not gated): `mtgk bench playouts --games N --seed S`, "
+                  "`mtgk bench forks --games N --seed S`")
 def _bench(p: argparse.ArgumentParser) -> Runner:
-    p.add_argument("what", choices=["playouts"], help="which benchmark")
+    p.add_argument("what", choices=["playouts", "forks"],
+                   help="which benchmark: random playouts of one deck; or forks of games of "
+                   "the first two built-in decks (or --decks) at decisions spread over "
+                   "each game, each checked against the original played on")
+    p.add_argument("--decks", nargs=2, metavar="DECK",
+                   help="forks: the two decks (built-in names or deck files)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--deck", help="deck file or built-in deck name, used by both players "
@@ -1259,10 +1266,26 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
                    help="print the figures as one JSON object instead of the two lines")
 
     def run(args: argparse.Namespace) -> int:
-        from mtgk.tools.bench import playouts
+        from mtgk.tools.bench import forks, playouts
         if args.games < 1:
             raise UserError("--games must be at least 1")
         reg = _registry(args)
+        if args.what == "forks":
+            try:
+                names = args.decks or list(builtin_decks(reg))[:2]
+                decks = [load_deck(n, reg) for n in names]
+            except DeckError as exc:
+                raise UserError(str(exc)) from None
+            f = forks(reg, decks, args.games, seed=args.seed, max_turns=args.max_turns,
+                      progress=args.progress)
+            if args.json:
+                print(_json_line({"forks": f.forks, "exact": f.exact,
+                                  "median_us": round(f.median_us()),
+                                  "p99_us": round(f.p99_us()), "events_max": f.events_max}),
+                      file=_out())
+                return 0 if f.exact == f.forks else 1
+            print(f.line(), file=_out())
+            return 0 if f.exact == f.forks else 1
         if args.deck:
             try:
                 deck = load_deck(args.deck, reg)

@@ -17,7 +17,6 @@ from typing import IO, Any
 
 import msgspec
 
-from mtgk.agents import AGENTS
 from mtgk.cards.decks import DeckError, builtin_decks, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import PluginError, load_registry
@@ -38,6 +37,7 @@ from mtgk.log.logfile import (
 )
 from mtgk.log.replay import DEFAULT_MAX_TURNS
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS
+from mtgk.search import AGENTS
 from mtgk.tools.human import HumanAgent
 from mtgk.tools.render import clean
 

@@ -52,6 +52,7 @@ from mtgk.rules.visibility import (
     map_choice,
     map_event_ids,
 )
+from mtgk.stepper import Stepper
 from mtgk.tools.render import Renderer, step_name
 
 __all__ = [
@@ -902,49 +903,6 @@ class BranchResult:
     choice: Any
 
 
-class _BranchAgent:
-    """Replays the log before event ``at``, answers the decision at ``at`` with the
-    new choice (or the chooser's), and leaves the rest to the players' agents."""
-
-    def __init__(self, envelopes: Sequence[Envelope], at: int, choice: Any,
-                 chooser: Agent | None, agents: Sequence[Agent]) -> None:
-        self.replay = ReplayAgent(envelopes)
-        self.at = at
-        self.recorded = envelopes[at].event
-        self.choice = choice
-        self.chooser = chooser
-        self.agents = agents
-        self.chosen: Any = _UNSET
-
-    def decide(self, game: Game, d: Decision) -> Any:
-        seq = len(game.log)
-        if seq < self.at:
-            return self.replay.decide(game, d)
-        if seq == self.at and self.chosen is _UNSET:
-            rec = self.recorded
-            assert isinstance(rec, ev.DecisionMade)
-            if rec.kind != d.kind or rec.player != d.player:
-                if d.options is not None and len(d.options) == 1:
-                    return d.options[0]  # a decision with one option, not recorded
-                raise BranchError(f"the re-run engine asks {game.name(-1 - d.player)} for a "
-                                  f"{d.kind} decision at event {seq}, the log records "
-                                  f"{rec.kind} by player {rec.player}: the log does not "
-                                  "re-run to this point (try `mtgk verify`)")
-            chooser = self.chooser or self.agents[d.player]
-            self.chosen = self.choice if self.choice is not _UNSET else chooser.decide(game, d)
-            return self.chosen
-        return self.agents[d.player].decide(game, d)
-
-    def refused(self, game: Game, d: Decision, err: RulesError) -> None:
-        seq = len(game.log)
-        if seq < self.at:
-            raise BranchError(f"the log does not re-run to event {self.at}: the recorded "
-                              f"{d.kind} decision at event {seq} is illegal now: {err}")
-        if seq == self.at:
-            raise BranchRefused(err, d)
-        raise err
-
-
 def branch(registry: Registry, header: LogHeader, envelopes: Sequence[Envelope], at: int, *,
            agents: Sequence[Agent], choice: Any = _UNSET, chooser: Agent | None = None,
            meta: dict[str, Any] | None = None,
@@ -981,32 +939,65 @@ def branch(registry: Registry, header: LogHeader, envelopes: Sequence[Envelope],
     rerun = rerunner_for(header)
     if rerun is None:
         raise BranchError(f"logs of kind {log_kind(header)!r} cannot be re-run by this kernel")
-    agent = _BranchAgent(envelopes, at, choice, chooser, agents)
     chosen_meta = dict(header.meta)
     chosen_meta.update(meta or {})
-    made: list[Game] = []
+    problem: list[str] = []
 
     def check_prefix(env: Envelope) -> None:
-        if env.seq < at:
+        if env.seq < at and not problem:
             why = _same(envelopes[env.seq], env)
             if why:
-                raise BranchError(f"the log does not re-run to event {at}: at event {env.seq} "
-                                  f"the engine gives another event ({why}); try `mtgk verify`")
+                problem.append(f"the log does not re-run to event {at}: at event {env.seq} "
+                               f"the engine gives another event ({why}); try `mtgk verify`")
 
     def on_start(game: Game) -> None:
-        made.append(game)
         for env in game.log:
             check_prefix(env)
         game.listeners.append(check_prefix)
         if watch is not None:
             watch(game)
 
-    game = rerun_log(rerun, registry, header, [agent] * max(2, len(header.players)), on_start,
-                     envelopes)
-    if agent.chosen is _UNSET:
-        raise BranchError(f"the re-run game ended before event {at}")
+    def run(members: Sequence[Agent], seen: Callable[[Game], None]) -> Any:
+        return rerun_log(rerun, registry, header, members, seen, envelopes)
+
+    stepper = Stepper.driving(run, registry, header, watch=on_start)
+    replay = ReplayAgent(envelopes)
+    chosen: Any = _UNSET
+    while chosen is _UNSET:
+        d = stepper.decision
+        seq = len(stepper.log)
+        if problem:
+            raise BranchError(problem[0])
+        if d is None or seq > at:
+            raise BranchError(f"the re-run game ended before event {at}" if d is None else
+                              f"the log does not re-run to event {at}: the engine's next "
+                              f"decision comes at event {seq}; try `mtgk verify`")
+        if seq < at:
+            try:
+                stepper.answer(replay.decide(stepper.game, d))
+            except RulesError as err:
+                raise BranchError(f"the log does not re-run to event {at}: the recorded "
+                                  f"{d.kind} decision at event {seq} is illegal now: "
+                                  f"{err}") from None
+            continue
+        if rec.kind != d.kind or rec.player != d.player:
+            if d.options is not None and len(d.options) == 1:
+                stepper.answer(d.options[0])  # a decision with one option, not recorded
+                continue
+            raise BranchError(f"the re-run engine asks {stepper.game.name(-1 - d.player)} "
+                              f"for a {d.kind} decision at event {seq}, the log records "
+                              f"{rec.kind} by player {rec.player}: the log does not re-run "
+                              "to this point (try `mtgk verify`)")
+        pick = chooser or agents[d.player]
+        chosen = choice if choice is not _UNSET else pick.decide(stepper.game, d)
+        stepper.agents = list(agents)
+        try:
+            stepper.answer(chosen)
+        except RulesError as err:
+            raise BranchRefused(err, d) from None
+    game = stepper.game
     chosen_meta["branched_from"] = {"event": at, "kind": rec.kind, "player": rec.player,
-                                    "original": rec.choice, "choice": agent.chosen}
+                                    "original": rec.choice, "choice": chosen}
     new = new_header(registry, header.players, header.decks, header.seed, header.profile,
                      chosen_meta)
-    return BranchResult(game, new, at, rec.kind, rec.player, rec.choice, agent.chosen)
+    return BranchResult(game, new, at, rec.kind, rec.player, rec.choice, chosen)

@@ -49,9 +49,10 @@ from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader
-from mtgk.rules.engine import Decision, Game, GameOver
+from mtgk.rules.engine import Decision
 from mtgk.rules.seats import next_turn
 from mtgk.rules.state import Obj, State, apply, new_state
+from mtgk.stepper import Stepper
 from mtgk.tools.debug import map_choice, map_event_ids
 from mtgk.tools.render import Renderer
 
@@ -394,12 +395,6 @@ class ExportCheck:
         return f"FAILED after {self.compared} matching events: {self.divergence}"
 
 
-class _Stop(Exception):
-    def __init__(self, divergence: str | None) -> None:
-        super().__init__(divergence or "")
-        self.divergence = divergence
-
-
 def check_export(export: Export, header: LogHeader, envelopes: Sequence[Envelope],
                  registry: Registry) -> ExportCheck:
     """Run ``export``'s setup, then the original game's recorded decisions, and
@@ -453,56 +448,71 @@ def check_export(export: Export, header: LogHeader, envelopes: Sequence[Envelope
             return None  # the setup: no counterpart
         return step_seq if c == s_e else at + (c - s_e)
 
+    divergence: str | None = None
+    past_end = False  # the original's log ends before the exported game's
+
     def listen(env: Envelope) -> None:
-        nonlocal compared
-        if env.seq <= s_e:
+        nonlocal compared, divergence, past_end
+        if env.seq <= s_e or divergence is not None or past_end:
             return
         o = orig_seq(env.seq)
         if o >= len(envelopes):
-            raise _Stop(None)
+            past_end = True
+            return
         exp = envelopes[o]
         got = map_event_ids(env.event, to_orig)
         if not same_event(exp.event, got) and not _loosely_same(exp.event, got, to_orig):
-            raise _Stop(f"event {o} of the original is {exp.event!r}; the exported scenario "
-                        f"gives {got!r} (ids mapped to the original's)")
+            divergence = (f"event {o} of the original is {exp.event!r}; the exported "
+                          f"scenario gives {got!r} (ids mapped to the original's)")
+            return
         c = orig_cause(env.cause)
         if c is not None and c != exp.cause:
-            raise _Stop(f"event {o} ({exp.event.TAG}) has cause {exp.cause} in the original, "
-                        f"{c} in the exported scenario")
+            divergence = (f"event {o} ({exp.event.TAG}) has cause {exp.cause} in the "
+                          f"original, {c} in the exported scenario")
+            return
         compared += 1
 
-    class Answer:
-        def decide(self, game: Game, d: Decision) -> Any:
-            o = orig_seq(len(game.log))
-            if o < len(envelopes):
-                e = envelopes[o].event
-                if isinstance(e, ev.DecisionMade) and e.kind == d.kind and e.player == d.player:
-                    return map_choice(d.kind, e.choice, from_orig)
-            if d.options is not None and len(d.options) == 1:
-                return d.options[0]
-            if o >= len(envelopes):
-                raise _Stop(None)
-            raise _Stop(f"the exported scenario asks for a {d.kind} decision at the original's "
-                        f"event {o}, where the original has {envelopes[o].event!r}")
+    def expected(d: Decision) -> tuple[bool, Any]:
+        """The original's answer to ``d`` (``(False, None)``: it has none)."""
+        o = orig_seq(len(g.log))
+        if o < len(envelopes):
+            e = envelopes[o].event
+            if isinstance(e, ev.DecisionMade) and e.kind == d.kind and e.player == d.player:
+                return True, map_choice(d.kind, e.choice, from_orig)
+        if d.options is not None and len(d.options) == 1:
+            return True, d.options[0]
+        return False, None
 
-    g.agents = [Answer() for _ in g.state.players]
-    g.listeners.append(listen)
     active = run.names.index(sc.turn.active)
     max_turns = int(header.meta.get("max_turns", 200))
-    divergence: str | None = None
-    complete = False
-    try:
-        g.turn_from(sc.turn.step, sc.turn.number, active, resume=True)  # as the runner does
+
+    def play(agents: Sequence[Any], watch: Any) -> None:  # as the runner plays
+        g.agents = list(agents)
+        g.listeners.append(listen)
+        watch(g)
+        g.turn_from(sc.turn.step, sc.turn.number, active, resume=True)
         g.run(first=next_turn(g.state, active), turn=sc.turn.number + 1, max_turns=max_turns)
-        complete = True
-    except _Stop as stop:
-        divergence = stop.divergence
-        complete = divergence is None
-    except GameOver:
-        complete = True
+
+    try:
+        stepper = Stepper.driving(play, registry, header)
+        while stepper.decision is not None and divergence is None and not past_end:
+            d = stepper.decision
+            found, answer = expected(d)
+            if not found:
+                o = orig_seq(len(g.log))
+                if o >= len(envelopes):
+                    past_end = True
+                else:
+                    divergence = (f"the exported scenario asks for a {d.kind} decision at "
+                                  f"the original's event {o}, where the original has "
+                                  f"{envelopes[o].event!r}")
+                break
+            stepper.answer(answer)
     except Exception as exc:  # noqa: BLE001 - an engine error is a failed check
         divergence = f"the engine failed: {type(exc).__name__}: {exc}"
-    if divergence is None and complete and orig_seq(len(g.log)) < len(envelopes):
+    complete = divergence is None
+    if divergence is None and not past_end and stepper.over \
+            and orig_seq(len(g.log)) < len(envelopes):
         divergence = (f"the exported scenario's game ended; the original goes on with event "
                       f"{orig_seq(len(g.log))}")
     return ExportCheck(divergence is None, compared, [], divergence,

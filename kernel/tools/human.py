@@ -9,10 +9,9 @@ see.  Commands: a number picks an option, ``?`` shows help, ``b`` the board
 again, ``u`` undoes the person's last decision, ``q`` (or the end of the input)
 quits.
 
-:func:`play` plays a whole game so.  Undo re-runs the game from its header with
-the person's decisions before the undone one (the other seats' agents made anew
-from their seeds answer as they did), so the log stays an ordinary log that
-``mtgk verify`` accepts.  A game the person quits is written as far as it went,
+:func:`play` plays a whole game so, driven by a :class:`~mtgk.stepper.Stepper`:
+undo goes back to the person's previous decision (:meth:`~mtgk.stepper.Stepper.undo`,
+the cost of a fork), so the log stays an ordinary log that ``mtgk verify`` accepts.  A game the person quits is written as far as it went,
 its header saying so (``meta["stopped"]``).
 """
 
@@ -27,18 +26,18 @@ import msgspec
 
 from mtgk.cards.definitions import Registry
 from mtgk.log.logfile import LogHeader, write_log
-from mtgk.log.replay import run_from_header
-from mtgk.rules.engine import Agent, Decision, Game
+from mtgk.rules.engine import Agent, Decision, Game, RulesError
+from mtgk.stepper import Stepper
 from mtgk.tools.menus import MORE, Menu
 from mtgk.tools.render import Renderer, render_state
 
-__all__ = ["HELP", "HumanAgent", "Played", "play"]
+__all__ = ["HELP", "QUIT", "UNDO", "HumanAgent", "Played", "play"]
 
 HELP = """\
 Type the number of an option and press Enter.
   ?   this help
   b   show the board again
-  u   undo your last decision (the game is re-run up to it)
+  u   undo your last decision
   q   quit (the log so far is kept; end of input quits too)
 You see what your seat may see: your hand, the public zones, how many cards
 the others hold. Menus with a single option are answered for you."""
@@ -47,13 +46,21 @@ RECENT = 12
 """How many of the events since the last question are shown (the latest)."""
 
 
-class Undo(BaseException):
-    """The person asked to undo their last decision (not an ``Exception``: no card code
-    or agent wrapper catches it)."""
+class _Said:
+    """The person's word instead of an answer (undo, quit)."""
+
+    def __init__(self, word: str) -> None:
+        self.word = word
+
+    def __repr__(self) -> str:
+        return self.word.upper()
 
 
-class Quit(BaseException):
-    """The person quit (or the input ended)."""
+UNDO: Any = _Said("undo")
+"""What :meth:`HumanAgent.ask` returns when the person asks to undo their last decision."""
+
+QUIT: Any = _Said("quit")
+"""What :meth:`HumanAgent.ask` returns when the person quits (or the input ends)."""
 
 
 class HumanAgent:
@@ -72,6 +79,7 @@ class HumanAgent:
         self.can_undo = can_undo
         self._seen: Renderer | None = None
         self._shown = 0  # the events told so far
+        self._seat = 0
 
     def __repr__(self) -> str:
         return "HumanAgent()"
@@ -81,11 +89,9 @@ class HumanAgent:
         out.write(text + "\n")
         out.flush()
 
-    def _read(self) -> str:
+    def _read(self) -> str | None:
         line = (self.stdin or sys.stdin).readline()
-        if not line:
-            raise Quit()
-        return line.strip()
+        return line.strip() if line else None
 
     # ------------------------------------------------------------------ seeing
     def _catch_up(self, game: Game, seat: int) -> list[str]:
@@ -104,11 +110,8 @@ class HumanAgent:
         return render_state(self._seen.state, game.reg, as_player=seat, seen=self._seen.seen)
 
     # ------------------------------------------------------------------ answering
-    def decide(self, game: Game, d: Decision) -> Any:
-        if self.script:
-            answer = self.script.pop(0)
-            self.answers.append(answer)
-            return answer
+    def ask(self, game: Game, d: Decision) -> Any:
+        """The person's answer to ``d``, or :data:`UNDO` or :data:`QUIT`."""
         menu = Menu(game, d, {})
         while menu.answer is MORE and len(menu.choices) == 1:
             menu.pick(0)
@@ -121,11 +124,29 @@ class HumanAgent:
             self._out()
             self._out(self.board(game, d.player))
         while menu.answer is MORE:
-            self._ask(game, d, menu)
+            said = self._ask(game, d, menu)
+            if said is not None:
+                return said
         self.answers.append(menu.answer)
         return menu.answer
 
-    def _ask(self, game: Game, d: Decision, menu: Menu) -> None:
+    def decide(self, game: Game, d: Decision) -> Any:
+        """(As an agent in a game the engine drives: undo is not available, and the end
+        of the input passes.)"""
+        answer = self.ask(game, d)
+        if answer is UNDO or answer is QUIT:
+            return d.options[0] if d.options else ["pass"]
+        return answer
+
+    def after_undo(self, game: Game) -> None:
+        """The game went back (``game``'s log is shorter): see it from there on, as
+        though the undone events never were."""
+        self._seen = None
+        self._catch_up(game, self._seat)
+        self.answers = self.answers[:-1]
+
+    def _ask(self, game: Game, d: Decision, menu: Menu) -> Any:
+        self._seat = d.player
         self._out()
         self._out(f"{game.state.players[d.player].name}, {d.prompt or d.kind}:")
         for i, c in enumerate(menu.choices, 1):
@@ -134,8 +155,8 @@ class HumanAgent:
             (self.stdout or sys.stdout).write("> ")
             (self.stdout or sys.stdout).flush()
             text = self._read()
-            if text in ("q", "quit"):
-                raise Quit()
+            if text is None or text in ("q", "quit"):
+                return QUIT
             if text in ("?", "h", "help"):
                 self._out(HELP)
                 continue
@@ -148,11 +169,11 @@ class HumanAgent:
                 elif not self.answers:
                     self._out("nothing to undo yet")
                 else:
-                    raise Undo()
+                    return UNDO
                 continue
             if text.isdigit() and 1 <= int(text) <= len(menu.choices):
                 menu.pick(int(text) - 1)
-                return
+                return None
             self._out(f"not an option: type 1 to {len(menu.choices)}, or ? for help")
 
     def refused(self, game: Game, d: Decision, err: Exception) -> None:
@@ -178,44 +199,41 @@ def play(reg: Registry, header: LogHeader, makers: Sequence[Callable[[], Agent]]
          stdout: IO[str] | None = None, watch: Callable[[Game], None] | None = None) -> Played:
     """Play the game of ``header`` with a person at each seat in ``humans`` (the other
     seats' agents made by ``makers``) and write its log to ``out`` (at the end, or when
-    the person quits; also if the engine fails).  Undo re-runs the game."""
-    script: list[Any] = []
-    while True:
-        agents: list[Agent] = []
-        people: list[HumanAgent] = []
-        for i, make in enumerate(makers):
-            if i in humans:
-                h = HumanAgent(stdin=stdin, stdout=stdout, can_undo=True)
-                people.append(h)
-                agents.append(h)
-            else:
-                agents.append(make())
-        if people:
-            people[0].script = list(script)  # (one person: several would share a script)
-        games: list[Game] = []
-
-        def seen(game: Game, games: list[Game] = games) -> None:
-            games.append(game)
-            if watch is not None:
-                watch(game)
-
-        try:
-            game = run_from_header(reg, header, agents, seen)
-        except Undo:
-            script = people[0].answers[:-1]
-            (stdout or sys.stdout).write("(undone: the game is re-run to your previous "
-                                         "decision)\n")
-            continue
-        except Quit:
-            game = games[0]
-            meta = dict(header.meta)
-            meta["stopped"] = f"the player quit after {len(game.log)} events"
-            header = msgspec.structs.replace(header, meta=meta)
-            write_log(out, header, game.log)
-            return Played(game, header, True)
-        except BaseException:
-            if games:
-                write_log(out, header, games[0].log)
-            raise
-        write_log(out, header, game.log)
-        return Played(game, header, False)
+    the person quits; also if the engine fails).  The game is driven by a
+    :class:`~mtgk.stepper.Stepper`: undo is :meth:`~mtgk.stepper.Stepper.undo`."""
+    people = {i: HumanAgent(stdin=stdin, stdout=stdout, can_undo=True) for i in humans}
+    agents: list[Agent | None] = [None if i in people else make()
+                                  for i, make in enumerate(makers)]
+    stepper: Stepper | None = None
+    try:
+        stepper = Stepper(reg, header, agents)
+        if watch is not None:
+            watch(stepper.game)
+        while stepper.decision is not None:
+            d = stepper.decision
+            person = people[d.player]
+            answer = person.ask(stepper.game, d)
+            if answer is QUIT:
+                meta = dict(header.meta)
+                meta["stopped"] = f"the player quit after {len(stepper.log)} events"
+                header = msgspec.structs.replace(header, meta=meta)
+                write_log(out, header, stepper.log)
+                return Played(stepper.game, header, True)
+            if answer is UNDO:
+                stepper.undo()
+                if watch is not None:
+                    watch(stepper.game)
+                person.after_undo(stepper.game)
+                person._out("(undone: back at your previous decision)")
+                continue
+            try:
+                stepper.answer(answer)
+            except RulesError as err:
+                person.answers.pop()
+                person.refused(stepper.game, d, err)
+    except BaseException:
+        if stepper is not None and stepper.game is not None:
+            write_log(out, header, stepper.log)
+        raise
+    write_log(out, header, stepper.log)
+    return Played(stepper.game, header, False)

@@ -46,12 +46,13 @@ from typing import IO, Any
 import msgspec
 import structlog
 
-from mtgk.agents import AGENTS
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.definitions import Registry
 from mtgk.log.logfile import LogHeader, encode_log
 from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS
+from mtgk.search import AGENTS
+from mtgk.stepper import Stepper
 from mtgk.tools.store import GameFacts, GameStore, StoreError, game_facts
 
 __all__ = [
@@ -227,7 +228,10 @@ def play_header(registry: Registry, header: LogHeader) -> SimResult:
     game_ref: list[Any] = []
     error: str | None = None
     try:
-        run_from_header(registry, header, agents or None, game_ref.append)
+        if agents:  # the stepper asks the seats' agents (mtgk.stepper)
+            Stepper(registry, header, agents, watch=game_ref.append)
+        else:  # (every seat passes: the engine's default agent)
+            run_from_header(registry, header, None, game_ref.append)
     except SystemExit as exc:  # a card or plugin asked to end the program
         error = f"SystemExit: something in the game called sys.exit({exc.code!r})"
     except Exception as exc:  # noqa: BLE001 - a failed game is recorded, not fatal
