@@ -147,7 +147,46 @@ def migrate(text: str, where: str = "") -> tuple[str, list[str]]:
     text = _FLAT_FROM.sub(flat_from, text)
     text = _FLAT_IMPORT.sub(flat_import, text)
     text = _FLAT_QUOTED.sub(flat_quoted, text)
-    return text, notes
+    return text, notes + private_reaches(text, where)
+
+
+def private_reaches(text: str, where: str = "") -> list[str]:
+    """The places (rewritten) code reaches a private attribute of the kernel, one line each:
+    of a name bound to a kernel module or class (``Game._entered = ...``, a monkeypatch;
+    ``engine._plain``) or of a game (``game._pay``, ``c.game._pay``).  Nothing is
+    rewritten: the public way (docs/pack-authors.md) is for a person to choose."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return []
+    kernel: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and \
+                node.module.split(".")[0] == "mtgk":
+            kernel |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.Import):
+            kernel |= {a.asname or a.name.split(".")[0] for a in node.names
+                       if a.name.split(".")[0] == "mtgk"}
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                and not node.attr.endswith("__")):
+            continue
+        v = node.value
+        if isinstance(v, ast.Name) and v.id in kernel:
+            who = v.id
+        elif isinstance(v, ast.Name) and v.id in ("game", "g") or \
+                isinstance(v, ast.Attribute) and v.attr == "game":
+            who = "Game"
+        else:
+            continue
+        what = "assigns" if isinstance(node.ctx, ast.Store) else "uses"
+        out.append((node.lineno, f"{where}:{node.lineno}: {what} the private {who}.{node.attr}: "
+                    "the kernel may change it without notice (a public way: "
+                    "docs/pack-authors.md)"))
+    return [note for _line, note in sorted(out)]
 
 
 def main(argv: list[str]) -> int:

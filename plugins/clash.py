@@ -53,7 +53,8 @@ if TYPE_CHECKING:
     from mtgk.rules.layers import View
 
 declare_keyword("clash", "mtgk.plugins.clash",
-                what="a keyword action: reveal the top card of your library, compare mana values")
+                what="a keyword action: reveal the top card of your library, compare mana values",
+                ability=False)
 
 
 @event

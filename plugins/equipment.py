@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from mtgk.rules.layers import View
 
 declare_keyword("equip", "mtgk.plugins.equipment",
-                what="attach to target creature you control, as a sorcery")
+                what="attach to target creature you control, as a sorcery",
+                ability=False)  # (its activated ability is the ability)
 
 
 def _attach(c: Ctx) -> None:

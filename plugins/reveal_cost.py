@@ -38,7 +38,7 @@ from mtgk.cards.definitions import Registry
 from mtgk.cards.filters import Filter, kind
 from mtgk.cards.loading import hookimpl
 from mtgk.log import events as ev
-from mtgk.rules.mana import ManaCost, plan_payment
+from mtgk.rules.mana import ManaCost
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game
@@ -80,7 +80,7 @@ class RevealOrPay(AdditionalCost):
                 if o != card and self.f(v, o, player, card)]
 
     def _can_pay_n(self, game: Game, player: int) -> bool:
-        return plan_payment(ManaCost.parse(f"{{{self.n}}}"), *game.payment(player)) is not None
+        return game.plan_mana(player, ManaCost.parse(f"{{{self.n}}}")) is not None
 
     def mana(self, game: Game, player: int, card: int) -> int:
         return 0 if self.revealable(game, player, card) else self.n
@@ -98,8 +98,7 @@ class RevealOrPay(AdditionalCost):
             choice: Any = PAY
         else:
             options: list[Any] = list(cands)
-            plan = plan_payment(ManaCost.parse(f"{{{self.n}}}"),
-                                *game.payment(player, ("spell", spell)))
+            plan = game.plan_mana(player, ManaCost.parse(f"{{{self.n}}}"), ("spell", spell))
             if plan is not None:
                 options.append(PAY)
             choice = game.choose(player, "choose", options, prompt)

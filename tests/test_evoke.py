@@ -231,10 +231,13 @@ def test_its_controller_orders_the_two_enters_abilities(registry: Registry,
     assert len(g.state.pending) == 2
     g.settle()
     assert len(g.state.stack) == 2
+    # (the order she was asked in is the order they triggered in; either may come first)
+    sacrifice_on_top = g.ability(g.state.stack[-1]).text.startswith("evoke")
+    assert sacrifice_on_top != g.ability(g.state.stack[0]).text.startswith("evoke")
     g.resolve_top()
     s = g.state
     drifter = next(o for o in s.objects.values() if o.card == "Mulldrifter")
-    if reverse:  # draw on top: it resolves first, Mulldrifter still on the battlefield
+    if not sacrifice_on_top:  # draw on top: it resolves first, Mulldrifter still there
         assert (drifter.zone, len(s.players[0].hand)) == ("battlefield", 2)
     else:  # the sacrifice on top
         assert (drifter.zone, len(s.players[0].hand)) == ("graveyard", 0)

@@ -149,6 +149,16 @@ def test_migrate_imports_rewrites_an_old_pack_and_names_what_moved() -> None:
     assert any("binds the name 'kernel'" in n for n in notes)
 
 
+def test_migrate_imports_names_a_monkeypatch_of_a_kernel_class() -> None:
+    old = ("from kernel.engine import Game\n\n\ndef _entered(self, *a):\n    pass\n\n\n"
+           "Game._entered = _entered\nx = game._pay\n")
+    new, notes = _migrate().migrate(old, "old_pack.py")
+    assert "from mtgk.rules.engine import Game" in new
+    assert any(n.startswith("old_pack.py:8: assigns the private Game._entered") for n in notes), \
+        notes
+    assert any(n.startswith("old_pack.py:9: uses the private Game._pay") for n in notes), notes
+
+
 def test_a_migrated_pack_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     new, _ = _migrate().migrate(OLD_PACK.replace("import kernel.engine\n", ""), "")
     # the one moved name, by hand (the note says where it went)

@@ -26,10 +26,25 @@ def _is_game(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "game"
 
 
+def kernel_names(tree: ast.AST) -> set[str]:
+    """The names a module binds to the kernel's modules and classes (``from mtgk.rules.engine
+    import Game``, ``import mtgk.rules.engine as engine``, ``import mtgk``)."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and \
+                node.module.split(".")[0] == "mtgk":
+            out |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.Import):
+            out |= {a.asname or a.name.split(".")[0] for a in node.names
+                    if a.name.split(".")[0] == "mtgk"}
+    return out
+
+
 def violations(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     rel = path.relative_to(ROOT)
     out: list[str] = []
+    kernel = kernel_names(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and \
                 node.module.split(".")[0] == "mtgk":
@@ -37,6 +52,11 @@ def violations(path: Path) -> list[str]:
                     f"{node.module}" for a in node.names if _private(a.name)]
         elif isinstance(node, ast.Attribute) and _private(node.attr) and _is_game(node.value):
             out.append(f"{rel}:{node.lineno}: reaches into Game's private {node.attr!r}")
+        elif isinstance(node, ast.Attribute) and _private(node.attr) and \
+                isinstance(node.value, ast.Name) and node.value.id in kernel:
+            # ``Game._entered = ...`` (a monkeypatch of a kernel class), ``engine._x``
+            out.append(f"{rel}:{node.lineno}: reaches into the private {node.attr!r} of the "
+                       f"kernel's {node.value.id}")
     return out
 
 
@@ -54,6 +74,15 @@ def test_the_walk_sees_what_it_refuses(tmp_path: Path) -> None:
     probe.write_text(src)
     tree_hits = [v for v in _walk_text(probe)]
     assert any("_plain" in v for v in tree_hits) and any("'_pay'" in v for v in tree_hits)
+    # a monkeypatch of a kernel class (the old Morningtide pack's ``Game._entered = ...``)
+    bad.write_text("from mtgk.rules.engine import Game\nimport mtgk.rules.zones as zones\n"
+                   "Game._entered = lambda *a: None\nx = zones._helper\n")
+    try:
+        hits = violations(bad)
+    finally:
+        bad.unlink()
+    assert any("'_entered'" in v and "Game" in v for v in hits), hits
+    assert any("'_helper'" in v for v in hits), hits
 
 
 def _walk_text(path: Path) -> list[str]:

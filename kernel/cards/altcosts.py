@@ -58,7 +58,8 @@ if TYPE_CHECKING:
     from mtgk.rules.layers import View
 
 __all__ = ["AltCost", "alt_cost", "alt_cost_paid", "alt_costs_of", "enters_if_alt_paid",
-           "ALT_CONDITIONS"]
+           "ALT_CONDITIONS", "OptionalCost", "optional_cost", "optional_cost_paid",
+           "OPTIONAL_COSTS", "pay_optional_costs"]
 
 
 Condition = Callable[["Game", int, int], bool]
@@ -135,3 +136,92 @@ def enters_if_alt_paid(name: str, effect: Effect, *targets: Target,
 
     return Triggered((ev.ObjectFlagged.TAG,), marked, effect, tuple(targets),
                      intervening_if=still, text=text or f"enters, if its {name} cost was paid")
+
+
+# ---------------------------------------------------------------- optional additional costs
+
+OPTIONAL_COSTS = "optional_costs"
+"""The key of ``CardDef.extras`` holding a card's :class:`OptionalCost` objects."""
+
+CanPay = Callable[["Game", int, int], bool]
+Pay = Callable[["Game", int, int], None]
+
+
+@dataclass(frozen=True)
+class OptionalCost:
+    """An optional additional cost of a spell: "You may [cost] as you cast this spell"
+    (kicker, conspire, buyback, bargain-like).  ``name`` (lower case) is what
+    :func:`optional_cost_paid` asks; ``mana`` its mana part (``"{1}{G}"``, or ``""``);
+    ``can_pay(game, player, spell)`` and ``pay(game, player, spell)`` its other part
+    ("tap two untapped creatures you control that share a color with it"), ``None`` when
+    it has none; ``text`` the cost in words, for the question."""
+
+    name: str
+    mana: str = ""
+    can_pay: CanPay | None = None
+    pay: Pay | None = None
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name or self.name != self.name.strip().lower():
+            raise ValueError(f"optional_cost: the name {self.name!r} must be lower case")
+
+
+def optional_cost(name: str, mana: str = "", can_pay: CanPay | None = None,
+                  pay: Pay | None = None, text: str = "") -> OptionalCost:
+    """An optional additional cost for ``CardSet.card`` (see :class:`OptionalCost`):
+    kicker {1}{G} is ``optional_cost("kicker", "{1}{G}")``.  As the spell is cast (after
+    its mana cost is paid) its controller is asked ``may`` (a scenario answers
+    ``{may: yes}``) when they can pay it; paid, the spell -- and the permanent it
+    becomes -- is marked, and :func:`optional_cost_paid` (``Ctx.optional_cost_paid``)
+    says so."""
+    from mtgk.rules.mana import ManaCost
+    ManaCost.parse(mana)  # a cost that doesn't parse fails as the pack loads
+    return OptionalCost(name, mana, can_pay, pay, text)
+
+
+def _flag(name: str) -> str:
+    return f"cast_paid_{name}"
+
+
+def optional_cost_paid(v: View | Game, obj: int, name: str) -> bool:
+    """Whether the spell ``obj`` (on the stack or resolving), or the permanent it became,
+    was cast with its optional cost ``name`` paid."""
+    o = v.state.objects.get(obj)
+    return bool(o is not None and o.flags.get(_flag(name)))
+
+
+def pay_optional_costs(game: Game, player: int, spell: int) -> None:
+    """The cast hook that offers a spell's optional costs (``CardSet.card`` adds it to a
+    registry with a card that has one): each in printed order, when it can be paid."""
+    from mtgk.rules.mana import ManaCost
+
+    o = game.state.objects.get(spell)
+    if o is None:
+        return
+    d = game.reg[o.flags.get("face") or o.card]
+    for oc in d.extras.get(OPTIONAL_COSTS, ()):
+        mana = ManaCost.parse(oc.mana)
+        plan = None
+        try:
+            if not mana.is_free:
+                plan = game.plan_mana(player, mana, ("spell", spell))
+                if plan is None:
+                    continue
+            if oc.can_pay is not None and not oc.can_pay(game, player, spell):
+                continue
+        except Exception as exc:
+            game.card_failed(exc, d.name, None, f"optional cost {oc.name}")
+        words = oc.text or (oc.mana if oc.mana else oc.name)
+        if not game.choose(player, "may", [False, True],
+                           f"{d.name}: {oc.name} -- pay {words}?",
+                           context={"answer": "may", "optional_cost": oc.name}):
+            continue
+        if plan is not None:
+            game.pay(player, plan)
+        if oc.pay is not None:
+            try:
+                oc.pay(game, player, spell)
+            except Exception as exc:
+                game.card_failed(exc, d.name, None, f"optional cost {oc.name}")
+        game.emit(ev.ObjectFlagged(obj=spell, key=_flag(oc.name), value=True))

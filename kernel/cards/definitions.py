@@ -37,6 +37,11 @@ KEYWORDS = frozenset({
     "protection from enchantments",
 })
 
+KEYWORD_ABILITIES: dict[str, None] = {}
+"""The keyword abilities packs and plugins declare (``mtgk.cards.keywords.declare_keyword``,
+lower case, in the order declared): a card whose facts list one has it as an ability,
+like a kernel keyword (``Chars.has``; "loses all abilities" takes it away)."""
+
 
 class CardFacts(msgspec.Struct, frozen=True, kw_only=True):
     """What a card *is* (from the set's data file), before any effect."""
@@ -92,12 +97,17 @@ X_COUNT = -1
 @dataclass(frozen=True)
 class Target:
     """One target slot: a filter, and how many objects/players it takes (``count`` may be
-    :data:`X_COUNT`).  While targets are chosen, a filter reads the X chosen as ``view.x``."""
+    :data:`X_COUNT`).  While targets are chosen, a filter reads the X chosen as ``view.x``.
+    One object is never chosen twice for one slot ("two target creatures": ``count=2``);
+    it may be for two slots ("target creature ... target creature") unless the later one
+    says ``another`` ("target creature ... another target creature")."""
 
     filter: Filter
     count: int = 1
     up_to: bool = False
     label: str = "target"
+    #: "another target ...": none of the objects chosen for the slots before it (CR 115.3)
+    another: bool = False
 
 
 @dataclass(frozen=True)
@@ -106,6 +116,10 @@ class Cost:
 
     mana: str = ""
     tap: bool = False
+    #: ``{Q}``, the untap symbol (CR 107.6): untap this permanent (it must be tapped; a
+    #: creature's needs it to have been under its controller's control since the turn
+    #: began, CR 302.6)
+    untap: bool = False
     loyalty: int | None = None  # +N / -N;  X loyalty is -X
     loyalty_x: bool = False
     sacrifice_self: bool = False
@@ -122,6 +136,16 @@ class Cost:
     #: counters", "Activate only during your turn"): objects with ``can_pay(game, player,
     #: source) -> bool`` and ``pay(game, player, source)`` (see ``mtgk.plugins.costs``)
     extra: tuple[Any, ...] = ()
+    #: the parts of the printed cost no cost reader understood (an error as the card's
+    #: set loads: :func:`check_definition`)
+    unread: tuple[str, ...] = ()
+
+
+COST_PARTS = ("mana symbols ({2}{R}, {W/U}, {2/W}, {X}, {C}), {T}, {Q}, "
+              "\"Sacrifice ~\" / \"Sacrifice a <type>\" / \"Sacrifice another <type>\", "
+              "\"Pay N life\", \"Discard ~\", \"Reveal ~\"; other costs are "
+              "Cost.extra objects (mtgk.plugins.costs)")
+"""What an activated ability's printed cost may be made of (see :func:`mtgk.cards.dsl.parse_cost`)."""
 
 
 @dataclass(frozen=True)
@@ -224,11 +248,22 @@ STATIC_HOOKS: dict[str, str] = {
 }
 
 
+KERNEL_STATIC_HOOKS = frozenset(STATIC_HOOKS)
+"""The static hooks the kernel itself calls: a pack can't register one of these names for
+its own use (the kernel would call its functions as the kernel's hook)."""
+
+
 def register_static_hook(name: str, what: str) -> None:
     """Declare a static-ability hook that a pack's own code asks for with
-    ``game.static_hooks(name)``; ``what`` says what it does."""
+    ``game.static_hooks(name)``; ``what`` says what it does.  A name the kernel's own hooks
+    have (:data:`KERNEL_STATIC_HOOKS`) is refused: the kernel would call the pack's
+    functions as its own hook."""
     if not name.isidentifier() or name.startswith("_"):
         raise ValueError(f"register_static_hook: {name!r} is not a public attribute name")
+    if name in KERNEL_STATIC_HOOKS:
+        raise ValueError(f"register_static_hook: {name!r} is a hook the kernel calls itself "
+                         f"({STATIC_HOOKS[name]}); a pack's own hook needs another name "
+                         "(a static ability carrying this one is the kernel's hook)")
     STATIC_HOOKS.setdefault(name, what)
 
 
@@ -252,7 +287,32 @@ def _static_extras(cls: type) -> list[str]:
 def check_definition(card: CardDef, set_name: str) -> None:
     """Raise :class:`CardDefinitionError` naming the card and its set for what is wrong in
     its definition that loading can tell: a static ability with an attribute that is no
-    static hook (see :data:`STATIC_HOOKS`)."""
+    static hook (see :data:`STATIC_HOOKS`); a cost it can't read -- a mana cost or an
+    alternative cost with a symbol that is no mana symbol, an activated ability's cost
+    with a part no cost reader understood (``{S}``, ``{Uu}``, a typo)."""
+    from mtgk.rules.mana import ManaCost
+
+    where = f"card {card.facts.name!r} (set {set_name})"
+    costs = [("its mana cost", card.facts.mana_cost or "")] + [
+        (f"its {name} cost", cost) for name, cost in sorted(card.alt_costs.items())]
+    for half in costs:
+        for part in half[1].split("//"):
+            try:
+                ManaCost.parse(part.strip())
+            except ValueError as exc:
+                raise CardDefinitionError(f"{where}: {half[0]} {half[1]!r} can't be read: "
+                                          f"{exc}") from None
+    for i, ab in enumerate(card.abilities):
+        if isinstance(ab, Activated):
+            what = f"{where}: the cost of its activated ability #{i}"
+            if ab.cost.unread:
+                raise CardDefinitionError(
+                    f"{what} has {ab.cost.unread[0]!r}, which no cost reader understands; "
+                    f"a cost may be {COST_PARTS}")
+            try:
+                ManaCost.parse(ab.cost.mana)
+            except ValueError as exc:
+                raise CardDefinitionError(f"{what} can't be read: {exc}") from None
     for i, ab in enumerate(card.abilities):
         if isinstance(ab, Static) and type(ab) is not Static:
             for name in _static_extras(type(ab)):
@@ -278,7 +338,8 @@ class CardDef:
 
     def __post_init__(self) -> None:
         if not self.keywords:
-            self.keywords = tuple(k.lower() for k in self.facts.keywords if k.lower() in KEYWORDS)
+            self.keywords = tuple(k.lower() for k in self.facts.keywords
+                                  if k.lower() in KEYWORDS or k.lower() in KEYWORD_ABILITIES)
             if any(k.lower() == "protection" for k in self.facts.keywords):
                 self.keywords += protection_keywords(self.facts.oracle_text)
 
@@ -514,6 +575,9 @@ class Registry:
             if c.facts.name in self.cards and not c.abilities and self.cards[c.facts.name].abilities:
                 continue  # never let a bare printing shadow a full definition
             self.replace(c)
+            for hook in c.extras.get("cast_hooks", ()):  # what casting it asks (optional costs)
+                if hook not in self.cast_hooks:
+                    self.cast_hooks.append(hook)
 
     def trigger_plan(self, tag: str, before: bool) -> TriggerPlan:
         """For event ``tag`` and look-back (``before``) or ordinary triggers: each zone to

@@ -27,7 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtgk.cards.altcosts import ALT_CONDITIONS, AltCost
+from mtgk.cards.altcosts import (
+    ALT_CONDITIONS,
+    OPTIONAL_COSTS,
+    AltCost,
+    OptionalCost,
+    pay_optional_costs,
+)
 from mtgk.cards.definitions import (
     Activated,
     CardDef,
@@ -46,7 +52,7 @@ from mtgk.cards.effects import Ctx
 from mtgk.cards.filters import Filter, matching
 from mtgk.log import events as ev
 from mtgk.rules.layers import View
-from mtgk.rules.seats import is_active
+from mtgk.rules.seats import is_active, same_team
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game
@@ -103,12 +109,19 @@ class CardSet:
         is no ability: it gives the card that alternative cost (with its condition).  An
         ability with an ``alt_cost`` attribute -- an ``AltCost`` or ``(name, cost)``
         (e.g. evoke's trigger) -- also gives the card that alternative cost.
-        ``alt_costs``: more of them, as ``{name: cost}``.
+        ``alt_costs``: more of them, as ``{name: cost}``.  An
+        :class:`~mtgk.cards.altcosts.OptionalCost` (:func:`mtgk.cards.altcosts.optional_cost`:
+        kicker, conspire) is no ability either: it becomes one of the card's optional
+        additional costs, offered as it is cast.
         """
         alts = dict(alt_costs or {})
         declared: dict[str, AltCost] = {}
+        optional: list[OptionalCost] = []
         kept: list[Any] = []
         for a in abilities:
+            if isinstance(a, OptionalCost):
+                optional.append(a)
+                continue
             found = a if isinstance(a, AltCost) else getattr(a, "alt_cost", None)
             if isinstance(found, AltCost):
                 declared.setdefault(found.name, found)
@@ -120,6 +133,9 @@ class CardSet:
         extras = dict(extras)
         if declared:
             extras[ALT_CONDITIONS] = declared
+        if optional:
+            extras[OPTIONAL_COSTS] = tuple(optional)
+            extras["cast_hooks"] = (pay_optional_costs,)
         d = CardDef(facts or self.fact(name), kept, alt_costs=alts,
                     extras=extras, set_code=self.name)
         self.defs[name] = d
@@ -170,8 +186,13 @@ def token_facts(name: str, types: Sequence[str], subtypes: Sequence[str], text: 
 
 # ---------------------------------------------------------------- targets and costs
 
-def target(f: Filter, count: int = 1, up_to: bool = False) -> Target:
-    return Target(f, count, up_to)
+def target(f: Filter, count: int = 1, up_to: bool = False, another: bool = False) -> Target:
+    """A target slot: "target creature" ``target(creature)``; "two target creatures"
+    ``target(creature, 2)`` (two different ones); "up to three targets" ``up_to=True``;
+    "another target creature" (after a first slot) ``target(creature, another=True)``:
+    none of the objects the slots before it took.  Each slot has its own filter; the
+    effect reads the chosen ones in slot order, ``c.target(0)``, ``c.target(1)`` ..."""
+    return Target(f, count, up_to, another=another)
 
 
 _LOYALTY = re.compile(r"^([+\-−]?)(\d+|X)$")
@@ -186,26 +207,38 @@ def parse_cost(text: str) -> Cost:
     ~"`` / ``"Discard this card"`` (from its owner's hand: give the ability
     ``zones=("hand",)``), ``"Reveal ~"`` / ``"Reveal this card"``."""
     mana = ""
-    tap = sac = discard = reveal = False
+    tap = untap = sac = discard = reveal = False
     life = 0
     victim: Filter | None = None
+    unread: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         low = part.lower()
         if low.startswith(("discard ", "reveal ")) and \
                 low.split(" ", 1)[1].removesuffix(" from your hand") in _THIS_CARD:
             discard = discard or low.startswith("discard")
             reveal = reveal or low.startswith("reveal")
-        elif part == "{T}":
+        elif part.upper() == "{T}":
             tap = True
+        elif part.upper() == "{Q}":
+            untap = True
         elif part.lower().startswith("sacrifice"):
             victim = _sacrifice_filter(part[len("sacrifice"):].strip())
             sac = victim is None
-        elif part.lower().startswith("pay ") and "life" in part.lower():
+        elif re.fullmatch(r"pay (\d+) life", low):
             life = int(re.findall(r"\d+", part)[0])
+        elif re.fullmatch(r"(\{[^{}]+\})+", part):
+            for sym in re.findall(r"\{[^{}]+\}", part):
+                if sym.upper() == "{T}":
+                    tap = True
+                elif sym.upper() == "{Q}":
+                    untap = True
+                else:
+                    mana += sym
         elif part:
-            mana += part
-    return Cost(mana=mana, tap=tap, sacrifice_self=sac, life=life, sacrifice=victim,
-                discard_self=discard, reveal_self=reveal)
+            unread.append(part)
+    return Cost(mana=mana, tap=tap, untap=untap, sacrifice_self=sac, life=life,
+                sacrifice=victim, discard_self=discard, reveal_self=reveal,
+                unread=tuple(unread))
 
 
 def _sacrifice_filter(what: str) -> Filter | None:
@@ -419,15 +452,25 @@ def becomes_blocked(effect: Effect, *targets: Target, f: Filter | None = None) -
                      each=None if f is None else blocked)
 
 
+CASTERS = ("you", "opponent", "any")
+"""Who ``casts(..., who=...)`` watches: you, an opponent, any player."""
+
+
 def casts(f: Filter, effect: Effect, *targets: Target, who: str = "you",
           opponents_turn: bool = False) -> Triggered:
-    """"Whenever you cast a [f] spell" (``who="you"``) or "Whenever a player casts ..."
-    (``who="any"``); ``opponents_turn``: "... during an opponent's turn".  ``f`` sees the
-    spell on the stack: ``kind("Faerie").spell``, or "a spell that has flying"
-    ``spell_filter.where(lambda v, o, you, src: v.chars(o).has("flying"))``."""
+    """"Whenever you cast a [f] spell" (``who="you"``), "Whenever an opponent casts ..."
+    (``who="opponent"``) or "Whenever a player casts ..." (``who="any"``);
+    ``opponents_turn``: "... during an opponent's turn".  ``f`` sees the spell on the
+    stack: ``kind("Faerie").spell``, "a green spell" ``spell.of_color("G")``, "a spell
+    that has flying" ``spell.where(lambda v, o, you, src: v.chars(o).has("flying"))``."""
+    if who not in CASTERS:
+        raise ValueError(f"casts: who={who!r} is none of {', '.join(map(repr, CASTERS))}")
+
     def when(v: View, src: int, e: Any) -> bool:
         you = controller(v, src)
         if who == "you" and e.controller != you:
+            return False
+        if who == "opponent" and same_team(v.state, e.controller, you):
             return False
         if opponents_turn and is_active(v.state, you):  # (your team's turn: not an opponent's)
             return False

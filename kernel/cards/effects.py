@@ -47,6 +47,10 @@ class Ctx:
         self.subject: int | None = data[2] if (item.kind == "triggered" and isinstance(
             data, list) and len(data) == 3) else None
         self.legal = legal if legal is not None else [True] * len(self.targets)
+        #: what the effect remembers between its steps, for this resolution only: "Exile
+        #: target creature. Its controller gains life equal to its power" remembers the
+        #: power before the exile (``sequence(step, step)`` shares one ``Ctx``).  Not part
+        #: of the game state: a replay re-runs the effect and remembers the same
         self.memory: dict[str, Any] = {}
 
     def __repr__(self) -> str:
@@ -58,9 +62,10 @@ class Ctx:
     # reference, and those that take a player refuse what can't be one, so a card never
     # quietly acts on the wrong one.
 
-    def as_player(self, who: int, helper: str = "a player") -> int:
+    def as_player(self, who: int | None, helper: str = "a player") -> int:
         """The index of the player ``who`` names: an index or a player reference
-        (raises ``ValueError`` naming ``helper`` for anything else)."""
+        (raises ``ValueError`` naming ``helper`` for anything else, ``TypeError`` for
+        ``None``: a target that is gone)."""
         n = len(self.game.state.players)
         if isinstance(who, bool) or not isinstance(who, int):
             raise TypeError(f"{helper}: {who!r} is not a player (an index 0..{n - 1} or a "
@@ -145,6 +150,13 @@ class Ctx:
         from mtgk.cards.altcosts import ctx_alt_cost_paid
         return ctx_alt_cost_paid(self, name)
 
+    def optional_cost_paid(self, name: str) -> bool:
+        """Whether the resolving spell -- or, for an ability, its source permanent -- was
+        cast with its optional additional cost ``name`` paid ("if it was kicked"; see
+        :func:`mtgk.cards.altcosts.optional_cost_paid`)."""
+        from mtgk.cards.altcosts import optional_cost_paid
+        return optional_cost_paid(self.game, self.source, name)
+
     def power(self, oid: int) -> int:
         return self.game.chars(oid).power or 0
 
@@ -176,13 +188,18 @@ class Ctx:
                                exiled_with=self.source if linked else 0)
 
     def put_onto_battlefield(self, oid: int | None, controller: int | None = None,
-                             tapped: bool = False) -> int | None:
+                             tapped: bool = False, counters: dict[str, int] | None = None
+                             ) -> int | None:
+        """Put ``oid`` onto the battlefield (under its owner's control, or
+        ``controller``'s); ``tapped`` and ``counters`` are how it enters ("return it to
+        the battlefield with a -1/-1 counter on it": ``counters={"-1/-1": 1}``, CR
+        614.1c): its "enters" abilities see it so.  Its new id."""
         if oid is None:
             return None
         return self.game.move(self._object(oid, "put_onto_battlefield"), "battlefield",
                               reason="put", controller=-1 if controller is None else
                               self.as_player(controller, "put_onto_battlefield"),
-                              tapped=tapped)
+                              tapped=tapped, counters=counters)
 
     # One instruction for several objects ("destroy all ...", "exile those cards", "each
     # player discards ..."): they all move at once (Game.move_together), so replacement
@@ -282,14 +299,21 @@ class Ctx:
         return [self.game.create_token(name, who, attached_to=attached_to, tapped=tapped)
                 for _ in range(n)]
 
-    def until_end_of_turn(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
-        """A continuous effect on ``objs`` that lasts until end of turn."""
-        self.game.add_effect(kind, objs, params, self.source, self.controller, "eot")
+    def until_end_of_turn(self, kind: str, objs: Sequence[int | None], params: Any = None
+                          ) -> None:
+        """A continuous effect on ``objs`` that lasts until end of turn (``None`` among
+        them -- a target that is gone, ``c.subject`` -- is left out)."""
+        present = _present(objs)
+        if present is not None:
+            self.game.add_effect(kind, present, params, self.source, self.controller, "eot")
 
-    def until_your_next_turn(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
+    def until_your_next_turn(self, kind: str, objs: Sequence[int | None], params: Any = None
+                             ) -> None:
         """A continuous effect on ``objs`` that lasts until this ability's controller's next
         turn (duration ``next_turn``: it ends as that turn begins)."""
-        self.game.add_effect(kind, objs, params, self.source, self.controller, "next_turn")
+        present = _present(objs)
+        if present is not None:
+            self.game.add_effect(kind, present, params, self.source, self.controller, "next_turn")
 
     def become_copy(self, oid: int | None, of: int | None, duration: str = "") -> None:
         """``oid`` becomes a copy of ``of`` (CR 707.2; layer 1): it copies ``of``'s copiable
@@ -300,17 +324,22 @@ class Ctx:
         self.game.add_effect("copy", [oid], copiable_name(self.game.chars(of)), self.source,
                              self.controller, duration)
 
-    def forever(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
+    def forever(self, kind: str, objs: Sequence[int | None], params: Any = None
+                ) -> None:
         """A continuous effect on ``objs`` with no duration."""
-        self.game.add_effect(kind, objs, params, self.source, self.controller, "")
+        present = _present(objs)
+        if present is not None:
+            self.game.add_effect(kind, present, params, self.source, self.controller, "")
 
-    def while_on_battlefield(self, kind: str, objs: Sequence[int], params: Any = None) -> None:
+    def while_on_battlefield(self, kind: str, objs: Sequence[int | None], params: Any = None
+                             ) -> None:
         """A continuous effect on ``objs`` "for as long as [this source] remains on the
         battlefield" (duration ``while_source``): it ends as the source leaves, and never
         begins if the source has already left."""
+        present = _present(objs)
         o = self.game.state.objects.get(self.source)
-        if o is not None and o.zone == "battlefield" and objs:
-            self.game.add_effect(kind, objs, params, self.source, self.controller,
+        if o is not None and o.zone == "battlefield" and present:
+            self.game.add_effect(kind, present, params, self.source, self.controller,
                                  "while_source")
 
     def gain_control(self, oid: int | None, until_eot: bool = False) -> None:
@@ -343,18 +372,18 @@ class Ctx:
         which a scenario answers with ``{pay: yes}``) if they can pay -- one that can't is
         "asked" with the one answer no; True if they paid.  A cost of nothing is paid
         without asking."""
-        from mtgk.rules.mana import ManaCost, plan_payment
+        from mtgk.rules.mana import ManaCost
         player = self.as_player(player, "pay")
         mana = ManaCost.parse(cost)
         if mana.is_free:
             return True
-        plan = plan_payment(mana, *self.game.payment(player))
+        plan = self.game.plan_mana(player, mana)
         paid = self.game.choose(player, "may", [False] if plan is None else [False, True],
                                 prompt=prompt or f"pay {cost}?",
                                 context={"answer": "pay", "cost": cost})
         if plan is None or not paid:
             return False
-        self.game._pay(player, plan)
+        self.game.pay(player, plan)
         return True
 
     def reveal(self, player: int, objs: Sequence[int]) -> None:
@@ -405,3 +434,10 @@ class Ctx:
 
     def player_ref(self, player: int) -> int:
         return player_ref(player)
+
+
+def _present(objs: Sequence[int | None]) -> list[int] | None:
+    """``objs`` without ``None`` (a target that is gone, no ``Ctx.subject``); ``None`` if
+    that leaves nothing of what was given (then the effect affects nothing)."""
+    out = [o for o in objs if o is not None]
+    return None if objs and not out else out

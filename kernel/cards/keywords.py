@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mtgk.cards.definitions import KEYWORDS, CardDefinitionError
+from mtgk.cards.definitions import KEYWORD_ABILITIES, KEYWORDS, CardDefinitionError
 
 if TYPE_CHECKING:
     from mtgk.cards.definitions import CardDef
@@ -51,6 +51,10 @@ class KeywordMechanism:
     provider: str
     what: str = ""
     check: KeywordCheck | None = None
+    #: a keyword ability the card has (``Chars.has(name)``, lost with "loses all
+    #: abilities"); ``False`` for a keyword action (clash, mill) or an ability word
+    #: (kinship, constellation), which are no abilities
+    ability: bool = True
 
 
 MECHANISMS: dict[str, KeywordMechanism] = {}
@@ -58,16 +62,22 @@ MECHANISMS: dict[str, KeywordMechanism] = {}
 
 
 def declare_keyword(name: str, provider: str, check: KeywordCheck | None = None,
-                    what: str = "") -> KeywordMechanism:
+                    what: str = "", ability: bool = True) -> KeywordMechanism:
     """Declare that module ``provider`` implements the keyword ``name`` (any case); a
-    card listing it in its facts must pass ``check`` as its set loads.  Declaring a name
-    again keeps the first declaration (a kernel keyword can't be redeclared)."""
+    card listing it in its facts must pass ``check`` as its set loads, and has it as an
+    ability (``Chars.has(name)``: granted, lost and copied like a kernel keyword) unless
+    ``ability=False`` (a keyword action such as clash, an ability word such as kinship).
+    Declaring a name again keeps the first declaration (a kernel keyword can't be
+    redeclared)."""
     key = name.strip().lower()
     if not key:
         raise ValueError("declare_keyword: an empty keyword")
     if key in KEYWORDS:
         raise ValueError(f"declare_keyword: {name!r} is a keyword the kernel implements")
-    return MECHANISMS.setdefault(key, KeywordMechanism(key, provider, what, check))
+    mech = MECHANISMS.setdefault(key, KeywordMechanism(key, provider, what, check, ability))
+    if mech.ability:
+        KEYWORD_ABILITIES.setdefault(key, None)
+    return mech
 
 
 def known_keyword(name: str) -> bool:
@@ -107,6 +117,8 @@ def check_keywords(card: CardDef, set_name: str) -> None:
             raise CardDefinitionError(
                 f"{where}: its facts list the keyword {kw!r} ({mech.provider}), but its "
                 f"definition has {missing}")
+        if mech.ability and key not in card.keywords:  # (declared after the card was)
+            card.keywords += (key,)
 
 
 for _name, _what in (
@@ -115,4 +127,4 @@ for _name, _what in (
         ("landwalk", "the landwalk keywords (islandwalk, ...) the facts list as well"),
         ("mill", "a keyword action (Ctx.mill)"),
         ("constellation", "an ability word: no rules meaning, its trigger is the card's own")):
-    declare_keyword(_name, "mtgk (kernel)", what=_what)
+    declare_keyword(_name, "mtgk (kernel)", what=_what, ability=False)

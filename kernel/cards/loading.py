@@ -73,7 +73,15 @@ class LoadFailure:
 
 
 def _entry_points(group: str) -> list[md.EntryPoint]:
-    return sorted(md.entry_points(group=group), key=lambda e: e.name)
+    """The entry points of ``group`` by name; two of one name (from two packages) with the
+    kernel's first, then by package name (:func:`load_registry` refuses the second)."""
+    return sorted(md.entry_points(group=group),
+                  key=lambda e: (e.name, _dist(e) != KERNEL_DISTRIBUTION, _dist(e), e.value))
+
+
+def _dist(ep: md.EntryPoint) -> str:
+    """The name of the package (distribution) an entry point comes from."""
+    return ep.dist.name if ep.dist is not None else "?"
 
 
 _import_seconds: dict[tuple[str, str, str], float] = {}
@@ -156,11 +164,19 @@ def load_registry(sets: Sequence[str] | None = None, strict: bool = False,
     found: list[tuple[_Plugin, Any]] = []
     groups = [(CARDSET_GROUP, sets)] + ([(PLUGIN_GROUP, None)] if plugins else [])
     for group, only in groups:
+        taken: dict[str, str] = {}  # entry-point name -> the package that has it
         for ep in _entry_points(group):
             if only is not None and ep.name not in only:
                 continue
-            plugin = _Plugin(f"{group}:{ep.name}", ep.name,
-                             ep.dist.name if ep.dist is not None else "?", group)
+            plugin = _Plugin(f"{group}:{ep.name}", ep.name, _dist(ep), group)
+            if ep.name in taken:  # one name, one plugin: the second is refused
+                _fail(reg, plugin.name, plugin.dist,
+                      f"the entry-point name {ep.name!r} ({group}) of package {plugin.dist} is "
+                      f"already taken by plugin {ep.name!r} (package {taken[ep.name]}): give "
+                      "one of them another name (the plugin is not loaded)", strict,
+                      clash=True)
+                continue
+            taken[ep.name] = plugin.dist
             try:
                 obj = load_entry_point(ep)
             except Exception as exc:  # noqa: BLE001 - any plugin error is reported, not fatal
@@ -235,7 +251,8 @@ def _without_clashes(candidates: list[_Plugin], reg: Registry, strict: bool
                          else f"card set {clash.old_set!r} of {owner.label()}")
                 plugin.refused = True
                 _fail(reg, plugin.name, plugin.dist,
-                      clash.reason(f"its card set {info.name!r}", where) +
+                      clash.reason(f"its card set {info.name!r} (package {plugin.dist})",
+                                   where) +
                       " (a card name or set name has one definition; the plugin is not loaded)",
                       strict, clash=True)
                 break

@@ -131,9 +131,10 @@ class GameVariant(Event, frozen=True):
     teams: tuple[tuple[int, ...], ...] = ()
 
 
-UNLISTED_UNLESS_USED = frozenset({"GameVariant"})
+UNLISTED_UNLESS_USED = frozenset({"GameVariant", "DamageResultChanged"})
 """Event types a log header's event table lists only when the log holds such an event
-(see :meth:`mtgk.log.logfile.LogHeader.current_event_table`)."""
+(see :meth:`mtgk.log.logfile.LogHeader.current_event_table`): ``GameVariant`` (a
+multiplayer game's), ``DamageResultChanged`` (:mod:`mtgk.cards.damage`: wither, infect)."""
 
 
 @event

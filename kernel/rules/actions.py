@@ -25,7 +25,7 @@ from mtgk.rules.layers import (
     printed,
     printed_template,
 )
-from mtgk.rules.mana import ManaCost, Source, max_payable_x, plan_payment
+from mtgk.rules.mana import ManaCost, Source, plan_payment
 from mtgk.rules.options import Options
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import is_active
@@ -485,8 +485,10 @@ class LegalActions(GamePart):
                 (self.state.players[player].mana, sources)
             xs = [0]
             if cost.x:
-                xs = list(range(0, max_payable_x(cost, pool, srcs) + 1))
-            elif plan_payment(cost, pool, srcs) is None:
+                xs = list(range(0, self.max_payable(player, cost, ("spell", oid), pool, srcs)
+                                + 1))
+            elif plan_payment(cost, pool, srcs) is None and \
+                    self.plan_mana(player, cost, ("spell", oid)) is None:
                 continue
             if self.cast_forbidden(player, oid, alt):
                 continue
@@ -494,7 +496,9 @@ class LegalActions(GamePart):
             for modes in self._mode_choices(d):
                 slots = self._spell_target_slots(d, modes)
                 payable = [x for x in xs if not cost.x or
-                           plan_payment(cost.with_x(x), pool, srcs) is not None]
+                           plan_payment(cost.with_x(x), pool, srcs) is not None
+                           or self.plan_mana(player, cost.with_x(x), ("spell", oid))
+                           is not None]
                 by_x = {x: self._target_combos(player, oid, slots, x) for x in payable}
                 seen: list[list[int]] = []
                 for x in payable:
@@ -565,7 +569,10 @@ class LegalActions(GamePart):
                 return []
             per_slot.append(opts)
         out: list[list[int]] = []
+        another = any(t.another for t in slots)
         for combo in product(*per_slot):
+            if another and not _distinct_for_another(slots, combo):
+                continue
             out.append([r for part in combo for r in part])
             if len(out) >= MAX_TARGET_COMBOS:
                 break
@@ -732,7 +739,8 @@ class LegalActions(GamePart):
         if cost.x:
             pool, srcs = self.payment(player, ("ability", oid)) if sources is None else \
                 (self.state.players[player].mana, sources)
-            xs = list(range(0, max_payable_x(cost, pool, srcs) + 1))
+            xs = list(range(0, self.max_payable(player, cost, ("ability", oid), pool, srcs)
+                            + 1))
         out: list[Any] = []
         for targets in self._target_combos(player, oid, ab.targets):
             for x in xs:
@@ -757,7 +765,8 @@ class LegalActions(GamePart):
         if cost.x:
             pool, srcs = self.payment(player, ("ability", oid)) if sources is None else \
                 (self.state.players[player].mana, sources)
-            xs = list(range(0, max_payable_x(cost, pool, srcs) + 1))
+            xs = list(range(0, self.max_payable(player, cost, ("ability", oid), pool, srcs)
+                            + 1))
         slots = ab.targets
         if len(slots) == 1 and slots[0].count == 1 and not slots[0].up_to:
             single = self.target_candidates(player, oid, slots[0], 0)  # (_target_combos's)
@@ -765,3 +774,13 @@ class LegalActions(GamePart):
         else:
             f = Activations(oid, idx, xs, None, self._target_combos(player, oid, slots))
         return f if f.count else None
+
+
+def _distinct_for_another(slots: Sequence[Target], chunks: Sequence[Sequence[int]]) -> bool:
+    """Whether no "another target" slot took an object a slot before it took (CR 115.3)."""
+    before: list[int] = []
+    for t, chunk in zip(slots, chunks, strict=True):
+        if t.another and any(r in before for r in chunk):
+            return False
+        before.extend(chunk)
+    return True

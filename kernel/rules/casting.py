@@ -13,7 +13,7 @@ from mtgk.cards.definitions import Activated, Cost, Target
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS, Action, Activate, Cast, Pass, PlayLand, action_from
 from mtgk.rules.core import BASIC_MANA, Decision, RulesError
-from mtgk.rules.mana import ManaCost, max_payable_x, plan_payment
+from mtgk.rules.mana import ManaCost
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import is_active
 
@@ -196,7 +196,7 @@ class Casting(GamePart):
         cost = self.spell_cost(oid, alt)
         if x and not cost.x:
             raise RulesError("107.3", f"{o.card} has no X in its cost")
-        if plan_payment(cost.with_x(x), *self.payment(player, ("spell", oid))) is None:
+        if self.plan_mana(player, cost.with_x(x), ("spell", oid)) is None:
             raise RulesError("601.2h", f"you can't pay {cost.text} for {o.card}")
 
     def check_targets(self, player: int, source: int, slots: Sequence[Target],
@@ -207,10 +207,15 @@ class Casting(GamePart):
         need_max = sum(self.slot_count(t, x) for t in slots)
         if not need_min <= len(targets) <= need_max:
             raise RulesError("601.2c", f"expected {need_min} target(s), got {len(targets)}")
+        before: list[int] = []
         for t, chunk in zip(slots, self.split_targets(slots, targets, x), strict=True):
             if len(set(chunk)) != len(chunk):
                 raise RulesError("115.3", "the same object can't be chosen twice for one "
                                  "instance of 'target'")
+            if t.another and any(r in before for r in chunk):
+                raise RulesError("115.3", "'another target' can't be an object chosen for "
+                                 "a target before it")
+            before.extend(chunk)
             cands = self.target_candidates(player, source, t, x)
             for ref in chunk:
                 if ref not in cands:
@@ -223,6 +228,11 @@ class Casting(GamePart):
         if ab.cost.tap:
             if o.tapped:
                 raise RulesError("602.5a", f"{o.card} is already tapped")
+            if self.summoning_sick(oid):
+                raise RulesError("302.6", f"{o.card} has summoning sickness")
+        if ab.cost.untap:  # {Q} (CR 107.6)
+            if not o.tapped:
+                raise RulesError("107.6", f"{o.card} is untapped: {{Q}} untaps it")
             if self.summoning_sick(oid):
                 raise RulesError("302.6", f"{o.card} has summoning sickness")
         if ab.cost.loyalty is not None or ab.cost.loyalty_x:
@@ -242,8 +252,8 @@ class Casting(GamePart):
                              f"{s.players[player].life} life")
         if ab.cost.mana:  # a mana ability's too ("{1}, {T}: Add one mana of any color.")
             cost = ManaCost.parse(ab.cost.mana).with_x(x)
-            if plan_payment(cost, *self.payment(player, ("ability", oid),
-                                                exclude=oid if ab.cost.tap else 0)) is None:
+            if self.plan_mana(player, cost, ("ability", oid),
+                              exclude=oid if ab.cost.tap else 0) is None:
                 raise RulesError("602.2b", f"you can't pay {ab.cost.mana}")
         if ab.cost.sacrifice is not None and not self.sacrifice_options(player, oid, ab):
             raise RulesError("602.2b", "you have nothing to sacrifice for that cost")
@@ -348,7 +358,7 @@ class Casting(GamePart):
         if free:  # without paying its mana cost: an additional cost is still paid
             cost = ManaCost.parse("").plus(self.additional_mana(oid, player))
         plan = None if free and cost.is_free else \
-            plan_payment(cost, *self.payment(player, ("spell", oid)))
+            self.plan_mana(player, cost, ("spell", oid))
         new = self.new_id()
         o = self.state.objects[oid]
         if from_zone == "hand" and o.zone != "hand":
@@ -484,18 +494,18 @@ class Casting(GamePart):
             return []
         d = self.card(oid)
         cost = self.spell_cost(oid)
-        pool, sources = self.payment(player, ("spell", oid))
         if free:
             xs = [0]
         elif cost.x:
-            xs = list(range(0, max_payable_x(cost, pool, sources) + 1))
+            xs = list(range(0, self.max_payable(player, cost, ("spell", oid)) + 1))
         else:
-            xs = [0] if plan_payment(cost, pool, sources) is not None else []
+            xs = [0] if self.plan_mana(player, cost, ("spell", oid)) is not None else []
         out = []
         for modes in self._mode_choices(d):
             slots = self._spell_target_slots(d, modes)
             for x in xs:
-                if not free and cost.x and plan_payment(cost.with_x(x), pool, sources) is None:
+                if not free and cost.x and \
+                        self.plan_mana(player, cost.with_x(x), ("spell", oid)) is None:
                     continue
                 combos = self._target_combos(player, oid, slots, x)
                 if combos:
@@ -544,9 +554,10 @@ class Casting(GamePart):
             self.emit(ev.CounterRemoved(obj=oid, kind="loyalty", n=-c.loyalty))
         if c.tap:
             self.emit(ev.Tapped(obj=oid))
+        if c.untap:
+            self.emit(ev.Untapped(obj=oid))
         if c.mana:
-            plan = plan_payment(ManaCost.parse(c.mana).with_x(x),
-                                *self.payment(player, ("ability", oid)))
+            plan = self.plan_mana(player, ManaCost.parse(c.mana).with_x(x), ("ability", oid))
             if plan is not None:
                 self._pay(player, plan)
         if c.life:
@@ -569,9 +580,10 @@ class Casting(GamePart):
     def _activate_mana(self, player: int, oid: int, ab: Activated) -> None:
         if ab.cost.tap:
             self.emit(ev.Tapped(obj=oid))
+        if ab.cost.untap:
+            self.emit(ev.Untapped(obj=oid))
         if ab.cost.mana:  # "{1}, {T}: Add one mana of any color."
-            plan = plan_payment(ManaCost.parse(ab.cost.mana),
-                                *self.payment(player, ("ability", oid)))
+            plan = self.plan_mana(player, ManaCost.parse(ab.cost.mana), ("ability", oid))
             if plan is not None:
                 self._pay(player, plan)
         for part in ab.cost.extra:

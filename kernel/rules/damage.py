@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, cast
 
 from mypy_extensions import trait
 
+from mtgk.cards.damage import DAMAGE_RESULTS, DamageResultChanged, damage_result_of
 from mtgk.log import events as ev
 from mtgk.rules.parts import GamePart
 from mtgk.rules.replacement import replace
@@ -61,4 +62,13 @@ class Damage(GamePart):
                 ctrl = self.last_known_controller(source)
                 if ctrl is not None:
                     self.emit(ev.LifeGained(player=ctrl, n=amount))
+            if sc is not None and DAMAGE_RESULTS and (to < 0 or self.chars(to).is_creature):
+                # what the damage results in, by a quality of its source (wither, infect:
+                # counters instead of marked damage or life loss; mtgk.cards.damage)
+                result = damage_result_of(sc.abilities, to < 0)
+                if result is not None:
+                    self.emit(DamageResultChanged(target=to, amount=amount,
+                                                  ability=result.ability))
+                    self.emit(ev.CounterPlaced(obj=to, kind=result.players if to < 0
+                                               else result.creatures, n=amount))
 

@@ -18,7 +18,7 @@ from mypy_extensions import trait
 from mtgk.cards.definitions import Activated, CardDef, Target
 from mtgk.rules.core import GameCore
 from mtgk.rules.layers import Chars
-from mtgk.rules.mana import ManaCost, Source, Spend
+from mtgk.rules.mana import AnyPlan, ManaCost, Source, Spend
 from mtgk.rules.state import StackItem
 
 if TYPE_CHECKING:
@@ -129,7 +129,16 @@ class GamePart(GameCore):
                    ) -> list[str]:
         raise NotImplementedError  # defined by another part
 
-    def _pay(self, player: int, plan: tuple[list[tuple[int, str]], list[str]]) -> None:
+    def _pay(self, player: int, plan: AnyPlan) -> None:
+        raise NotImplementedError  # defined by another part
+
+    def plan_mana(self, player: int, cost: ManaCost, spend: Spend | None = None,
+                  exclude: int = 0) -> AnyPlan | None:
+        raise NotImplementedError  # defined by another part
+
+    def max_payable(self, player: int, cost: ManaCost, spend: Spend | None = None,
+                    pool: list[str] | None = None, sources: list[Source] | None = None
+                    ) -> int:
         raise NotImplementedError  # defined by another part
 
     def _triggered_at(self, items: Sequence[StackItem]) -> dict[int, int]:
@@ -156,7 +165,8 @@ class GamePart(GameCore):
 
     def move(self, oid: int, to_zone: str, reason: str = "", position: int = -1,
              controller: int = -1, tapped: bool = False,
-             cast_data: dict[str, Any] | None = None) -> int | None:
+             cast_data: dict[str, Any] | None = None,
+             counters: dict[str, int] | None = None) -> int | None:
         raise NotImplementedError  # defined by another part
 
     def move_all(self, oids: Sequence[int], to_zone: str, reason: str = "",
@@ -166,13 +176,15 @@ class GamePart(GameCore):
     def _ready_moves(self, moves: Sequence[Move]) -> list[ReadyMove]:
         raise NotImplementedError  # defined by another part
 
-    def _make_move(self, r: ReadyMove) -> None:
+    def _make_move(self, r: ReadyMove, together: Sequence[int] = ()) -> None:
         raise NotImplementedError  # defined by another part
 
     def _moved_together(self, ready: Sequence[ReadyMove]) -> None:
         raise NotImplementedError  # defined by another part
 
-    def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None) -> None:
+    def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None,
+                 together: Sequence[int] = (), counters: dict[str, int] | None = None
+                 ) -> None:
         raise NotImplementedError  # defined by another part
 
     def draw(self, player: int, n: int = 1) -> None:

@@ -3,6 +3,7 @@ restrictions (CR 106.6), and paying a cost automatically from them."""
 
 from __future__ import annotations
 
+from itertools import combinations, permutations
 from typing import Any
 
 from mypy_extensions import trait
@@ -10,7 +11,18 @@ from mypy_extensions import trait
 from mtgk.log import events as ev
 from mtgk.rules.core import BASIC_MANA
 from mtgk.rules.kept import StaleCache
-from mtgk.rules.mana import SPEND_RESTRICTIONS, Source, Spend, restriction
+from mtgk.rules.mana import (
+    SPEND_RESTRICTIONS,
+    AnyPlan,
+    FilteredPlan,
+    ManaCost,
+    Plan,
+    Source,
+    Spend,
+    max_payable_x,
+    plan_payment,
+    restriction,
+)
 from mtgk.rules.parts import GamePart
 
 
@@ -150,12 +162,168 @@ class ManaPayment(GamePart):
                 out.append(str(more))
         return out
 
-    def pay(self, player: int, plan: tuple[list[tuple[int, str]], list[str]]) -> None:
-        """Pay a payment ``plan`` (``mtgk.rules.mana.plan_payment``'s) for ``player`` (the
-        public face of payment for mechanics plugins)."""
+    # ------------------------------------------------- mana abilities that cost mana
+    FILTER_DEPTH = 3
+    """At most this many mana abilities that cost mana are used in one payment."""
+
+    def mana_filters(self, player: int, exclude: int = 0
+                     ) -> list[tuple[int, ManaCost, tuple[str, ...], int]]:
+        """The mana abilities that cost mana ``player`` could activate now to pay a cost
+        (a filter land's "{1}, {T}: Add one mana of any color"): ``(permanent, the
+        ability's mana cost, the colours each mana it adds may be, how many)``, for
+        untapped permanents whose ability's other cost is {T} alone and whose mana has no
+        spending restriction; in the order of the battlefield, then of the abilities."""
+        if not self._filter_cards() and not (self.state.effects
+                                             and self._effects_facts()[0]):
+            return []
+        out: list[tuple[int, ManaCost, tuple[str, ...], int]] = []
+        for oid in self.state.battlefield:
+            o = self.state.objects[oid]
+            if o.tapped or oid == exclude:
+                continue
+            c = self.chars(oid)
+            if c.controller != player:
+                continue
+            for key, ab in self.definition(oid).activated:
+                cost = ab.cost
+                if not (ab.mana and cost.mana and cost.tap) or key not in c.abilities \
+                        or ab.spend or cost.sacrifice_self or cost.extra or cost.life \
+                        or cost.untap or cost.sacrifice is not None or cost.discard_self:
+                    continue
+                mana = ManaCost.parse(cost.mana)
+                if mana.x or self.summoning_sick(oid):
+                    continue
+                out.append((oid, mana, tuple(ab.mana), ab.amount))
+        return out
+
+    def _filter_cards(self) -> bool:
+        """Whether a card in this game has a mana ability that costs mana."""
+        found = self._game_facts.get(("\0filters", False))
+        if found is None:
+            reg = self.reg
+            found = self._game_facts[("\0filters", False)] = [any(
+                ab.mana and ab.cost.mana
+                for n in self._names for d in [reg.cards.get(reg.canonical(n))]
+                if d is not None for _k, ab in d.activated)]
+        return bool(found[0])
+
+    def plan_mana(self, player: int, cost: ManaCost, spend: Spend | None = None,
+                  exclude: int = 0) -> AnyPlan | None:
+        """How ``player`` pays ``cost`` (X fixed) for ``spend`` automatically, or ``None``
+        if they can't: from their pool and by tapping their mana sources
+        (:func:`~mtgk.rules.mana.plan_payment`), and, when that is not enough, also
+        activating mana abilities that cost mana (:meth:`mana_filters`, CR 605.3a): a
+        :class:`~mtgk.rules.mana.FilteredPlan`.  ``exclude``: a permanent that can't be
+        tapped for mana (the source of an ability with {T} in its cost)."""
+        plan = plan_payment(cost, *self.payment(player, spend, exclude))
+        if plan is not None:
+            return plan
+        return self._filtered_plan(player, cost, exclude)
+
+    def max_payable(self, player: int, cost: ManaCost, spend: Spend | None = None,
+                    pool: list[str] | None = None, sources: list[Source] | None = None
+                    ) -> int:
+        """The largest X for which ``player`` can pay ``cost`` (:meth:`plan_mana`)."""
+        if pool is None or sources is None:
+            pool, sources = self.payment(player, spend)
+        x = max_payable_x(cost, pool, sources)
+        if cost.x and self.mana_filters(player):
+            while self._filtered_plan(player, cost.with_x(x + 1), 0) is not None:
+                x += 1
+        return x
+
+    def _filtered_plan(self, player: int, cost: ManaCost, exclude: int
+                       ) -> FilteredPlan | None:
+        """A payment of ``cost`` that activates mana abilities which cost mana: the fewest
+        of them, tried in the order of :meth:`mana_filters`; for each choice, the cost and
+        the abilities' costs are planned together (the abilities adding their mana as
+        sources), then checked in an order in which each ability's cost is paid from mana
+        already made.  Only unrestricted pool mana and sources that make one mana are
+        used with them; with an "additional mana" static ability none are used."""
+        filters = self.mana_filters(player, exclude)
+        if not filters or self._extra_mana_statics():
+            return None
+        pool = [m for m in self.state.players[player].mana if not restriction(m)]
+        made = {oid: self._tap_mana(oid) for oid in dict.fromkeys(
+            src[0] for src in self.mana_sources(player, exclude))}
+        real_all = [src for src in self.mana_sources(player, exclude)
+                    if (m := made[src[0]]) is not None and m[1] == 1 and not m[2]]
+        # a bound: not even with every filter's mana for free (each of its permanents
+        # making the colours of either ability) -- then no choice of them pays
+        fids = list(dict.fromkeys(f[0] for f in filters))
+        best: list[Source] = []
+        for oid in fids:
+            plain = made.get(oid)
+            colors = list(plain[0]) if plain is not None else []
+            amount = plain[1] if plain is not None else 1
+            for f in filters:
+                if f[0] == oid:
+                    colors.extend(c for c in f[2] if c not in colors)
+                    amount = max(amount, f[3])
+            best.extend([(oid, tuple(colors))] * amount)
+        if plan_payment(cost, pool, [src for src in real_all if src[0] not in fids]
+                        + best) is None:
+            return None
+        for k in range(1, min(self.FILTER_DEPTH, len(filters)) + 1):
+            for combo in combinations(filters, k):
+                oids = [f[0] for f in combo]
+                if len(set(oids)) != len(oids):
+                    continue  # one permanent is tapped once
+                if cost.least_mana + sum(f[1].least_mana for f in combo) > \
+                        len(pool) + len(real_all) + sum(f[3] - 1 for f in combo):
+                    continue
+                need = cost
+                for f in combo:
+                    need = need.combined(f[1])
+                real = [src for src in real_all if src[0] not in oids]
+                virtual = [(f[0], f[2]) for f in combo for _ in range(f[3])]
+                together = plan_payment(need, pool, real + virtual)
+                if together is None:
+                    continue
+                found = self._filter_order(cost, combo, together)
+                if found is not None:
+                    return found
+        return None
+
+    @staticmethod
+    def _filter_order(cost: ManaCost,
+                      combo: tuple[tuple[int, ManaCost, tuple[str, ...], int], ...],
+                      together: Plan) -> FilteredPlan | None:
+        """The steps of a payment planned together (``together``), in an order in which
+        each ability's cost is paid from mana already made (``None`` if there is none)."""
+        used, from_pool = together
+        oids = [f[0] for f in combo]
+        tapped = [(oid, m) for oid, m in used if oid not in oids]
+        adds = {}
+        for oid, colors, amount in ((f[0], f[2], f[3]) for f in combo):
+            mine = [m for o, m in used if o == oid]
+            adds[oid] = "".join(mine) + colors[0] * (amount - len(mine))
+        for order in permutations(combo):
+            have = list(from_pool) + [m for _oid, m in tapped]
+            steps: list[tuple[int, list[str], str]] = []
+            for f in order:
+                paid = plan_payment(f[1], have, [])
+                if paid is None:
+                    break
+                for m in paid[1]:
+                    have.remove(m)
+                have.extend(adds[f[0]])
+                steps.append((f[0], paid[1], adds[f[0]]))
+            else:
+                last = plan_payment(cost, have, [])
+                if last is not None:
+                    return FilteredPlan(tapped, steps, last[1])
+        return None
+
+    def pay(self, player: int, plan: AnyPlan) -> None:
+        """Pay a payment ``plan`` (:meth:`plan_mana`'s, or ``mtgk.rules.mana.plan_payment``'s)
+        for ``player`` (the public face of payment for mechanics plugins)."""
         self._pay(player, plan)
 
-    def _pay(self, player: int, plan: tuple[list[tuple[int, str]], list[str]]) -> None:
+    def _pay(self, player: int, plan: AnyPlan) -> None:
+        if isinstance(plan, FilteredPlan):
+            self._pay_filtered(player, plan)
+            return
         used, from_pool = plan
         floating = ""  # mana a permanent tapped for mana makes that this payment doesn't use
         if used and self._extra_mana_statics():
@@ -198,3 +366,20 @@ class ManaPayment(GamePart):
             if mana:
                 self.emit(ev.ManaSpent(player=player, mana=mana, spend=key))
 
+
+    def _pay_filtered(self, player: int, plan: FilteredPlan) -> None:
+        """Tap the sources for mana, activate each mana ability that costs mana (its cost
+        spent from the pool, its mana added), then spend the cost (CR 605.3a, 601.2g-h)."""
+        made = ""
+        for oid, m in plan.tapped:
+            self.emit(ev.Tapped(obj=oid))
+            made += m
+        if made:
+            self.emit(ev.ManaAdded(player=player, mana=made))
+        for oid, spent, adds in plan.steps:
+            if spent:
+                self.emit(ev.ManaSpent(player=player, mana="".join(m[0] for m in spent)))
+            self.emit(ev.Tapped(obj=oid))
+            self.emit(ev.ManaAdded(player=player, mana=adds))
+        if plan.spent:
+            self.emit(ev.ManaSpent(player=player, mana="".join(m[0] for m in plan.spent)))

@@ -27,7 +27,8 @@ class Move:
     :meth:`Game.move`, ``face_down`` and ``exiled_with`` those of :meth:`Game.exile`;
     ``cause``: the event that caused this move (``None``: the current cause);
     ``destroy``: it is a destruction (an indestructible permanent isn't moved);
-    ``replaceable``: replacement effects apply to it (:meth:`Game.exile` has none).
+    ``replaceable``: replacement effects apply to it (:meth:`Game.exile` has none);
+    ``counters``: onto the battlefield, the counters it enters with (``(("-1/-1", 1),)``).
     """
 
     obj: int
@@ -41,6 +42,7 @@ class Move:
     exiled_with: int = 0
     destroy: bool = False
     replaceable: bool = True
+    counters: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass
@@ -68,8 +70,13 @@ class ZoneChanges(GamePart):
     # ------------------------------------------------------------------ moving
     def move(self, oid: int, to_zone: str, reason: str = "", position: int = -1,
              controller: int = -1, tapped: bool = False,
-             cast_data: dict[str, Any] | None = None) -> int | None:
-        """Move an object to another zone (a new object); returns its new id."""
+             cast_data: dict[str, Any] | None = None,
+             counters: dict[str, int] | None = None) -> int | None:
+        """Move an object to another zone (a new object); returns its new id.  Onto the
+        battlefield, ``tapped`` and ``counters`` (``{"-1/-1": 1}``: persist) are how it
+        enters (replacement effects, CR 614.1c): the abilities that trigger on its
+        entering see it tapped and with those counters, as they see every "enters with"
+        and "enters tapped" (:meth:`_entered`)."""
         s = self.state
         o = s.objects.get(oid)
         if o is None or o.zone == "none":
@@ -86,10 +93,22 @@ class ZoneChanges(GamePart):
         new = self.new_id()
         if to_zone == "library" and position == -1 and reason in ("put",):
             position = 0
-        self.emit(ev.ZoneChanged(obj=oid, new_obj=new, from_zone=o.zone, to_zone=to_zone,
-                                 reason=reason, position=position, controller=controller))
-        if to_zone == "battlefield":
-            self._entered(new, tapped, cast_data)
+        e = ev.ZoneChanged(obj=oid, new_obj=new, from_zone=o.zone, to_zone=to_zone,
+                           reason=reason, position=position, controller=controller)
+        if to_zone != "battlefield":
+            self.emit(e)
+            return new
+        # entering: the abilities that trigger on it are looked at once it has entered as
+        # its replacement effects say (tapped, with counters), as for moves made together
+        r = ReadyMove(Move(oid, to_zone, reason), to_zone=to_zone, cause=self._cause[-1],
+                      event=e, new=new)
+        if not self._setting_up:
+            plans = self._tag_plans.get(e.TAG) or self._trigger_plans(e.TAG)
+            if plans[0]:
+                self._triggers(plans[0], e, r.cause, before=True)
+        r.seq = self.emit(e, together=True)
+        self._entered(new, tapped, cast_data, counters=counters)
+        self._moved_together([r])
         return new
 
     def move_together(self, moves: Sequence[Move]) -> list[int | None]:
@@ -109,8 +128,11 @@ class ZoneChanges(GamePart):
         move is :meth:`move` (or :meth:`destroy`, :meth:`exile`)."""
         try:
             ready = self._ready_moves(moves)
+            # entering together, none of them applies its "enters with" / "enters tapped"
+            # replacement effects to the others (CR 614.12: the board before they moved)
+            together = [r.new for r in ready if r.to_zone == "battlefield" and r.new]
             for r in ready:
-                self._make_move(r)
+                self._make_move(r, together)
         finally:
             self._id_floor = 0
         self._moved_together(ready)
@@ -199,7 +221,7 @@ class ZoneChanges(GamePart):
                                        collect=r.looked)
         return ready
 
-    def _make_move(self, r: ReadyMove) -> None:
+    def _make_move(self, r: ReadyMove, together: Sequence[int] = ()) -> None:
         """Make one move that :meth:`_ready_moves` made ready (a single one: :meth:`move`)."""
         m = r.move
         if r.plain:
@@ -218,7 +240,7 @@ class ZoneChanges(GamePart):
         r.seq = self.emit(r.event, cause=r.cause, together=True)
         if r.to_zone == "battlefield":
             with self.caused(r.cause):
-                self._entered(r.new or 0, m.tapped, None)
+                self._entered(r.new or 0, m.tapped, None, together, dict(m.counters))
 
     def _moved_together(self, ready: Sequence[ReadyMove]) -> None:
         """The last part of :meth:`move_together`: the abilities that trigger on the moves
@@ -237,11 +259,15 @@ class ZoneChanges(GamePart):
             if self.state.effects:
                 self._delayed_triggers(e, r.seq)
 
-    def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None) -> None:
+    def _entered(self, new: int, tapped: bool, cast_data: dict[str, Any] | None,
+                 together: Sequence[int] = (), counters: dict[str, int] | None = None
+                 ) -> None:
         """What happens as permanent ``new`` enters the battlefield -- a card moved there
         or played, or a token created: its "as ~ enters" choice, entering tapped (asked,
         by its own ability, or by a static ability of another permanent), the counters it
-        enters with."""
+        enters with.  ``together``: the permanents entering with it (:meth:`move_together`),
+        whose static abilities don't apply to it as it enters (CR 614.12); ``counters``:
+        the counters the instruction that put it there says it enters with (persist)."""
         o = self.state.objects[new]
         d = self.reg[o.card]
         try:
@@ -252,28 +278,34 @@ class ZoneChanges(GamePart):
                 et = et(self, new)
         except Exception as exc:
             self.card_failed(exc, d.name, None, "choice as it enters the battlefield")
-        if (tapped or et or self._enters_tapped_by_statics(new)) and not o.tapped:
+        if (tapped or et or self._enters_tapped_by_statics(new, together)) and not o.tapped:
             self.emit(ev.Tapped(obj=new, entering=True))
         if cast_data and cast_data.get("alt"):
             self.emit(ev.ObjectFlagged(obj=new, key="cast_alt", value=cast_data["alt"]))
         # "enters with N counters" (e.g. a Saga's first lore counter), then those other
         # permanents give it ("each other Elf you control enters with an additional ...")
+        for kind, n in sorted((counters or {}).items()):
+            if n > 0:
+                self.emit(ev.CounterPlaced(obj=new, kind=kind, n=n))
         for kind, n in sorted(d.extras.get("enters_with_counters", {}).items()):
             self.emit(ev.CounterPlaced(obj=new, kind=kind, n=n))
-        for kind, n in self._enters_with_counters_by_statics(new):
+        for kind, n in self._enters_with_counters_by_statics(new, together):
             self.emit(ev.CounterPlaced(obj=new, kind=kind, n=n))
         if d.facts.loyalty and "Planeswalker" in d.facts.types:
             n = int(d.facts.loyalty)
             if n:
                 self.emit(ev.CounterPlaced(obj=new, kind="loyalty", n=n))
 
-    def _enters_with_counters_by_statics(self, new: int) -> list[tuple[str, int]]:
+    def _enters_with_counters_by_statics(self, new: int, together: Sequence[int] = ()
+                                         ) -> list[tuple[str, int]]:
         """The counters static abilities of permanents (with an ``enters_with_counters(view,
         source, obj) -> {kind: n}``: "Each other Elf you control enters with an additional
         +1/+1 counter on it", ``mtgk.plugins.enters.enters_with_counters_if``) put on ``new`` as it
         enters, source by source in battlefield order, kinds in name order."""
         out: list[tuple[str, int]] = []
         for src, fn in self.static_hooks("enters_with_counters"):
+            if src != new and src in together:
+                continue
             try:
                 got = fn(self.view(), src, new) or {}
             except Exception as exc:
@@ -281,10 +313,12 @@ class ZoneChanges(GamePart):
             out.extend((str(k), int(n)) for k, n in sorted(got.items()) if int(n) > 0)
         return out
 
-    def _enters_tapped_by_statics(self, new: int) -> bool:
+    def _enters_tapped_by_statics(self, new: int, together: Sequence[int] = ()) -> bool:
         """Whether a static ability of a permanent (with an ``enters_tapped(view, source,
         obj)``: "Each creature without ... enters tapped") makes ``new`` enter tapped."""
         for src, fn in self.static_hooks("enters_tapped"):
+            if src != new and src in together:
+                continue
             try:
                 if fn(self.view(), src, new):
                     return True

@@ -187,6 +187,8 @@ def _ability_label(ab: Any, index: int) -> str:
         parts = [c.mana] if c.mana else []
         if c.tap:
             parts.append("{T}")
+        if c.untap:
+            parts.append("{Q}")
         if c.life:
             parts.append(f"pay {c.life} life")
         if c.sacrifice_self:

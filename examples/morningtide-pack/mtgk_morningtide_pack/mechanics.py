@@ -18,7 +18,8 @@ PACK = "mtgk_morningtide_pack"
 declare_keyword("prowl", PACK, check=has_alt_cost("prowl"),
                 what="an alternative cost after a creature of one of its creature types "
                      "dealt combat damage")
-declare_keyword("kinship", PACK, what="an ability word: an upkeep look at the top card")
+declare_keyword("kinship", PACK, what="an ability word: an upkeep look at the top card",
+                ability=False)
 declare_keyword("reinforce", PACK, what="discard this card: +1/+1 counters on a creature")
 
 
