@@ -37,8 +37,8 @@ from typing import Any
 from greenlet import getcurrent, greenlet
 
 from mtgk.cards.definitions import Registry
+from mtgk.log.games import run_from_header
 from mtgk.log.logfile import LogHeader
-from mtgk.log.replay import run_from_header
 from mtgk.rules.checkpoints import resume_game
 from mtgk.rules.core import GameOver
 from mtgk.rules.engine import Agent, Decision, Game, RulesError

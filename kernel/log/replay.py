@@ -65,7 +65,7 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -74,15 +74,26 @@ import msgspec
 
 import mtgk
 from mtgk.agents import ReplayAgent, ReplayExhausted
-from mtgk.cards.decks import DeckError, parse_deck
+from mtgk.cards.decks import DeckError
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
+from mtgk.log.games import (  # (re-exported: games were started from here before)
+    DEFAULT_MAX_TURNS,
+    SetupError,
+    Watch,
+    header_decks,
+    header_variant,
+    new_header,
+    run_from_header,
+    start_game,
+)
 from mtgk.log.logfile import LogHeader, UnknownEvent
 from mtgk.log.versions import Versions, differences, of_header, running
 from mtgk.rules.engine import Agent, Game, GameOver, RulesError
-from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS, next_turn, variant_event
+from mtgk.rules.seats import next_turn
 from mtgk.rules.state import State, apply, copy_state, encode_state, fold, new_state
+from mtgk.stepper import Stepper
 
 _decode_state = msgspec.msgpack.Decoder(State).decode
 
@@ -103,7 +114,12 @@ def _gc_paused() -> Iterator[None]:
     finally:
         gc.enable()
 
+
+
 __all__ = [
+    "Watch",
+    "header_decks",
+    "header_variant",
     "DEFAULT_MAX_TURNS",
     "SCENARIO_SETUP",
     "SETUP_EVENTS",
@@ -127,98 +143,6 @@ __all__ = [
     "start_game",
     "verify",
 ]
-
-DEFAULT_MAX_TURNS = 200
-"""The turn limit of a game whose header does not say (``meta["max_turns"]``)."""
-
-Watch = Callable[[Game], None]
-
-
-# --------------------------------------------------------------------------
-# Starting games from headers
-
-
-def new_header(registry: Registry, players: Sequence[str], decks: Sequence[Sequence[str]],
-               seed: int, profile: str = "lorwyn-2007",
-               meta: dict[str, Any] | None = None, variant: str = "",
-               teams: Sequence[Sequence[int]] = ()) -> LogHeader:
-    """The header of a new game log: kernel version, card sets (with versions), decks...
-
-    ``decks`` are deck lines (see :func:`mtgk.cards.decks.deck_lines`).  A multiplayer
-    game's header says its ``variant`` (``meta["variant"]``: ``free_for_all`` or
-    ``two_headed_giant``) and ``teams`` (``meta["teams"]``, lists of player indices) and
-    lists the ``GameVariant`` event type; a two-player game's has neither.  Without
-    ``variant`` and ``teams``, those of ``meta`` (a header's copied meta) are used.
-    """
-    sets = [(name, registry.sets[name].version) for name in sorted(registry.sets)]
-    meta = dict(meta or {})
-    if not variant and not teams:  # (a copied meta, e.g. a branch's: the game's own)
-        variant, teams = str(meta.get("variant", "")), meta.get("teams", ())
-    game_variant = variant_event(len(players), variant, teams)
-    if game_variant is not None:
-        meta["variant"] = game_variant.variant
-        if game_variant.teams:
-            meta["teams"] = [list(t) for t in game_variant.teams]
-    return LogHeader(kernel_version=mtgk.__version__, cardsets=sets, players=list(players),
-                     decks=[list(d) for d in decks], seed=seed, profile=profile, meta=meta,
-                     events=LogHeader.current_event_table(game_variant is not None),
-                     rules_revision=mtgk.RULES_REVISION)
-
-
-def header_variant(header: LogHeader) -> tuple[str, list[list[int]]]:
-    """The variant and teams a header records (``("", [])``: a two-player game)."""
-    variant = header.meta.get("variant", "")
-    teams = header.meta.get("teams", [])
-    if not isinstance(variant, str) or not isinstance(teams, list) or not all(
-            isinstance(t, list) and all(isinstance(p, int) for p in t) for t in teams):
-        raise SetupError("the header's variant or teams (meta.variant, meta.teams) are not "
-                         "a variant name and lists of player numbers")
-    return variant, teams
-
-
-def header_decks(header: LogHeader, registry: Registry) -> list[list[str]]:
-    """The decks of ``header`` as card lists (deck lines parsed with :mod:`mtgk.cards.decks`)."""
-    out: list[list[str]] = []
-    for i, lines in enumerate(header.decks):
-        who = header.players[i] if i < len(header.players) else f"player {i}"
-        out.append(parse_deck("\n".join(lines), registry, source=f"{who}'s deck in the header"))
-    return out
-
-
-def start_game(registry: Registry, header: LogHeader, agents: Sequence[Agent]) -> Game:
-    """A new game as ``header`` describes it (players, seed, rules profile)."""
-    variant, teams = header_variant(header)
-    try:
-        game = Game(registry, list(header.players), seed=header.seed, agents=list(agents),
-                    profile=header.profile, variant=variant, teams=teams)
-    except ValueError as err:  # a variant or teams this kernel can't play
-        raise SetupError(f"the header's game can't be played: {err}") from None
-    attack = header.meta.get("attack", ATTACK_MULTIPLE)  # a free-for-all game's option
-    if attack not in ATTACK_OPTIONS:
-        raise SetupError(f"the header's attack option (meta.attack) {attack!r} is not one of "
-                         f"{', '.join(ATTACK_OPTIONS)}")
-    game.attack_option = attack
-    return game
-
-
-def run_from_header(registry: Registry, header: LogHeader, agents: Sequence[Agent] | None = None,
-                    watch: Watch | None = None) -> Game:
-    """Start a game from ``header`` and play it to its end with ``agents``.
-
-    ``watch(game)`` is called once the game exists (after its first event,
-    ``GameStarted``) and before anything else happens, e.g. to add listeners.
-    Without ``agents`` both players pass (the engine's default agent).
-    Exceptions from the engine propagate.
-    """
-    decks = header_decks(header, registry)
-    game = start_game(registry, header, agents or [])
-    game.max_events = int(header.meta.get("max_events", game.max_events))  # the event budget
-    if watch is not None:
-        watch(game)
-    max_turns = int(header.meta.get("max_turns", DEFAULT_MAX_TURNS))
-    mulligans = bool(header.meta.get("mulligans", True))
-    game.play(decks if decks else None, mulligans=mulligans, max_turns=max_turns)
-    return game
 
 
 class Rerunner(Protocol):
@@ -245,10 +169,6 @@ SETUP_EVENTS: tuple[type[ev.Event], ...] = (
 """The event types a scenario's setup is made of (what the scenario runner emits
 before play starts); a scenario log's events before its first ``StepBegan`` must
 be of these types."""
-
-
-class SetupError(ValueError):
-    """A log labelled a scenario log whose header or setup is not a scenario's."""
 
 
 def setup_problems(header: LogHeader, log: Sequence[Envelope]) -> list[str]:
@@ -609,30 +529,6 @@ class VerifyReport:
                 "problems": list(self.problems), "notes": list(self.notes)}
 
 
-class _Stop(Exception):
-    """Internal: stop a re-run (it diverged, or it went past the end of the log:
-    ``asked`` if by asking for a decision)."""
-
-    def __init__(self, divergence: Divergence | None, asked: bool = False) -> None:
-        super().__init__(str(divergence))
-        self.divergence = divergence
-        self.asked = asked
-
-
-class _RecordedAgent:
-    """Answers with the log's decisions (:class:`~mtgk.agents.ReplayAgent`); a
-    decision asked once the log has ended stops the re-run (no answer is invented)."""
-
-    def __init__(self, envelopes: Sequence[Envelope]) -> None:
-        self.replay = ReplayAgent(envelopes)
-        self.size = len(envelopes)
-
-    def decide(self, game: Game, d: Any) -> Any:
-        if len(game.log) >= self.size:
-            raise _Stop(None, asked=True)
-        return self.replay.decide(game, d)
-
-
 _enc = msgspec.msgpack.Encoder()
 
 
@@ -680,10 +576,20 @@ def compare_streams(recorded: Sequence[Envelope], produced: Iterable[Envelope]
 
 
 class _Comparer:
+    """Compares a re-run's events with the log's as they are emitted: notes the first
+    difference (:attr:`divergence`), or that the re-run went past the log's end."""
+
     def __init__(self, recorded: Sequence[Envelope]) -> None:
         self.recorded = recorded
         self.matched = 0
         self.state_at_end: State | None = None
+        self.divergence: Divergence | None = None
+        self.past_end = False
+
+    @property
+    def done(self) -> bool:
+        """Whether the comparison is over (the driver stops answering)."""
+        return self.divergence is not None or self.past_end
 
     def watch(self, game: Game) -> None:
         for env in game.log:
@@ -691,14 +597,18 @@ class _Comparer:
         game.listeners.append(lambda env: self.check(game, env))
 
     def check(self, game: Game, got: Envelope) -> None:
+        if self.done:
+            return
         rec = self.recorded
         seq = got.seq
         if seq >= len(rec):
-            raise _Stop(None)  # the log ends here; the game goes on
+            self.past_end = True  # the log ends here; the game goes on
+            return
         exp = rec[seq]
         why = compare_envelopes(exp, got)
         if why is not None:
-            raise _Stop(Divergence(seq, exp, got, why))
+            self.divergence = Divergence(seq, exp, got, why)
+            return
         self.matched = seq + 1
         if seq == len(rec) - 1:
             self.state_at_end = copy_state(game.state)
@@ -853,18 +763,25 @@ def _rerun_report(rerun: Rerunner, registry: Registry, header: LogHeader,
     n = len(envelopes)
     problems: list[str] = []
     cmp = _Comparer(envelopes)
-    agent = _RecordedAgent(envelopes)
+    replay = ReplayAgent(envelopes)
     game: Game | None = None
     div: Divergence | None = None
     past_end = False
     asked_at_end = False  # the re-run asked for a decision the log ends before
+
+    def run(agents: Sequence[Agent], watch: Watch) -> Any:
+        return rerun_log(rerun, registry, header, agents, watch, envelopes)
+
     try:
-        game = rerun_log(rerun, registry, header, [agent] * max(2, len(header.players)),
-                         cmp.watch, envelopes)
-    except _Stop as stop:
-        div = stop.divergence
-        past_end = div is None
-        asked_at_end = stop.asked
+        stepper = Stepper.driving(run, registry, header, watch=cmp.watch)
+        game = stepper.game
+        while stepper.decision is not None and not cmp.done:
+            if len(stepper.log) >= n:  # a decision the log ends before: no answer invented
+                past_end = asked_at_end = True
+                break
+            stepper.answer(replay.decide(stepper.game, stepper.decision))
+        div = cmp.divergence
+        past_end = past_end or cmp.past_end
     except ReplayExhausted as exc:
         if exc.seq >= n:
             past_end = asked_at_end = True
@@ -879,6 +796,9 @@ def _rerun_report(rerun: Rerunner, registry: Registry, header: LogHeader,
         return VerifyReport(False, n, "integrity", kind, problems=[f"not a scenario log: {exc}"],
                             notes=notes)
     except Exception as exc:  # noqa: BLE001 - an engine error is a verification failure
+        if cmp.divergence is not None:  # (the engine went on past a difference, and failed)
+            return VerifyReport(False, n, "rerun", kind, divergence=cmp.divergence,
+                                notes=notes)
         exp = envelopes[cmp.matched] if cmp.matched < n else None
         if isinstance(exc, RulesError) and exp is not None \
                 and isinstance(exp.event, ev.DecisionMade):
