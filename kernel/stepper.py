@@ -94,9 +94,12 @@ class _ForcedSeat(_Seat):
     def forced(self, game: Game, d: Decision) -> None:
         drv = self.driver()
         assert drv is not None
-        agent = drv.agents[d.player]
-        if agent is not None:
-            agent.forced(game, d)  # type: ignore[attr-defined]
+        if drv._forced is not None:
+            drv._forced(game, d)
+            return
+        agent = drv.agents[d.player] if 0 <= d.player < len(drv.agents) else None
+        if agent is not None and hasattr(agent, "forced"):
+            agent.forced(game, d)
 
 
 class Stepper:
@@ -127,21 +130,27 @@ class Stepper:
         self._start(run)
 
     @classmethod
-    def driving(cls, run: Run, registry: Registry, header: LogHeader,
+    def driving(cls, run: Run, registry: Registry, header: LogHeader | None,
                 agents: Sequence[Agent | None] = (),
-                watch: Callable[[Game], None] | None = None) -> Stepper:
+                watch: Callable[[Game], None] | None = None,
+                forced: Callable[[Game, Decision], None] | None = None) -> Stepper:
         """A stepper for a game that ``run`` plays (a log's re-runner, a scenario's):
         it forks by playing the game again with the answers given so far.  ``watch(game)``
-        is called once the game exists, before anything else happens."""
+        is called once the game exists, before anything else happens; ``forced(game, d)``
+        is told of each decision with one legal answer, which is taken without asking
+        (a scenario's runner notes the answer it had for it).  ``header``: the game's log
+        header, if it has one; without it, ``agents`` says how many seats."""
         self = cls.__new__(cls)
-        self._setup(registry, header, list(agents) or [None] * len(header.players), False,
-                    watch)
+        seats = list(agents) or [None] * (len(header.players) if header is not None else 2)
+        self._setup(registry, header, seats, False, watch, forced)
         self._start(run)
         return self
 
-    def _setup(self, registry: Registry, header: LogHeader, agents: list[Agent | None],
-               forks: bool, watch: Callable[[Game], None] | None = None) -> None:
+    def _setup(self, registry: Registry, header: LogHeader | None, agents: list[Agent | None],
+               forks: bool, watch: Callable[[Game], None] | None = None,
+               forced: Callable[[Game, Decision], None] | None = None) -> None:
         self._watch = watch
+        self._forced = forced
         self.registry = registry
         self.header = header
         self.agents = agents
@@ -157,8 +166,8 @@ class Stepper:
         self._run: Run | None = None
         self._sights: dict[int, Sight] = {}
         ref = weakref.ref(self)
-        forced = any(a is not None and hasattr(a, "forced") for a in agents)
-        self._seats = [(_ForcedSeat if forced else _Seat)(ref) for _ in agents]
+        told = forced is not None or any(a is not None and hasattr(a, "forced") for a in agents)
+        self._seats = [(_ForcedSeat if told else _Seat)(ref) for _ in agents]
 
     # ------------------------------------------------------------------ running
     def _start(self, run: Run) -> None:
@@ -351,7 +360,8 @@ class Stepper:
             raise ForkError("a game that failed cannot be forked")
         other = Stepper.__new__(Stepper)
         other._setup(self.registry, self.header,
-                     list(self.agents) if agents is None else list(agents), self.forks)
+                     list(self.agents) if agents is None else list(agents), self.forks,
+                     None, self._forced)
         cps = self.game.checkpoints if self.game is not None else None
         i = -1
         if cps:

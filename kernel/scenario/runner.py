@@ -104,6 +104,7 @@ from mtgk.scenario.model import (
     load_scenarios,
     split_ability_ref,
 )
+from mtgk.stepper import Stepper
 
 SEARCH_ORDER = ("battlefield", "stack", "hand", "graveyard", "exile", "library", "none")
 """Where a name is looked for, in order (``none``: tokens that have ceased to exist)."""
@@ -138,8 +139,9 @@ class ScenarioFailed(Exception):
     pass
 
 
-class _Done(Exception):
-    pass
+_DONE = object()
+"""What :meth:`ScenarioRun.decide` gives once the scenario has no action left: the run
+stops answering (the game is left where it is)."""
 
 
 @dataclass
@@ -452,16 +454,31 @@ class ScenarioRun:
             self._close()
             return
         active = self.names.index(self.sc.turn.active)
-        try:
+
+        def play(agents: Sequence[Any], watch: Callable[[Game], None]) -> None:
+            g.agents = list(agents)
+            watch(g)
             if self.sc.turn.step == OPENING_HANDS:
                 g.take_mulligans(active, g.log[-1].seq if g.log else -1)
                 g.run(first=active, turn=self.sc.turn.number)
             else:
                 g.turn_from(self.sc.turn.step, self.sc.turn.number, active, resume=True)
                 g.run(first=next_turn(g.state, active), turn=self.sc.turn.number + 1)
-        except _Done:
-            pass
-        except GameOver:
+
+        # the game is driven by a stepper: each decision is answered here, until the
+        # scenario has no action left (then the game is left where it is) or it ends
+        stepper = Stepper.driving(play, g.reg, None, [None] * len(self.names),
+                                  forced=self.forced)
+        while stepper.decision is not None:
+            d = stepper.decision
+            answer = self.decide(g, d)
+            if answer is _DONE:
+                break
+            try:
+                stepper.answer(answer)
+            except RulesError as err:
+                self.refused(g, d, err)
+        if stepper.over:
             self._game_over()
         self._close()
 
@@ -599,7 +616,7 @@ class ScenarioRun:
         while True:
             a = self._next()
             if a is None:
-                raise _Done()
+                return _DONE
             self._start()
             verb = a.verb
             if verb in ("cast", "play", "activate"):
