@@ -13,7 +13,7 @@ def test_sets_lists_card_sets_with_versions_counts_and_plugins(
     out = capsys.readouterr().out
     assert "card sets:" in out and "plugins:" in out
     assert "  core 0.1.0: 19 cards, 7 tokens (package mtgk " in out
-    assert "  lorwyn 0.1.0: " in out and "  roles (package mtgk " in out
+    assert "  lorwyn 0.2.0: " in out and "  roles (package mtgk " in out
 
 
 def test_cards_finds_by_name_type_or_text(capsys: pytest.CaptureFixture[str]) -> None:

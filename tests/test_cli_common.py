@@ -42,7 +42,7 @@ def test_version_names_the_kernel_the_card_sets_and_the_plugins() -> None:
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith(f"mtgk {mtgk.__version__} (kernel: {kind.describe()}, ")
-    assert any(line.startswith("card set lorwyn 0.1.0 (") and "cards)" in line for line in lines)
+    assert any(line.startswith("card set lorwyn 0.2.0 (") and "cards)" in line for line in lines)
     assert any(line.startswith("card set core ") for line in lines)
     assert any(line.startswith("plugin roles (from mtgk ") for line in lines)
 
