@@ -70,8 +70,10 @@ def test_ray_on_a_local_cluster_matches_the_process_pool(pack: Path) -> None:
               "plugin may have called os._exit, or the out-of-memory killer); the game was "
               "tried twice")
     assert res.returncode == 1, res.stderr
-    assert res.stderr.splitlines() == [f"mtgk: game {i} failed: {reason}" for i in (1, 4)]
-    assert "workers as Ray tasks" in res.stdout and "2 failed (below)" in res.stdout
+    # (the games whose decks play Exit Land: 1, 3 and 4 since the rules of issue 23 --
+    # mulligans in rounds, cast triggers after costs -- changed the games' courses)
+    assert res.stderr.splitlines() == [f"mtgk: game {i} failed: {reason}" for i in (1, 3, 4)]
+    assert "workers as Ray tasks" in res.stdout and "3 failed (below)" in res.stdout
     assert mark.exists(), "a worker died on Once Exit Land (and its game was retried)"
     # the process pool, Once Exit Land now harmless: the same logs, byte for byte
     res = mtgk(pack, *args[:4], 1, *args[5:], "--db", pack / "pool.db", env=env)
@@ -81,7 +83,7 @@ def test_ray_on_a_local_cluster_matches_the_process_pool(pack: Path) -> None:
         ray_games, pool_games = a.list(), b.list()
         assert [r.sim_game for r in ray_games] == list(range(6))  # in game order
         assert [r.id for r in ray_games] == list(range(1, 7))
-        assert [r.error is not None for r in ray_games] == [False, True, False, False, True,
+        assert [r.error is not None for r in ray_games] == [False, True, False, True, True,
                                                            False]
         pool_logs = {r.sim_game: b.get(r.id).log for r in pool_games}  # type: ignore[union-attr]
         for r in ray_games:
@@ -250,13 +252,17 @@ def test_a_game_over_its_time_fails_and_the_run_goes_on(cluster: Cluster,
     took = time.monotonic() - started
     reason = f"timed out: the game was still being played after {LIMIT} s (--timeout)"
     assert res.returncode == 1, res.stderr
-    assert res.stderr.splitlines() == [f"mtgk: game 3 failed: {reason}"]
-    assert "1 failed (below)" in res.stdout and "stored in" in res.stdout
+    # (which games play the spinning card depends on the games' course: not written here)
+    lines = res.stderr.splitlines()
+    assert lines and all(ln.startswith("mtgk: game ") and ln.endswith(f"failed: {reason}")
+                         for ln in lines), lines
+    failed = [int(ln.split()[2]) for ln in lines]
+    assert f"{len(failed)} failed (below)" in res.stdout and "stored in" in res.stdout
     assert took < 120, f"{took:.0f} s: the spinning game was not cut off"
     with open_store(db, must_exist=True) as store:
         games = store.list()
     assert [r.sim_game for r in games] == list(range(6))  # the run went on, in game order
-    assert [r.error for r in games] == [None, None, None, reason, None, None]
-    assert [r.winner is not None for r in games] == [True, True, True, False, True, True]
-    assert games[3].events == 0  # the header without events
+    assert [r.error for r in games] == [reason if i in failed else None for i in range(6)]
+    assert [r.winner is not None for r in games] == [i not in failed for i in range(6)]
+    assert all(games[i].events == 0 for i in failed)  # the header without events
     assert cluster.answers(), "cancelling the game left the cluster running"

@@ -59,9 +59,10 @@ def test_destroy_all_each_dies_seeing_the_others(scenario: Scenario, order: str)
     assert len(deaths) == 3, "one ZoneChanged per creature"
     triggers = [env for env in res.log if isinstance(env.event, ev.AbilityTriggered)]
     assert len(triggers) == 2
-    # recorded before the moves (they all looked back at the same moment), with their cause
-    assert max(t.seq for t in triggers) < min(d.seq for d in deaths)
-    assert {t.cause for t in triggers} == {deaths[0].cause}
+    # found as they all looked back at the same moment, recorded after all the moves, each
+    # caused by a death (CR 603.10a; issue 23: a trigger follows what triggered it)
+    assert min(t.seq for t in triggers) > max(d.seq for d in deaths)
+    assert {t.cause for t in triggers} <= {d.seq for d in deaths}
     # the triggers' ids are new ids, not those of the moved objects
     assert not {t.event.item for t in triggers} & {d.event.new_obj for d in deaths}
     assert Checker(res.log).problems() == []
@@ -241,9 +242,9 @@ def test_permanents_entering_together_see_each_other(scenario: Scenario, order: 
 
 def test_causes_of_look_back_triggers_of_a_destroy_all(scenario: Scenario) -> None:
     """Two Mudbutton Torchrunners destroyed by one Austere Command: both dies abilities
-    trigger, recorded before both moves with the spell as their cause; the cause checker
-    of tests/test_causes.py accepts them (and would not accept a trigger whose event
-    never comes)."""
+    trigger, recorded after the moves, each caused by its Torchrunner's death; the cause
+    checker of tests/test_causes.py accepts them (and would not accept a trigger whose
+    event is not there)."""
     res = scenario("""
         name: torchrunners
         players:
@@ -263,9 +264,9 @@ def test_causes_of_look_back_triggers_of_a_destroy_all(scenario: Scenario) -> No
     assert len(triggers) == 2
     assert Checker(log).problems() == []
     # a look-back trigger whose move is not there is caught
-    second_move = next(env.seq for env in log if isinstance(env.event, ev.ZoneChanged)
-                       and env.event.from_zone == "battlefield" and env.seq > triggers[1].seq
-                       and env.event.obj == triggers[1].event.source)
+    second_move = triggers[1].cause
+    assert isinstance(log[second_move].event, ev.ZoneChanged)
+    assert log[second_move].event.obj == triggers[1].event.source
     broken = [env for env in log if env.seq != second_move]
     broken = [type(env)(seq=i, cause=env.cause if env.cause < second_move else env.cause - 1,
                         event=env.event) for i, env in enumerate(broken)]

@@ -1,6 +1,6 @@
 """The rules-scenario file model: typed, validated scenarios read from YAML.
 
-This module implements the file format of docs/scenarios.md (the second edition
+This module implements the file format of docs/scenarios.md (the third edition
 of the contract ``shared/spec/scenario-format.md``): it reads a YAML file holding
 one scenario (a mapping) or several (``scenarios:`` followed by a list), checks
 every key and value, and returns :class:`Scenario` objects ready for a runner.
@@ -64,7 +64,15 @@ Normalisation choices (documented here, as the spec asks)
   two, every player in one; a team's ``life`` (default 30) is written on either
   player or on both alike, and both players' setups hold it.  ``teams`` without
   that variant is an error.
-* ``pass_until`` needs both ``turn`` and ``step``.
+* ``pass_until`` needs both ``turn`` and ``step``, or is the string ``game_over``.
+* ``mulligan: true`` and ``keep: true`` (``bottom``: a list of names) need
+  ``turn.step: opening_hands`` and ``player``, and come before every other action
+  but ``check``.
+* An ``order`` answer's name may be ``NAME#N`` (:func:`split_ability_ref`); a
+  ``new_targets`` answer is a list of names, or ``no`` (``Answer.value is None``); a
+  ``block`` value is an attacker or a list of attackers.
+* ``attack_option`` (``multiple``, ``left``, ``right``) is for a free-for-all game of
+  three or four players.
 * Setup keys that only make sense on the battlefield (``tapped``, ``sick``,
   ``token``, ``attached_to``, ``controller``, ``damage``) are errors in other zones;
   ``face_down`` and ``exiled_with`` are errors outside exile.
