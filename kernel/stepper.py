@@ -127,7 +127,10 @@ class Stepper:
         if forks is None:  # a caller's seat, or an agent that forks (a search)
             forks = any(a is None or getattr(a, "forks", False) for a in seats)
         self._setup(registry, header, seats, forks, watch)
-        self._start(run)
+        if not forks and all(a is not None for a in seats):
+            self._straight(run)  # nobody to hand a decision to, nothing to fork
+        else:
+            self._start(run)
 
     @classmethod
     def driving(cls, run: Run, registry: Registry, header: LogHeader | None,
@@ -151,6 +154,7 @@ class Stepper:
                forced: Callable[[Game, Decision], None] | None = None) -> None:
         self._watch = watch
         self._forced = forced
+        self.straight = False  #: played straight through by its agents (:meth:`_straight`)
         self.registry = registry
         self.header = header
         self.agents = agents
@@ -190,6 +194,27 @@ class Stepper:
 
         self._engine = greenlet(main)
         self._go(None, False)
+
+    def _straight(self, run: Run) -> None:
+        """Play a game all of whose seats have agents that don't fork straight through:
+        the engine asks the agents itself (no greenlet to switch to: the play loop of
+        ``mtgk play`` and ``sim``, as fast as the engine alone)."""
+        self._run = None
+        self.straight = True
+
+        def watch(game: Game) -> None:
+            self.game = game
+            _BY_GAME[id(game)] = self
+            if self._watch is not None:
+                self._watch(game)
+
+        try:
+            run([a for a in self.agents if a is not None], watch)
+        except GameOver:
+            pass
+        except BaseException as exc:
+            self._failed = exc
+            raise
 
     def _resume(self, source: Game, index: int, script: list[Any],
                 deal: tuple[Sight, int] | None = None) -> None:
@@ -358,6 +383,9 @@ class Stepper:
         determinized copy deals anew, :meth:`fork`)."""
         if self._failed is not None:
             raise ForkError("a game that failed cannot be forked")
+        if self.straight:
+            raise ForkError("a game played straight through by its agents (forks=False) "
+                            "recorded nothing to fork from")
         other = Stepper.__new__(Stepper)
         other._setup(self.registry, self.header,
                      list(self.agents) if agents is None else list(agents), self.forks,

@@ -225,6 +225,7 @@ def test_every_python_session_of_the_page_runs_as_documented(page: Path, tmp_pat
     for line, block in pycon_blocks(page):
         test = parser.get_doctest(block, globs, f"{rel}:{line}", str(rel), line)
         result = runner.run(test, clear_globs=False)
+        globs.update(test.globs)  # (a DocTest runs in a copy of the names given)
         assert result.failed == 0, f"{rel}: the session at line {line} differs (see above)"
 
 
