@@ -108,7 +108,7 @@ class GamePart(GameCore):
     def summoning_sick(self, oid: int) -> bool:
         raise NotImplementedError  # defined by another part
 
-    def perform(self, player: int, action: list[Any]) -> None:
+    def perform(self, player: int, action: Any) -> None:
         raise NotImplementedError  # defined by another part
 
     def _linked_knowledge(self) -> None:
