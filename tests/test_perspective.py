@@ -52,6 +52,7 @@ from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.loading import load_registry
 from mtgk.log import events as ev
+from mtgk.log.answers import Action
 from mtgk.log.events import Envelope, event_from_data
 from mtgk.log.logfile import LogHeader, read_log, write_log
 from mtgk.log.replay import new_header, run_from_header
@@ -138,8 +139,8 @@ def facts(envs: Sequence[Envelope], viewer: int = BOB) -> Facts:
         if isinstance(e, ev.DecisionMade):
             named: list[int] = []  # what a decision makes public, what Bob chose among
             c = e.choice
-            if e.kind == "priority" and isinstance(c, list) and len(c) > 1 and c[0] in (
-                    "play", "cast", "activate"):
+            if e.kind == "priority" and isinstance(c, list | Action) and len(c) > 1 \
+                    and c[0] in ("play", "cast", "activate"):
                 named.append(c[1])
             if e.kind in ("discard", "reveal") or e.player == viewer:
                 map_choice(e.kind, c, _collect(named))

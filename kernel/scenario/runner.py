@@ -465,19 +465,22 @@ class ScenarioRun:
                 g.turn_from(self.sc.turn.step, self.sc.turn.number, active, resume=True)
                 g.run(first=next_turn(g.state, active), turn=self.sc.turn.number + 1)
 
-        # the game is driven by a stepper: each decision is answered here, until the
-        # scenario has no action left (then the game is left where it is) or it ends
+        # the game is driven by a stepper: each decision is answered here (by the game's
+        # agents: this run, unless a test put others in its place), until the scenario
+        # has no action left (then the game is left where it is) or the game ends
+        deciders = list(g.agents)
         stepper = Stepper.driving(play, g.reg, None, [None] * len(self.names),
                                   forced=self.forced)
         while stepper.decision is not None:
             d = stepper.decision
-            answer = self.decide(g, d)
+            who = deciders[d.player] if 0 <= d.player < len(deciders) else self
+            answer = who.decide(g, d)
             if answer is _DONE:
                 break
             try:
                 stepper.answer(answer)
             except RulesError as err:
-                self.refused(g, d, err)
+                getattr(who, "refused", self.refused)(g, d, err)
         if stepper.over:
             self._game_over()
         self._close()
