@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import gc
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -78,7 +79,19 @@ class _Seat:
     def decide(self, game: Game, d: Decision) -> Any:
         drv = self.driver()
         assert drv is not None
-        return drv._asked(d)
+        if drv._script:  # a fork catching up: the answers given before
+            answer, by_caller = drv._script.pop()
+        else:
+            # (no reference to the stepper, nor to this greenlet, held while it waits: a
+            # stepper nobody holds any more is freed at once, its greenlet with it)
+            del drv
+            answer = getcurrent().parent.switch(d)
+            drv = self.driver()
+            assert drv is not None
+            by_caller = drv._by_caller
+        drv.answers.append(answer)
+        drv.callers.append(by_caller)
+        return answer
 
     def refused(self, game: Game, d: Decision, err: Exception) -> None:
         drv = self.driver()
@@ -176,18 +189,22 @@ class Stepper:
     # ------------------------------------------------------------------ running
     def _start(self, run: Run) -> None:
         self._run = run
+        ref = weakref.ref(self)  # (the greenlet holds no reference to its stepper: a
+        seats = self._seats  # stepper nobody holds is freed at once, not by the collector)
 
         def watch(game: Game) -> None:
-            self.game = game
-            _BY_GAME[id(game)] = self
-            if self.forks:
+            me = ref()
+            assert me is not None
+            me.game = game
+            _BY_GAME[id(game)] = me
+            if me.forks:
                 game.checkpoints = []
-            if self._watch is not None:
-                self._watch(game)
+            if me._watch is not None:
+                me._watch(game)
 
         def main(_: Any = None) -> Any:
             try:
-                run(self._seats, watch)
+                run(seats, watch)
             except GameOver:
                 pass
             return _END
@@ -266,17 +283,6 @@ class Stepper:
                     raise err
                 refused(self.game, d, err)
             value, by_caller = agent.decide(self.game, d), False
-
-    def _asked(self, d: Decision) -> Any:
-        """(In the engine's greenlet.)  The answer to ``d``."""
-        if self._script:
-            answer, by_caller = self._script.pop()
-        else:
-            answer = self._engine.parent.switch(d)
-            by_caller = self._by_caller
-        self.answers.append(answer)
-        self.callers.append(by_caller)
-        return answer
 
     def _refused(self, err: Exception) -> None:
         """(In the engine's greenlet.)  The last answer was not legal."""
@@ -380,7 +386,19 @@ class Stepper:
     def _copy(self, k: int, agents: Sequence[Agent | None] | None,
               deal: tuple[Sight, int] | None = None) -> Stepper:
         """A new stepper at the decision answered by ``answers[k]`` (``deal``: what a
-        determinized copy deals anew, :meth:`fork`)."""
+        determinized copy deals anew, :meth:`fork`), made without the cyclic garbage
+        collector (a fork makes no reference cycles: a collection meanwhile would only
+        walk the objects it makes)."""
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._copy_now(k, agents, deal)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _copy_now(self, k: int, agents: Sequence[Agent | None] | None,
+                  deal: tuple[Sight, int] | None) -> Stepper:
         if self._failed is not None:
             raise ForkError("a game that failed cannot be forked")
         if self.straight:

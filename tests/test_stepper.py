@@ -16,6 +16,7 @@ from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 from mtgk.cards.loading import load_registry
 from mtgk.log.replay import new_header, run_from_header
+from mtgk.rules.checkpoints import SNAPSHOT_EVERY
 from mtgk.rules.engine import RulesError
 from mtgk.stepper import ForkError, Stepper, StepperError
 
@@ -122,7 +123,7 @@ def test_forks_cost_the_same_early_and_late(reg):
     while s.decision is not None and len(s.log) < 1500:
         s.answer(agents[s.decision.player].decide(s.game, s.decision))
     cps = s.game.checkpoints
-    assert cps and cps[-1].at - cps[-1].snapshot[0] < 192 and cps[-1].asked > len(s.answers) - 30
+    assert cps and cps[-1].at - cps[-1].snapshot[0] < SNAPSHOT_EVERY and cps[-1].asked > len(s.answers) - 30
 
 
 def test_undo_goes_back_to_the_previous_decision(reg):

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SNAPSHOT_EVERY", "Checkpoint", "record", "resume_game"]
 
-SNAPSHOT_EVERY = 192
+SNAPSHOT_EVERY = 64
 """Events between two snapshots of the state: a fork folds at most this many."""
 
 

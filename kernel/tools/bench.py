@@ -99,9 +99,10 @@ class ForkResult:
 def forks(reg: Registry, decks: Sequence[Sequence[str]], games: int, seed: int = 0,
           every: int = 7, max_turns: int = 200, progress: bool = False) -> ForkResult:
     """Play ``games`` games of ``decks`` (heuristic agents, answered from outside through
-    a :class:`~mtgk.stepper.Stepper`), fork each at every ``every``-th decision (spread
-    over the whole game), time each fork, then play every fork on with the original's
-    answers and count those whose log is the original's, byte for byte."""
+    a :class:`~mtgk.stepper.Stepper`), then play each again with the same answers and
+    fork it at every ``every``-th decision (spread over the whole game): each fork is
+    timed, played on at once with the rest of the answers and counted exact if its log
+    is the first game's, byte for byte (one fork alive at a time, as in a search)."""
     import msgspec
 
     from mtgk.agents import HeuristicAgent
@@ -115,26 +116,26 @@ def forks(reg: Registry, decks: Sequence[Sequence[str]], games: int, seed: int =
     for i in range(games):
         header = new_header(reg, ["Alice", "Bob"], [deck_lines(d) for d in decks],
                             seed + i, meta={"max_turns": max_turns})
-        game = Stepper(reg, header)
+        first = Stepper(reg, header)
         agents = [HeuristicAgent(2 * (seed + i)), HeuristicAgent(2 * (seed + i) + 1)]
-        made = []
-        k = 0
-        while game.decision is not None:
-            d = game.decision
+        while first.decision is not None:
+            d = first.decision
+            first.answer(agents[d.player].decide(first.game, d))
+        full = [encode_event(e) for e in first.log]
+        answers = first.answers
+        game = Stepper(reg, header)
+        for k, a in enumerate(answers):
             if k % every == every // 2:
                 t = time.perf_counter_ns()
                 f = game.fork()
                 times.append((time.perf_counter_ns() - t) / 1000)
-                made.append((f, len(game.answers)))
                 events_max = max(events_max, len(game.log))
-            game.answer(agents[d.player].decide(game.game, d))
-            k += 1
-        full = [encode_event(e) for e in game.log]
-        for f, at in made:
-            for a in game.answers[at:]:
-                f.answer(a)
-            n += 1
-            exact += f.over and [encode_event(e) for e in f.log] == full
+                for b in answers[k:]:
+                    f.answer(b)
+                n += 1
+                exact += f.over and [encode_event(e) for e in f.log] == full
+                del f
+            game.answer(a)
         if progress:
             print(f"  {i + 1}/{games} games, {n} forks", flush=True)
     return ForkResult(n, exact, times, events_max)
