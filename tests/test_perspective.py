@@ -367,6 +367,7 @@ def _cards_to_ask(envs: tuple[Envelope, ...], rnd: random.Random) -> list[str]:
         + ["Rancor"]
 
 
+@pytest.mark.slow  # (a hundred twin games: .ci/run runs it, pytest -m slow)
 @settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, GAMES - 1), rnd=st.randoms(use_true_random=False),

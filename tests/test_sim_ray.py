@@ -58,6 +58,7 @@ def test_address_is_for_the_ray_backend(tmp_path: Path) -> None:
     assert code == 2 and err == "mtgk: error: --address is for --backend ray\n"
 
 
+@pytest.mark.slow  # (a Ray cluster started and stopped: .ci/run runs it, pytest -m slow)
 def test_ray_on_a_local_cluster_matches_the_process_pool(pack: Path) -> None:
     pytest.importorskip("ray")
     mark = pack / "died-once"
