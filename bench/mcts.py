@@ -1,6 +1,6 @@
 """The search agent against the heuristic agent: win rate and seconds per game.
 
-    python bench/mcts.py --games 40 --simulations 48
+    python bench/mcts.py --games 40 --simulations 32
 
 Mirror games of "Lorwyn Giants & Treefolk" (mtgk.search.MctsAgent with its budget
 against mtgk.agents.HeuristicAgent), half with the search agent in each seat; prints one
@@ -35,7 +35,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40)
-    ap.add_argument("--simulations", type=int, default=48)
+    ap.add_argument("--simulations", type=int, default=32)
     ap.add_argument("--deck", default="Lorwyn Giants & Treefolk")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()

@@ -9,7 +9,8 @@ consistent with everything the player has seen (information-set Monte Carlo).
 For each decision with more than one candidate it makes a few worlds (determinized
 forks), then spends its budget: each *simulation* takes the candidate with the best
 upper confidence bound (UCB1), forks a world exactly (cheap: :mod:`mtgk.rules.checkpoints`),
-answers with the candidate, plays on with heuristic agents for ``horizon`` turns and
+answers with the candidate, plays on with heuristic agents until ``horizon`` more turns
+have begun (default 1: to the end of this turn) and
 scores the result from the player's side (a win 1, a loss 0, else :func:`evaluate`).
 
 The budget is ``simulations`` per decision (deterministic: the same seed, the same
@@ -21,7 +22,7 @@ It plays in a game driven by a :class:`~mtgk.stepper.Stepper` (``mtgk play``, ``
 ``branch``, the env's opponents), which is what it forks.
 
 >>> MctsAgent(7)
-MctsAgent(seed=7, simulations=48)
+MctsAgent(seed=7, simulations=32)
 """
 
 from __future__ import annotations
@@ -81,8 +82,8 @@ class MctsAgent:
 
     forks = True  # (it forks the game it plays: Stepper.of)
 
-    def __init__(self, seed: int = 0, simulations: int = 48, ms: float | None = None,
-                 worlds: int = 4, horizon: int = 2, width: int = 8) -> None:
+    def __init__(self, seed: int = 0, simulations: int = 32, ms: float | None = None,
+                 worlds: int = 4, horizon: int = 1, width: int = 8) -> None:
         self.seed = seed
         self.simulations = simulations
         self.ms = ms
@@ -159,7 +160,7 @@ class MctsAgent:
                    key=lambda i: total[i] / n[i] + 1.4 * math.sqrt(log_n / n[i]))
 
     def _simulate(self, world: Stepper, answer: Any, me: int) -> float:
-        f = world.fork()
+        f = world.fork(forks=False)
         try:
             f.answer(answer)
         except Exception:  # noqa: BLE001 - not legal in this world: the worst score

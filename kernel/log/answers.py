@@ -34,6 +34,10 @@ class _Action(msgspec.Struct, frozen=True, array_like=True, tag_field="kind"):
     """A priority action (its encoding: ``[tag, *fields]``)."""
 
     def __getitem__(self, i: Any) -> Any:  # (the list it was)
+        if i == 0:
+            return self.__struct_config__.tag
+        if type(i) is int and 0 < i <= len(self.__struct_fields__):
+            return getattr(self, self.__struct_fields__[i - 1])
         return [self.__struct_config__.tag, *msgspec.structs.astuple(self)][i]
 
     def __len__(self) -> int:
