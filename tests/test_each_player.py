@@ -129,6 +129,30 @@ def _abilities(d: CardDef) -> Iterator[tuple[str, Callable[[Ctx], None], tuple[A
             yield f"ability {i}", ab.effect, ab.targets, [], key
 
 
+class _Asked:
+    """An agent that notes who is asked to decide (but for priority), then lets ``inner``
+    answer (its other attributes, ``refused`` among them, are ``inner``'s)."""
+
+    def __init__(self, inner: Any, players: set[int]) -> None:
+        self.inner = inner
+        self.players = players
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def decide(self, game: Game, d: Decision) -> Any:
+        if d.kind != "priority":
+            self.players.add(d.player)
+        return self.inner.decide(game, d)
+
+    def forced(self, game: Game, d: Decision) -> None:
+        if d.kind != "priority":
+            self.players.add(d.player)
+        inner = getattr(self.inner, "forced", None)
+        if inner is not None:
+            inner(game, d)
+
+
 class _Recorder:
     """The players an effect acts on (see the module's docstring)."""
 
@@ -138,13 +162,9 @@ class _Recorder:
         for name in ("draw", "discard", "mill", "shuffle", "gain_life", "lose_life"):
             self._wrap(monkeypatch, name, 0)
         self._wrap(monkeypatch, "damage", 0)
-        real_ask = game.ask
-
-        def ask(d: Decision) -> Any:
-            if d.kind != "priority":
-                self.players.add(d.player)
-            return real_ask(d)
-        monkeypatch.setattr(game, "ask", ask)
+        # the players asked to decide: through their agents (a compiled Game's methods
+        # can't be replaced on the instance), decisions with one answer too (``forced``)
+        game.agents = [_Asked(a, self.players) for a in game.agents]
         game.listeners.append(self._event)
 
     def _wrap(self, monkeypatch: pytest.MonkeyPatch, name: str, arg: int) -> None:
