@@ -194,6 +194,7 @@ def test_lazy_options_are_the_eager_ones_on_varied_boards(
             assert list(lazy) == g._legal_actions(p, sorcery_ok, share=False)
             event(f"families: {len(lazy.families) if isinstance(lazy, Options) else 0}")
     g.validate_caches = True
+    g.max_events = len(g.log) + 3000  # (random play on such a board may go on and on)
     try:
         g.run(0, max_turns=3)
     except GameOver:
