@@ -171,8 +171,14 @@ def _env() -> dict[str, str]:
     return env
 
 
+SLOW_PAGES = ("README.md", "docs/debugging.md", "docs/simulation.md")
+"""The pages whose commands take about a minute each: marked slow (run by .ci/run)."""
+
+
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("page", [
+    pytest.param(p, marks=pytest.mark.slow) if str(p.relative_to(ROOT)) in SLOW_PAGES else p
+    for p in PAGES], ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_command_of_the_page_runs_as_documented(page: Path, tmp_path: Path) -> None:
     commands = parse_page(page).commands
     if not commands:
