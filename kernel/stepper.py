@@ -8,18 +8,18 @@ one.  Exactly one side runs at a time; nothing is raised to stop the engine (a g
 left unanswered is simply never switched to again, and freed).
 
 >>> from mtgk.cards.loading import load_registry
->>> from mtgk.cards.decks import builtin_decks
+>>> from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 >>> from mtgk.log.replay import new_header
 >>> reg = load_registry()
->>> decks = builtin_decks(reg)
->>> header = new_header(reg, ["Alice", "Bob"], [decks[0][1], decks[1][1]], seed=7)
+>>> decks = [deck_lines(load_deck(name, reg)) for name in list(builtin_decks(reg))[:2]]
+>>> header = new_header(reg, ["Alice", "Bob"], decks, seed=7)
 >>> game = Stepper(reg, header)
 >>> game.decision
-Decision('mulligan', player=0, options=2)
+Decision('mulligan', player=1, options=2)
 >>> game.decision.options
 [True, False]
 >>> game.answer(True)
-Decision('mulligan', player=1, options=2)
+Decision('mulligan', player=0, options=2)
 
 Seats can be played by the stepper itself (``agents``: an agent for a seat, ``None``
 for a seat the caller answers); :meth:`Stepper.fork` copies a game at any pending
@@ -420,7 +420,7 @@ class Stepper:
         cps = self.game.checkpoints if self.game is not None else None
         i = -1
         if cps:
-            i = bisect.bisect_right(_Asked(cps), k) - 1
+            i = bisect.bisect_right(cps, k, key=lambda c: c.asked) - 1
         if deal is not None and (i < 0 or cps is None):
             raise ForkError("a determinized fork needs a game past its opening hands "
                             "(and one started by Stepper(registry, header))")
@@ -453,16 +453,3 @@ class Stepper:
     def __repr__(self) -> str:
         where = "over" if self.decision is None else repr(self.decision)
         return f"<Stepper {self.game!r}: {where}>"
-
-
-class _Asked(Sequence[int]):
-    """The checkpoints' ``asked`` numbers, as a sequence bisect can search."""
-
-    def __init__(self, cps: list[Any]) -> None:
-        self.cps = cps
-
-    def __len__(self) -> int:
-        return len(self.cps)
-
-    def __getitem__(self, i: Any) -> Any:
-        return self.cps[i].asked

@@ -59,6 +59,17 @@ def random_game(reg, seed, fork_every=0.1, validated=False, **kw):
     return s, forks
 
 
+def test_doctests():
+    import doctest
+
+    import mtgk.log.answers
+    import mtgk.search
+    import mtgk.stepper
+
+    for mod in (mtgk.stepper, mtgk.search, mtgk.log.answers):
+        assert doctest.testmod(mod).failed == 0, mod.__name__
+
+
 def test_a_stepper_plays_the_game_run_from_header_plays(reg):
     h = header(reg, 3)
     agents = [RandomAgent(1), RandomAgent(2)]

@@ -71,7 +71,7 @@ def redeal(state: State, log: list[Envelope], sight: Sight, seed: int) -> list[E
     viewer, known = sight.viewer, sight.known
     renamed: dict[int, str] = {}
     for q, player in enumerate(state.players):
-        pool = [oid for oid in player.library]
+        pool = list(player.library)
         if q != viewer:
             pool.extend(player.hand)
         pool.extend(oid for oid in state.exile
