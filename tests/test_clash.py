@@ -12,6 +12,7 @@ from mtgk.cards.definitions import CardFacts, CardSetInfo, Registry
 from mtgk.cards.dsl import CardSet
 from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
+from mtgk.log.answers import Block
 from mtgk.plugins.clash import Clashed, winners
 from mtgk.rules.engine import RulesError
 from tests.conftest import play_scenario
@@ -142,8 +143,8 @@ def test_every_creature_able_to_block_nath_s_elite_must(registry: Registry) -> N
             g.check_blockers(1, blocks)
         assert err.value.rule == "509.1c"
     # the tapped Runeclaw Bear and Bog Hoodlums (can't block) aren't required to
-    assert g.check_blockers(1, [[bears, elite], [lion, elite]]) == [[bears, elite],
-                                                                    [lion, elite]]
+    assert g.check_blockers(1, [[bears, elite], [lion, elite]]) == [Block(bears, elite),
+                                                                    Block(lion, elite)]
     with pytest.raises(RulesError):
         g.check_blockers(1, [[bears, elite], [lion, elite], [ids["Bog Hoodlums"], elite]])
     assert len(g.log) == before

@@ -10,6 +10,7 @@ import pytest
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
 from mtgk.log import events as ev
+from mtgk.log.answers import Block
 from mtgk.rules.engine import Game, RulesError
 from tests.conftest import play_scenario
 
@@ -50,7 +51,8 @@ def test_lairwatch_giant_blocks_two_not_three(reg: Registry) -> None:
     assert g.max_blocks(giant) == 2
     with pytest.raises(RulesError, match="can block only 2 creatures"):
         g.check_blockers(0, [[giant, b1], [giant, b2], [giant, b3]])
-    assert g.check_blockers(0, [[giant, b1], [giant, b2]]) == [[giant, b1], [giant, b2]]
+    assert g.check_blockers(0, [[giant, b1], [giant, b2]]) == [Block(giant, b1),
+                                                                Block(giant, b2)]
 
 
 def test_lairwatch_giant_blocking_two_gains_first_strike(reg: Registry) -> None:
@@ -120,7 +122,7 @@ def test_hunt_down_requirement_refuses_other_blocks(reg: Registry) -> None:
         g.check_blockers(1, [])
     with pytest.raises(RulesError, match="must block Grizzly Bears"):
         g.check_blockers(1, [[bear, giant]])
-    assert g.check_blockers(1, [[bear, grizzly]]) == [[bear, grizzly]]
+    assert g.check_blockers(1, [[bear, grizzly]]) == [Block(bear, grizzly)]
 
 
 def test_hunt_down_requirement_lasts_the_turn(reg: Registry) -> None:

@@ -19,6 +19,24 @@ True
 
 An action still reads as that list (``action[0]`` is its tag, ``action[1]`` its card),
 for code written against the lists; new code matches on the type.
+
+A combat declaration is a list of typed pairs -- :class:`Attack`, :class:`Block`,
+:class:`Assign` -- each encoded as the two-number list older kernels wrote
+(``Attack(7, -2)`` is ``[7,-2]``); the decision's kind says which (``DecisionMade``
+turns an ``attackers``, ``blockers`` or ``assign`` choice read as lists into them:
+:func:`answer_from`).  A pair unpacks as the list did (``for a, t in attacks``).
+
+>>> msgspec.json.encode([Attack(7, -2), Attack(8, 41)])
+b'[[7,-2],[8,41]]'
+>>> answer_from("blockers", [[12, 7]])
+[Block(blocker=12, attacker=7)]
+>>> attacker, target = Attack(7, -2)
+>>> target
+-2
+
+The other answers are plain values, their kind naming them: ``mulligan`` and ``may``
+a bool, ``targets``, ``modes`` and ``order`` lists of numbers, ``choose`` one of the
+options the decision listed.
 """
 
 from __future__ import annotations
@@ -27,7 +45,8 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["PASS", "Action", "Activate", "Cast", "Pass", "PlayLand", "action_from"]
+__all__ = ["PASS", "Action", "Activate", "Assign", "Attack", "Block", "Cast", "Pass", "PlayLand",
+           "action_from", "answer_from"]
 
 
 class _Action(msgspec.Struct, frozen=True, array_like=True, tag_field="kind"):
@@ -115,3 +134,76 @@ def action_from(value: Any) -> Any:
         return Activate(int(source), int(ability), _ints(targets), int(x))
     except (IndexError, TypeError) as exc:
         raise ValueError(f"not an action: {value!r}") from exc
+
+
+# --------------------------------------------------------------------------
+# Combat declarations
+
+class Pair(msgspec.Struct, frozen=True, array_like=True):
+    """Two numbers of a declaration, encoded as the list ``[first, second]``; it unpacks
+    and indexes as that list did."""
+
+    def __iter__(self) -> Any:
+        return iter(msgspec.structs.astuple(self))
+
+    def __getitem__(self, i: Any) -> Any:
+        return msgspec.structs.astuple(self)[i]
+
+    def __len__(self) -> int:
+        return 2
+
+
+class Attack(Pair, frozen=True):
+    """``attacker`` attacks ``target``: a player (a negative reference) or a planeswalker
+    (CR 508.1b)."""
+
+    attacker: int
+    target: int
+
+
+class Block(Pair, frozen=True):
+    """``blocker`` blocks ``attacker`` (CR 509.1a)."""
+
+    blocker: int
+    attacker: int
+
+
+class Assign(Pair, frozen=True):
+    """``amount`` of an attacker's combat damage is assigned to ``recipient``: a blocker,
+    or with trample the player or planeswalker it attacks (CR 510.1)."""
+
+    recipient: int
+    amount: int
+
+
+PAIRS: dict[str, type[Pair]] = {"attackers": Attack, "blockers": Block, "assign": Assign}
+"""The pair type of each declaration's kind."""
+
+
+def answer_from(kind: str, value: Any) -> Any:
+    """The typed answer of a ``kind`` decision that ``value`` names: an :data:`Action`
+    for ``priority``, a list of :class:`Attack`, :class:`Block` or :class:`Assign` for
+    ``attackers``, ``blockers``, ``assign``; any other kind's answer is ``value`` itself.
+    Raises :class:`ValueError` for a value that names none."""
+    if kind == "priority":
+        return action_from(value)
+    pair = PAIRS.get(kind)
+    if pair is None:
+        return value
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"not a list of pairs: {value!r}")
+    out = []
+    for p in value:
+        if type(p) is pair:
+            out.append(p)
+            continue
+        if not isinstance(p, list | tuple | Pair) or len(p) != 2:
+            raise ValueError(f"not a pair of numbers: {p!r}")
+        a, b = p
+        if type(a) is bool or type(b) is bool:
+            raise ValueError(f"not a pair of numbers: {p!r}")
+        try:
+            out.append(pair(int(a), int(b)))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"not a pair of numbers: {p!r}") from exc
+    return out

@@ -31,7 +31,7 @@ from typing import Any, ClassVar, TypeVar
 
 import msgspec
 
-from mtgk.log.answers import action_from
+from mtgk.log.answers import PAIRS, answer_from
 
 Ref = int
 """An object id (>= 1) or a player reference (``-1`` = player 0, ``-2`` = player 1)."""
@@ -193,9 +193,13 @@ class DecisionMade(Event, frozen=True):
 
     ``kind`` names the decision (``priority``, ``targets``, ``attackers``,
     ``blockers``, ``redirect``, ``may``, ``choose``, ``order``, ``mulligan`` ...);
-    ``choice`` is plain data (ints, strings, lists), or for ``priority`` an
-    :data:`~mtgk.log.answers.Action` (which a log holds as the list it encodes to: a
-    priority choice read as a list is turned into its action).
+    ``choice`` is the answer, typed by its kind (:mod:`mtgk.log.answers`): for
+    ``priority`` an :data:`~mtgk.log.answers.Action`, for ``attackers``, ``blockers``
+    and ``assign`` a list of :class:`~mtgk.log.answers.Attack`,
+    :class:`~mtgk.log.answers.Block` or :class:`~mtgk.log.answers.Assign` pairs;
+    other kinds' answers are plain data (bools, ints, strings, lists).  A log holds
+    each typed answer as the list it encodes to, and a choice read as lists is turned
+    into its typed value as it is decoded (:func:`~mtgk.log.answers.answer_from`).
     """
 
     TAG: ClassVar[str] = "DecisionMade"
@@ -205,11 +209,12 @@ class DecisionMade(Event, frozen=True):
     choice: Any
 
     def __post_init__(self) -> None:
-        if self.kind == "priority" and type(self.choice) is list:
+        if type(self.choice) is list and (self.kind == "priority" or self.kind in PAIRS):
             try:
-                msgspec.structs.force_setattr(self, "choice", action_from(self.choice))
+                msgspec.structs.force_setattr(self, "choice", answer_from(self.kind,
+                                                                          self.choice))
             except ValueError:
-                pass  # (not an action: a damaged record, reported as it is)
+                pass  # (not an answer: a damaged record, reported as it is)
 
 
 # --------------------------------------------------------------------------

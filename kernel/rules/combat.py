@@ -9,6 +9,7 @@ from typing import Any
 from mypy_extensions import trait
 
 from mtgk.log import events as ev
+from mtgk.log.answers import Assign, Attack, Block
 from mtgk.log.events import player_ref
 from mtgk.rules.core import Decision, RulesError
 from mtgk.rules.parts import GamePart
@@ -89,14 +90,17 @@ class Combat(GamePart):
                     self.emit(ev.Tapped(obj=a))
         return True
 
-    def check_attackers(self, player: int, choice: Any) -> list[list[int]]:
+    def check_attackers(self, player: int, choice: Any) -> list[Attack]:
+        """``choice``, a list of attacks (:class:`Attack` or ``[attacker, target]``
+        pairs), as the legal declaration of ``player``'s attackers it is; raises
+        :class:`RulesError` naming the rule it breaks."""
         if not isinstance(choice, list):
             raise RulesError("508.1", "attackers must be a list of [attacker, target] pairs")
         targets = self.attack_targets(player)
         seen: set[int] = set()
-        out: list[list[int]] = []
+        out: list[Attack] = []
         for pair in choice:
-            if not isinstance(pair, list) or len(pair) != 2:
+            if not isinstance(pair, list | Attack) or len(pair) != 2:
                 raise RulesError("508.1", f"bad attack {pair!r}")
             a, t = int(pair[0]), int(pair[1])
             if a in seen:
@@ -110,7 +114,7 @@ class Combat(GamePart):
             if t not in targets:
                 raise RulesError("508.1b", f"{self.name(t)} can't be attacked: a creature "
                                  "attacks the defending player or a planeswalker they control")
-            out.append([a, t])
+            out.append(Attack(a, t))
         return out
 
     def can_block(self, blocker: int, attacker: int) -> bool:
@@ -152,7 +156,7 @@ class Combat(GamePart):
             return
         deciders = [d for d in defenders if d == team_of(s, d)[0] or team_of(s, d)[0]
                     not in defenders]
-        blocks: list[list[int]] = []
+        blocks: list[Block] = []
         mark = len(self.log)
         for k, d in enumerate(deciders):
             team = team_of(s, d)
@@ -192,18 +196,21 @@ class Combat(GamePart):
                 out.append(a)
         return out
 
-    def check_blockers(self, player: int, choice: Any) -> list[list[int]]:
+    def check_blockers(self, player: int, choice: Any) -> list[Block]:
+        """``choice``, a list of blocks (:class:`Block` or ``[blocker, attacker]``
+        pairs), as the legal declaration of ``player``'s blockers it is; raises
+        :class:`RulesError` naming the rule it breaks."""
         c = self.state.combat
         if not isinstance(choice, list) or c is None:
             raise RulesError("509.1", "blockers must be a list of [blocker, attacker] pairs")
         seen: set[int] = set()
         count: dict[int, int] = {}
-        out: list[list[int]] = []
+        out: list[Block] = []
         for pair in choice:
-            if not isinstance(pair, list) or len(pair) != 2:
+            if not isinstance(pair, list | Block) or len(pair) != 2:
                 raise RulesError("509.1", f"bad block {pair!r}")
             b, a = int(pair[0]), int(pair[1])
-            if b in seen and ([b, a] in out or b not in self.state.objects
+            if b in seen and (Block(b, a) in out or b not in self.state.objects
                               or sum(1 for bb, _a in out if bb == b) >= self.max_blocks(b)):
                 n = self.max_blocks(b) if b in self.state.objects else 1
                 raise RulesError("509.1a", f"{self.name(b)} can block only "
@@ -220,7 +227,7 @@ class Combat(GamePart):
                     or not self.can_block(b, a):
                 raise RulesError("509.1b", f"{self.name(b)} can't block {self.name(a)}")
             count[a] = count.get(a, 0) + 1
-            out.append([b, a])
+            out.append(Block(b, a))
         for a, n in count.items():
             need = self.min_blockers(a)
             if n < need and need == 2 and self.chars(a).has("menace"):
@@ -250,7 +257,7 @@ class Combat(GamePart):
                 need = max(need, int(a[13:]))
         return need
 
-    def _check_block_requirements(self, player: int, blocks: list[list[int]]) -> None:
+    def _check_block_requirements(self, player: int, blocks: list[Block]) -> None:
         """Blocking requirements: "All creatures able to block ~ do so" (ability ``all able
         block it``) and "[this creature] blocks [that one] this turn if able" (ability
         ``must_block:<attacker>``).  Each creature obeys as many of its requirements as it
@@ -410,11 +417,13 @@ class Combat(GamePart):
         return [(int(k), int(v)) for k, v in choice]
 
     def _check_assign(self, a: int, blockers: list[int], power: int, trample: bool,
-                      target: int | None, choice: Any) -> list[list[int]]:
+                      target: int | None, choice: Any) -> list[Assign]:
         if not isinstance(choice, list):
             raise RulesError("510.1", "damage assignment must be a list of [recipient, amount]")
         got: dict[int, int] = {}
         for pair in choice:
+            if not isinstance(pair, list | Assign) or len(pair) != 2:
+                raise RulesError("510.1", f"bad damage assignment {pair!r}")
             k, v = int(pair[0]), int(pair[1])
             if k not in blockers and not (trample and k == target):
                 raise RulesError("510.1c", f"{self.name(k)} can't be assigned damage from "
@@ -430,4 +439,4 @@ class Combat(GamePart):
                 if got.get(b, 0) < self._lethal(b, a):
                     raise RulesError("702.19c", f"{self.name(b)} must be assigned lethal damage "
                                      "before damage tramples over")
-        return [[k, v] for k, v in got.items()]
+        return [Assign(k, v) for k, v in got.items()]

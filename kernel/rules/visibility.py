@@ -60,7 +60,7 @@ from typing import Any
 import msgspec
 
 from mtgk.log import events as ev
-from mtgk.log.answers import Activate, Cast, Pass, PlayLand
+from mtgk.log.answers import Activate, Assign, Cast, Pair, Pass, PlayLand
 from mtgk.rules.state import Obj, State
 
 __all__ = [
@@ -146,6 +146,9 @@ def map_choice(kind: str, choice: Any, fn: IdMap) -> Any:
     Activate(source=105, ability=2, targets=(107, -1), x=3)
     >>> map_choice("assign", [[5, 2], [-2, 1]], lambda i: 0)
     [[0, 2], [-2, 1]]
+    >>> from mtgk.log.answers import Attack
+    >>> map_choice("attackers", [Attack(5, -2), Attack(6, 9)], lambda i: i + 100)
+    [Attack(attacker=105, target=-2), Attack(attacker=106, target=109)]
     >>> map_choice("x", 5, lambda i: 0)
     5
     """
@@ -172,8 +175,12 @@ def map_choice(kind: str, choice: Any, fn: IdMap) -> Any:
         if kind in PLAIN_CHOICE_KINDS:
             return choice
         if kind == "assign" and isinstance(choice, list):
-            return [[_map_ref(p[0], fn), *p[1:]] if isinstance(p, list) and p else p
+            return [Assign(_map_ref(p.recipient, fn), p.amount) if isinstance(p, Assign)
+                    else [_map_ref(p[0], fn), *p[1:]] if isinstance(p, list) and p else p
                     for p in choice]
+        if kind in ("attackers", "blockers") and isinstance(choice, list):
+            return [type(p)(_map_ref(p[0], fn), _map_ref(p[1], fn)) if isinstance(p, Pair)
+                    else _map_deep(p, fn) for p in choice]
         if kind in ("attackers", "blockers", "targets", "redirect") or kind in ID_CHOICE_KINDS:
             return _map_deep(choice, fn)
     except (TypeError, IndexError):

@@ -40,7 +40,7 @@ import msgspec
 from mtgk.agents import ReplayAgent
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
-from mtgk.log.answers import Action
+from mtgk.log.answers import Action, Pair
 from mtgk.log.events import Envelope, ref_player
 from mtgk.log.logfile import LogHeader, UnknownEvent, event_tag
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
@@ -157,7 +157,7 @@ def _choice_players(kind: str, choice: Any) -> list[int]:
         return found
 
     def walk(x: Any) -> None:
-        if isinstance(x, list | tuple):
+        if isinstance(x, list | tuple | Pair):
             for i in x:
                 walk(i)
         elif _is_int(x) and x < 0:
