@@ -84,9 +84,12 @@ _role("Young Hero Role", enchanted(grant=("Young Hero Role#1",)),
 
 
 # Virtuous Role: +1/+1 for each enchantment you control.
+_your_enchantments = enchantment.you_control()
+
+
 def _virtuous(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
     you = v.chars(src).controller
-    n = len(matching(v, enchantment.you_control(), you, src))
+    n = len(matching(v, _your_enchantments, you, src))
     return [("7c", "pt", host_of(v, src), [n, n])]
 
 

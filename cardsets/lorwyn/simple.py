@@ -58,6 +58,7 @@ from mtgk.cards.filters import (
     card_in_graveyard,
     creature,
     creature_or_player,
+    exists,
     kind,
     matching,
     nonland_permanent,
@@ -119,7 +120,7 @@ class Condition:
 def you_control(f: Filter) -> Condition:
     """"As long as you control a [f]": a condition on the source."""
     g = f.you_control()
-    return Condition(lambda v, src: count(v, g, controller(v, src), src) > 0, g.reads,
+    return Condition(lambda v, src: exists(v, g, controller(v, src), src), g.reads,
                      f"you_control({f!r})")
 
 
@@ -338,8 +339,11 @@ def _merfolk_and_faeries(c: Ctx) -> int:
     return c.count(kind("Merfolk", "Faerie").you_control())
 
 
+_your_faeries = kind("Faerie").you_control()
+
+
 def _faeries_you_control(v: View, you: int, src: int) -> int:
-    return count(v, kind("Faerie").you_control(), you, src)
+    return count(v, _your_faeries, you, src)
 
 
 spell_mv_at_most_faeries = a_spell.where(
@@ -492,9 +496,14 @@ S.vanilla("Cloudcrown Oak",  # reach
           "Oakgnarl Warrior")  # vigilance, trample
 
 
+_your_elves = kind("Elf").you_control()
+_your_forests = forest.you_control()
+_your_treefolk = kind("Treefolk").you_control()
+
+
 def _elves_you_control(v: View, src: int) -> tuple[int, int]:
     """Power and toughness are each equal to the number of Elves you control."""
-    n = count(v, kind("Elf").you_control(), controller(v, src), src)
+    n = count(v, _your_elves, controller(v, src), src)
     return n, n
 
 
@@ -502,8 +511,7 @@ def _forests_and_treefolk(v: View, src: int) -> tuple[int, int]:
     """Power and toughness are each equal to the number of Forests you control plus the
     number of Treefolk you control."""
     me = controller(v, src)
-    n = count(v, forest.you_control(), me, src) + count(v, kind("Treefolk").you_control(), me,
-                                                        src)
+    n = count(v, _your_forests, me, src) + count(v, _your_treefolk, me, src)
     return n, n
 
 

@@ -348,15 +348,27 @@ def kind(*subtypes: str) -> Kind:
     return Kind(*subtypes)
 
 
+def _pred_in(f: Filter, zone: str) -> Pred:
+    """``f``'s predicate for the objects of ``zone`` (on the battlefield, without its
+    "is on the battlefield" part)."""
+    if zone == "battlefield" and f.parts[0] is _on_bf:  # (each id here is on it)
+        return f.__dict__.get("_on_battlefield") or f.__dict__.setdefault(
+            "_on_battlefield", _all_of(f.parts[1:]) if len(f.parts) > 1 else _anything)
+    return f.pred
+
+
 def matching(view: Any, f: Filter, you: int, source: int = 0,
              zone: str = "battlefield") -> list[int]:
     """Object ids in ``zone`` (battlefield order) that ``f`` accepts."""
-    ids = zone_ids(view.state, zone)
-    pred = f.pred
-    if zone == "battlefield" and f.parts[0] is _on_bf:  # (each id here is on it)
-        pred = f.__dict__.get("_on_battlefield") or f.__dict__.setdefault(
-            "_on_battlefield", _all_of(f.parts[1:]) if len(f.parts) > 1 else _anything)
-    return [i for i in ids if pred(view, i, you, source)]
+    pred = _pred_in(f, zone)
+    return [i for i in zone_ids(view.state, zone) if pred(view, i, you, source)]
+
+
+def exists(view: Any, f: Filter, you: int, source: int = 0, zone: str = "battlefield") -> bool:
+    """Whether ``f`` accepts an object in ``zone`` ("as long as you control a ..."): the
+    first one found ends the search."""
+    pred = _pred_in(f, zone)
+    return any(pred(view, i, you, source) for i in zone_ids(view.state, zone))
 
 
 def _anything(v: Any, r: int, y: int, s: int) -> bool:
