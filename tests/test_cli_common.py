@@ -132,6 +132,28 @@ def test_bench_json() -> None:
     assert figures["games"] == 2 and figures["events"] > figures["decisions"] > 0
 
 
+def test_bench_forks_plays_the_deck_it_is_given(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--deck`` was silently ignored by ``bench forks`` (it forked the built-in decks'
+    games): it is both players' deck, as it is for ``bench playouts``."""
+    from mtgk.tools import bench
+    seen: list[list[list[str]]] = []
+    real = bench.forks
+
+    def spy(reg, decks, *a, **kw):  # type: ignore[no-untyped-def]
+        seen.append([list(d) for d in decks])
+        return real(reg, decks, *a, **kw)
+
+    monkeypatch.setattr(bench, "forks", spy)
+    (tmp_path / "lands.txt").write_text("40 Forest\n")
+    code, out, err = run("bench", "forks", "--deck", tmp_path / "lands.txt", "--games", "1",
+                         "--max-turns", "4", "--json")
+    assert code == 0, err
+    assert seen == [[["Forest"] * 40, ["Forest"] * 40]]
+    figures = json.loads(out)
+    assert figures["forks"] == figures["exact"] > 0
+
+
 def test_plugin_event_types_work_with_type_and_are_listed(tmp_path: Path) -> None:
     code, out, _ = run("log", "--types")
     assert code == 0

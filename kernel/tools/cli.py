@@ -1444,11 +1444,12 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
                    "the first two built-in decks (or --decks) at decisions spread over "
                    "each game, each checked against the original played on")
     p.add_argument("--decks", nargs=2, metavar="DECK",
-                   help="forks: the two decks (built-in names or deck files)")
+                   help="forks: the two decks (built-in names or deck files; default: "
+                   "--deck for both, else the first two built-in decks)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--deck", help="deck file or built-in deck name, used by both players "
-                   "(default: bench/decks/ogres.txt's 17 Mountain + 23 Gray Ogre)")
+                   "(playouts' default: bench/decks/ogres.txt's 17 Mountain + 23 Gray Ogre)")
     p.add_argument("--max-turns", type=int, default=200, help="a game stops as a draw after "
                    "this many turns (default 200)")
     p.add_argument("--progress", action="store_true", help="print progress while playing")
@@ -1465,7 +1466,8 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
         reg = _registry(args)
         if args.what == "forks":
             try:
-                names = args.decks or list(builtin_decks(reg))[:2]
+                names = args.decks or ([args.deck] * 2 if args.deck else
+                                       list(builtin_decks(reg))[:2])
                 decks = [load_deck(n, reg) for n in names]
             except DeckError as exc:
                 raise UserError(str(exc)) from None
