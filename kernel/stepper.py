@@ -46,7 +46,7 @@ from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.rules.redeal import Sight, redeal
 from mtgk.rules.state import State
 
-__all__ = ["ForkError", "Stepper", "StepperError"]
+__all__ = ["ForkError", "Stepper", "StepperError", "action_words", "words"]
 
 Run = Callable[[Sequence[Agent], Callable[[Game], None]], Any]
 """Plays a game with the agents given, calling ``watch(game)`` once the game exists
@@ -66,6 +66,63 @@ _END = object()
 _BY_GAME: weakref.WeakValueDictionary[int, Stepper] = weakref.WeakValueDictionary()
 """The stepper that drives each game (by the game's id: a game lives as long as its
 stepper, which holds it)."""
+
+
+def words(game: Game, d: Decision, answer: Any) -> str:
+    """Readable words for ``answer`` to the decision ``d`` of ``game`` (what the
+    terminal player's menus show; ``Stepper.text`` asks it of the pending decision):
+
+    >>> from mtgk.log.answers import PASS, Attack
+    >>> class _G:  # (any game: it is asked only for names)
+    ...     def name(self, ref): return {-1: "Alice", -2: "Bob", 7: "Gray Ogre"}[ref]
+    >>> words(_G(), Decision("priority", 0, None), PASS)
+    'pass'
+    >>> words(_G(), Decision("attackers", 0, None), [Attack(7, -2)])
+    'Gray Ogre attacks Bob'
+    >>> words(_G(), Decision("may", 1, [True, False]), False)
+    'no'
+    """
+    name = game.name
+    k = d.kind
+    if k == "priority":
+        tag = answer[0]
+        if tag == "pass":
+            return "pass"
+        if tag == "activate":
+            return f"activate {name(answer[1])}'s ability {answer[2]}" + action_words(
+                name, answer[3], (), answer[4], "")
+        if tag == "cast":
+            return f"cast {name(answer[1])}" + action_words(name, answer[2], answer[3],
+                                                             answer[4], answer[5])
+        return f"{tag} {name(answer[1])}"
+    if k in ("attackers", "blockers"):
+        verb = " attacks " if k == "attackers" else " blocks "
+        return ", ".join(name(a) + verb + name(b) for a, b in answer) or f"no {k}"
+    if k == "assign":
+        return ", ".join(f"{n} to {name(r)}" for r, n in answer) or "no damage"
+    if isinstance(answer, bool):
+        return "yes" if answer else "no"
+    if k in ("x", "number", "modes", "mode"):
+        return ", ".join(map(str, answer)) if isinstance(answer, list) else str(answer)
+    if isinstance(answer, int):
+        return name(answer)
+    if isinstance(answer, list) and all(type(i) is int for i in answer):
+        return ", ".join(name(i) for i in answer) or "none"
+    return str(answer)
+
+
+def action_words(name: Callable[[int], str], targets: Sequence[int], modes: Sequence[int],
+                 x: int, alt: str) -> str:
+    """The words after a spell's or ability's name in an action: its targets, modes, X
+    and alternative cost (`` targeting Bob (modes 1, 2) X=3 (evoke)``)."""
+    words = f" targeting {', '.join(name(t) for t in targets)}" if targets else ""
+    if modes:
+        words += f" (modes {', '.join(map(str, modes))})"
+    if x:
+        words += f" X={x}"
+    if alt:
+        words += f" ({alt})"
+    return words
 
 
 class _Seat:
@@ -321,6 +378,12 @@ class Stepper:
             return None
         w = self.game.state.winner
         return -1 if w is None else w
+
+    def text(self, choice: Any) -> str:
+        """Words for ``choice`` as an answer to the pending decision (:func:`words`)."""
+        if self.decision is None:
+            raise StepperError("the game is over: there is no decision to answer")
+        return words(self.game, self.decision, choice)
 
     def answer(self, choice: Any) -> Decision | None:
         """Answer the pending decision with ``choice`` and play on: the next pending

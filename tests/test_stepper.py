@@ -263,3 +263,26 @@ def test_mtgk_play_with_the_search_agent(tmp_path):
     assert main(["play", "--agents", "mcts", "heuristic", "--seed", "4", "--max-turns", "6",
                  "--out", str(out), "-q"]) == 0
     assert main(["verify", str(out)]) == 0
+
+
+def test_every_listed_choice_has_words(reg):
+    """``Stepper.text`` words every legal choice of every listed decision of random games,
+    naming the card an action is about."""
+    seen: set[str] = set()
+    for seed in (3, 4):
+        s = Stepper(reg, header(reg, seed, max_turns=12))
+        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+        while s.decision is not None:
+            d = s.decision
+            for o in d.options or []:
+                t = s.text(o)
+                assert t and "#" not in t, (d, o, t)
+                if d.kind == "priority" and o[0] != "pass":
+                    assert s.game.name(o[1]) in t
+                seen.add(d.kind)
+            a = agents[d.player].decide(s.game, d)
+            assert s.text(a)
+            s.answer(a)
+    assert {"mulligan", "priority"} <= seen
+    with pytest.raises(StepperError, match="over"):
+        s.text(True)

@@ -22,6 +22,7 @@ from mtgk.log import events as ev
 from mtgk.rules.engine import Decision, Game
 from mtgk.rules.state import State, apply, new_state
 from mtgk.rules.visibility import Perspective
+from mtgk.stepper import action_words
 
 __all__ = ["MORE", "Choice", "Menu", "SeatView"]
 
@@ -156,15 +157,9 @@ class Menu:
         self.choices = out
 
     def _form_words(self, a: list[Any]) -> str:
-        targets, modes, x = (a[2], a[3], a[4]) if a[0] == "cast" else (a[3], [], a[4])
-        words = self._targets(targets)[0]
-        if modes:
-            words += f" (modes {', '.join(map(str, modes))})"
-        if x:
-            words += f" X={x}"
-        if a[0] == "cast" and len(a) > 5 and a[5]:
-            words += f" ({a[5]})"
-        return words
+        if a[0] == "cast":
+            return action_words(self._name, a[2], a[3], a[4], a[5] if len(a) > 5 else "")
+        return action_words(self._name, a[3], (), a[4], "")
 
     def _forms_menu(self, forms: list[Any]) -> None:
         out = []
