@@ -47,6 +47,15 @@ def test_version_names_the_kernel_the_card_sets_and_the_plugins() -> None:
     assert any(line.startswith("plugin roles (from mtgk ") for line in lines)
 
 
+def test_python_dash_m_mtgk_is_the_mtgk_command() -> None:
+    import subprocess
+
+    got = subprocess.run([sys.executable, "-m", "mtgk", "--version"], capture_output=True,
+                         text=True, timeout=120)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == run("--version")[1]
+
+
 def test_version_reports_a_broken_pack(broken_pack: Path) -> None:
     code, out, _ = run("--version")
     assert code == 1
