@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYOUT = (("kernel", "mtgk"), ("plugins", "mtgk.plugins"), ("cardsets", "mtgk.cardsets"))
-TOOLS = ("mtgk.tools", "mtgk.scenario", "mtgk.env")
+TOOLS = ("mtgk.tools", "mtgk.scenario", "mtgk.env", "mtgk.__main__")  # (__main__: python -m mtgk)
 
 
 @dataclass
