@@ -39,6 +39,8 @@ def main() -> None:
     ap.add_argument("--deck", default="Lorwyn Giants & Treefolk")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
+    from run import loop_ms  # (bench/run.py, beside this script: not a package)
+    loops = [loop_ms()]
     reg = load_registry()
     deck = deck_lines(load_deck(args.deck, reg))
     wins = draws = 0
@@ -57,6 +59,9 @@ def main() -> None:
         draws += w == -1
         print(f"game {g}: mcts in seat {seat}, winner {w}, {len(game.log)} events, "
               f"{seconds[-1]:.1f} s", flush=True)
+    loops.append(loop_ms())
+    print(f"machine: a plain Python loop of 1,000,000 additions took "
+          f"{min(loops):.0f}-{max(loops):.0f} ms (before and after)")
     lo, hi = wilson(wins, args.games)
     print(f"mcts won {wins}/{args.games} ({wins / args.games:.0%}, 95% interval "
           f"{lo:.0%}-{hi:.0%}; {draws} draws), {sum(seconds) / len(seconds):.1f} s a game "
