@@ -9,9 +9,12 @@ card returns *with* the counter -- it enters with it, a replacement (CR 614.1c),
 
     S.card("Kitchen Finks", etb(gain_life(2)), persist())   # facts: "keywords": ["Persist"]
 
-Importing this module declares both keywords; a card whose facts list one must have its
-trigger (:func:`persist`, :func:`undying`) among its abilities.  (A creature *granted*
-persist by another card's effect has the keyword but not this trigger.)
+Importing this module declares both keywords, each standing for its triggered ability
+(``declare_keyword(..., meaning=...)``): a creature that has persist -- printed in its
+facts, granted by a lord ("creatures you control have persist"), an Aura or an effect until
+end of turn -- has the trigger, and one that loses it ("loses all abilities") hasn't.  A
+card whose facts list the keyword needs nothing more (``S.vanilla``); :func:`persist` and
+:func:`undying` give the same ability to list among a card's own, in printed order.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from mtgk.cards.keywords import declare_keyword
 from mtgk.log import events as ev
 
 if TYPE_CHECKING:
-    from mtgk.cards.definitions import CardDef
     from mtgk.cards.effects import Ctx
     from mtgk.rules.layers import View
 
@@ -48,25 +50,21 @@ def _returns_with(keyword: str, kind: str) -> Triggered:
     return triggered(ev.ZoneChanged, when, effect, look_back=True, text=keyword)
 
 
+_PERSIST = _returns_with("persist", "-1/-1")
+_UNDYING = _returns_with("undying", "+1/+1")
+
+
 def persist() -> Triggered:
     """Persist: it returns with a -1/-1 counter if it had none (CR 702.79a)."""
-    return _returns_with("persist", "-1/-1")
+    return _PERSIST
 
 
 def undying() -> Triggered:
     """Undying: it returns with a +1/+1 counter if it had none (CR 702.93a)."""
-    return _returns_with("undying", "+1/+1")
+    return _UNDYING
 
 
-def _has_trigger(keyword: str) -> Any:
-    def check(card: CardDef) -> str:
-        return "" if any(isinstance(a, Triggered) and a.text == keyword
-                         for a in card.abilities) else \
-            f"no {keyword} trigger (mtgk.plugins.persist.{keyword}())"
-    return check
-
-
-declare_keyword("persist", PROVIDER, check=_has_trigger("persist"),
+declare_keyword("persist", PROVIDER, meaning=(_PERSIST,),
                 what="returns from the graveyard with a -1/-1 counter (CR 702.79)")
-declare_keyword("undying", PROVIDER, check=_has_trigger("undying"),
+declare_keyword("undying", PROVIDER, meaning=(_UNDYING,),
                 what="returns from the graveyard with a +1/+1 counter (CR 702.93)")

@@ -42,6 +42,18 @@ KEYWORD_ABILITIES: dict[str, None] = {}
 lower case, in the order declared): a card whose facts list one has it as an ability,
 like a kernel keyword (``Chars.has``; "loses all abilities" takes it away)."""
 
+KEYWORD_MEANINGS: dict[str, dict[str, Any]] = {}
+"""What a declared keyword *means* when its meaning is an ability (persist, undying: a
+triggered ability; a replacement effect; a static ability's hooks), by lower-case keyword:
+``{ability key: ability}`` (the key is the keyword itself, ``"persist"``, then
+``"persist:2"``, ...).  A permanent that has the keyword -- printed, granted by a static
+ability, an Aura or an effect -- has these abilities; one that loses it loses them
+(``mtgk.cards.keywords.declare_keyword(..., meaning=...)`` fills it)."""
+
+KEYWORD_ABILITY_KEYS: dict[str, tuple[str, Any]] = {}
+"""Every ability of :data:`KEYWORD_MEANINGS` by its key: ``(keyword, ability)`` (how the
+engine finds a keyword's triggered ability on the stack)."""
+
 
 class CardFacts(msgspec.Struct, frozen=True, kw_only=True):
     """What a card *is* (from the set's data file), before any effect."""

@@ -26,11 +26,20 @@ idempotent (a module imported twice declares once).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from mtgk.cards.definitions import KEYWORD_ABILITIES, KEYWORDS, CardDefinitionError
+from mtgk.cards.definitions import (
+    KEYWORD_ABILITIES,
+    KEYWORD_ABILITY_KEYS,
+    KEYWORD_MEANINGS,
+    KEYWORDS,
+    STATIC_HOOKS,
+    CardDefinitionError,
+    Static,
+    Triggered,
+)
 
 if TYPE_CHECKING:
     from mtgk.cards.definitions import CardDef
@@ -55,6 +64,8 @@ class KeywordMechanism:
     #: abilities"); ``False`` for a keyword action (clash, mill) or an ability word
     #: (kinship, constellation), which are no abilities
     ability: bool = True
+    #: what the keyword means, when that is an ability (see :func:`declare_keyword`)
+    meaning: tuple[Any, ...] = ()
 
 
 MECHANISMS: dict[str, KeywordMechanism] = {}
@@ -62,22 +73,62 @@ MECHANISMS: dict[str, KeywordMechanism] = {}
 
 
 def declare_keyword(name: str, provider: str, check: KeywordCheck | None = None,
-                    what: str = "", ability: bool = True) -> KeywordMechanism:
+                    what: str = "", ability: bool = True,
+                    meaning: Sequence[Any] = ()) -> KeywordMechanism:
     """Declare that module ``provider`` implements the keyword ``name`` (any case); a
     card listing it in its facts must pass ``check`` as its set loads, and has it as an
     ability (``Chars.has(name)``: granted, lost and copied like a kernel keyword) unless
     ``ability=False`` (a keyword action such as clash, an ability word such as kinship).
     Declaring a name again keeps the first declaration (a kernel keyword can't be
-    redeclared)."""
+    redeclared).
+
+    ``meaning``: the abilities the keyword stands for, when it stands for some (CR
+    702.1: persist is a triggered ability) -- :class:`~mtgk.cards.definitions.Triggered`
+    abilities of the battlefield, :class:`~mtgk.rules.replacement.Replacement` effects,
+    and :class:`~mtgk.cards.definitions.Static` subclasses that carry a static hook
+    (``enters_tapped`` ...).  Every permanent that has the keyword has them, however it
+    has it: printed, granted by a lord, an Aura or an until-end-of-turn effect, or
+    copied; losing the keyword ("loses all abilities") loses them.  A card may also list
+    the same ability object among its own (``persist()`` returns it): it is then that
+    card's printed instance, not a second one.  Anything else is refused here (a
+    keyword's meaning that changes characteristics is a static ability of the cards)."""
     key = name.strip().lower()
     if not key:
         raise ValueError("declare_keyword: an empty keyword")
     if key in KEYWORDS:
         raise ValueError(f"declare_keyword: {name!r} is a keyword the kernel implements")
-    mech = MECHANISMS.setdefault(key, KeywordMechanism(key, provider, what, check, ability))
+    for ab in meaning:
+        why = _no_meaning(ab)
+        if why:
+            raise ValueError(f"declare_keyword: the meaning of {name!r} has {ab!r}, {why}")
+    if meaning and not ability:
+        raise ValueError(f"declare_keyword: {name!r} is no ability (ability=False), so it "
+                         "can't mean one")
+    mech = MECHANISMS.setdefault(key, KeywordMechanism(key, provider, what, check, ability,
+                                                       tuple(meaning)))
     if mech.ability:
         KEYWORD_ABILITIES.setdefault(key, None)
+    if mech.meaning and key not in KEYWORD_MEANINGS:
+        keys = {(key if i == 0 else f"{key}:{i + 1}"): ab for i, ab in enumerate(mech.meaning)}
+        KEYWORD_MEANINGS[key] = keys
+        for k, ab in keys.items():
+            KEYWORD_ABILITY_KEYS[k] = (key, ab)
     return mech
+
+
+def _no_meaning(ab: Any) -> str:
+    """Why ``ab`` can't be part of a keyword's meaning (``""``: it can)."""
+    if isinstance(ab, Triggered):
+        return "" if tuple(ab.zones) == ("battlefield",) else \
+            "a triggered ability that works outside the battlefield (zones=" \
+            f"{tuple(ab.zones)!r}): only a permanent has a keyword's meaning"
+    if isinstance(ab, Static):
+        hooks = [n for n in STATIC_HOOKS if getattr(ab, n, None) is not None]
+        return "" if hooks else ("a static ability without a static hook: a keyword's "
+                                 "meaning can't change characteristics")
+    if hasattr(ab, "applies") and hasattr(ab, "apply") and bool(getattr(ab, "event", "")):
+        return ""  # a Replacement
+    return "which is neither a triggered ability, a replacement effect nor a static hook"
 
 
 def known_keyword(name: str) -> bool:

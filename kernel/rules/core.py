@@ -24,7 +24,7 @@ from mtgk.cards.errors import blame
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS as PASS  # (re-exported: the engine passes with it)
 from mtgk.log.events import Envelope, Event, ref_player
-from mtgk.rules.kept import MOVES, KeptFacts, StaleCache
+from mtgk.rules.kept import KEYWORD_ZONE, MOVES, KeptFacts, StaleCache
 from mtgk.rules.layers import Chars, View, printed
 from mtgk.rules.seats import opponents_of, variant_event
 from mtgk.rules.state import PROJECTORS, StackItem, new_state
@@ -249,8 +249,9 @@ class GameCore(KeptFacts):
                 plans = self._trigger_plans(tag)
             found = self._tag_cards.get(tag)
             if found is None or found[0] is not plans:  # whether a card in the game has one
-                found = self._tag_cards[tag] = (plans, any(b for _z, b, _g in plans[0]),
-                                                any(b for _z, b, _g in plans[1]))
+                found = self._tag_cards[tag] = (
+                    plans, any(b or z == KEYWORD_ZONE for z, b, _g in plans[0]),
+                    any(b or z == KEYWORD_ZONE for z, b, _g in plans[1]))
             seen = found
             if plans[0] and (seen[1] or s.effects or self._grantors is None or self._grantors):
                 # (else no card in the game has one, and no permanent can have been granted

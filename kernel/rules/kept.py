@@ -45,7 +45,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from mtgk.cards.definitions import STATIC_HOOKS, CardDef, Registry
+from mtgk.cards.definitions import KEYWORD_MEANINGS, STATIC_HOOKS, CardDef, Registry, Static
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope, Event
 from mtgk.rules.incremental import board_dependents, effect_allows
@@ -63,6 +63,10 @@ from mtgk.rules.layers import (
 )
 from mtgk.rules.seats import ATTACK_MULTIPLE
 from mtgk.rules.state import Obj, State
+
+KEYWORD_ZONE = "\0keywords"
+"""The pseudo-zone of a trigger plan (``TriggeredAbilities._trigger_plans``) whose entries
+are the triggered abilities keywords stand for, of the permanents that have them."""
 
 MOVES: frozenset[type] = frozenset({ev.ZoneChanged, ev.RemovedFromGame, ev.SpellCast})
 """Events that move object ``obj`` from ``from_zone`` (it becomes a new object)."""
@@ -525,13 +529,19 @@ class KeptFacts:
                 raise KeyError(f"static_hooks: {attr!r} is no static hook (register it with "
                                "mtgk.cards.definitions.register_static_hook)")
             live = cache.get("\0statics")
-            if live is None and self._chars_plain:
+            if live is None and self._chars_plain and not any(
+                    isinstance(st, Static) for _w, _k, st in self.meaning_abilities()):
                 live = cache["\0statics"] = []  # (no permanent has a static ability)
             if live is None:  # each static ability a permanent has now, with its source
                 cs = self._all_chars()
                 live = cache["\0statics"] = [
                     (src, st) for src in self.state.battlefield
                     for key, st in self.definition(src).statics if key in cs[src].abilities]
+                for word, _key, st in self.meaning_abilities():  # a keyword's static hooks
+                    if isinstance(st, Static):
+                        live.extend((src, st) for src in self.permanents_with(word)
+                                    if not any(a is st and k in cs[src].abilities
+                                               for k, a in self.definition(src).statics))
             out = cache[attr] = [(src, fn) for src, st in live
                                  for fn in [getattr(st, attr, None)] if fn is not None]
         return out
@@ -546,6 +556,27 @@ class KeptFacts:
         []
         """
         return self._permanents(("\0with", ability), lambda c: ability in c.abilities)
+
+    def meaning_keywords(self) -> list[str]:
+        """The declared keywords that stand for abilities (persist:
+        :data:`mtgk.cards.definitions.KEYWORD_MEANINGS`) and that a card in this game so far
+        lists or names in its Oracle text ("creatures you control have persist"), in the
+        order declared: the ones whose abilities the engine looks for."""
+        found = self._game_facts.get(("\0meanings", False))
+        if found is None:
+            cards = self.reg.cards
+            texts = [(d.facts.oracle_text.lower(), [k.lower() for k in d.facts.keywords])
+                     for n in sorted(self._names) for d in [cards.get(n)] if d is not None]
+            found = self._game_facts[("\0meanings", False)] = [
+                kw for kw in KEYWORD_MEANINGS
+                if any(kw in words or kw in text for text, words in texts)]
+        return found
+
+    def meaning_abilities(self) -> list[tuple[str, str, Any]]:
+        """``(keyword, key, ability)`` for each ability the keywords of
+        :meth:`meaning_keywords` stand for."""
+        return [(word, key, ab) for word in self.meaning_keywords()
+                for key, ab in KEYWORD_MEANINGS[word].items()]
 
     def permanents_of_type(self, card_type: str) -> list[int]:
         """The permanents of ``card_type`` now, in battlefield order (remembered while the

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from mypy_extensions import trait
 
-from mtgk.cards.definitions import Target, Triggered
+from mtgk.cards.definitions import KEYWORD_ABILITY_KEYS, Target, Triggered
 from mtgk.cards.effects import Ctx
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS, Pass
@@ -224,6 +224,9 @@ class PriorityAndStack(GamePart):
         name, _, idx = item.ability.rpartition("#")
         d = self.reg.cards.get(name)
         if d is None or not idx.isdigit():
+            meant = KEYWORD_ABILITY_KEYS.get(item.ability)  # what a keyword stands for
+            if meant is not None:
+                return meant[1]
             return self.reg.kernel_abilities.get(item.ability) \
                 if hasattr(self.reg, "kernel_abilities") else None
         return d.abilities[int(idx)]

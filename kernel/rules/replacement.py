@@ -29,6 +29,7 @@ Replacement('double', on='damage')
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from mtgk.log.events import DamageRedirected, ref_player
@@ -98,6 +99,21 @@ def _of_permanents(game: Game, idx: dict[str, list[tuple[str, Any]]]
     return out
 
 
+def _of_keyword(game: Game, word: str, key: str, rep: Replacement
+                ) -> list[tuple[str, Replacement, int]]:
+    """The replacement effect ``rep`` that keyword ``word`` stands for, of each permanent
+    that has it (but those whose card lists ``rep`` itself: they have it already)."""
+    out: list[tuple[str, Replacement, int]] = []
+    for oid in game.permanents_with(word):
+        c = game.chars(oid)
+        if game.state.objects[oid].face_down or any(
+                a is rep and k in c.abilities
+                for k, a in game.definition(oid).keyed(Replacement)):
+            continue
+        out.append((f"{key}@{oid}", rep, oid))
+    return out
+
+
 def candidates(game: Game, kind: str) -> list[tuple[str, Replacement, int]]:
     """Replacement effects that exist now for ``kind``: (key, effect, source)."""
     out: list[tuple[str, Replacement, int]] = []
@@ -107,6 +123,10 @@ def candidates(game: Game, kind: str) -> list[tuple[str, Replacement, int]]:
     idx = game.reg.replacement_cards.get(kind)
     if idx:
         out.extend(game.cached(f"replacement:{kind}", lambda: _of_permanents(game, idx)))
+    for word, key, rep in game.meaning_abilities():  # what keywords stand for (of whoever
+        if getattr(rep, "event", None) == kind and isinstance(rep, Replacement):  # has them)
+            out.extend(game.cached(f"replacement:{key}", partial(_of_keyword, game, word, key,
+                                                                 rep)))
     for e in game.state.effects:  # from resolved spells and abilities: source = effect id
         rep = EFFECT_REPLACEMENTS.get(e.kind)
         if rep is not None and rep.event == kind:

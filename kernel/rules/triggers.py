@@ -10,10 +10,11 @@ from typing import Any
 
 from mypy_extensions import trait
 
-from mtgk.cards.definitions import Target
+from mtgk.cards.definitions import KEYWORD_MEANINGS, Target, Triggered
 from mtgk.log import events as ev
 from mtgk.log.events import Event
 from mtgk.rules.core import Decision, RulesError, event_data, plain
+from mtgk.rules.kept import KEYWORD_ZONE
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import turn_order_from
 from mtgk.rules.state import StackItem, zone_ids
@@ -73,11 +74,56 @@ class TriggeredAbilities(GamePart):
         to the cards in this game; kept until a card new to the game appears."""
         names = self._names
         look_back, ordinary = (
-            [(z, b, g) for z, by_card, g in self.reg.trigger_plan(tag, before)
-             for b in [{n: t for n, t in by_card.items() if n in names}] if b or g]
+            list[Any]([(z, b, g) for z, by_card, g in self.reg.trigger_plan(tag, before)
+                       for b in [{n: t for n, t in by_card.items() if n in names}] if b or g])
             for before in (True, False))
+        live = self.meaning_keywords()
+        for plan, before in ((look_back, True), (ordinary, False)):
+            # the triggered abilities keywords stand for (persist), of whoever has them
+            kw = [(key, word, t) for word in live
+                  for key, t in KEYWORD_MEANINGS[word].items()
+                  if isinstance(t, Triggered) and tag in t.on and t.look_back == before]
+            if kw:
+                plan.append((KEYWORD_ZONE, {}, kw))
         pair = self._tag_plans[tag] = (look_back, ordinary)
         return pair
+
+    def _keyword_triggers(self, found: list[Any], e: Event, seq: int,
+                          collect: list[Any] | None) -> None:
+        """The triggered abilities that keywords stand for (``found``: ``(key, keyword,
+        ability)``), for each permanent that has the keyword now -- unless the ability is
+        that permanent's own printed instance (its card lists the same ability: it has
+        triggered as the card's already)."""
+        for key, word, t in found:
+            for oid in self.permanents_with(word):
+                if self.state.objects[oid].face_down:
+                    continue
+                c = self.chars(oid)
+                if any(a is t and k in c.abilities for k, a in self.definition(oid).triggered):
+                    continue
+                self._trigger_one(oid, key, t, c.controller, e, seq, collect)
+
+    def _trigger_one(self, oid: int, key: str, t: Any, controller: int, e: Event, seq: int,
+                     collect: list[Any] | None) -> None:
+        """Trigger ability ``key`` (``t``) of ``oid`` if ``e`` triggers it."""
+        v = self.view()
+        try:
+            if not t.when(v, oid, e):
+                return
+            if t.intervening_if is not None and not t.intervening_if(v, oid, e):
+                return
+            subjects = t.each(v, oid, e) if t.each is not None else [None]
+        except Exception as exc:
+            self.card_failed(exc, key.rpartition("#")[0] or self.state.objects[oid].card, key,
+                             "trigger condition")
+        data = plain(event_data(e))
+        for subject in subjects:
+            d = data if subject is None else data + [subject]
+            if collect is not None:
+                collect.append((oid, key, controller, d))
+                continue
+            self.emit(ev.AbilityTriggered(item=self.new_id(), source=oid, ability=key,
+                                          controller=controller, data=d), cause=seq)
 
     def _triggers(self, plan: list[Any], e: Event, seq: int, before: bool,
                   collect: list[Any] | None = None) -> None:
@@ -90,6 +136,9 @@ class TriggeredAbilities(GamePart):
         objs = s.objects
         copies = bool(s.effects) and self._effects_facts()[0]  # else it behaves as its card
         for zone, by_card, granted in plan:
+            if zone == KEYWORD_ZONE:
+                self._keyword_triggers(granted, e, seq, collect)
+                continue
             on_battlefield = zone == "battlefield"
             ids = zone_ids(s, zone)
             grants = bool(granted) and on_battlefield and self._grants_possible()
