@@ -112,6 +112,7 @@ class TriggeredAbilities(GamePart):
                 return
             if t.intervening_if is not None and not t.intervening_if(v, oid, e):
                 return
+            # "whenever a creature you control attacks": one trigger per subject
             subjects = t.each(v, oid, e) if t.each is not None else [None]
         except Exception as exc:
             self.card_failed(exc, key.rpartition("#")[0] or self.state.objects[oid].card, key,
@@ -165,27 +166,8 @@ class TriggeredAbilities(GamePart):
                         mine = list(mine) + extra
                 for key, t in mine:
                     c = self.chars(oid)
-                    if key not in c.abilities:
-                        continue
-                    v = self.view()
-                    try:
-                        if not t.when(v, oid, e):
-                            continue
-                        if t.intervening_if is not None and not t.intervening_if(v, oid, e):
-                            continue
-                        # "whenever a creature you control attacks": one trigger per subject
-                        subjects = t.each(v, oid, e) if t.each is not None else [None]
-                    except Exception as exc:
-                        self.card_failed(exc, key.rpartition("#")[0], key, "trigger condition")
-                    data = plain(event_data(e))
-                    for subject in subjects:
-                        d = data if subject is None else data + [subject]
-                        if collect is not None:
-                            collect.append((oid, key, c.controller, d))
-                            continue
-                        self.emit(ev.AbilityTriggered(item=self.new_id(), source=oid,
-                                                      ability=key, controller=c.controller,
-                                                      data=d), cause=seq)
+                    if key in c.abilities:
+                        self._trigger_one(oid, key, t, c.controller, e, seq, collect)
 
     def _triggered_after(self, found: list[Any], seq: int) -> None:
         """The look-back abilities :meth:`_triggers` collected for event ``seq``: they
