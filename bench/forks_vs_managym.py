@@ -32,37 +32,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from managym_loop import CLONES  # (bench/managym_loop.py, beside this script)
 
-MANAGYM = """
-import json, random, sys, time
-from manabot import managym as m
-games, seed, every = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-deck = {"Mountain": 17, "Gray Ogre": 23}
-rng = random.Random(seed)
-times = []
-steps_max = 0
-for i in range(games):
-    env = m.Env(seed=seed * 100003 + i, skip_trivial=False)
-    obs, _ = env.reset([m.PlayerConfig("p0", deck), m.PlayerConfig("p1", deck)])
-    for k in range(20000):
-        if obs.game_over:
-            break
-        if k % every == every // 2:
-            t = time.perf_counter_ns()
-            c = env.clone_env()
-            times.append((time.perf_counter_ns() - t) / 1000)
-            del c
-            steps_max = max(steps_max, k)
-        obs, _r, term, trunc, _info = env.step(rng.randrange(len(obs.action_space.actions)))
-        if term or trunc:
-            break
-times.sort()
-print(json.dumps({"forks": len(times),
-                  "median_us": times[len(times) // 2],
-                  "p99_us": times[min(len(times) - 1, int(len(times) * 0.99))],
-                  "events_max": steps_max}))
-"""
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def mtgk_forks(python: str, deck: Path, games: int, seed: int, max_turns: int) -> dict[str, float]:
@@ -76,7 +48,7 @@ def mtgk_forks(python: str, deck: Path, games: int, seed: int, max_turns: int) -
 
 
 def managym_clones(python: str, games: int, seed: int) -> dict[str, float]:
-    out = subprocess.run([python, "-c", MANAGYM, str(games), str(seed), "7"], check=True,
+    out = subprocess.run([python, "-c", CLONES, str(games), str(seed), "7"], check=True,
                          capture_output=True, text=True, cwd=ROOT).stdout
     result: dict[str, float] = json.loads(out.strip().splitlines()[-1])
     return result

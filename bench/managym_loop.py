@@ -37,3 +37,37 @@ def managym_code(clock: str = "process_time") -> str:
     if clock not in ("process_time", "perf_counter"):
         raise ValueError(f"unknown clock {clock!r}")
     return _PROGRAM.replace("CLOCK", clock)
+
+
+# bench/forks_vs_managym.py: random games as above, Env.clone_env() timed at every
+# `every`-th step (arguments: games, seed, every); prints {"forks", "median_us", "p99_us",
+# "events_max"}
+CLONES = """
+import json, random, sys, time
+from manabot import managym as m
+games, seed, every = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+deck = {"Mountain": 17, "Gray Ogre": 23}
+rng = random.Random(seed)
+times = []
+steps_max = 0
+for i in range(games):
+    env = m.Env(seed=seed * 100003 + i, skip_trivial=False)
+    obs, _ = env.reset([m.PlayerConfig("p0", deck), m.PlayerConfig("p1", deck)])
+    for k in range(20000):
+        if obs.game_over:
+            break
+        if k % every == every // 2:
+            t = time.perf_counter_ns()
+            c = env.clone_env()
+            times.append((time.perf_counter_ns() - t) / 1000)
+            del c
+            steps_max = max(steps_max, k)
+        obs, _r, term, trunc, _info = env.step(rng.randrange(len(obs.action_space.actions)))
+        if term or trunc:
+            break
+times.sort()
+print(json.dumps({"forks": len(times),
+                  "median_us": times[len(times) // 2],
+                  "p99_us": times[min(len(times) - 1, int(len(times) * 0.99))],
+                  "events_max": steps_max}))
+"""
