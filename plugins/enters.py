@@ -13,6 +13,11 @@ that make other permanents enter tapped.
   battlefield with an additional +1/+1 counter on it": a static ability with an
   ``enters_with_counters(view, source, obj) -> {kind: n}`` that the kernel asks as any
   permanent enters, a card or a token.
+* :func:`enter_as_copy` -- "You may have ~ enter the battlefield as a copy of any
+  creature on the battlefield" (CR 707.5, 614.1c): defined with
+  ``as_enters=enter_as_copy(creature)``; it *enters* as the copy, so the copied card's
+  "enters with" and "as ~ enters" abilities apply to it and its "when ~ enters"
+  abilities trigger.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mtgk.cards.definitions import Static
+from mtgk.cards.filters import Filter, creature
 from mtgk.log import events as ev
+from mtgk.rules.layers import copiable_name
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game
@@ -38,6 +45,37 @@ def choose_as_enters(options: Sequence[Any], prompt: str = "") -> Callable[[Game
         pick = game.choose(who, "choose", list(options),
                            prompt or f"as {game.name(new)} enters, choose one")
         game.emit(ev.ObjectFlagged(obj=new, key=CHOSEN, value=pick))
+    return as_enters
+
+
+def enter_as_copy(of: Filter = creature, prompt: str = "") -> Callable[[Game, int], None]:
+    """"You may have ~ enter the battlefield as a copy of any [permanent ``of`` matches] on
+    the battlefield" (CR 707.5, 614.1c: a replacement effect, it doesn't enter and then
+    become a copy).
+
+    As it enters, its controller may choose one (decision kind ``choose``, up to one; a
+    scenario answers ``{choose: NAME}`` or ``{choose: []}``); nothing is targeted, so
+    shroud doesn't stop it, and it can't choose itself or a permanent entering with it.
+    It becomes a copy (layer 1, no end) of the chosen permanent's copiable values as they
+    are then (a copy of a copy copies what that copies; counters, damage and tapped status
+    aren't copied).  The copied card's "as ~ enters" choice, "enters tapped" and "enters
+    with counters" apply to it, and the copied card's "when ~ enters" abilities trigger.
+    Declining, it enters as itself (a 0/0 Clone then dies).  The copy's own timestamp is
+    the moment it entered."""
+    def as_enters(game: Game, new: int) -> None:
+        o = game.state.objects[new]
+        v = game.view()
+        together = game.entering_together()
+        options = [p for p in game.state.battlefield
+                   if p != new and p not in together and of(v, p, o.controller, new)]
+        if not options:
+            return
+        pick = game.choose(o.controller, "choose", options,
+                           prompt or f"{game.name(new)} may enter as a copy of",
+                           count=1, up_to=True)
+        if pick:
+            game.add_effect("copy", [new], copiable_name(game.chars(pick[0])), new,
+                            o.controller, "")
     return as_enters
 
 

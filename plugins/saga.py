@@ -72,8 +72,7 @@ def _saga_sba(game: Game) -> list[tuple[str, int, str]]:
     for oid in game.permanents_of_type("Enchantment"):
         if not _is_saga(game, oid):
             continue
-        d = game.reg.cards.get(s.objects[oid].card)
-        last = d.extras.get("chapters", 0) if d is not None else 0
+        last = game.definition(oid).extras.get("chapters", 0)  # (a copy: the copied Saga's)
         if not last or s.objects[oid].counters.get(LORE, 0) < last:
             continue
         if any(it.source == oid and it.kind == "triggered" for it in s.stack + s.pending):

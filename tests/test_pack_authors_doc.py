@@ -50,9 +50,10 @@ EXAMPLE_PACK_FACTS = ROOT / "examples" / "example-pack" / "mtgk_example_pack" / 
 
 
 def _f(name: str, cost: str, types: tuple[str, ...], mv: int, subtypes: tuple[str, ...] = (),
-       pt: tuple[int, int] | None = None, colors: tuple[str, ...] = ()) -> CardFacts:
+       pt: tuple[int, int] | None = None, colors: tuple[str, ...] = (), text: str = ""
+       ) -> CardFacts:
     return CardFacts(name=name, mana_cost=cost, mana_value=mv, types=types, subtypes=subtypes,
-                     colors=colors, type_line=" ".join(types),
+                     colors=colors, type_line=" ".join(types), oracle_text=text,
                      power=None if pt is None else str(pt[0]),
                      toughness=None if pt is None else str(pt[1]))
 
@@ -64,6 +65,10 @@ DOC_FACTS = {f.name: f for f in [
     _f("Doc Sickle", "{1}{B}", ("Creature",), 2, ("Elf",), (1, 1), ("B",)),
     _f("Doc Ward", "{1}{W}", ("Enchantment",), 2, colors=("W",)),
     _f("Doc Twincast", "{U}{U}", ("Instant",), 2, colors=("U",)),
+    _f("Doc Ambush", "{R}", ("Instant",), 1, colors=("R",)),
+    _f("Doc Clone", "{3}{U}", ("Creature",), 4, ("Shapeshifter",), (0, 0), ("U",)),
+    _f("Doc Everlasting", "{2}{B}{G}", ("Creature",), 4, ("Elf",), (2, 2), ("B", "G"),
+       "Other creatures you control have persist."),
 ]} | {f.name: f for f in load_facts(EXAMPLE_PACK_FACTS)}
 
 
@@ -99,7 +104,8 @@ def test_an_example_of_the_doc_runs(i: int) -> None:
     namespace: dict[str, object] = {name: getattr(mtgk.cards.dsl, name)
                                     for name in mtgk.cards.dsl.__all__}
     namespace |= {name: getattr(mtgk.cards.filters, name) for name in (
-        "creature", "creature_or_player", "player", "kind", "card_in_graveyard")}
+        "creature", "creature_or_player", "player", "kind", "card_in_graveyard",
+        "creature_card", "artifact")}
     namespace |= {"S": S, "Ctx": Ctx, "__name__": f"doc_example_{i}"}
     exec(compile(code, f"docs/pack-authors.md example {i}", "exec"), namespace)
 

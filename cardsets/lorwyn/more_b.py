@@ -334,12 +334,9 @@ HEAT_SHIMMER = "Heat Shimmer"
 
 def _heat_shimmer(c: Ctx) -> None:
     """Create a token that's a copy of target creature, except it has haste and "At the
-    beginning of the end step, exile this permanent." (A token of the creature's card:
-    its copiable values are the card's, as the kernel has no other copy effects.)"""
-    t = c.target(0)
-    if t is None:
-        return
-    for tok in c.create_token(c.state.objects[t].card):
+    beginning of the end step, exile this permanent." (A token of the card whose
+    copiable values the creature has: its own, or what it is a copy of, CR 707.2.)"""
+    for tok in c.create_token_copy(c.target(0)):
         c.forever("grant", [tok], ["haste", f"{HEAT_SHIMMER}#1"])
 
 

@@ -299,6 +299,18 @@ class Ctx:
         return [self.game.create_token(name, who, attached_to=attached_to, tapped=tapped)
                 for _ in range(n)]
 
+    def create_token_copy(self, of: int | None, n: int = 1, controller: int | None = None,
+                          tapped: bool = False) -> list[int]:
+        """"Create a token that's a copy of [permanent ``of``]" (CR 707.2, 111.10): tokens of
+        the card whose copiable values ``of`` has now -- its own card, or what it is a copy
+        of (a Shapesharer that is a copy of a Mulldrifter is copied as a Mulldrifter).
+        Nothing if ``of`` is gone (``None``)."""
+        if of is None:
+            return []
+        from mtgk.rules.layers import copiable_name
+        return self.create_token(copiable_name(self.game.chars(of)), n, controller,
+                                 tapped=tapped)
+
     def until_end_of_turn(self, kind: str, objs: Sequence[int | None], params: Any = None
                           ) -> None:
         """A continuous effect on ``objs`` that lasts until end of turn (``None`` among

@@ -190,6 +190,9 @@ class GameCore(KeptFacts):
         self._lki: dict[int, tuple[int, Chars | None]] = {}
         #: the ids below this are taken by moves happening at once (:meth:`move_together`)
         self._id_floor = 0
+        #: the permanents entering the battlefield at once with the one entering now
+        #: (:meth:`entering_together`)
+        self._together: tuple[int, ...] = ()
         self.listeners: list[Callable[[Envelope], None]] = []
         # what a card module or plugin keeps about this game while it lives (a key names its
         # owner; never cleared): a compiled Game cannot be weakly referenced

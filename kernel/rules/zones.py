@@ -270,14 +270,23 @@ class ZoneChanges(GamePart):
         the counters the instruction that put it there says it enters with (persist)."""
         o = self.state.objects[new]
         d = self.reg[o.card]
+        et: Any = None
+        self._together = tuple(together)
         try:
             if callable(d.extras.get("as_enters")):  # "As ~ enters, choose ..." (CR 614.12)
                 d.extras["as_enters"](self, new)
+            copied = self.definition(new)
+            if copied.name != d.name:  # it entered as a copy (CR 707.5): the copy's replacements
+                d = copied
+                if callable(d.extras.get("as_enters")):
+                    d.extras["as_enters"](self, new)
             et = d.extras.get("enters_tapped")
             if callable(et):  # "as ~ enters, you may [do X]; if you don't, it enters tapped"
                 et = et(self, new)
         except Exception as exc:
             self.card_failed(exc, d.name, None, "choice as it enters the battlefield")
+        finally:
+            self._together = ()
         if (tapped or et or self._enters_tapped_by_statics(new, together)) and not o.tapped:
             self.emit(ev.Tapped(obj=new, entering=True))
         if cast_data and cast_data.get("alt"):
@@ -295,6 +304,12 @@ class ZoneChanges(GamePart):
             n = int(d.facts.loyalty)
             if n:
                 self.emit(ev.CounterPlaced(obj=new, kind="loyalty", n=n))
+
+    def entering_together(self) -> tuple[int, ...]:
+        """The permanents entering the battlefield at once with the one whose "as ~ enters"
+        choice is being made (:meth:`move_together`; CR 614.12: they aren't on the
+        battlefield yet as far as that choice goes); empty outside such a choice."""
+        return self._together
 
     def _enters_with_counters_by_statics(self, new: int, together: Sequence[int] = ()
                                          ) -> list[tuple[str, int]]:
