@@ -165,7 +165,9 @@ def test_moments_and_find_moment(game: Game) -> None:
     e = game.envs[at].event
     assert isinstance(e, ev.StepBegan) and e.step == "declare_attackers"
     assert ms[at].turn == 7 and ms[at].step == "declare_attackers"
-    assert isinstance(game.envs[find_moment(game.envs, 7)].event, ev.TurnBegan)
+    first = game.envs[find_moment(game.envs, 7)]  # the turn's first step, not the TurnBegan
+    assert isinstance(first.event, ev.StepBegan) and first.event.step == "untap"
+    assert ms[first.seq].turn == 7 and isinstance(game.envs[first.seq - 1].event, ev.TurnBegan)
     with pytest.raises(LookupError, match="turn 999 is not in this log"):
         find_moment(game.envs, 999)
 
@@ -391,7 +393,9 @@ def test_replay_turn_and_step_seek_where_the_step_began(game: Game) -> None:
     assert out.startswith(f"After {at} — combat damage —")
     assert f"Turn {t}" in out and "step: combat damage" in out and "Combat:" in out
     code, out, _ = run("replay", game.path, "--turn", t)
-    assert code == 0 and out.startswith(f"After {find_moment(game.envs, t)} Turn {t}")
+    # without --step: the turn's first step (the old code showed the previous cleanup step)
+    assert code == 0 and out.startswith(f"After {find_moment(game.envs, t)} — untap —")
+    assert f"Turn {t}, " in out and "step: untap" in out
     for argv, msg in ([["--turn", 500], "turn 500 is not in this log"],
                       [["--step", "draw"], "--step needs --turn"],
                       [["--at", 3, "--turn", 2], "give either --at N or --turn T"]):

@@ -276,7 +276,9 @@ def moments(envelopes: Sequence[Envelope]) -> list[Moment]:
 
 
 def find_moment(envelopes: Sequence[Envelope], turn: int, step: str | None = None) -> int:
-    """The event at which turn ``turn`` began (or its step ``step`` began).
+    """The event at which turn ``turn``'s first step began (or its step ``step`` began;
+    a turn whose log has no step: its ``TurnBegan``).  The state right after it is the
+    turn's, not the previous turn's cleanup step.
 
     Raises :class:`LookupError` with a message listing what the log has.
 
@@ -284,7 +286,9 @@ def find_moment(envelopes: Sequence[Envelope], turn: int, step: str | None = Non
     >>> envs = [Envelope(0, -1, ev.TurnBegan(turn=1, active=0)),
     ...         Envelope(1, -1, ev.StepBegan(step="upkeep"))]
     >>> find_moment(envs, 1), find_moment(envs, 1, "upkeep")
-    (0, 1)
+    (1, 1)
+    >>> find_moment(envs[:1], 1)
+    0
     >>> find_moment(envs, 1, "draw")
     Traceback (most recent call last):
         ...
@@ -307,7 +311,7 @@ def find_moment(envelopes: Sequence[Envelope], turn: int, step: str | None = Non
         have = f"turns {turns[0]} to {turns[-1]}" if turns else "no turns"
         raise LookupError(f"turn {turn} is not in this log (it has {have})")
     if step is None:
-        return began
+        return steps[0][1] if steps else began
     for name, seq in steps:
         if name == step:
             return seq
