@@ -308,3 +308,37 @@ def test_export_command_takes_a_step_once_its_beginning_is_done(tmp_path: Path) 
                        "--check")
     assert code == 0 and "check: OK" in err, err
     assert "before what happens as it begins" not in out.read_text(encoding="utf-8")
+
+
+def test_printed_names_not_token_keys(tmp_path: Path) -> None:
+    """Two tokens share the printed name Elemental (Hoofprints of the Stag's is keyed
+    "Elemental (Hoofprints)"): an export names the one that needs it by its key only in
+    ``card:`` (what sets up that very token), its alias and messages by its printed name;
+    ``mtgk diff`` prints the printed name.  (The old code printed the key everywhere.)"""
+    from mtgk.tools.debug import diff_states
+    sc = loads_scenarios("""
+name: elementals
+players:
+  alice: {battlefield: [Mountain, {card: Elemental (Hoofprints), token: true},
+                        {card: Elemental, token: true}], library: [Forest, Forest]}
+  bob: {library: [Forest, Forest]}
+actions:
+  - {pass_until: {turn: 2, step: upkeep}}
+""", "elementals.yaml", lambda n: n in REG)[0]
+    res = run_scenario(sc, REG)
+    assert res.passed, res.reason
+    log = read_log(write_scenario_log(res, tmp_path, REG))
+    envs = log.envelopes
+    at = next(e.seq for e in envs if isinstance(e.event, ev.StepBegan)
+              and e.event.step == "upkeep")
+    x = export_scenario(log.header, envs, at, REG)
+    assert re.search(r'\{card: "Elemental \(Hoofprints\)", as: "Elemental#\d+", token: true\}',
+                     x.text), x.text
+    assert re.search(r'\{card: "Elemental", as: "Elemental#\d+", token: true\}', x.text)
+    assert '"Elemental (Hoofprints)#' not in x.text
+    c = check_export(x, log.header, envs, REG)
+    assert not c.setup_problems, c.setup_problems
+    created = next(e.seq for e in envs if isinstance(e.event, ev.ObjectCreated)
+                   and e.event.card == "Elemental (Hoofprints)")
+    text = "\n".join(diff_states(fold(envs[:created]), fold(envs[:created + 1]), REG).lines())
+    assert "+ Elemental [" in text and "Hoofprints" not in text, text

@@ -764,6 +764,8 @@ def _diff_objects(a: State, b: State, registry: Registry | None) -> list[ObjectC
     for k in sorted(set(ka) | set(kb), key=lambda k: (k[1], k[0])):
         oa, ob = ka.get(k), kb.get(k)
         card = (ob or oa).card  # type: ignore[union-attr]
+        if registry is not None and card:
+            card = registry.token_name(card)  # its printed name, not a token's key
         cid = (ob or oa).card_id  # type: ignore[union-attr]
         if oa is None:
             assert ob is not None

@@ -183,9 +183,23 @@ def export_scenario(header: LogHeader, envelopes: Sequence[Envelope], at: int,
     warnings: list[str] = []
     r = Renderer(registry, None, s)
 
+    def printed(key: str) -> str:
+        """The name objects of card ``key`` have (a token's printed name)."""
+        return registry.token_name(key) if registry is not None else key
+
+    def setup_name(key: str) -> str:
+        """The name a setup gives card ``key`` by: its printed name where that sets up this
+        very card (a token sharing its printed name with another keeps its key)."""
+        name = printed(key)
+        if name == key or registry is None:
+            return key
+        if name in registry.cards or registry.keys_named(name)[:1] != [key]:
+            return key
+        return name
+
     def label(oid: int) -> str:
         o = s.objects.get(oid)
-        return f"{o.card} [{oid}]" if o is not None else f"#{oid}"
+        return f"{printed(o.card)} [{oid}]" if o is not None else f"#{oid}"
 
     # which objects go where, in the order the scenario's setup creates them
     per_player: list[dict[str, list[Obj]]] = []
@@ -206,11 +220,11 @@ def export_scenario(header: LogHeader, envelopes: Sequence[Envelope], at: int,
                                     "(a token can only be set up on the battlefield)")
                     continue
                 created.append(o.id)
-                aliases[o.id] = f"{o.card}#{o.id}"
+                aliases[o.id] = f"{printed(o.card)}#{o.id}"
     kept = set(created)
 
     def entry(o: Obj, zone: str) -> str:
-        parts = [f"card: {_q(o.card)}", f"as: {_q(aliases[o.id])}"]
+        parts = [f"card: {_q(setup_name(o.card))}", f"as: {_q(aliases[o.id])}"]
         counters = dict(o.counters)
         if zone == "battlefield" and registry is not None and o.card in registry \
                 and "Planeswalker" in registry[o.card].facts.types and "loyalty" not in counters:
