@@ -248,3 +248,40 @@ def test_a_card_error_names_the_card_in_one_line(monkeypatch: pytest.MonkeyPatch
                                 "the traceback)"]
     code, _, err = run("-v", "--version")
     assert "Traceback (most recent call last)" in err and "{}[\"grnat\"]" in err
+
+
+def test_v_gives_a_cards_traceback_in_scenario_too(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`mtgk -v scenario` prints the traceback of a card whose code raised, as `mtgk -v
+    play` does (the old runner printed only the FAIL line); without -v, the one line."""
+    from mtgk.cards.definitions import CardFacts, CardSetInfo
+    from mtgk.cards.dsl import CardSet, etb
+    from mtgk.cards.loading import hookimpl, load_registry
+    from mtgk.scenario.runner import cli_main
+
+    B = CardSet("buggy", "0.0.1", __file__, facts="no-such-file.json")
+
+    def grant(c: object) -> None:
+        {}["grnat"]  # a pack author's typo
+
+    B.card("Buggy Sprite", etb(grant),
+           facts=CardFacts(name="Buggy Sprite", mana_cost="{U}", mana_value=1,
+                           types=("Creature",), type_line="Creature", power="1",
+                           toughness="1"))
+
+    class Pack:
+        @hookimpl
+        def mtgk_cardsets(self) -> list[CardSetInfo]:
+            return [B.info()]
+
+    reg = load_registry(extra=[("buggy", Pack())])
+    sc = tmp_path / "buggy.yaml"
+    sc.write_text("name: buggy\nplayers:\n  alice: {battlefield: [Island], hand: [Buggy Sprite]}\n"
+                  "  bob: {}\nactions:\n  - {player: alice, cast: Buggy Sprite}\n"
+                  "  - {resolve: all}\nexpect:\n  - {card: Buggy Sprite, zone: battlefield}\n")
+    assert cli_main([str(sc)], reg=reg) == 1
+    out, err = capsys.readouterr()
+    assert 'FAIL buggy: card "Buggy Sprite" (set buggy)' in out and "Traceback" not in err
+    assert cli_main(["-v", str(sc)], reg=reg) == 1
+    out, err = capsys.readouterr()
+    assert "Traceback (most recent call last)" in err and '{}["grnat"]' in err, err

@@ -60,6 +60,7 @@ import hashlib
 import json
 import re
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,6 +154,9 @@ class ScenarioResult:
     log: list[ev.Envelope] = field(default_factory=list)
     game: Game | None = None
     invalid: bool = False  # the scenario can't be run (e.g. a card is unknown): a bad file
+    #: the exception a card's code (or the engine) raised, if that is why it failed: the
+    #: traceback ``mtgk -v scenario`` prints
+    error: BaseException | None = None
 
     def __repr__(self) -> str:
         extra = f", reason={self.reason!r}" if self.reason else ""
@@ -1568,10 +1572,11 @@ def run_scenario(sc: Scenario, reg: Registry) -> ScenarioResult:
         return ScenarioResult(sc.name, sc.file, False, f"validated mode: {err}", run.game.log,
                               run.game)
     except CardError as err:  # a card's code raised: the line names the card and its set
-        return ScenarioResult(sc.name, sc.file, False, str(err), run.game.log, run.game)
+        return ScenarioResult(sc.name, sc.file, False, str(err), run.game.log, run.game,
+                              error=err.error)
     except Exception as err:  # noqa: BLE001 - a crashing card must not stop the other scenarios
         return ScenarioResult(sc.name, sc.file, False, f"internal error: {type(err).__name__}: "
-                              f"{err}", run.game.log, run.game)
+                              f"{err}", run.game.log, run.game, error=err)
     return ScenarioResult(sc.name, sc.file, True, "", run.game.log, run.game)
 
 
@@ -1829,6 +1834,9 @@ def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> 
                                   "reason": r.reason}))
             else:
                 print(f"PASS {r.name}" if r.passed else f"FAIL {r.name}: {r.reason}")
+            if r.error is not None and args.verbose:  # -v: the card's traceback (stderr)
+                sys.stdout.flush()
+                traceback.print_exception(r.error, file=sys.stderr)
             if logs is not None:
                 try:
                     logs.write(r, reg)
