@@ -248,3 +248,28 @@ def test_play_sim_and_the_env_offer_the_attack_option(tmp_path: Any) -> None:
     assert code == 0, err
     env = aec_env(decks=[CARDS[0], CARDS[1], CARDS[0]], attack="right")
     assert env.setup.header.meta["attack"] == "right"
+
+
+def test_a_teams_attack_names_each_creatures_controller() -> None:
+    """Two-Headed Giant: a team attacks, each teammate with their own creatures; the log
+    says whose each attacker is ("p0 attacks: ...; p2 attacks: ..."), not the active
+    player's name for the teammate's creatures too (the old words)."""
+    from mtgk.tools.render import Renderer
+    checked = 0
+    for seed in range(1, 7):
+        _h, game = play(4, seed, HeuristicAgent, THG, TEAMS)
+        r = Renderer(REG)
+        for env in game.log:
+            text = r.render(env)
+            e = env.event
+            if not isinstance(e, ev.AttackersDeclared) or not e.attacks:
+                continue
+            text = text.split(" ", 1)[1]  # (after the event's number)
+            parts = dict(p.split(" attacks: ", 1) for p in text.split("; "))
+            for a, _t in e.attacks:
+                who = f"p{r.state.objects[a].controller}"
+                assert r.obj(a) in parts[who], (text, who)
+                checked += 1
+            if len(parts) > 1:
+                checked += 100
+    assert checked > 100  # some team attacked with both teammates' creatures

@@ -132,7 +132,8 @@ def test_sim_and_the_library(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert code == 0, err
     assert json.loads(out)["players"] == ["Alice", "Bob", "Carol"]
     code, out, err = run(capsys, "db", "--db", db, "list")
-    assert code == 0 and out.count("Alice vs Bob vs Carol") == 4
+    assert code == 0 and out.count("Alice vs Bob vs Carol") == 2  # the free-for-all games
+    assert out.count("Alice & Carol vs Bob & Dave") == 2  # the teams (was: four players apart)
     code, out, err = run(capsys, "verify", f"{db}:1")
     assert code == 0, out
 

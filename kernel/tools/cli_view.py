@@ -25,6 +25,7 @@ import io
 import os
 import secrets
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from mtgk.cards.decks import builtin_decks
@@ -207,7 +208,8 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
             secs = result.seconds
             rate = args.games / secs if secs > 0 else 0.0
             how = " as Ray tasks" if backend is not None else ""
-            print(f"{args.games} games ({' vs '.join(names)}), seed {seed}, {workers} "
+            sides = versus(names, args.teams)
+            print(f"{args.games} games ({sides}), seed {seed}, {workers} "
                   f"worker{'s' if workers != 1 else ''}{how}: {secs:.1f} s, {rate:.1f} games/s, "
                   f"{result.events} events", file=out)
             seats = args.teams or [[i] for i in range(len(args.players))]  # (a win: the
@@ -239,14 +241,28 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
 # mtgk db
 
 
+def versus(items: Sequence[str], teams: Sequence[Sequence[int]] | None = None) -> str:
+    """Seats' names (or decks) side against side: ``Alice vs Bob``, and by team where
+    there are teams (Two-Headed Giant: ``Alice & Carol vs Bob & Dave``).
+
+    >>> versus(["Alice", "Bob", "Carol", "Dave"], [[0, 2], [1, 3]])
+    'Alice & Carol vs Bob & Dave'
+    >>> versus(["Alice", "Bob", "Carol"])
+    'Alice vs Bob vs Carol'
+    """
+    if not teams or any(not 0 <= p < len(items) for t in teams for p in t):
+        return " vs ".join(items)
+    return " vs ".join(" & ".join(items[p] for p in t) for t in teams)
+
+
 def _records_table(records: list[GameRecord]) -> str:
-    """A plain text table of games."""
+    """A plain text table of games (players and decks by team in a team game)."""
     head = ("id", "players", "decks", "result", "turns", "events", "seed")
     rows = [head]
     for r in records:
-        decks = " vs ".join(d or "?" for d in r.decks)
+        decks = versus([d or "?" for d in r.decks], r.teams)
         result = r.result + (" (failed)" if r.error else "")
-        rows.append((str(r.id), " vs ".join(r.players), decks, result, str(r.turns),
+        rows.append((str(r.id), versus(r.players, r.teams), decks, result, str(r.turns),
                      str(r.events), str(r.seed)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) if i not in (0, 4, 5) else c.rjust(w)

@@ -824,9 +824,19 @@ class Renderer:
         return f"{self.obj(e.obj)} has {e.amount} damage marked (set up)"
 
     def _AttackersDeclared(self, e: ev.AttackersDeclared) -> str:
-        who = self.player(self.state.active)
-        pairs = ", ".join(f"{self.obj(a)} → {self.ref(t)}" for a, t in e.attacks)
-        return f"{who} attacks: {pairs}" if pairs else f"{who} declares no attackers"
+        """Who attacks with what: each attacker under its controller's name (in Two-Headed
+        Giant a team attacks, each teammate with their own creatures: "Bob attacks: ...;
+        Dave attacks: ...")."""
+        active = self.state.active
+        by: dict[int, list[str]] = {}
+        for a, t in e.attacks:
+            o = self.state.objects.get(a)
+            who = o.controller if o is not None and o.controller >= 0 else active
+            by.setdefault(who, []).append(f"{self.obj(a)} → {self.ref(t)}")
+        if not by:
+            return f"{self.player(active)} declares no attackers"
+        order = sorted(by, key=lambda p: (p != active, p))  # the active player first
+        return "; ".join(f"{self.player(p)} attacks: {', '.join(by[p])}" for p in order)
 
     def _BlockersDeclared(self, e: ev.BlockersDeclared) -> str:
         d = defending_players(self.state)
