@@ -107,3 +107,48 @@ def test_the_terminal_game_through_a_pipe(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     assert "(as seen by Bob)" in p.stdout and "Traceback" not in p.stderr
     assert "stopped: the player quit" in p.stdout
+
+
+def _menus(out: str) -> list[list[str]]:
+    """The option lists the person was shown."""
+    menus: list[list[str]] = []
+    current: list[str] | None = None
+    for line in out.splitlines():
+        if line.startswith("  ") and ". " in line and line.strip().split(".", 1)[0].isdigit():
+            if current is None:
+                current = []
+                menus.append(current)
+            current.append(line.strip().split(". ", 1)[1])
+        else:
+            current = None
+    return menus
+
+
+def test_every_event_is_told_and_identical_cards_are_told_apart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Everything the seat may see is told before each question and at the end (the
+    opponent's turns, every combat, the last one included: the old terminal showed the
+    latest 12 events and nothing after the last question); every card is numbered, so no
+    menu offers two options with the same words (the old one offered "play Forest"
+    twice)."""
+    from mtgk.tools.render import Renderer
+    code, out, err, log = play(tmp_path, monkeypatch, "1\n" * 3000)
+    assert code == 0, err
+    assert "earlier events" not in out
+    r = Renderer(REG, as_player=0, numbered=True)
+    told = [line.removeprefix("> ") for line in out.splitlines()]
+    at = 0
+    for env in read_log(log).envelopes:
+        line = r.render(env)
+        at = told.index(line, at)  # in order, each one
+    menus = _menus(out)
+    assert menus and all(len(set(m)) == len(m) for m in menus), \
+        [m for m in menus if len(set(m)) != len(m)][:1]
+    assert any("#" in label for m in menus for label in m)
+
+
+def test_l_shows_the_whole_game_so_far(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _, _ = play(tmp_path, monkeypatch, "1\n" * 30 + "l\nq\n")
+    assert code == 0
+    first = next(line for line in out.splitlines() if line.startswith("0 "))
+    assert out.count(first) == 2  # told once as it happened, once more by `l`

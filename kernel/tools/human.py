@@ -29,7 +29,7 @@ from mtgk.log.logfile import LogHeader, write_log
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.stepper import Stepper
 from mtgk.tools.menus import MORE, Menu
-from mtgk.tools.render import Renderer, render_state
+from mtgk.tools.render import Renderer, numbered_name, render_state
 
 __all__ = ["HELP", "QUIT", "UNDO", "HumanAgent", "Played", "play"]
 
@@ -37,13 +37,15 @@ HELP = """\
 Type the number of an option and press Enter.
   ?   this help
   b   show the board again
+  l   show the whole game so far (every event you may see)
   u   undo your last decision
   q   quit (the log so far is kept; end of input quits too)
 You see what your seat may see: your hand, the public zones, how many cards
-the others hold. Menus with a single option are answered for you."""
-
-RECENT = 12
-"""How many of the events since the last question are shown (the latest)."""
+the others hold. Before each question you see everything that happened since
+your last one (the other players' turns and combat included). Cards are
+numbered (Forest #12) so that identical ones can be told apart; a card keeps its
+number in every zone and after an undo. Menus with a single option are answered
+for you."""
 
 
 class _Said:
@@ -79,6 +81,7 @@ class HumanAgent:
         self.can_undo = can_undo
         self._seen: Renderer | None = None
         self._shown = 0  # the events told so far
+        self._told: list[str] = []  # every event's line told so far (``l``)
         self._seat = 0
 
     def __repr__(self) -> str:
@@ -97,30 +100,42 @@ class HumanAgent:
     def _catch_up(self, game: Game, seat: int) -> list[str]:
         """Fold the new events into the seat's view; their lines, as the seat sees them."""
         if self._seen is None:
-            self._seen = Renderer(game.reg, as_player=seat)
+            self._seen = Renderer(game.reg, as_player=seat, numbered=True)
+            self._told = []
         r = self._seen
         lines = [r.render(env) for env in game.log[self._shown:]]
         self._shown = len(game.log)
+        self._told += lines
         return lines
+
+    def _named(self, game: Game) -> Callable[[int], str]:
+        """How the menus name objects: numbered as the events and the board name them."""
+        def name(ref: int) -> str:
+            o = game.state.objects.get(ref)
+            return numbered_name(game.name(ref), o) if o is not None else game.name(ref)
+        return name
+
+    def tell(self, game: Game, seat: int) -> None:
+        """Tell ``seat`` everything that happened since its last question."""
+        self._seat = seat
+        for line in self._catch_up(game, seat):
+            self._out(line)
 
     def board(self, game: Game, seat: int) -> str:
         """The board as ``seat`` sees it (``mtgk replay --as``)."""
         self._catch_up(game, seat)
         assert self._seen is not None
-        return render_state(self._seen.state, game.reg, as_player=seat, seen=self._seen.seen)
+        return render_state(self._seen.state, game.reg, as_player=seat, seen=self._seen.seen,
+                            numbered=True)
 
     # ------------------------------------------------------------------ answering
     def ask(self, game: Game, d: Decision) -> Any:
         """The person's answer to ``d``, or :data:`UNDO` or :data:`QUIT`."""
-        menu = Menu(game, d, {})
+        menu = Menu(game, d, {}, name=self._named(game))
         while menu.answer is MORE and len(menu.choices) == 1:
             menu.pick(0)
         if menu.answer is MORE:
-            lines = self._catch_up(game, d.player)
-            if len(lines) > RECENT:
-                self._out(f"... ({len(lines) - RECENT} earlier events)")
-            for line in lines[-RECENT:]:
-                self._out(line)
+            self.tell(game, d.player)
             self._out()
             self._out(self.board(game, d.player))
         while menu.answer is MORE:
@@ -162,6 +177,10 @@ class HumanAgent:
                 continue
             if text == "b":
                 self._out(self.board(game, d.player))
+                continue
+            if text == "l":
+                for line in self._told:
+                    self._out(line)
                 continue
             if text == "u":
                 if not self.can_undo:
@@ -236,4 +255,6 @@ def play(reg: Registry, header: LogHeader, makers: Sequence[Callable[[], Agent]]
             write_log(out, header, stepper.log)
         raise
     write_log(out, header, stepper.log)
+    for seat, person in people.items():  # how it ended: the last events, the final combat
+        person.tell(stepper.game, seat)
     return Played(stepper.game, header, False)

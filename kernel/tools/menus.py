@@ -13,7 +13,7 @@ docs/agents.md lists how each kind of decision is asked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,10 +73,14 @@ class Menu:
     is the current menu; :meth:`pick` answers it and returns the engine's answer once
     the decision is complete (else :data:`MORE`, and ``choices`` is the next menu)."""
 
-    def __init__(self, game: Game, d: Decision, cards: Mapping[str, int]) -> None:
+    def __init__(self, game: Game, d: Decision, cards: Mapping[str, int],
+                 name: Callable[[int], str] | None = None) -> None:
         self.game = game
         self.d = d
         self.cards = cards
+        #: how an object is named in the choices' words (default :meth:`Game.name`; the
+        #: terminal game numbers identical cards apart)
+        self.name_of = name or game.name
         self.depth = 0
         self.picked: list[int] = []  # the choices picked so far (what a fork repeats)
         self.choices: list[Choice] = []
@@ -114,7 +118,7 @@ class Menu:
 
     def _name(self, ref: Any) -> str:
         if isinstance(ref, int) and not isinstance(ref, bool):
-            return self.game.name(ref)
+            return self.name_of(ref)
         return repr(ref)
 
     def _seat(self, ref: Any) -> int:

@@ -220,6 +220,18 @@ SBA_REASONS = {
 """How state-based moves to the graveyard read in the log."""
 
 
+def numbered_name(name: str, o: Obj) -> str:
+    """``name`` told apart from identical cards: with the number of the physical card
+    (``card_id``, the same in every zone and after an undo: a game re-run gives its cards
+    the same numbers).
+
+    >>> numbered_name("Forest", Obj(id=40, card_id=12, card="Forest", owner=0,
+    ...                             controller=0, zone="battlefield"))
+    'Forest #12'
+    """
+    return f"{name} #{o.card_id or o.id}"
+
+
 class Renderer:
     """Renders envelopes one after the other (see the module docs).
 
@@ -230,16 +242,19 @@ class Renderer:
     """
 
     def __init__(self, registry: Registry | None = None, as_player: int | None = None,
-                 state: State | None = None) -> None:
+                 state: State | None = None, numbered: bool = False) -> None:
         self.registry = registry
         self.viewer = as_player
+        #: name each card it shows with its card's number (``Forest #12``,
+        #: :func:`numbered_name`), telling identical cards apart (the terminal game)
+        self.numbered = numbered
         self.state = state if state is not None else new_state()
         self.seen = Perspective(as_player)
         self.names: dict[int, str] = {}
         self.fold_errors: list[tuple[int, str]] = []
         for oid, o in self.state.objects.items():
             if self.sees(o):
-                self.names[oid] = self.card_name(o.card)
+                self.names[oid] = self._shown_name(o)
         self._dispatch = {cls: getattr(self, "_" + cls.TAG, None)
                           for cls in ev.EVENT_TYPES.values()}
 
@@ -266,8 +281,8 @@ class Renderer:
         o = self.state.objects.get(oid)
         if o is not None:
             if self.sees(o):
-                self.names[oid] = self.card_name(o.card)
-                return self.card_name(o.card) + (" (face down)" if o.face_down else "")
+                name = self.names[oid] = self._shown_name(o)
+                return name + (" (face down)" if o.face_down else "")
             return "a face-down card" if o.face_down else HIDDEN
         for it in self.state.stack + self.state.pending:
             if it.id == oid:
@@ -290,7 +305,11 @@ class Renderer:
             return self.obj(oid)
         if o.face_down and not self.sees(o):
             return "a face-down card"
-        return self.card_name(o.card)
+        return self._shown_name(o)
+
+    def _shown_name(self, o: Obj) -> str:
+        name = self.card_name(o.card)
+        return numbered_name(name, o) if self.numbered else name
 
     def ref(self, r: int) -> str:
         """A player or object reference."""
@@ -467,6 +486,8 @@ class Renderer:
     def _ObjectCreated(self, e: ev.ObjectCreated) -> str:
         seen = _zone_visible(e.zone, e.owner, self.viewer, e.face_down)
         name = self.card_name(e.card) if seen else HIDDEN
+        if seen and self.numbered:
+            name += f" #{e.obj}"  # (a new card's number is its first id)
         extra = []
         if e.token:
             extra.append("token")
@@ -624,7 +645,7 @@ class Renderer:
         # what was lost): its owner is unknown, and no one's is guessed
         owner = o.owner if o is not None else -1
         seen = (o is not None and self.sees(o)) or _zone_visible(e.to_zone, owner, self.viewer)
-        name = (self.card_name(o.card) if o is not None else self._gone(e.obj)) if seen else HIDDEN
+        name = (self._shown_name(o) if o is not None else self._gone(e.obj)) if seen else HIDDEN
         who = self.player(owner) if o is not None else UNKNOWN_PLAYER
         if e.reason == "left-game":  # (CR 800.4a; from a library or hand: unseen)
             return f"{name} leaves the game with {who}"
@@ -653,7 +674,7 @@ class Renderer:
         o = self.state.objects.get(e.obj)
         seen = self.viewer is None or not e.face_down or (o is not None and self.sees(o))
         if o is not None:
-            name = self.card_name(o.card) if seen else (
+            name = self._shown_name(o) if seen else (
                 "a face-down card" if e.face_down else HIDDEN)
         else:
             name = self._gone(e.obj) if seen else HIDDEN
@@ -732,7 +753,7 @@ class Renderer:
         for oid in e.objs:
             o = self.state.objects.get(oid)
             if sees and o is not None:
-                names.append(self.card_name(o.card))
+                names.append(self._shown_name(o))
             else:
                 names.append(self.obj(oid))
         to = f" to {', '.join(self.player(p) for p in e.to)}" if e.to else ""
@@ -1104,7 +1125,7 @@ def characteristics(state: State, registry: Registry | None,
 
 def render_state(state: State, game_or_registry: Any = None, as_player: int | None = None,
                  after: Sequence[Envelope] = (), names: dict[int, str] | None = None,
-                 seen: Perspective | None = None) -> str:
+                 seen: Perspective | None = None, numbered: bool = False) -> str:
     """The whole of ``state``, readably, from everyone's or ``as_player``'s seat.
 
     ``game_or_registry`` (a :class:`~mtgk.rules.engine.Game` or a
@@ -1113,12 +1134,13 @@ def render_state(state: State, game_or_registry: Any = None, as_player: int | No
     first decision among them is shown as the pending decision; ``names``
     (object id -> card name) names objects no longer in the state; ``seen`` is the
     viewer's :class:`~mtgk.rules.visibility.Perspective` folded up to ``state`` (what was
-    revealed to them), e.g. a :class:`Renderer`'s ``seen``.
+    revealed to them), e.g. a :class:`Renderer`'s ``seen``; ``numbered``: cards are named
+    with their numbers (:func:`numbered_name`) instead of permanents with their ids.
     """
     registry: Registry | None = getattr(game_or_registry, "reg", game_or_registry)
     if registry is not None and not isinstance(registry, Registry):
         registry = None
-    r = Renderer(registry, as_player, state)
+    r = Renderer(registry, as_player, state, numbered=numbered)
     if seen is not None and seen.viewer == as_player:
         r.seen = seen
     if names:
@@ -1236,7 +1258,7 @@ def _next_decision(state: State, registry: Registry | None, as_player: int | Non
 
 def _permanent(state: State, oid: int, c: Chars | None, r: Renderer) -> str:
     o = state.objects[oid]
-    parts = [f"[{oid}] {r.obj(oid)}"]
+    parts = [r.obj(oid) if r.numbered else f"[{oid}] {r.obj(oid)}"]
     if c is not None and not (o.face_down and r.viewer is not None):
         parts.append(f"— {_type_line(c)}")
         if c.power is not None and c.toughness is not None:
