@@ -33,7 +33,7 @@ from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, decode_log, write_log
 from mtgk.log.replay import Seeker
 from mtgk.rules.layers import compute
-from mtgk.rules.state import State, apply, new_state
+from mtgk.rules.state import State, apply, fold, new_state
 from mtgk.tools.render import Renderer
 from mtgk.tools.sim import plan, play_header
 from mtgk.tools.viewer import build_viewer, viewer_data
@@ -309,6 +309,11 @@ class Page:
     def text(self, selector: str) -> str:
         return str(self.css(selector).text)
 
+    def key_char(self, ch: str) -> None:
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        ActionChains(self.d).send_keys(ch).perform()
+
     def key(self, name: str, times: int = 1) -> None:
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.keys import Keys
@@ -360,6 +365,11 @@ def test_browser_steps_through_the_game(browser: Any, game: Game, registry: Regi
     from selenium.webdriver.support.ui import Select
 
     page = Page(browser, game.html)
+    opens = next(e.seq for e in game.envs if isinstance(e.event, ev.DecisionMade)
+                 and e.event.player >= 0)  # the first decision a player made
+    assert page.at == opens and page.current_event() == (opens, game.texts[opens])
+    page.css("#events").click()
+    page.key("HOME")  # the first event
     assert page.at == 0 and page.current_event() == (0, game.texts[0])
     # the arrow keys step forward and back
     page.key("ARROW_RIGHT", 5)
@@ -381,10 +391,13 @@ def test_browser_steps_through_the_game(browser: Any, game: Game, registry: Regi
     target = n_red + 2 if n_red is not None else len(game.envs) // 2
     page.jump(target)
     check_state(page, game, registry, target)
-    chain = []
+    chain = []  # back to the decision or the step that started it, as `mtgk explain`
     i = target
     while i >= 0:
         chain.append(i)
+        if i != target and isinstance(game.envs[i].event, ev.DecisionMade | ev.StepBegan
+                                      | ev.TurnBegan):
+            break
         i = game.envs[i].cause
     shown = [int(li.get_attribute("data-seq")) for li in page.all("#causes li")]
     assert shown == chain
@@ -503,7 +516,7 @@ def test_a_long_games_page_grows_with_what_changes(long_game: Game, registry: Re
     assert any(len(d) > 2 for d in data["perspectives"][0]["diffs"] if d)  # spliced lists
     # the page holds what it holds when no part of a state map is kept from the last
     assert data == json.loads(msgspec.json.encode(
-        viewer_data(long_game.header, envs, registry, cache=False)))
+        viewer_data(long_game.header, envs, registry, cache=False, source=str(long_game.log))))
     for n in range(0, len(envs), 211):
         s = long_game.state(n)
         m = frame(data, 0, n)
@@ -524,3 +537,98 @@ def test_browser_jumps_into_a_long_game(browser: Any, long_game: Game,
     check_state(page, long_game, registry, mid + 3)
     page.key("END")
     check_state(page, long_game, registry, len(long_game.envs) - 1)
+
+
+def test_browser_filters_diffs_and_finds(browser: Any, game: Game, registry: Registry) -> None:
+    """The viewer's ways to find things (issue 28): the event filter, the state diff of
+    the selected event, "next decision", "next of card" and "branch from here"."""
+    page = Page(browser, game.html)
+    box = page.css("#filter")
+    box.send_keys("type:DamageDealt")
+    listed = [int(r.get_attribute("data-seq")) for r in page.all("#events .event")]
+    dealt = [e.seq for e in game.envs if isinstance(e.event, ev.DamageDealt)]
+    assert listed == dealt[:len(listed)] and listed, listed
+    assert page.text("#filter-count") == f"{len(dealt)} of {len(game.envs)} events"
+    page.css(f'#events .event[data-seq="{dealt[0]}"]').click()
+    page.key("ARROW_RIGHT")  # with a filter, the arrows step through what is listed
+    assert page.at == dealt[1]
+    # the state diff of a damage event names the life lost or the damage marked
+    diff = page.text("#state-diff")
+    assert "life" in diff or "damage" in diff, diff
+    box.clear()
+    box.send_keys("x")
+    box.send_keys(Keys_backspace())
+    assert len(page.all("#events .event")) > len(listed)  # no filter: everything again
+    # next decision
+    page.css("#events").click()
+    at = page.at
+    page.key_char("d")
+    nxt = next(e.seq for e in game.envs if e.seq > at and isinstance(e.event, ev.DecisionMade))
+    assert page.at == nxt
+    # select a permanent; "next of card" goes to the next event that involves it
+    perm = page.all("#table .perm[data-oid]")[0]
+    oid = int(perm.get_attribute("data-oid"))
+    perm.click()
+    assert "selected" in page.css(f'#table .perm[data-oid="{oid}"]').get_attribute("class")
+    page.css("#next-of-card").click()
+    data = page_data(game.html)
+    assert oid in data["refs"][page.at] and page.at > nxt
+    # branch from here: the command to play on from this event
+    page.css("#branch").click()
+    assert page.text("#branch-cmd") == (f"mtgk branch {game.log} --at {page.at} "
+                                        "--agent heuristic --out whatif.mtgk")
+
+
+def Keys_backspace() -> str:
+    from selenium.webdriver.common.keys import Keys
+    return str(Keys.BACKSPACE)
+
+
+def test_tapped_cards_do_not_overlap(browser: Any, game: Game) -> None:
+    """A tapped card is turned within room of its own (it was drawn over its neighbours)."""
+    page = Page(browser, game.html)
+    for n in range(len(game.envs) // 3, len(game.envs), 97):
+        page.jump(n)
+        boxes = page.d.execute_script(
+            "return Array.from(document.querySelectorAll('#table .row')).map((row) => "
+            "Array.from(row.querySelectorAll('.perm')).map((e) => {"
+            "const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, "
+            "e.classList.contains('tapped')];}));")
+        for row in boxes:
+            for i, a in enumerate(row):
+                for b in row[i + 1:]:
+                    apart = a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 \
+                        or b[3] <= a[1] + 0.5
+                    assert apart, (n, a, b)
+
+
+def test_view_at_and_two_headed_giant_as_two_teams(browser: Any, registry: Registry,
+                                                   tmp_path: Path) -> None:
+    """`mtgk view --at N` opens at event N (a bad N: one line, exit 2); a Two-Headed Giant
+    game is drawn as two teams, each with one life total (it was four players apart)."""
+    from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
+    from mtgk.log.replay import new_header, run_from_header
+
+    names = [k for k in builtin_decks(registry) if "/" not in k][:2]
+    decks = [deck_lines(load_deck(n, registry)) for n in names]
+    header = new_header(registry, ["Alice", "Bob", "Carol", "Dave"],
+                        [decks[i % 2] for i in range(4)], 3, variant="two_headed_giant",
+                        teams=((0, 2), (1, 3)), meta={"max_turns": 6})
+    g = run_from_header(registry, header)
+    log, html = tmp_path / "thg.mtgk", tmp_path / "thg.html"
+    write_log(log, header, g.log)
+    code, _, err = run("view", log, "--out", html, "--at", 120, "-q")
+    assert code == 0, err
+    code, _, err = run("view", log, "--out", html, "--at", 10**6)
+    assert code == 2 and err.count("\n") == 1 and "--at 1000000" in err
+    page = Page(browser, html)
+    assert page.at == 120
+    teams = page.all("#table .team")
+    assert len(teams) == 2 and len(page.all("#table .team-life")) == 2
+    heads = sorted(t.find_element("css selector", ".team-head").text for t in teams)
+    assert heads[0].startswith("Alice & Carol") and heads[1].startswith("Bob & Dave")
+    s = fold(g.log[:121])
+    shown = {t.find_element("css selector", ".team-head").text.split(" life")[0]:
+             int(t.find_element("css selector", ".team-life").text) for t in teams}
+    assert shown == {"Alice & Carol": s.players[0].life, "Bob & Dave": s.players[1].life}
+    assert not any(e.is_displayed() for e in page.all("#table .player .life"))  # not 4 times

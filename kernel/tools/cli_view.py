@@ -82,6 +82,8 @@ def _view(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--every", type=int, default=50, metavar="K",
                    help="a full state snapshot every K events, diffs in between "
                         "(default: %(default)s)")
+    p.add_argument("--at", type=int, metavar="N",
+                   help="open the page at event N (default: the first decision a player made)")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
 
     def run(args: argparse.Namespace) -> int:
@@ -94,6 +96,8 @@ def _view(p: argparse.ArgumentParser) -> Runner:
         if not lf.envelopes:
             raise UserError(f"{args.file}: the log has no events")
         viewer = _player(args.as_player, lf.header)
+        if args.at is not None and not 0 <= args.at < len(lf.envelopes):
+            raise UserError(f"--at {args.at}: the log has events 0 to {len(lf.envelopes) - 1}")
         out = args.out or (_log_stem(args.file) + ".html")
         if os.path.abspath(out) == os.path.abspath(args.file):
             raise UserError("--out would overwrite the log itself")
@@ -102,7 +106,7 @@ def _view(p: argparse.ArgumentParser) -> Runner:
                        not args.quiet, unit="events")
         try:
             size, folded = write_viewer(out, lf.header, lf.envelopes, reg, viewer, args.every,
-                                        progress=bar.advance)
+                                        progress=bar.advance, at=args.at, source=args.file)
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
         finally:

@@ -388,17 +388,27 @@ def _chars(s: State, reg: Registry | None) -> tuple[dict[int, Any], str]:
 def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry | None,
                 as_player: int | None = None, every: int = DEFAULT_EVERY,
                 title: str | None = None, progress: Callable[[int], None] | None = None,
-                cache: bool = True) -> dict[str, Any]:
+                cache: bool = True, at: int | None = None, source: str = ""
+                ) -> dict[str, Any]:
     """The data a viewer page embeds (see the module docs for what it holds).
 
     ``as_player`` builds the page for one player; ``every`` is the shortest
     keyframe interval.  ``progress(k)`` is called after every ``k`` events
     done (for a progress bar); ``cache=False`` rebuilds every part of every
-    state map (to check that the kept parts read the same).  Raises
-    :class:`ValueError` for a player who is not in the game.
+    state map (to check that the kept parts read the same).  The page opens at
+    event ``at`` (default: the first decision a player made; ``start``);
+    ``source`` is the log's path, for the "branch from here" command the page
+    offers.  Raises :class:`ValueError` for a player who is not in the game or an
+    event that is not in the log.
     """
     if every < 1:
         raise ValueError("keyframes must be at least 1 event apart")
+    if at is not None and not 0 <= at < len(envelopes):
+        raise ValueError(f"event {at} is not in the log (it has events 0 to "
+                         f"{len(envelopes) - 1})")
+    start = at if at is not None else next(
+        (env.seq for env in envelopes if isinstance(env.event, ev.DecisionMade)
+         and env.event.player >= 0), 0)
     players = list(header.players)
     if as_player is not None and not 0 <= as_player < len(players):
         raise ValueError(f"no player {as_player} in this game")
@@ -473,6 +483,8 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
         "seed": header.seed if as_player is None else None,
         "profile": header.profile,
         "asPlayer": as_player,
+        "start": start,  # the event the page opens at
+        "source": source,
         "winner": final.winner if final.over else None,
         "over": final.over,
         "every": every,
@@ -511,10 +523,11 @@ def _json_for_script(data: Any) -> str:
 
 def build_viewer(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry | None,
                  as_player: int | None = None, every: int = DEFAULT_EVERY,
-                 title: str | None = None) -> str:
-    """The viewer page for a game: one self-contained HTML document."""
-    return _page(header, viewer_data(header, envelopes, registry, as_player, every, title),
-                 as_player)
+                 title: str | None = None, at: int | None = None, source: str = "") -> str:
+    """The viewer page for a game: one self-contained HTML document (see
+    :func:`viewer_data` for ``at`` and ``source``)."""
+    return _page(header, viewer_data(header, envelopes, registry, as_player, every, title,
+                                     at=at, source=source), as_player)
 
 
 def _page(header: LogHeader, data: dict[str, Any], as_player: int | None) -> str:
@@ -528,12 +541,14 @@ def _page(header: LogHeader, data: dict[str, Any], as_player: int | None) -> str
 
 def write_viewer(path: str | Path, header: LogHeader, envelopes: Sequence[Envelope],
                  registry: Registry | None, as_player: int | None = None,
-                 every: int = DEFAULT_EVERY, progress: Callable[[int], None] | None = None
-                 ) -> tuple[int, str]:
+                 every: int = DEFAULT_EVERY, progress: Callable[[int], None] | None = None,
+                 at: int | None = None, source: str = "") -> tuple[int, str]:
     """Write the viewer page to ``path``; returns its size in bytes and a note on the
     events that could not be folded (``""``: none; the page's footer shows it too).
-    ``progress(k)``: called as events are done (see :func:`viewer_data`)."""
-    data = viewer_data(header, envelopes, registry, as_player, every, progress=progress)
+    ``progress(k)``: called as events are done; ``at``, ``source``: see
+    :func:`viewer_data`."""
+    data = viewer_data(header, envelopes, registry, as_player, every, progress=progress,
+                       at=at, source=source)
     raw = _page(header, data, as_player).encode("utf-8")
     Path(path).write_bytes(raw)
     note = next((n for n in data["notes"] if FOLD_NOTE in n), "")
