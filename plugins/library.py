@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from mtgk.log import events as ev
 from mtgk.plugins.scry import LibraryOrdered, put_in_any_order
+from mtgk.rules.seats import player_index
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 
 def look_and_reorder(game: Game, player: int, n: int) -> None:
     """``player`` looks at the top ``n`` cards of their library, then puts them back in any
-    order."""
+    order (``player``: an index or a player reference)."""
+    player = player_index(game.state, player, "look_and_reorder")
     lib = list(game.state.players[player].library)
     top = lib[:n]
     if not top:

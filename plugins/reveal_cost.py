@@ -172,7 +172,7 @@ def _pay_additional(game: Game, player: int, spell: int) -> None:
     if o is None:
         return
     ac = game.reg[o.flags.get("face") or o.card].extras.get("additional_cost")
-    if isinstance(ac, AdditionalCost):
+    if ac is not None:  # any object with the three methods (a subclass or not)
         ac.pay(game, player, spell)
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtgk.log.events import Event, event
+from mtgk.rules.seats import player_index
 from mtgk.rules.state import State, register_projector
 
 if TYPE_CHECKING:
@@ -86,7 +87,8 @@ def put_on_bottom_in_any_order(game: Game, player: int, cards: list[int], prompt
 
 
 def scry(game: Game, player: int, n: int) -> None:
-    """``player`` scries ``n``."""
+    """``player`` (an index or a player reference) scries ``n``."""
+    player = player_index(game.state, player, "scry")
     lib = list(game.state.players[player].library)
     top = lib[:n]
     if not top:

@@ -163,6 +163,28 @@ K.card("Contract Exiler", spell(sequence(_remember_power, lambda c: c.exile(c.ta
                    text="Exile target creature. You gain life equal to its power."))
 
 
+class PayTwoLife:
+    """An additional cost written as the docs describe it -- any object with mana(),
+    unpayable() and pay(), not a subclass of a kernel class: "As an additional cost to
+    cast this spell, pay 2 life." (The old kernel checked such a cost, then never paid it.)"""
+
+    def mana(self, game: Any, player: int, card: int) -> int:
+        return 0
+
+    def unpayable(self, game: Any, player: int, card: int) -> str:
+        return "" if game.state.players[player].life >= 2 else "you have less than 2 life"
+
+    def pay(self, game: Any, player: int, spell: int) -> None:
+        from mtgk.log import events as ev
+        game.emit(ev.LifeLost(player=player, n=2))
+
+
+# "As an additional cost to cast this spell, pay 2 life. Draw a card."
+K.card("Contract Bargain", spell(lambda c: c.draw(c.you, 1)), additional_cost=PayTwoLife(),
+       facts=facts("Contract Bargain", "{B}", ("Sorcery",), 1, colors=("B",),
+                   text="As an additional cost to cast this spell, pay 2 life. Draw a card."))
+
+
 class ContractPack:
     __test__ = False
 
@@ -671,3 +693,67 @@ def test_a_pack_cannot_register_its_own_hook_under_a_kernel_hook_name() -> None:
 
     with pytest.raises(ValueError, match="'extra_mana' is a hook the kernel calls itself"):
         register_static_hook("extra_mana", "my pack's own extra mana")
+
+
+
+# ---------------------------------------------------------------- outside authors' finds
+
+def test_an_additional_cost_of_any_class_is_paid(reg: Registry) -> None:
+    run(reg, """
+        name: duck-typed additional cost
+        players:
+          alice: {battlefield: [Swamp], hand: [Contract Bargain], library: [Swamp]}
+          bob: {}
+        turn: {number: 3, active: alice, step: precombat_main}
+        actions:
+          - {player: alice, cast: Contract Bargain}
+          - {resolve: all}
+        expect:
+          - {player: alice, life: 18, hand_size: 1}
+        """)
+
+
+def test_an_additional_cost_without_pay_is_refused_at_load_time() -> None:
+    from mtgk.cards.definitions import CardDefinitionError, check_definition
+
+    class NoPay:
+        def mana(self, game: Any, player: int, card: int) -> int:
+            return 0
+
+    card = K.card("Contract Unpaid", additional_cost=NoPay(),
+                  facts=facts("Contract Unpaid", "{B}", ("Sorcery",), 1))
+    try:
+        with pytest.raises(CardDefinitionError, match="Contract Unpaid.*NoPay has no "
+                           "unpayable, pay method"):
+            check_definition(card, "contract")
+    finally:
+        del K.defs["Contract Unpaid"]
+
+
+def test_discard_a_card_takes_a_player_reference(reg: Registry) -> None:
+    """Raven's Crime-like "target player discards a card": the target is a player
+    reference; the old helper indexed the players with it (-1 - index), so in a
+    two-player game the caster discarded instead."""
+    from mtgk.cards.dsl import discard_a_card
+    from mtgk.log.events import player_ref
+    g = _game(reg, [])
+    for owner in (0, 1):
+        g.emit(ev.ObjectCreated(obj=g.new_id(), card="Forest", owner=owner, zone="hand"))
+    from mtgk.cards.effects import Ctx
+    from mtgk.rules.state import StackItem
+    c = Ctx(g, StackItem(id=0, kind="spell", source=0, ability="", controller=0))
+    discard_a_card(c, player_ref(1))
+    assert [len(p.hand) for p in g.state.players] == [1, 0]
+    with pytest.raises(ValueError, match="discard_a_card: 7 is an object's id"):
+        discard_a_card(c, 7)
+
+
+def test_mana_cost_of_reads_the_card_and_a_copy(reg: Registry) -> None:
+    """Chroma counts the mana symbols of permanents: ``mana_cost_of`` gives an object's
+    mana cost as it is now (a land's is empty)."""
+    from mtgk.cards.dsl import mana_cost_of
+    g = _game(reg, ["Forest"])
+    land = g.state.battlefield[0]
+    g.emit(ev.ObjectCreated(obj=g.new_id(), card="Grizzly Bears", owner=0, zone="hand"))
+    bears = g.state.players[0].hand[-1]
+    assert (mana_cost_of(g, land), mana_cost_of(g, bears)) == ("", "{1}{G}")

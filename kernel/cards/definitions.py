@@ -325,6 +325,15 @@ def check_definition(card: CardDef, set_name: str) -> None:
                 ManaCost.parse(ab.cost.mana)
             except ValueError as exc:
                 raise CardDefinitionError(f"{what} can't be read: {exc}") from None
+    ac = card.extras.get("additional_cost")
+    if ac is not None:  # (a cost the kernel would check but never pay: refused here)
+        lacking = [m for m in ("mana", "unpayable", "pay") if not callable(getattr(ac, m, None))]
+        if lacking:
+            raise CardDefinitionError(
+                f"{where}: its additional_cost {type(ac).__name__} has no "
+                f"{', '.join(lacking)} method; an additional cost has mana(game, player, card), "
+                "unpayable(game, player, card) and pay(game, player, spell) "
+                "(mtgk.plugins.reveal_cost.AdditionalCost gives defaults)")
     for i, ab in enumerate(card.abilities):
         if isinstance(ab, Static) and type(ab) is not Static:
             for name in _static_extras(type(ab)):

@@ -65,7 +65,7 @@ __all__ = [
     "sequence",
     "parse_cost", "token_facts",
     # the source ("~"), its controller, trigger conditions
-    "controller", "me", "self_entered", "self_put_into_graveyard", "your_step", "each_step",
+    "controller", "mana_cost_of", "me", "self_entered", "self_put_into_graveyard", "your_step", "each_step",
     "is_step",
     # statics and effects shared by many cards
     "gets_and_has", "host_of", "enchanted", "may", "self_pump", "discard_a_card",
@@ -269,6 +269,16 @@ ENTERS = (ev.ZoneChanged.TAG, ev.LandPlayed.TAG, ev.TokenCreated.TAG)
 def controller(v: View | Game, src: int) -> int:
     """The controller of ``src`` (the "you" of a condition on a source)."""
     return v.chars(src).controller
+
+
+def mana_cost_of(v: View | Game, oid: int) -> str:
+    """The mana cost of object ``oid`` as it is now (``"{1}{R/G}"``; ``""`` for none): its
+    card's, or what it is a copy of (CR 707.2: the mana cost is a copiable value) -- what
+    chroma counts the symbols of ("for each red mana symbol in the mana costs of
+    permanents you control")."""
+    reg = v.reg
+    d = reg.cards.get(v.chars(oid).card)
+    return (d.facts.mana_cost or "") if d is not None else ""
 
 
 def self_entered(v: View, src: int, e: Any) -> bool:
@@ -651,9 +661,11 @@ def self_pump(power: int, toughness: int, grant: Sequence[str] = ()) -> Effect:
 
 def discard_a_card(c: Ctx, player: int | None) -> None:
     """``player`` discards a card of their choice (nothing happens if ``player`` is
-    ``None`` or their hand is empty)."""
+    ``None`` or their hand is empty); ``player`` is an index or a player reference (a
+    target: ``c.target(0)``)."""
     if player is None:
         return
+    player = c.as_player(player, "discard_a_card")
     hand = list(c.state.players[player].hand)
     if hand:
         c.discard(player, c.choose(hand, kind="discard", player=player, prompt="discard a card"))

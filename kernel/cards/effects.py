@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from mtgk.log import events as ev
 from mtgk.log.events import player_ref, ref_player
-from mtgk.rules.seats import opponents_of, turn_order_from
+from mtgk.rules.seats import opponents_of, player_index, turn_order_from
 
 if TYPE_CHECKING:
     from mtgk.cards.filters import Filter
@@ -66,16 +66,7 @@ class Ctx:
         """The index of the player ``who`` names: an index or a player reference
         (raises ``ValueError`` naming ``helper`` for anything else, ``TypeError`` for
         ``None``: a target that is gone)."""
-        n = len(self.game.state.players)
-        if isinstance(who, bool) or not isinstance(who, int):
-            raise TypeError(f"{helper}: {who!r} is not a player (an index 0..{n - 1} or a "
-                            "player reference)")
-        p = ref_player(who) if who < 0 else who
-        if p is None or not 0 <= p < n:
-            what = "a player reference of no player" if who < 0 else "an object's id"
-            raise ValueError(f"{helper}: {who} is {what}, not a player of this game (a "
-                             f"player is an index 0..{n - 1} or a player reference)")
-        return p
+        return player_index(self.game.state, who, helper)
 
     def _object(self, oid: int, helper: str) -> int:
         if isinstance(oid, bool) or not isinstance(oid, int):

@@ -84,6 +84,28 @@ def variant_event(n_players: int, variant: str = "",
     return ev.GameVariant(variant=FREE_FOR_ALL)
 
 
+def player_index(s: State, who: object, helper: str = "a player") -> int:
+    """The index of the player ``who`` names: an index or a player reference (negative,
+    :func:`mtgk.log.events.player_ref`).  Anything else raises ``ValueError`` naming
+    ``helper`` -- never a negative list index that silently names another player.
+
+    >>> from mtgk.rules.state import Player, new_state
+    >>> s = new_state(); s.players = [Player(name="A"), Player(name="B")]
+    >>> player_index(s, 1), player_index(s, ev.player_ref(1))
+    (1, 1)
+    """
+    n = len(s.players)
+    if isinstance(who, bool) or not isinstance(who, int):
+        raise TypeError(f"{helper}: {who!r} is not a player (an index 0..{n - 1} or a "
+                        "player reference)")
+    p = ev.ref_player(who) if who < 0 else who
+    if p is None or not 0 <= p < n:
+        what = "a player reference of no player" if who < 0 else "an object's id"
+        raise ValueError(f"{helper}: {who} is {what}, not a player of this game (a player "
+                         f"is an index 0..{n - 1} or a player reference)")
+    return p
+
+
 def team_of(s: State, player: int) -> list[int]:
     """The players of ``player``'s team in their order (``[player]`` outside Two-Headed Giant)."""
     for t in s.teams:

@@ -108,9 +108,7 @@ _crime_alt, _crime_discard = retrace("{B}")
 
 
 def _ravens_crime(c: Ctx) -> None:
-    # WORKAROUND: discard_a_card(c, c.target(0)) indexes state.players with the player
-    # reference (-1 - index) and silently reads the wrong player's hand: pass an index.
-    discard_a_card(c, c.as_player(c.target(0)))
+    discard_a_card(c, c.target(0))
 
 
 # Target player discards a card. Retrace

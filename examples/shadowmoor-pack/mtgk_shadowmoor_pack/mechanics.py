@@ -16,7 +16,7 @@ from mtgk.cards.altcosts import (
     optional_cost,
 )
 from mtgk.cards.definitions import CardDef, Registry
-from mtgk.cards.dsl import controller
+from mtgk.cards.dsl import controller, mana_cost_of
 from mtgk.cards.filters import card, creature, spell
 from mtgk.cards.keywords import declare_keyword, has_alt_cost
 from mtgk.plugins.copy_spell import choose_new_targets, copy_spell
@@ -52,9 +52,7 @@ def mana_symbols(v: View, color: str, you: int) -> int:
     for o in v.state.battlefield:
         if controller(v, o) != you:
             continue
-        # WORKAROUND: no documented way to read a permanent's mana cost (Chars has
-        # mana_value but no mana_cost): read the card's facts through the registry.
-        cost = v.reg[v.chars(o).card].facts.mana_cost or ""
+        cost = mana_cost_of(v, o)
         n += sum(color in sym.split("/") for sym in _SYMBOL.findall(cost))
     return n
 
@@ -109,10 +107,6 @@ def _in_graveyard(game: Game, player: int, oid: int) -> bool:
     return o is not None and o.zone == "graveyard" and o.owner == player
 
 
-# WORKAROUND: docs/pack-authors.md says additional_cost= takes "an object with mana(),
-# unpayable() and pay()", but the kernel's cast hook pays only subclasses of
-# mtgk.plugins.reveal_cost.AdditionalCost: a duck-typed object is checked (unpayable) and
-# then silently never paid.  Subclass it.
 class DiscardALandIfRetraced(AdditionalCost):
     """Retrace's "by discarding a land card in addition to paying its other costs"."""
 
