@@ -68,6 +68,10 @@ K.card("Contract Merrow", activated("{1}, {Q}", gain_life(2)),
 K.card("Contract Grotto", mana_ability("C"), mana_ability("WUBRG", "{1}, {T}"),
        facts=facts("Contract Grotto", None, ("Land",), 0,
                    text="{T}: Add {C}.\n{1}, {T}: Add one mana of any color."))
+# Pili-Pala: "{2}, {Q}: Add one mana of any color." (the untap symbol in a mana ability)
+K.card("Contract Scarecrow", mana_ability("WUBRG", "{2}, {Q}"),
+       facts=facts("Contract Scarecrow", "{2}", ("Artifact", "Creature"), 2, ("Scarecrow",),
+                   (1, 1), text="{2}, {Q}: Add one mana of any color."))
 K.card("Contract Pilgrim", facts=facts("Contract Pilgrim", "{1}{W}", ("Creature",), 2,
                                        ("Kithkin",), (2, 2), colors=("W",)))
 K.card("Contract Ritual", spell(lambda c: c.gain_life(c.you, c.x)),
@@ -344,6 +348,28 @@ def test_payment_uses_a_mana_ability_that_costs_mana(reg: Registry) -> None:
         """)
     spent = [e.event for e in res.log if isinstance(e.event, ev.ManaSpent)]
     assert [e.mana for e in spent] == ["R", "WR"]  # {1} for the Grotto, then {W}{1}
+
+
+def test_payment_uses_an_untap_symbol_mana_ability(reg: Registry) -> None:
+    """A tapped Pili-Pala's "{2}, {Q}: Add one mana of any color" pays a white spell from
+    two Mountains: they pay the {2}, the {Q} untaps it (the old planner used {T} only)."""
+    res = run(reg, """
+        name: scarecrow-untaps-for-mana
+        players:
+          alice: {battlefield: [Mountain, Mountain, Mountain,
+                                {card: Contract Scarecrow, tapped: true}],
+                  hand: [Contract Pilgrim]}
+          bob: {}
+        actions:
+          - {player: alice, cast: Contract Pilgrim}
+          - {resolve: all}
+        expect:
+          - {card: Contract Pilgrim, zone: battlefield}
+          - {card: Contract Scarecrow, tapped: false}
+          - {count: {name: Mountain, tapped: true}, equals: 3}
+        """)
+    g = _game(reg, ["Mountain", "Mountain", "Contract Scarecrow"])
+    assert g.plan_mana(0, ManaCost.parse("{W}")) is None  # untapped: no {Q}
 
 
 def test_a_filter_ability_cannot_pay_for_itself(reg: Registry) -> None:

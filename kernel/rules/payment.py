@@ -171,7 +171,8 @@ class ManaPayment(GamePart):
         """The mana abilities that cost mana ``player`` could activate now to pay a cost
         (a filter land's "{1}, {T}: Add one mana of any color"): ``(permanent, the
         ability's mana cost, the colours each mana it adds may be, how many)``, for
-        untapped permanents whose ability's other cost is {T} alone and whose mana has no
+        permanents whose ability's other cost is {T} alone (the permanent untapped) or {Q}
+        alone (the untap symbol, CR 107.6: the permanent tapped) and whose mana has no
         spending restriction; in the order of the battlefield, then of the abilities."""
         if not self._filter_cards() and not (self.state.effects
                                              and self._effects_facts()[0]):
@@ -179,16 +180,18 @@ class ManaPayment(GamePart):
         out: list[tuple[int, ManaCost, tuple[str, ...], int]] = []
         for oid in self.state.battlefield:
             o = self.state.objects[oid]
-            if o.tapped or oid == exclude:
+            if oid == exclude:
                 continue
             c = self.chars(oid)
             if c.controller != player:
                 continue
             for key, ab in self.definition(oid).activated:
                 cost = ab.cost
-                if not (ab.mana and cost.mana and cost.tap) or key not in c.abilities \
+                # {T} needs the permanent untapped, {Q} tapped; one of them, alone
+                if not (ab.mana and cost.mana) or cost.tap == cost.untap \
+                        or o.tapped != cost.untap or key not in c.abilities \
                         or ab.spend or cost.sacrifice_self or cost.extra or cost.life \
-                        or cost.untap or cost.sacrifice is not None or cost.discard_self:
+                        or cost.sacrifice is not None or cost.discard_self:
                     continue
                 mana = ManaCost.parse(cost.mana)
                 if mana.x or self.summoning_sick(oid):
@@ -269,13 +272,15 @@ class ManaPayment(GamePart):
                 oids = [f[0] for f in combo]
                 if len(set(oids)) != len(oids):
                     continue  # one permanent is tapped once
+                real = [src for src in real_all if src[0] not in oids]
+                # a filter's permanent makes its mana instead of its own ({T}), or
+                # besides none ({Q}: it was tapped)
                 if cost.least_mana + sum(f[1].least_mana for f in combo) > \
-                        len(pool) + len(real_all) + sum(f[3] - 1 for f in combo):
+                        len(pool) + len(real) + sum(f[3] for f in combo):
                     continue
                 need = cost
                 for f in combo:
                     need = need.combined(f[1])
-                real = [src for src in real_all if src[0] not in oids]
                 virtual = [(f[0], f[2]) for f in combo for _ in range(f[3])]
                 together = plan_payment(need, pool, real + virtual)
                 if together is None:
@@ -379,7 +384,9 @@ class ManaPayment(GamePart):
         for oid, spent, adds in plan.steps:
             if spent:
                 self.emit(ev.ManaSpent(player=player, mana="".join(m[0] for m in spent)))
-            self.emit(ev.Tapped(obj=oid))
+            # a tapped permanent's step is a {Q} ability (mana_filters): paying untaps it
+            tapped = self.state.objects[oid].tapped
+            self.emit(ev.Untapped(obj=oid) if tapped else ev.Tapped(obj=oid))
             self.emit(ev.ManaAdded(player=player, mana=adds))
         if plan.spent:
             self.emit(ev.ManaSpent(player=player, mana="".join(m[0] for m in plan.spent)))
