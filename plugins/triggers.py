@@ -17,12 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mtgk.cards.definitions import Effect, Mode, Target, Triggered
+from mtgk.cards.definitions import CardDef, Effect, Mode, Target, Triggered
 from mtgk.cards.dsl import ENTERS
 from mtgk.cards.effects import Ctx
 from mtgk.log import events as ev
 
 if TYPE_CHECKING:
+    from mtgk.rules.engine import Game
     from mtgk.rules.layers import View
 
 
@@ -39,11 +40,27 @@ def when_you_do(c: Ctx, ability: Triggered, data: Any = None) -> None:
     """The resolving spell or ability did the action: ``ability`` (a :func:`reflexive`
     of the same card) triggers."""
     name = c.item.ability.rpartition("#")[0] or c.item.source_card
-    d = c.game.reg[name]
-    idx = next(i for i, a in enumerate(d.abilities) if a is ability)
-    c.game.emit(ev.AbilityTriggered(item=c.game.new_id(), source=c.source,
-                                    ability=f"{d.name}#{idx}", controller=c.controller,
-                                    data=data))
+    _trigger(c.game, c.game.reg[name], c.source, ability, c.controller, data)
+
+
+def when_you_do_as_cast(game: Game, spell: int, ability: Triggered, controller: int,
+                        data: Any = None) -> None:
+    """A cost paid as spell ``spell`` is cast did the action: ``ability`` (a
+    :func:`reflexive` of the spell's card) triggers, with the spell as its source.  For an
+    optional cost's ``pay(game, player, spell)``: conspire's "When you do, copy it" goes
+    on the stack above the spell once it is cast (CR 702.78a, 603.12)."""
+    _trigger(game, game.card(spell), spell, ability, controller, data)
+
+
+def _trigger(game: Game, d: CardDef, source: int, ability: Triggered, controller: int,
+             data: Any) -> None:
+    idx = next((i for i, a in enumerate(d.abilities) if a is ability), None)
+    if idx is None:
+        raise ValueError(f"{d.name}: the reflexive ability that triggered is not among "
+                         "its abilities (list reflexive(...) in its card definition)")
+    game.emit(ev.AbilityTriggered(item=game.new_id(), source=source,
+                                  ability=f"{d.name}#{idx}", controller=controller,
+                                  data=data))
 
 
 def modal_trigger(on: Sequence[str], when: Callable[[View, int, Any], bool], choose: int,

@@ -67,6 +67,12 @@ DOC_FACTS = {f.name: f for f in [
     _f("Doc Twincast", "{U}{U}", ("Instant",), 2, colors=("U",)),
     _f("Doc Ambush", "{R}", ("Instant",), 1, colors=("R",)),
     _f("Doc Clone", "{3}{U}", ("Creature",), 4, ("Shapeshifter",), (0, 0), ("U",)),
+    CardFacts(name="Doc Treefolk", mana_cost="{3}{G}", mana_value=4, types=("Creature",),
+              subtypes=("Treefolk",), colors=("G",), type_line="Creature - Treefolk",
+              oracle_text="Doc Treefolk's power and toughness are each equal to the number "
+              "of Forests you control.", power="*", toughness="*"),
+    _f("Doc Skeleton", "{1}{B}", ("Creature",), 2, ("Skeleton",), (1, 1), ("B",),
+       "{B}: Regenerate Doc Skeleton."),
     _f("Doc Everlasting", "{2}{B}{G}", ("Creature",), 4, ("Elf",), (2, 2), ("B", "G"),
        "Other creatures you control have persist."),
 ]} | {f.name: f for f in load_facts(EXAMPLE_PACK_FACTS)}

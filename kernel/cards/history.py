@@ -17,7 +17,9 @@ damage (:func:`matched_then`).
   as they were cast);
 * :func:`combat_damage_this_turn` -- combat damage events this turn, with the source as it
   was: :func:`dealt_combat_damage_to_a_player` answers prowl's question;
-* :func:`damage_dealt_to_player_this_turn`.
+* :func:`damage_dealt_to_player_this_turn`;
+* :func:`cast_from` -- the zone a spell was cast from (retrace: "by discarding a land
+  card" only when cast from the graveyard).
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = ["events_this_turn", "envelopes_this_turn", "view_before", "view_after",
            "matched_then", "spells_cast_this_turn", "spell_names_cast_this_turn", "CombatDamage", "combat_damage_this_turn",
-           "dealt_combat_damage_to_a_player", "damage_dealt_to_player_this_turn"]
+           "dealt_combat_damage_to_a_player", "damage_dealt_to_player_this_turn",
+           "cast_from"]
 
 
 def envelopes_this_turn(game: Game) -> list[ev.Envelope]:
@@ -151,3 +154,16 @@ def damage_dealt_to_player_this_turn(game: Game, player: int) -> int:
     ref = ev.player_ref(player)
     return sum(e.amount for e in events_this_turn(game)
                if isinstance(e, ev.DamageDealt) and e.target == ref)
+
+
+def cast_from(game: Game, spell: int) -> str:
+    """The zone spell ``spell`` (its id on the stack) was cast from: ``"hand"``,
+    ``"graveyard"``, ``"exile"`` ...; ``""`` if it wasn't cast (a copy, or not a spell).
+    An additional cost asks it as the spell is cast (retrace's "by discarding a land card
+    in addition to paying its other costs" applies only to a cast from the graveyard)."""
+    log = game.log
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i].event
+        if isinstance(e, ev.SpellCast) and e.new_obj == spell:
+            return e.from_zone
+    return ""

@@ -96,15 +96,11 @@ S.card("Rattleblaze Scarecrow", static(_rattleblaze, "has persist with a black c
 
 # --- conspire
 # Burn Trail deals 3 damage to any target. Conspire
-S.card("Burn Trail", spell(damage(3), target_slot(any_target)), conspire())
+S.card("Burn Trail", spell(damage(3), target_slot(any_target)), *conspire())
 
 # --- retrace
-_jab_alt, _jab_discard = retrace("{R}")
 # Flame Jab deals 1 damage to any target. Retrace
-S.card("Flame Jab", spell(damage(1), target_slot(any_target)), _jab_alt,
-       additional_cost=_jab_discard)
-
-_crime_alt, _crime_discard = retrace("{B}")
+S.card("Flame Jab", spell(damage(1), target_slot(any_target)), additional_cost=retrace())
 
 
 def _ravens_crime(c: Ctx) -> None:
@@ -112,8 +108,8 @@ def _ravens_crime(c: Ctx) -> None:
 
 
 # Target player discards a card. Retrace
-S.card("Raven's Crime", spell(_ravens_crime, target_slot(player)), _crime_alt,
-       additional_cost=_crime_discard)
+S.card("Raven's Crime", spell(_ravens_crime, target_slot(player)),
+       additional_cost=retrace())
 
 # --- the untap symbol, a Scarecrow
 # Flying. {2}, {Q}: Add one mana of any color.

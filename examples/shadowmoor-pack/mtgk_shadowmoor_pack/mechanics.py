@@ -6,22 +6,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mtgk.cards.altcosts import (
-    OPTIONAL_COSTS,
-    AltCost,
-    OptionalCost,
-    alt_cost,
-    alt_cost_paid,
-    alt_costs_of,
-    optional_cost,
-)
-from mtgk.cards.definitions import CardDef, Registry
+from mtgk.cards.altcosts import OPTIONAL_COSTS, OptionalCost, optional_cost
+from mtgk.cards.definitions import CardDef, Registry, Triggered
 from mtgk.cards.dsl import controller, mana_cost_of
+from mtgk.cards.effects import Ctx
 from mtgk.cards.filters import card, creature, spell
-from mtgk.cards.keywords import declare_keyword, has_alt_cost
+from mtgk.cards.history import cast_from
+from mtgk.cards.keywords import declare_keyword
 from mtgk.plugins.copy_spell import choose_new_targets, copy_spell
 from mtgk.plugins.costs import discard, tap_untapped
 from mtgk.plugins.reveal_cost import AdditionalCost
+from mtgk.plugins.triggers import reflexive, when_you_do_as_cast
 from mtgk.rules.engine import Game
 from mtgk.rules.layers import View
 
@@ -36,7 +31,7 @@ def _has_conspire(card: CardDef) -> str:
 
 declare_keyword("conspire", PACK, check=_has_conspire,
                 what="tap two untapped creatures that share a color with the spell: copy it")
-declare_keyword("retrace", PACK, check=has_alt_cost("retrace"),
+declare_keyword("retrace", PACK, check=lambda d: _has_retrace(d),
                 what="cast from the graveyard, discarding a land card as well")
 declare_keyword("chroma", PACK, what="an ability word: counts mana symbols", ability=False)
 
@@ -80,23 +75,31 @@ def _can_conspire(game: Game, player: int, item: int) -> bool:
     return cost is not None and cost.can_pay(game, player, item)
 
 
-def _conspire(game: Game, player: int, item: int) -> None:
-    cost = _tap_two(game, player, item)
-    assert cost is not None
-    cost.pay(game, player, item)
-    # WORKAROUND: "When you do, copy it" is a reflexive triggered ability, but an optional
-    # cost's pay(game, player, spell) has no Ctx for mtgk.plugins.triggers.when_you_do:
-    # the copy is made here, as the cost is paid (it still resolves first).
-    choose_new_targets(game, player, copy_spell(game, player, item))
+def _copy_it(c: Ctx) -> None:
+    """"copy it and you may choose a new target for the copy" (nothing if the spell has
+    left the stack)."""
+    copy = copy_spell(c.game, c.controller, c.source)
+    if copy is not None:
+        choose_new_targets(c.game, c.controller, copy)
 
 
-def conspire() -> OptionalCost:
+def conspire() -> tuple[OptionalCost, Triggered]:
     """"Conspire (As you cast this spell, you may tap two untapped creatures you control
     that share a color with it. When you do, copy it and you may choose a new target for
-    the copy.)" """
-    return optional_cost("conspire", can_pay=_can_conspire, pay=_conspire,
-                         text="tap two untapped creatures you control that share a color "
-                              "with it")
+    the copy.)": the optional cost and its reflexive ability; give the card both,
+    ``S.card(name, spell(...), *conspire())``.  The copy is made when the reflexive
+    ability resolves, above the spell (CR 702.78a)."""
+    when_you_do = reflexive(_copy_it, text="when you do, copy it")
+
+    def pay(game: Game, player: int, item: int) -> None:
+        cost = _tap_two(game, player, item)
+        assert cost is not None
+        cost.pay(game, player, item)
+        when_you_do_as_cast(game, item, when_you_do, player)
+
+    return (optional_cost("conspire", can_pay=_can_conspire, pay=pay,
+                          text="tap two untapped creatures you control that share a color "
+                               "with it"), when_you_do)
 
 
 # --------------------------------------------------------------------------- retrace
@@ -107,8 +110,9 @@ def _in_graveyard(game: Game, player: int, oid: int) -> bool:
     return o is not None and o.zone == "graveyard" and o.owner == player
 
 
-class DiscardALandIfRetraced(AdditionalCost):
-    """Retrace's "by discarding a land card in addition to paying its other costs"."""
+class Retrace(AdditionalCost):
+    """Retrace's "by discarding a land card in addition to paying its other costs": paid
+    when the spell is cast from the graveyard (:func:`mtgk.cards.history.cast_from`)."""
 
     def __init__(self) -> None:
         self.part = discard(card.with_type("Land"), "a land card")
@@ -119,22 +123,22 @@ class DiscardALandIfRetraced(AdditionalCost):
         return ""
 
     def pay(self, game: Game, player: int, spell: int) -> None:
-        if alt_cost_paid(game, spell, "retrace"):
+        if cast_from(game, spell) == "graveyard":
             self.part.pay(game, player, spell)
 
 
-def retrace(mana_cost: str) -> tuple[AltCost, DiscardALandIfRetraced]:
+def retrace() -> Retrace:
     """"Retrace (You may cast this card from your graveyard by discarding a land card in
-    addition to paying its other costs.)": an alternative cost named "retrace" that is its
-    mana cost (CR 702.81a: the card is cast for its mana cost from the graveyard), and an
-    additional cost that discards a land card when it is used.  Give the card both:
-    ``alt, extra = retrace("{R}"); S.card(name, spell(...), alt, additional_cost=extra)``."""
-    # WORKAROUND: retrace is not an alternative cost (CR 702.81a: the mana cost is paid),
-    # but a cast permission can only offer the normal cost or a named alternative cost,
-    # and an additional cost can't tell which zone its spell was cast from: an alternative
-    # cost "retrace" equal to the mana cost marks a cast from the graveyard.
-    return (alt_cost("retrace", mana_cost, condition=_in_graveyard,
-                     unless="the card is in your graveyard"), DiscardALandIfRetraced())
+    addition to paying its other costs.)": the additional cost; the rule that lets its
+    owner cast it from the graveyard, for its mana cost (CR 702.81a), is :func:`register`'s.
+    ``S.card(name, spell(...), additional_cost=retrace())``."""
+    return Retrace()
+
+
+def _has_retrace(d: CardDef) -> str:
+    if isinstance(d.extras.get("additional_cost"), Retrace):
+        return ""
+    return "no retrace additional cost (mtgk_shadowmoor_pack.mechanics.retrace())"
 
 
 def register(registry: Registry) -> None:
@@ -144,9 +148,6 @@ def register(registry: Registry) -> None:
         o = game.state.objects.get(oid)
         if o is None or o.zone != "graveyard" or o.owner != player:
             return []
-        return ["retrace"] if "retrace" in alt_costs_of(registry[o.card]) else []
+        return [""] if not _has_retrace(registry[o.card]) else []  # its normal cost
 
     registry.allow_casting_from(may_retrace, zones=("graveyard",))
-
-
-__all__ = ["conspire", "mana_symbols", "register", "retrace"]
