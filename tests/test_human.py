@@ -152,3 +152,32 @@ def test_l_shows_the_whole_game_so_far(tmp_path: Path, monkeypatch: pytest.Monke
     assert code == 0
     first = next(line for line in out.splitlines() if line.startswith("0 "))
     assert out.count(first) == 2  # told once as it happened, once more by `l`
+
+
+def test_a_killed_terminal_game_keeps_its_log(tmp_path: Path) -> None:
+    """The log is on its file before each of the person's decisions: a game killed while
+    the person thinks loses nothing (it used to be written only at the end)."""
+    import os
+    import signal
+    import time
+    out = tmp_path / "killed.mtgk"
+    p = subprocess.Popen([sys.executable, "-m", "mtgk.tools.cli", "play", "--agents", "human",
+                          "heuristic", "--seed", "3", "--out", str(out)],
+                         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, text=True)
+    assert p.stdin is not None
+    p.stdin.write("1\n" * 6)  # keep the hand, then a few first options; then think
+    p.stdin.flush()
+    # the person is thinking once the file has stopped growing for a second
+    deadline, last, still = time.monotonic() + 60, -1, 0.0
+    while time.monotonic() < deadline and still < 1.0:
+        time.sleep(0.1)
+        size = os.path.getsize(out) if out.exists() else -1
+        still = still + 0.1 if size == last and size > 0 else 0.0
+        last = size
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait(timeout=30)
+    lf = read_log(out, strict=True)
+    assert len(lf.envelopes) > 20
+    code, vout, _ = run_mtgk("verify", out)
+    assert code == 3 and vout.startswith("INCOMPLETE"), vout

@@ -724,7 +724,7 @@ class LogWriter:
     block with a single ``write`` and flushed (and synced with ``os.fsync``
     if ``fsync=True``); :meth:`flush` and :meth:`close` write the ones kept so far as a
     shorter block.  A process killed in between loses the envelopes not yet written,
-    at most ``block - 1``; a crash during a write leaves at worst a torn last block,
+    at most ``block - 1``, or those since the last :meth:`checkpoint`; a crash during a write leaves at worst a torn last block,
     which :func:`read_log` reports and :func:`repair_log` removes.  ``block=1``
     writes every envelope at once (larger files: about 14 bytes a record more).
     In format 1 (``version=1``) every :meth:`append` writes its record at once.
@@ -743,6 +743,7 @@ class LogWriter:
         self._kept: list[tuple[int, int, bytes]] = []
         self._fp: IO[bytes] | None = open(self.path, "wb")
         self._offset = 0
+        self._open = 0  # the length of the open block on the file (:meth:`checkpoint`)
         self._write(self._enc.preamble)
 
     @classmethod
@@ -774,6 +775,7 @@ class LogWriter:
         w._kept = []
         w._fp = fp
         w._offset = len(data)
+        w._open = 0
         return w
 
     @property
@@ -785,11 +787,39 @@ class LogWriter:
         fp = self._fp
         if fp is None:
             raise ValueError("the log writer is closed")
+        if self._open:  # the open block is on the file: the closed one takes its place
+            fp.seek(self._offset)
+            self._open = 0
         fp.write(data)
         fp.flush()
         if self.fsync:
             os.fsync(fp.fileno())
         self._offset += len(data)
+
+    def checkpoint(self) -> None:
+        """Put every envelope appended so far on the file, leaving the block open (format
+        2): the envelopes kept are written as a block where the next block starts, and
+        later envelopes grow that block, written over itself in one ``write`` (it only
+        grows), until it is full.  Call it where losing the envelopes since would hurt
+        -- at each decision of a game, so that a process killed at any moment loses at
+        most the events since the last decision -- with the file's blocks still
+        ``block`` records long.  (In format 1 every envelope is on the file already.)"""
+        fp = self._fp
+        if fp is None:
+            raise ValueError("the log writer is closed")
+        if not self._kept:
+            return
+        enc = self._enc
+        seq, crc = enc.seq, enc.crc
+        data = enc.block(self._kept)
+        enc.seq, enc.crc = seq, crc  # the block stays open
+        if self._open:
+            fp.seek(self._offset)
+        fp.write(data)
+        fp.flush()
+        if self.fsync:
+            os.fsync(fp.fileno())
+        self._open = len(data)
 
     def append(self, env: Envelope) -> int:
         """Append one envelope; returns the byte offset its record (format 1) or the

@@ -212,6 +212,9 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         except OSError as exc:
             raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
         game_ref: list[Game] = []
+        # every event before a decision is on the file as it is asked (a killed game
+        # loses at most the events since its last decision)
+        agents = [Checkpointing(a, writer) for a in agents]
 
         def watch(game: Game) -> None:
             game_ref.append(game)
@@ -250,6 +253,25 @@ def _play(p: argparse.ArgumentParser) -> Runner:
         return 0
 
     return run
+
+
+class Checkpointing:
+    """An agent that puts the log on its file before each decision it answers
+    (:meth:`~mtgk.log.logfile.LogWriter.checkpoint`), then lets ``agent`` answer."""
+
+    def __init__(self, agent: Any, writer: LogWriter) -> None:
+        self.agent = agent
+        self.writer = writer
+
+    def __repr__(self) -> str:
+        return f"Checkpointing({self.agent!r})"
+
+    def decide(self, game: Game, d: Any) -> Any:
+        self.writer.checkpoint()
+        return self.agent.decide(game, d)
+
+    def __getattr__(self, name: str) -> Any:  # the agent's other hooks (refused, ...)
+        return getattr(self.agent, name)
 
 
 def _play_human(args: argparse.Namespace, reg: Registry, header: LogHeader, kinds: list[str],

@@ -217,8 +217,9 @@ def play(reg: Registry, header: LogHeader, makers: Sequence[Callable[[], Agent]]
          humans: Sequence[int], out: str, stdin: IO[str] | None = None,
          stdout: IO[str] | None = None, watch: Callable[[Game], None] | None = None) -> Played:
     """Play the game of ``header`` with a person at each seat in ``humans`` (the other
-    seats' agents made by ``makers``) and write its log to ``out`` (at the end, or when
-    the person quits; also if the engine fails).  The game is driven by a
+    seats' agents made by ``makers``) and write its log to ``out``: before each of the
+    person's decisions (a game killed then loses nothing the person saw), at the end,
+    when the person quits, and if the engine fails.  The game is driven by a
     :class:`~mtgk.stepper.Stepper`: undo is :meth:`~mtgk.stepper.Stepper.undo`."""
     people = {i: HumanAgent(stdin=stdin, stdout=stdout, can_undo=True) for i in humans}
     agents: list[Agent | None] = [None if i in people else make()
@@ -228,9 +229,13 @@ def play(reg: Registry, header: LogHeader, makers: Sequence[Callable[[], Agent]]
         stepper = Stepper(reg, header, agents)
         if watch is not None:
             watch(stepper.game)
+        written = -1
         while stepper.decision is not None:
             d = stepper.decision
             person = people[d.player]
+            if len(stepper.log) != written:  # on the file before the person decides
+                write_log(out, header, stepper.log)
+                written = len(stepper.log)
             answer = person.ask(stepper.game, d)
             if answer is QUIT:
                 meta = dict(header.meta)
@@ -240,6 +245,7 @@ def play(reg: Registry, header: LogHeader, makers: Sequence[Callable[[], Agent]]
                 return Played(stepper.game, header, True)
             if answer is UNDO:
                 stepper.undo()
+                written = -1
                 if watch is not None:
                     watch(stepper.game)
                 person.after_undo(stepper.game)
