@@ -61,7 +61,9 @@ that ``mtgk verify`` accepts.
 
 from __future__ import annotations
 
+import copy
 import functools
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,12 +72,14 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from mtgk.agents import HeuristicAgent
 from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
 from mtgk.log.logfile import LogHeader, write_log
 from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS, STEPS, Agent, Game, RulesError
@@ -192,7 +196,54 @@ def obs_size(seats: int = 2) -> int:
 
 class EnvError(Exception):
     """The environment was used wrongly (an action that is not legal now, a step after
-    the game ended) or the engine failed while playing."""
+    the game ended, a seed that is not one) or the engine failed while playing.  The
+    message is one line."""
+
+
+SEED_LIMIT = 2**62
+"""Seeds are integers from 0 to ``SEED_LIMIT - 1``: a log stores 64-bit integers, and the
+seeds of the kernel agents at the table (``seed * 2 + seat``) are recorded too."""
+
+TRUNCATING = ("turn-limit", "event-budget")
+"""The :class:`~mtgk.log.events.GameEnded` reasons that cut a game short (Gymnasium's
+*truncated*: the game's turn limit, the event budget); every other end -- a win, a draw
+by the rules (a loop of mandatory actions, no player left) -- *terminates* it."""
+
+
+def _whole(value: Any) -> int | None:
+    """``value`` as an int if it is an integer (Python's or NumPy's; not a bool), else
+    ``None``."""
+    if isinstance(value, bool | np.bool_):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def check_seed(seed: Any) -> int:
+    """``seed`` as an int (a NumPy integer too), or :class:`EnvError` if it is not an
+    integer from 0 to :data:`SEED_LIMIT` - 1 (a float, a string, a bool, a negative
+    number, one too large for a log)."""
+    n = _whole(seed)
+    if n is None or not 0 <= n < SEED_LIMIT:
+        shown = repr(seed) if len(repr(seed)) <= 40 else repr(seed)[:37] + "..."
+        raise EnvError(f"a seed is an integer from 0 to 2**62 - 1, not {shown}")
+    return n
+
+
+def check_action(action: Any) -> int:
+    """``action`` as an int (a NumPy integer too), or :class:`EnvError` if it is not an
+    integer of the action space (``0 .. MAX_ACTIONS - 1``)."""
+    n = _whole(action)
+    if n is None:
+        shown = repr(action) if len(repr(action)) <= 40 else repr(action)[:37] + "..."
+        raise EnvError(f"an action is an integer from 0 to {MAX_ACTIONS - 1} (an index of "
+                       f"the mask), not {shown}")
+    if not 0 <= n < MAX_ACTIONS:
+        raise EnvError(f"action {n} is not legal: actions are 0 to {MAX_ACTIONS - 1} "
+                       "(indexes of the mask)")
+    return n
 
 
 # --------------------------------------------------------------------------
@@ -395,13 +446,16 @@ class Table:
         return list(range(min(len(self.menu.choices), MAX_ACTIONS))) if self.menu else []
 
     def act(self, action: int) -> None:
-        """Answer the current menu with choice ``action``."""
+        """Answer the current menu with choice ``action`` (an int or a NumPy integer:
+        :func:`check_action`; :class:`EnvError` if it is not legal now, and nothing
+        changes)."""
+        action = check_action(action)
         if self.menu is None:
             raise EnvError("the game is over: there is nothing to decide")
-        if not 0 <= int(action) < min(len(self.menu.choices), MAX_ACTIONS):
+        if not action < min(len(self.menu.choices), MAX_ACTIONS):
             raise EnvError(f"action {action} is not legal now: the legal actions are "
                            f"0..{min(len(self.menu.choices), MAX_ACTIONS) - 1}")
-        answer = self.menu.pick(int(action))
+        answer = self.menu.pick(action)
         if answer is MORE:
             return
         self.menu = None
@@ -416,6 +470,8 @@ class Table:
         vec = np.zeros(obs_size(self.seats), dtype=np.float32)
         encode_board(self.view.state, self.view.seen[seat], self.game.chars, self.cards, vec, w)
         mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
+        if self.over:
+            mask[0] = 1  # (the end: one legal no-op, so that a sampler never sees no choice)
         menu = self.menu
         if menu is not None and self.seat == seat:
             vec[w["global"].start + 4] = menu.depth
@@ -459,6 +515,23 @@ class Table:
             return None
         w = self.game.state.winner
         return -1 if w is None else w
+
+    def end_reason(self) -> str | None:
+        """Why the game ended (the :class:`~mtgk.log.events.GameEnded` reason: ``""`` a
+        win or a draw with no player left, ``"loop"``, ``"turn-limit"``,
+        ``"event-budget"``), or ``None`` while it goes on."""
+        if not self.over:
+            return None
+        for env in reversed(self.game.log):
+            if isinstance(env.event, ev.GameEnded):
+                return env.event.reason
+        return ""
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the game is over because it was cut short (:data:`TRUNCATING`: the turn
+        limit, the event budget) rather than ended by the rules."""
+        return self.end_reason() in TRUNCATING
 
     def winners(self) -> list[int]:
         """The seats that won (the winning team's players; none for a draw or a game
@@ -543,6 +616,7 @@ def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
            external: Sequence[int] | None, opponent: AgentMaker | None,
            registry: Registry | None, max_turns: int, skip_trivial: bool, text: bool,
            kind: str, profile: str | None = None, attack: str = "") -> _Setup:
+    seed = check_seed(seed)
     reg = registry or _registry()
     names, cards = _decks(reg, decks)
     kind_of_game, profile = game_variant(variant, profile)
@@ -591,6 +665,29 @@ def _reseed(setup: _Setup, seed: int) -> _Setup:
                   setup.text)
 
 
+class _Seeds:
+    """The seeds of an environment's games, as Gymnasium seeds its environments: a seed
+    given to ``reset`` is that game's, and reseeds the environment's generator; no seed
+    is the generator's next draw -- but the first game of an environment is the seed it
+    was made with (so ``env(seed=3).reset()`` is ``reset(seed=3)``)."""
+
+    def __init__(self, seed: int) -> None:
+        self.first: int | None = seed
+        self.rng = np.random.default_rng(seed)
+
+    def next(self, seed: Any, rng: np.random.Generator | None = None) -> int:
+        """The next game's seed (``rng``: the generator to draw from, instead of
+        :attr:`rng`; the caller reseeds it when ``seed`` is given)."""
+        if seed is not None:
+            n = check_seed(seed)
+            self.rng, self.first = np.random.default_rng(n), None
+            return n
+        if self.first is not None:
+            n, self.first = self.first, None
+            return n
+        return int((rng or self.rng).integers(SEED_LIMIT))
+
+
 # --------------------------------------------------------------------------
 # PettingZoo
 
@@ -614,6 +711,7 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         self._act_space = spaces.Discrete(MAX_ACTIONS)
         self.table: Table | None = None
         self.agents: list[str] = []
+        self._seeds = _Seeds(setup.header.seed)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -622,13 +720,20 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         return self._act_space
 
     def _index(self, agent: str) -> int:
+        if agent not in self.possible_agents:
+            raise EnvError(f"no agent {agent!r}: the agents are "
+                           f"{', '.join(self.possible_agents)}")
         return self.possible_agents.index(agent)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game: with ``seed`` (an int or a NumPy integer, :func:`check_seed`),
+        the game of that seed, and the environment's generator reseeded from it; without,
+        the next game of the generator (the first ``reset()`` plays the seed the
+        environment was made with)."""
+        game_seed = self._seeds.next(seed)
         if self.table is not None:
             self.table.close()
-        if seed is not None:
-            self.setup = _reseed(self.setup, seed)
+        self.setup = _reseed(self.setup, game_seed)
         self.table = Table(self.setup)
         self._start()
 
@@ -646,11 +751,12 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         assert t is not None
         if t.over:
             winner, won = t.result(), t.winners()
+            ends = self.truncations if t.truncated else self.terminations
             for i, a in enumerate(self.possible_agents):
                 if a in self.agents:
                     self.rewards[a] = 0.0 if winner in (None, -1) else (
                         1.0 if i in won else -1.0)
-                    self.terminations[a] = True
+                    ends[a] = True
             self.agent_selection = self.agents[0]
         else:
             assert t.seat is not None
@@ -659,17 +765,24 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
             self.infos[a] = t.info(self._index(a))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.table is not None
-        return self.table.observation(self._index(agent))
+        seat = self._index(agent)
+        if self.table is None:
+            raise EnvError("observe() before reset(): call reset() first")
+        return self.table.observation(seat)
 
     def step(self, action: int | None) -> None:
+        if self.table is None:
+            raise EnvError("step() before reset(): call reset() first")
+        if not self.agents:
+            raise EnvError("step() after the game ended (every agent is done): call reset()")
         a = self.agent_selection
         if self.terminations[a] or self.truncations[a]:
             self._was_dead_step(action)
             return
-        assert self.table is not None and action is not None
+        if action is None:
+            raise EnvError(f"step(None) while {a} has a decision: give an action")
+        self.table.act(action)
         self._cumulative_rewards[a] = 0.0
-        self.table.act(int(action))
         for k in self.rewards:
             self.rewards[k] = 0.0
         self._after_move()
@@ -697,6 +810,7 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         other.truncations = dict(self.truncations)
         other.infos = {a: dict(i) for a, i in self.infos.items()}
         other.agent_selection = self.agent_selection
+        other._seeds = copy.deepcopy(self._seeds)
         return other
 
     def save(self, path: str | Path) -> int:
@@ -731,10 +845,14 @@ def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
 
 class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
     """A Gymnasium environment: the learner plays seat ``seat``; the other seats are played
-    by kernel agents.  Reward +1 for a win, -1 for a loss, 0 for a draw, at the end.
-    An action the mask rules out is taken as action 0 (``info["invalid_action"]``)."""
+    by kernel agents.  Reward +1 for a win, -1 for a loss, 0 for a draw, at the end; a game
+    stopped by its turn limit (or the event budget) ends *truncated*, any other end
+    *terminated*.  An action of the space the mask rules out is taken as action 0
+    (``info["invalid_action"]``); one outside the space, or not an integer, is an
+    :class:`EnvError`.  :meth:`action_masks` is the current mask (sb3-contrib's
+    ``MaskablePPO`` asks for it)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, setup: _Setup, seat: int, render_mode: str | None = None) -> None:
         self.setup = setup
@@ -746,13 +864,20 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
             "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)})
         self.action_space = spaces.Discrete(MAX_ACTIONS)
         self.table: Table | None = None
+        self._seeds = _Seeds(setup.header.seed)
+        self._np_random, self._np_random_seed = seeding.np_random(setup.header.seed)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start a game: with ``seed`` (:func:`check_seed`), that seed's game (and the
+        generator, :attr:`np_random`, reseeded from it); without, the generator's next
+        game (the first ``reset()``: the seed the environment was made with)."""
+        if seed is not None:
+            seed = check_seed(seed)
         super().reset(seed=seed)
+        game_seed = self._seeds.next(seed, self.np_random)
         if self.table is not None:
             self.table.close()
-        game_seed = seed if seed is not None else int(self.np_random.integers(2**31))
         self.setup = _reseed(self.setup, game_seed)
         self.table = Table(self.setup)
         return self.table.observation(self.seat), self.table.info(self.seat)
@@ -760,10 +885,13 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
         t = self.table
-        if t is None or t.over:
+        if t is None:
+            raise EnvError("step() before reset(): call reset() first")
+        if t.over:
             raise EnvError("step() after the game ended: call reset()")
-        invalid = int(action) not in t.legal()
-        t.act(0 if invalid else int(action))
+        act = check_action(action)
+        invalid = act not in t.legal()
+        t.act(0 if invalid else act)
         reward = 0.0
         if t.over:
             w = t.result()
@@ -771,7 +899,18 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         info = t.info(self.seat)
         if invalid:
             info["invalid_action"] = True
-        return t.observation(self.seat), reward, t.over, False, info
+        truncated = t.over and t.truncated
+        return t.observation(self.seat), reward, t.over and not truncated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as booleans (``MAX_ACTIONS`` of them; the observation's
+        ``action_mask``): what sb3-contrib's ``MaskablePPO`` calls.  Once the game is over
+        (and before :meth:`reset`), only action 0, the no-op."""
+        if self.table is None:
+            mask = np.zeros(MAX_ACTIONS, dtype=bool)
+            mask[0] = True
+            return mask
+        return self.table.observation(self.seat)["action_mask"].astype(bool)
 
     def render(self) -> str | None:
         return self.table.board(self.seat) if self.table is not None else None
@@ -785,6 +924,8 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         assert self.table is not None
         other = MtgGymEnv(self.setup, self.seat, self.render_mode)
         other.table = self.table.fork()
+        other._seeds = copy.deepcopy(self._seeds)
+        other._np_random = copy.deepcopy(self._np_random)
         return other
 
     def save(self, path: str | Path) -> int:
@@ -804,3 +945,35 @@ def gym_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
     The other arguments are :func:`aec_env`'s."""
     return MtgGymEnv(_setup(decks, variant, seed, [seat], opponent, registry, max_turns,
                             skip_trivial, text, "env", profile, attack), seat, render_mode)
+
+
+# --------------------------------------------------------------------------
+# Gymnasium's registry
+
+LORWYN_DECKS = ("Lorwyn Giants & Treefolk", "Lorwyn Kithkin & Faerie Flyers")
+"""The built-in decks of the registered environments."""
+
+ENV_IDS: dict[str, dict[str, Any]] = {
+    "mtgk/Lorwyn-v0": {"decks": list(LORWYN_DECKS)},
+    "mtgk/Lorwyn-FFA3-v0": {"decks": [*LORWYN_DECKS, LORWYN_DECKS[0]]},
+    "mtgk/Lorwyn-FFA4-v0": {"decks": [*LORWYN_DECKS, *LORWYN_DECKS]},
+    "mtgk/Lorwyn-2HG-v0": {"decks": list(LORWYN_DECKS), "variant": "two-headed-giant"},
+}
+"""The Gymnasium ids :func:`register_envs` registers, and their :func:`gym_env` arguments:
+``Lorwyn-v0`` the two built-in Lorwyn decks head to head; ``Lorwyn-FFA3-v0`` and
+``Lorwyn-FFA4-v0`` a free-for-all game of three and four (the decks dealt round);
+``Lorwyn-2HG-v0`` Two-Headed Giant (seats 0 & 2 against 1 & 3).  The learner plays seat 0
+against :class:`~mtgk.agents.HeuristicAgent` unless ``gymnasium.make`` is told otherwise
+(any :func:`gym_env` argument: ``seed=``, ``seat=``, ``opponent=`` ...)."""
+
+
+def register_envs() -> None:
+    """Register :data:`ENV_IDS` with Gymnasium (done when :mod:`mtgk.env` is imported;
+    again is harmless)."""
+    for env_id, kwargs in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="mtgk.env:gym_env",
+                               kwargs=copy.deepcopy(kwargs))
+
+
+register_envs()
