@@ -21,7 +21,9 @@ as only face down), counts of the hidden zones.  The readable form is in
 **The numeric observation** is a dict ``{"observation": float32[N],
 "action_mask": int8[MAX_ACTIONS]}``; the vector's slices are
 :func:`layout` (documented there and in docs/agents.md).  Cards are numbered
-by :attr:`Table.cards` (``0``: no card, or one the seat may not see).
+by :attr:`Table.cards` (``0``: no card, or one the seat may not see): the published
+vocabulary's numbers (:func:`card_numbers`; an environment's
+``metadata["card_vocabulary"]`` says its version), which never change.
 
 **Actions** are ``Discrete(MAX_ACTIONS)``: action ``i`` picks the ``i``-th
 legal choice of the current *menu* (``info["options"][i]``; the vector's
@@ -66,6 +68,7 @@ import functools
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +96,12 @@ __all__ = [
     "ACTION_FEATURES",
     "ACTION_KINDS",
     "DECISION_KINDS",
+    "ENV_IDS",
+    "LORWYN_DECKS",
     "MAX_ACTIONS",
+    "SEED_LIMIT",
+    "TRUNCATING",
+    "VOCABULARY_VERSION",
     "Choice",
     "EnvError",
     "Menu",
@@ -102,10 +110,16 @@ __all__ = [
     "SeatView",
     "Table",
     "aec_env",
+    "card_numbers",
+    "card_vocabulary",
+    "check_action",
+    "check_seed",
     "encode_board",
     "gym_env",
     "layout",
     "obs_size",
+    "register_envs",
+    "vocabulary_info",
 ]
 
 MAX_ACTIONS = 32
@@ -250,9 +264,51 @@ def check_action(action: Any) -> int:
 # Cards by number
 
 
+VOCABULARY_FILE = "data/card_vocabulary.txt"
+"""The card vocabulary, in the package (``kernel/data/card_vocabulary.txt``): a
+``@version N`` line, then one card name a line, card ``k`` on the ``k``-th; ``#`` lines
+are comments."""
+
+
+@functools.cache
+def card_vocabulary() -> tuple[int, tuple[str, ...]]:
+    """``(version, names)`` of the published card vocabulary: ``names[k - 1]`` is card
+    ``k``.  A new version only appends names, so a card's number never changes."""
+    text = resources.files("mtgk").joinpath(VOCABULARY_FILE).read_text("utf-8")
+    version, names = 0, []
+    for line in text.splitlines():
+        if line.startswith("@version "):
+            version = int(line.split()[1])
+        elif line.strip() and not line.startswith("#"):
+            names.append(line.strip())
+    return version, tuple(names)
+
+
+VOCABULARY_VERSION = card_vocabulary()[0]
+"""The version of the card vocabulary this kernel ships (:func:`card_vocabulary`)."""
+
+
 def card_numbers(reg: Registry) -> dict[str, int]:
-    """Every card the registry knows, numbered from 1 in name order (0: no card)."""
-    return {name: i + 1 for i, name in enumerate(sorted(reg.cards))}
+    """Card numbers (0: no card): the published vocabulary's (:func:`card_vocabulary`,
+    1 to its size, the same in every version and whatever else is installed), then the
+    cards ``reg`` knows that it doesn't have (a pack's), numbered on from there in name
+    order.  One number past the last (``len + 1``) is a card with none (a token's own
+    name)."""
+    _version, names = card_vocabulary()
+    out = {name: i + 1 for i, name in enumerate(names)}
+    for name in sorted(set(reg.cards) - set(out)):
+        out[name] = len(out) + 1
+    return out
+
+
+def vocabulary_info(cards: Mapping[str, int]) -> dict[str, Any]:
+    """What an environment says of its card numbers (``metadata["card_vocabulary"]``): the
+    vocabulary's ``version`` and ``size``, the ``extension`` (the names numbered after
+    it, in order: a pack's cards) and ``other``, the number of a card with none."""
+    version, names = card_vocabulary()
+    extension = sorted((n for n in cards if cards[n] > len(names)), key=cards.__getitem__)
+    return {"version": version, "size": len(names), "extension": extension,
+            "other": len(cards) + 1}
 
 
 # --------------------------------------------------------------------------
@@ -712,6 +768,8 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         self.table: Table | None = None
         self.agents: list[str] = []
         self._seeds = _Seeds(setup.header.seed)
+        self.metadata = {**type(self).metadata,
+                         "card_vocabulary": vocabulary_info(setup.cards)}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -866,6 +924,8 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         self.table: Table | None = None
         self._seeds = _Seeds(setup.header.seed)
         self._np_random, self._np_random_seed = seeding.np_random(setup.header.seed)
+        self.metadata = {**type(self).metadata,
+                         "card_vocabulary": vocabulary_info(setup.cards)}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:

@@ -18,9 +18,12 @@ from mtgk.cards.loading import load_registry
 from mtgk.env import (
     ENV_IDS,
     MAX_ACTIONS,
+    VOCABULARY_VERSION,
     EnvError,
     MtgGymEnv,
     aec_env,
+    card_numbers,
+    card_vocabulary,
     gym_env,
     obs_size,
 )
@@ -297,3 +300,46 @@ def test_the_terminal_mask_is_one_no_op() -> None:
 def test_check_env_still_passes_for_a_short_game() -> None:
     check_env(gym_env(decks=[OGRES, OGRES], seed=1, registry=REG, max_turns=2),
               skip_render_check=True)
+
+
+# --------------------------------------------------------------------------
+# 8. a stable card vocabulary
+
+VOCABULARY_SIZES = {1: 370}
+"""The size of each published version of kernel/data/card_vocabulary.txt: a new version
+only appends names (add it here with its size; never change an older one's)."""
+
+
+def test_the_vocabulary_is_published_versioned_and_covers_the_built_in_cards() -> None:
+    version, names = card_vocabulary()
+    assert version == VOCABULARY_VERSION and VOCABULARY_SIZES.get(version) == len(names), (
+        "kernel/data/card_vocabulary.txt changed: append new cards at its end, raise its "
+        "@version and add the new size to VOCABULARY_SIZES")
+    assert len(set(names)) == len(names)
+    assert names[:3] == ("Adder-Staff Boggart", "Aethersnipe", "Ajani Goldmane")
+    assert names[-1] == "Zephyr Net"  # (version 1 ends here; a later one appends after it)
+    missing = sorted(set(REG.cards) - set(names))
+    assert not missing, (f"built-in cards with no number: {missing[:5]} (append them to "
+                         "kernel/data/card_vocabulary.txt and raise its version)")
+    cards = card_numbers(REG)
+    assert [cards[n] for n in names] == list(range(1, len(names) + 1))
+
+
+def test_a_pack_appends_card_numbers_and_never_renumbers_the_built_in_ones() -> None:
+    from tests.test_pack_contract import ContractPack
+
+    with_pack = load_registry(extra=[("contract", ContractPack())])
+    assert "contract" in with_pack.sets, with_pack.failures
+    base, more = card_numbers(REG), card_numbers(with_pack)
+    assert {n: more[n] for n in base} == base  # (the built-in cards keep their numbers)
+    added = sorted(set(more) - set(base))
+    assert added and "Contract Bargain" in added
+    assert sorted(more[n] for n in added) == list(range(len(base) + 1, len(more) + 1))
+    env = gym_env(decks=[OGRES, OGRES], seed=1, registry=with_pack)
+    info = env.metadata["card_vocabulary"]
+    assert info["version"] == VOCABULARY_VERSION and info["size"] == len(card_vocabulary()[1])
+    assert info["extension"] == added and info["other"] == len(more) + 1
+    env.reset(seed=1)
+    assert env.table is not None and env.table.cards == more
+    plain = aec_env(decks=[OGRES, OGRES], seed=1, registry=REG)
+    assert plain.metadata["card_vocabulary"]["extension"] == []
