@@ -9,7 +9,17 @@ actions: the same log, byte for byte).
 * :func:`aec_env` -- a PettingZoo AEC environment, one agent per seat
   (``"player_0"``, ``"player_1"``, ...; as many seats as the decks given);
 * :func:`gym_env` -- a Gymnasium environment for one seat against a fixed
-  opponent (any kernel agent; default :class:`~mtgk.agents.HeuristicAgent`).
+  opponent (any kernel agent; default :class:`~mtgk.agents.HeuristicAgent`), or
+  against policies (:data:`Policy`: any ``(observation, mask) -> action``
+  callable, or a league of them drawn from per episode: self-play);
+  Gymnasium's registry has it as :data:`ENV_IDS` (``gymnasium.make("mtgk/Lorwyn-v0")``,
+  ``gymnasium.make_vec``) once this module is imported.
+
+**Episodes end** *terminated* (a win, a draw by the rules) or *truncated* (the turn
+limit, the event budget: :data:`TRUNCATING`); the terminal observation's mask is one
+legal no-op, action 0.  **Seeds** are Gymnasium's: ``reset(seed=s)`` plays seed ``s`` and
+reseeds the environment's generator, ``reset()`` plays its next draw
+(:func:`check_seed` says which seeds are seeds).
 
 **What a seat sees.**  Observations are built only from what that seat may
 know, by the model of ``--as`` (:class:`mtgk.rules.visibility.Perspective`, folded
@@ -64,6 +74,7 @@ that ``mtgk verify`` accepts.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import operator
 from collections.abc import Callable, Mapping, Sequence
@@ -107,6 +118,8 @@ __all__ = [
     "Menu",
     "MtgAECEnv",
     "MtgGymEnv",
+    "Policies",
+    "Policy",
     "SeatView",
     "Table",
     "aec_env",
@@ -413,6 +426,40 @@ AgentMaker = Callable[[int], Agent]
 """Makes a kernel agent from a seed (an entry of ``mtgk.tools.cli.AGENTS``)."""
 
 
+Policy = Callable[[dict[str, np.ndarray], np.ndarray], Any]
+"""A policy at the table: called with a seat's observation (the dict the learner gets,
+``{"observation", "action_mask"}``) and its mask, it returns the action (an int or a
+NumPy integer) -- a frozen copy of the learner, a scripted player, a trained model."""
+
+Policies = Policy | Sequence[Policy] | Mapping[int, Policy | Sequence[Policy]]
+"""The ``policies`` of :func:`gym_env`: one policy, a league (a list of them: each
+episode, one is drawn for the seat by the environment's generator), or a dict from seats
+to either."""
+
+
+def _seat_policies(policies: Policies | None, learner: int, seats: int
+                   ) -> dict[int, Sequence[Policy]]:
+    """Each seat's league (a list of one for a lone policy) from ``policies``."""
+    if policies is None:
+        return {}
+    if isinstance(policies, Mapping):
+        given: dict[int, Any] = dict(policies)
+    else:
+        given = {i: policies for i in range(seats) if i != learner}
+    out: dict[int, Sequence[Policy]] = {}
+    for seat, league in given.items():
+        if _whole(seat) is None or not 0 <= seat < seats or seat == learner:
+            raise EnvError(f"a policy can sit at a seat other than the learner's ({learner}) "
+                           f"of 0..{seats - 1}, not at {seat!r}")
+        league = [league] if callable(league) else league
+        if isinstance(league, str | bytes) or not isinstance(league, Sequence) or not league \
+                or not all(callable(f) for f in league):
+            raise EnvError(f"the policies of seat {seat} are a callable (observation, mask) "
+                           "-> action or a non-empty list of them")
+        out[int(seat)] = league
+    return out
+
+
 @dataclass
 class _Setup:
     reg: Registry
@@ -422,6 +469,7 @@ class _Setup:
     internal: dict[int, tuple[AgentMaker, int]] = field(default_factory=dict)
     skip_trivial: bool = True
     text: bool = False
+    policies: dict[int, Sequence[Policy]] = field(default_factory=dict)
 
 
 class Table:
@@ -671,7 +719,8 @@ def game_variant(variant: str, profile: str | None) -> tuple[str, str]:
 def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
            external: Sequence[int] | None, opponent: AgentMaker | None,
            registry: Registry | None, max_turns: int, skip_trivial: bool, text: bool,
-           kind: str, profile: str | None = None, attack: str = "") -> _Setup:
+           kind: str, profile: str | None = None, attack: str = "",
+           policies: Policies | None = None) -> _Setup:
     seed = check_seed(seed)
     reg = registry or _registry()
     names, cards = _decks(reg, decks)
@@ -684,10 +733,17 @@ def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
         teams = [[0, 2], [1, 3]]
     seats = len(cards)
     ext = tuple(range(seats)) if external is None else tuple(external)
+    for i in ext:
+        if not 0 <= i < seats:
+            raise EnvError(f"no seat {i}: this game's seats are 0..{seats - 1}")
+    at_table = _seat_policies(policies, ext[0], seats) if ext else {}
+    ext = tuple(sorted({*ext, *at_table}))
     internal: dict[int, tuple[AgentMaker, int]] = {}
     agents_meta: list[dict[str, Any]] = []
     for i in range(seats):
-        if i in ext:
+        if i in at_table:
+            agents_meta.append({"kind": "policy"})
+        elif i in ext:
             agents_meta.append({"kind": kind})
         else:
             make = opponent or HeuristicAgent
@@ -702,7 +758,7 @@ def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
                             profile=profile, meta=meta, variant=kind_of_game, teams=teams)
     except ValueError as err:  # a game the kernel can't play (five seats ...)
         raise EnvError(str(err)) from None
-    return _Setup(reg, card_numbers(reg), header, ext, internal, skip_trivial, text)
+    return _Setup(reg, card_numbers(reg), header, ext, internal, skip_trivial, text, at_table)
 
 
 @functools.cache
@@ -717,8 +773,7 @@ def _reseed(setup: _Setup, seed: int) -> _Setup:
                       for i, a in enumerate(meta["agents"])]
     header = new_header(setup.reg, h.players, h.decks, seed, profile=h.profile, meta=meta)
     internal = {i: (make, seed * 2 + i) for i, (make, _s) in setup.internal.items()}
-    return _Setup(setup.reg, setup.cards, header, setup.external, internal, setup.skip_trivial,
-                  setup.text)
+    return dataclasses.replace(setup, header=header, internal=internal)
 
 
 class _Seeds:
@@ -903,7 +958,8 @@ def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
 
 class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
     """A Gymnasium environment: the learner plays seat ``seat``; the other seats are played
-    by kernel agents.  Reward +1 for a win, -1 for a loss, 0 for a draw, at the end; a game
+    by kernel agents, or by policies (``(observation, mask) -> action`` callables, each
+    seat's drawn per episode from its league: :func:`gym_env`).  Reward +1 for a win, -1 for a loss, 0 for a draw, at the end; a game
     stopped by its turn limit (or the event budget) ends *truncated*, any other end
     *terminated*.  An action of the space the mask rules out is taken as action 0
     (``info["invalid_action"]``); one outside the space, or not an integer, is an
@@ -922,6 +978,10 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
             "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)})
         self.action_space = spaces.Discrete(MAX_ACTIONS)
         self.table: Table | None = None
+        self.playing: dict[int, Policy] = {}
+        """The policy at each policy seat this episode (drawn from its league)."""
+        self.league: dict[int, int] = {}
+        """Which of its league's policies each policy seat plays this episode (an index)."""
         self._seeds = _Seeds(setup.header.seed)
         self._np_random, self._np_random_seed = seeding.np_random(setup.header.seed)
         self.metadata = {**type(self).metadata,
@@ -939,8 +999,34 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         if self.table is not None:
             self.table.close()
         self.setup = _reseed(self.setup, game_seed)
+        self.league = {}
+        for i, league in sorted(self.setup.policies.items()):
+            self.league[i] = int(self.np_random.integers(len(league))) if len(league) > 1 else 0
+        self.playing = {i: self.setup.policies[i][k] for i, k in self.league.items()}
         self.table = Table(self.setup)
-        return self.table.observation(self.seat), self.table.info(self.seat)
+        self._others()
+        info = self.table.info(self.seat)
+        if self.league:
+            info["league"] = dict(self.league)
+        return self.table.observation(self.seat), info
+
+    def _others(self) -> None:
+        """Let the policies at the table play until the learner has a decision (or the
+        game ends)."""
+        t = self.table
+        assert t is not None
+        while t.seat is not None and t.seat != self.seat:
+            seat = t.seat
+            obs = t.observation(seat)
+            answer = self.playing[seat](obs, obs["action_mask"])
+            if isinstance(answer, np.ndarray) and answer.size == 1:
+                answer = answer.reshape(())
+            n = _whole(answer)
+            if n is None or n not in t.legal():
+                shown = repr(answer) if len(repr(answer)) <= 40 else repr(answer)[:37] + "..."
+                raise EnvError(f"the policy at seat {seat} answered {shown}, not a legal "
+                               f"action (the legal ones: 0..{len(t.legal()) - 1})")
+            t.act(n)
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
@@ -952,6 +1038,7 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         act = check_action(action)
         invalid = act not in t.legal()
         t.act(0 if invalid else act)
+        self._others()
         reward = 0.0
         if t.over:
             w = t.result()
@@ -986,6 +1073,7 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         other.table = self.table.fork()
         other._seeds = copy.deepcopy(self._seeds)
         other._np_random = copy.deepcopy(self._np_random)
+        other.playing, other.league = dict(self.playing), dict(self.league)
         return other
 
     def save(self, path: str | Path) -> int:
@@ -999,12 +1087,18 @@ def gym_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
             registry: Registry | None = None, max_turns: int = DEFAULT_MAX_TURNS,
             skip_trivial: bool = True, text: bool = False,
             render_mode: str | None = None, profile: str | None = None,
-            attack: str = "") -> MtgGymEnv:
+            attack: str = "", policies: Policies | None = None) -> MtgGymEnv:
     """A Gymnasium environment: the learner plays ``seat``, ``opponent`` (a kernel agent
-    maker taking a seed, such as :class:`~mtgk.agents.RandomAgent`) every other seat.
-    The other arguments are :func:`aec_env`'s."""
+    maker taking a seed, such as :class:`~mtgk.agents.RandomAgent`) every other seat --
+    but those ``policies`` take (:data:`Policies`: a policy, ``(observation, mask) ->
+    action``, for every other seat; a list of them, a league, one drawn per episode and
+    seat by the environment's generator, :attr:`MtgGymEnv.league` and ``info["league"]``
+    say which; or a dict from seats to either).  A league list is read at each
+    :meth:`~MtgGymEnv.reset`: a policy appended to it joins from the next episode.  The
+    other arguments are :func:`aec_env`'s."""
     return MtgGymEnv(_setup(decks, variant, seed, [seat], opponent, registry, max_turns,
-                            skip_trivial, text, "env", profile, attack), seat, render_mode)
+                            skip_trivial, text, "env", profile, attack, policies),
+                     seat, render_mode)
 
 
 # --------------------------------------------------------------------------

@@ -343,3 +343,77 @@ def test_a_pack_appends_card_numbers_and_never_renumbers_the_built_in_ones() -> 
     assert env.table is not None and env.table.cards == more
     plain = aec_env(decks=[OGRES, OGRES], seed=1, registry=REG)
     assert plain.metadata["card_vocabulary"]["extension"] == []
+
+
+# --------------------------------------------------------------------------
+# 9. policies at the table
+
+
+class Counting:
+    """A policy that plays the last legal action and counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, obs: dict[str, np.ndarray], mask: np.ndarray) -> Any:
+        assert obs["observation"].shape[0] in (obs_size(2), obs_size(4))
+        assert np.array_equal(obs["action_mask"], mask) and mask.any()
+        self.calls += 1
+        return np.int64(np.flatnonzero(mask)[-1])
+
+
+def test_a_policy_plays_every_other_seat_and_the_episode_verifies(tmp_path: Path) -> None:
+    f = Counting()
+    env = gym_env(decks=[OGRES, OGRES], seed=3, registry=REG, policies=f, max_turns=6)
+    env.reset(seed=3)
+    assert env.table is not None and env.table.header.meta["agents"] == [
+        {"kind": "env"}, {"kind": "policy"}]
+    run_gym(env, 3)
+    assert f.calls > 0 and env.playing == {1: f} and env.league == {1: 0}
+    env.save(tmp_path / "policy.mtgk")
+    code, out, err = run_mtgk("verify", tmp_path / "policy.mtgk")
+    assert code == 0 and out.startswith("OK:"), out + err
+    check_env(gym_env(decks=[OGRES, OGRES], seed=3, registry=REG, policies=Counting()),
+              skip_render_check=True)
+
+
+def test_a_league_is_drawn_from_per_episode_by_the_envs_generator() -> None:
+    league: list[Any] = [Counting(), Counting(), Counting()]
+    env = gym_env(decks=[OGRES] * 2, variant="two-headed-giant", seed=2, seat=0,
+                  registry=REG, policies={1: league, 3: league[0]}, max_turns=2)
+    picks = []
+    for _ in range(8):
+        _obs, info = env.reset()
+        assert info["league"] == env.league and env.league[3] == 0
+        assert env.playing[1] is league[env.league[1]]
+        picks.append(env.league[1])
+    assert len(set(picks)) > 1  # (the league's policies take turns, by the generator)
+    again = gym_env(decks=[OGRES] * 2, variant="two-headed-giant", seed=2, seat=0,
+                    registry=REG, policies={1: league, 3: league[0]}, max_turns=2)
+    assert [again.reset()[1]["league"][1] for _ in range(8)] == picks  # (seeded: the same)
+    assert env.table is not None
+    assert [a["kind"] for a in env.table.header.meta["agents"]] == [
+        "env", "policy", "HeuristicAgent", "policy"]  # (the teammate: the kernel agent)
+    league.append(Counting())  # a policy appended joins the league from the next episode
+    seen = set()
+    for _ in range(20):
+        env.reset()
+        seen.add(env.league[1])
+    assert 3 in seen
+
+
+def test_a_policy_seat_is_checked_and_a_policys_illegal_answer_is_an_env_error() -> None:
+    with pytest.raises(EnvError, match="other than the learner's"):
+        gym_env(decks=[OGRES, OGRES], registry=REG, policies={0: Counting()})
+    with pytest.raises(EnvError, match="other than the learner's"):
+        gym_env(decks=[OGRES, OGRES], registry=REG, policies={5: Counting()})
+    with pytest.raises(EnvError, match="non-empty list"):
+        gym_env(decks=[OGRES, OGRES], registry=REG, policies=[])
+    with pytest.raises(EnvError, match="no seat 4"):
+        gym_env(decks=[OGRES, OGRES], registry=REG, seat=4)
+    env = gym_env(decks=[OGRES, OGRES], seed=1, seat=1, registry=REG,
+                  policies=lambda obs, mask: 31)
+    with pytest.raises(EnvError, match="the policy at seat 0 answered 31, not a legal action"):
+        obs, _ = env.reset(seed=1)
+        for _ in range(500):
+            obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
