@@ -66,8 +66,8 @@ that ``mtgk verify`` accepts.
 
 >>> env = aec_env(decks=["bench/decks/ogres.txt"] * 2, seed=3)
 >>> env.reset(seed=3)
->>> env.agent_selection, env.observe("player_0")["observation"].shape == (obs_size(2),)
-('player_0', True)
+>>> env.agent_selection in env.agents, env.observe("player_0")["observation"].shape
+(True, (810,))
 >>> env.close()
 """
 
@@ -939,7 +939,8 @@ def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
             attack: str = "") -> MtgAECEnv:
     """A PettingZoo AEC environment: one game of the ``decks`` (built-in deck names, deck
     files or card lists; one seat each, two to four; default: the first two built-in
-    decks), seed ``seed`` (``reset(seed=...)`` changes it).  ``variant``: the game
+    decks), seed ``seed``: the first ``reset()``'s game (``reset(seed=s)`` plays seed ``s``
+    and reseeds the environment's generator, ``reset()`` plays the generator's next game).  ``variant``: the game
     variant (``""``: two players, or a free-for-all game of three or four;
     ``"free-for-all"``; ``"two-headed-giant"``: four seats, ``player_0`` & ``player_2``
     against ``player_1`` & ``player_3``, the decks dealt round if fewer than four are
@@ -1067,7 +1068,8 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
             self.table.close()
 
     def fork(self) -> MtgGymEnv:
-        """An exact, independent copy (the opponent made anew from its seed, re-run)."""
+        """An exact, independent copy (the opponent made anew from its seed, re-run; the
+        policies at the table are the same objects: a policy that keeps state shares it)."""
         assert self.table is not None
         other = MtgGymEnv(self.setup, self.seat, self.render_mode)
         other.table = self.table.fork()

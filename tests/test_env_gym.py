@@ -356,7 +356,7 @@ class Counting:
         self.calls = 0
 
     def __call__(self, obs: dict[str, np.ndarray], mask: np.ndarray) -> Any:
-        assert obs["observation"].shape[0] in (obs_size(2), obs_size(4))
+        assert obs["observation"].shape[0] in (obs_size(2), obs_size(3), obs_size(4))
         assert np.array_equal(obs["action_mask"], mask) and mask.any()
         self.calls += 1
         return np.int64(np.flatnonzero(mask)[-1])
@@ -417,3 +417,25 @@ def test_a_policy_seat_is_checked_and_a_policys_illegal_answer_is_an_env_error()
         obs, _ = env.reset(seed=1)
         for _ in range(500):
             obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_the_env_modules_doctests() -> None:
+    import doctest
+
+    import mtgk.env
+
+    assert doctest.testmod(mtgk.env).failed == 0
+
+
+def test_the_checkers_pass_on_games_cut_short_for_every_seating() -> None:
+    """PettingZoo's api_test and Gymnasium's check_env on games that end truncated (the turn
+    limit) for 2, 3, 4 seats and Two-Headed Giant, with a policy at the table too."""
+    from pettingzoo.test import api_test
+
+    for decks, variant in (([OGRES] * 2, ""), ([OGRES] * 3, ""), ([OGRES] * 4, ""),
+                           ([OGRES] * 2, "two-headed-giant")):
+        api_test(aec_env(decks=decks, variant=variant, seed=1, registry=REG, max_turns=2),
+                 num_cycles=300)
+        check_env(gym_env(decks=decks, variant=variant, seed=1, registry=REG,
+                          max_turns=len(decks) * 2, policies={1: Counting()}),
+                  skip_render_check=True)  # (a turn of its own at least: check_env asks)
