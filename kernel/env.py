@@ -77,6 +77,7 @@ import copy
 import dataclasses
 import functools
 import operator
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -716,12 +717,13 @@ def game_variant(variant: str, profile: str | None) -> tuple[str, str]:
     return "", variant
 
 
-def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
+def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int | None,
            external: Sequence[int] | None, opponent: AgentMaker | None,
            registry: Registry | None, max_turns: int, skip_trivial: bool, text: bool,
            kind: str, profile: str | None = None, attack: str = "",
            policies: Policies | None = None) -> _Setup:
-    seed = check_seed(seed)
+    # (no seed: one drawn at random, as `mtgk play` draws one; the log records it)
+    seed = secrets.randbelow(SEED_LIMIT) if seed is None else check_seed(seed)
     reg = registry or _registry()
     names, cards = _decks(reg, decks)
     kind_of_game, profile = game_variant(variant, profile)
@@ -933,15 +935,16 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
 
 
 def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "",
-            seed: int = 0, registry: Registry | None = None,
+            seed: int | None = 0, registry: Registry | None = None,
             max_turns: int = DEFAULT_MAX_TURNS, skip_trivial: bool = True, text: bool = False,
             render_mode: str | None = None, profile: str | None = None,
             attack: str = "") -> MtgAECEnv:
     """A PettingZoo AEC environment: one game of the ``decks`` (built-in deck names, deck
     files or card lists; one seat each, two to four; default: the first two built-in
-    decks), seed ``seed``: the first ``reset()``'s game (``reset(seed=s)`` plays seed ``s``
-    and reseeds the environment's generator, ``reset()`` plays the generator's next game).  ``variant``: the game
-    variant (``""``: two players, or a free-for-all game of three or four;
+    decks), seed ``seed``: the first ``reset()``'s game and the seed of the environment's
+    generator (``reset(seed=s)`` plays seed ``s`` and reseeds the generator, ``reset()``
+    plays the generator's next game; ``None``: a seed drawn at random, as ``mtgk play``
+    draws one, recorded in the log).  ``variant``: the game variant (``""``: two players, or a free-for-all game of three or four;
     ``"free-for-all"``; ``"two-headed-giant"``: four seats, ``player_0`` & ``player_2``
     against ``player_1`` & ``player_3``, the decks dealt round if fewer than four are
     given); a rules profile name there is taken as ``profile`` (as before multiplayer
@@ -960,9 +963,9 @@ def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
 class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
     """A Gymnasium environment: the learner plays seat ``seat``; the other seats are played
     by kernel agents, or by policies (``(observation, mask) -> action`` callables, each
-    seat's drawn per episode from its league: :func:`gym_env`).  Reward +1 for a win, -1 for a loss, 0 for a draw, at the end; a game
-    stopped by its turn limit (or the event budget) ends *truncated*, any other end
-    *terminated*.  An action of the space the mask rules out is taken as action 0
+    seat's drawn per episode from its league: :func:`gym_env`).  Reward +1 for a win, -1
+    for a loss, 0 for a draw, at the end; a game stopped by its turn limit (or the event
+    budget) ends *truncated*, any other end *terminated*.  An action of the space the mask rules out is taken as action 0
     (``info["invalid_action"]``); one outside the space, or not an integer, is an
     :class:`EnvError`.  :meth:`action_masks` is the current mask (sb3-contrib's
     ``MaskablePPO`` asks for it)."""
@@ -1085,7 +1088,7 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
 
 
 def gym_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "",
-            seed: int = 0, seat: int = 0, opponent: AgentMaker = HeuristicAgent,
+            seed: int | None = 0, seat: int = 0, opponent: AgentMaker = HeuristicAgent,
             registry: Registry | None = None, max_turns: int = DEFAULT_MAX_TURNS,
             skip_trivial: bool = True, text: bool = False,
             render_mode: str | None = None, profile: str | None = None,
@@ -1110,17 +1113,21 @@ LORWYN_DECKS = ("Lorwyn Giants & Treefolk", "Lorwyn Kithkin & Faerie Flyers")
 """The built-in decks of the registered environments."""
 
 ENV_IDS: dict[str, dict[str, Any]] = {
-    "mtgk/Lorwyn-v0": {"decks": list(LORWYN_DECKS)},
-    "mtgk/Lorwyn-FFA3-v0": {"decks": [*LORWYN_DECKS, LORWYN_DECKS[0]]},
-    "mtgk/Lorwyn-FFA4-v0": {"decks": [*LORWYN_DECKS, *LORWYN_DECKS]},
-    "mtgk/Lorwyn-2HG-v0": {"decks": list(LORWYN_DECKS), "variant": "two-headed-giant"},
+    "mtgk/Lorwyn-v0": {"decks": list(LORWYN_DECKS), "seed": None},
+    "mtgk/Lorwyn-FFA3-v0": {"decks": [*LORWYN_DECKS, LORWYN_DECKS[0]], "seed": None},
+    "mtgk/Lorwyn-FFA4-v0": {"decks": [*LORWYN_DECKS, *LORWYN_DECKS], "seed": None},
+    "mtgk/Lorwyn-2HG-v0": {"decks": list(LORWYN_DECKS), "variant": "two-headed-giant",
+                           "seed": None},
 }
 """The Gymnasium ids :func:`register_envs` registers, and their :func:`gym_env` arguments:
 ``Lorwyn-v0`` the two built-in Lorwyn decks head to head; ``Lorwyn-FFA3-v0`` and
 ``Lorwyn-FFA4-v0`` a free-for-all game of three and four (the decks dealt round);
 ``Lorwyn-2HG-v0`` Two-Headed Giant (seats 0 & 2 against 1 & 3).  The learner plays seat 0
 against :class:`~mtgk.agents.HeuristicAgent` unless ``gymnasium.make`` is told otherwise
-(any :func:`gym_env` argument: ``seed=``, ``seat=``, ``opponent=`` ...)."""
+(any :func:`gym_env` argument: ``seed=``, ``seat=``, ``opponent=``, ``policies=`` ...).
+Made without a seed, an environment's generator starts from one drawn at random (as
+Gymnasium's own environments' do), so that the sub-environments of ``make_vec`` play
+different games even when ``reset()`` is given none; ``seed=`` makes it deterministic."""
 
 
 def register_envs() -> None:

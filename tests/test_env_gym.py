@@ -66,6 +66,12 @@ def test_gymnasium_make_gives_an_env_with_its_spec(env_id: str, seats: int) -> N
     env.close()
 
 
+def test_the_module_form_of_an_id_imports_the_registration() -> None:
+    env = gymnasium.make("mtgk.env:mtgk/Lorwyn-2HG-v0", seed=1, registry=REG)
+    assert env.spec is not None and env.spec.id == "mtgk/Lorwyn-2HG-v0"
+    env.close()
+
+
 def test_the_registered_ids_are_documented() -> None:
     text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
     for env_id in ENV_IDS:
@@ -197,6 +203,12 @@ def test_a_numpy_seed_works_and_saves(tmp_path: Path) -> None:
     g = gym_env(seed=np.uint32(5), registry=REG)
     g.reset(seed=np.int32(6))
     assert g.table is not None and g.table.header.seed == 6
+    # the largest seed: its kernel agents' seeds (seed * 2 + seat) still fit in the log
+    big = gym_env(decks=[OGRES] * 2, variant="two-headed-giant", seed=0, registry=REG)
+    big.reset(seed=2**62 - 1)
+    big.save(tmp_path / "big.mtgk")
+    code, out, err = run_mtgk("verify", tmp_path / "big.mtgk")
+    assert code == 3 and out.startswith("INCOMPLETE"), out + err
 
 
 @pytest.mark.parametrize("seed", [1.5, "7", True, -1, 2**62, 2**64, 3.0, np.float64(2)])
@@ -439,3 +451,17 @@ def test_the_checkers_pass_on_games_cut_short_for_every_seating() -> None:
         check_env(gym_env(decks=decks, variant=variant, seed=1, registry=REG,
                           max_turns=len(decks) * 2, policies={1: Counting()}),
                   skip_render_check=True)  # (a turn of its own at least: check_env asks)
+
+
+def test_unseeded_sub_envs_of_make_vec_play_different_games_and_seeded_ones_repeat() -> None:
+    envs = gymnasium.make_vec("mtgk/Lorwyn-v0", num_envs=2, vectorization_mode="sync",
+                              registry=REG)
+    envs.reset()
+    a, b = (e.unwrapped.table.header.seed for e in envs.envs)  # type: ignore[attr-defined]
+    assert a != b
+    envs.close()
+    made = [gymnasium.make("mtgk/Lorwyn-v0", seed=9, registry=REG) for _ in range(2)]
+    for env in made:
+        env.reset()
+        env.reset()
+    assert made[0].unwrapped.table.game.log == made[1].unwrapped.table.game.log
