@@ -892,7 +892,10 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
             raise EnvError("step() after the game ended (every agent is done): call reset()")
         a = self.agent_selection
         if self.terminations[a] or self.truncations[a]:
-            self._was_dead_step(action)
+            if action is not None and _whole(action) != 0:
+                raise EnvError(f"{a} is done: its step takes None (or 0, the terminal "
+                               f"mask's no-op), not {action!r}")
+            self._was_dead_step(None)
             return
         if action is None:
             raise EnvError(f"step(None) while {a} has a decision: give an action")

@@ -300,13 +300,20 @@ def test_the_terminal_mask_is_one_no_op() -> None:
     aec = aec_env(decks=[OGRES, OGRES], seed=1, registry=REG, max_turns=2)
     aec.reset(seed=1)
     rng = random.Random(1)
+    done = 0
     while aec.agents:
         obs, _r, term, trunc, _i = aec.last()
         if term or trunc:
             assert obs["action_mask"].tolist() == [1] + [0] * (MAX_ACTIONS - 1)
-            aec.step(None)
+            if not done:
+                with pytest.raises(EnvError, match="is done: its step takes None"):
+                    aec.step(1)
+            # (a done agent's step: None, or the mask's no-op, as a sampler gives it)
+            aec.step(None if done else pick(obs, rng))
+            done += 1
         else:
             aec.step(pick(obs, rng))
+    assert done == 2
 
 
 def test_check_env_still_passes_for_a_short_game() -> None:
