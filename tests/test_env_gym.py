@@ -87,15 +87,18 @@ def test_make_vec_sync_runs_with_autoreset_sampling_from_the_mask() -> None:
     obs, _info = envs.reset(seed=11)
     space = envs.single_action_space
     ended = 0
+    seeds = set()
     for _ in range(600):
         masks = obs["action_mask"]
         assert masks.shape == (2, MAX_ACTIONS) and (masks.sum(axis=1) >= 1).all()
         actions = np.array([space.sample(mask=m) for m in masks])
         obs, _r, term, trunc, _info = envs.step(actions)
         ended += int(np.logical_or(term, trunc).sum())
+        seeds |= {e.unwrapped.table.header.seed for e in envs.envs}  # type: ignore[attr-defined]
         if ended >= 4:
             break
     assert ended >= 4  # (both sub-envs ended and were reset at least once)
+    assert len(seeds) >= 4  # (each autoreset a fresh game: the sub-env's generator's next)
     envs.close()
 
 
