@@ -9,7 +9,17 @@ actions: the same log, byte for byte).
 * :func:`aec_env` -- a PettingZoo AEC environment, one agent per seat
   (``"player_0"``, ``"player_1"``, ...; as many seats as the decks given);
 * :func:`gym_env` -- a Gymnasium environment for one seat against a fixed
-  opponent (any kernel agent; default :class:`~mtgk.agents.HeuristicAgent`).
+  opponent (any kernel agent; default :class:`~mtgk.agents.HeuristicAgent`), or
+  against policies (:data:`Policy`: any ``(observation, mask) -> action``
+  callable, or a league of them drawn from per episode: self-play);
+  Gymnasium's registry has it as :data:`ENV_IDS` (``gymnasium.make("mtgk/Lorwyn-v0")``,
+  ``gymnasium.make_vec``) once this module is imported.
+
+**Episodes end** *terminated* (a win, a draw by the rules) or *truncated* (the turn
+limit, the event budget: :data:`TRUNCATING`); the terminal observation's mask is one
+legal no-op, action 0.  **Seeds** are Gymnasium's: ``reset(seed=s)`` plays seed ``s`` and
+reseeds the environment's generator, ``reset()`` plays its next draw
+(:func:`check_seed` says which seeds are seeds).
 
 **What a seat sees.**  Observations are built only from what that seat may
 know, by the model of ``--as`` (:class:`mtgk.rules.visibility.Perspective`, folded
@@ -21,7 +31,9 @@ as only face down), counts of the hidden zones.  The readable form is in
 **The numeric observation** is a dict ``{"observation": float32[N],
 "action_mask": int8[MAX_ACTIONS]}``; the vector's slices are
 :func:`layout` (documented there and in docs/agents.md).  Cards are numbered
-by :attr:`Table.cards` (``0``: no card, or one the seat may not see).
+by :attr:`Table.cards` (``0``: no card, or one the seat may not see): the published
+vocabulary's numbers (:func:`card_numbers`; an environment's
+``metadata["card_vocabulary"]`` says its version), which never change.
 
 **Actions** are ``Discrete(MAX_ACTIONS)``: action ``i`` picks the ``i``-th
 legal choice of the current *menu* (``info["options"][i]``; the vector's
@@ -54,28 +66,35 @@ that ``mtgk verify`` accepts.
 
 >>> env = aec_env(decks=["bench/decks/ogres.txt"] * 2, seed=3)
 >>> env.reset(seed=3)
->>> env.agent_selection, env.observe("player_0")["observation"].shape == (obs_size(2),)
-('player_0', True)
+>>> env.agent_selection in env.agents, env.observe("player_0")["observation"].shape
+(True, (810,))
 >>> env.close()
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import functools
+import operator
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from mtgk.agents import HeuristicAgent
 from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
+from mtgk.log import events as ev
 from mtgk.log.logfile import LogHeader, write_log
 from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS, STEPS, Agent, Game, RulesError
@@ -89,19 +108,32 @@ __all__ = [
     "ACTION_FEATURES",
     "ACTION_KINDS",
     "DECISION_KINDS",
+    "ENV_IDS",
+    "LORWYN_DECKS",
     "MAX_ACTIONS",
+    "SEED_LIMIT",
+    "TRUNCATING",
+    "VOCABULARY_VERSION",
     "Choice",
     "EnvError",
     "Menu",
     "MtgAECEnv",
     "MtgGymEnv",
+    "Policies",
+    "Policy",
     "SeatView",
     "Table",
     "aec_env",
+    "card_numbers",
+    "card_vocabulary",
+    "check_action",
+    "check_seed",
     "encode_board",
     "gym_env",
     "layout",
     "obs_size",
+    "register_envs",
+    "vocabulary_info",
 ]
 
 MAX_ACTIONS = 32
@@ -192,16 +224,105 @@ def obs_size(seats: int = 2) -> int:
 
 class EnvError(Exception):
     """The environment was used wrongly (an action that is not legal now, a step after
-    the game ended) or the engine failed while playing."""
+    the game ended, a seed that is not one) or the engine failed while playing.  The
+    message is one line."""
+
+
+SEED_LIMIT = 2**62
+"""Seeds are integers from 0 to ``SEED_LIMIT - 1``: a log stores 64-bit integers, and the
+seeds of the kernel agents at the table (``seed * 2 + seat``) are recorded too."""
+
+TRUNCATING = ("turn-limit", "event-budget")
+"""The :class:`~mtgk.log.events.GameEnded` reasons that cut a game short (Gymnasium's
+*truncated*: the game's turn limit, the event budget); every other end -- a win, a draw
+by the rules (a loop of mandatory actions, no player left) -- *terminates* it."""
+
+
+def _whole(value: Any) -> int | None:
+    """``value`` as an int if it is an integer (Python's or NumPy's; not a bool), else
+    ``None``."""
+    if isinstance(value, bool | np.bool_):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def check_seed(seed: Any) -> int:
+    """``seed`` as an int (a NumPy integer too), or :class:`EnvError` if it is not an
+    integer from 0 to :data:`SEED_LIMIT` - 1 (a float, a string, a bool, a negative
+    number, one too large for a log)."""
+    n = _whole(seed)
+    if n is None or not 0 <= n < SEED_LIMIT:
+        shown = repr(seed) if len(repr(seed)) <= 40 else repr(seed)[:37] + "..."
+        raise EnvError(f"a seed is an integer from 0 to 2**62 - 1, not {shown}")
+    return n
+
+
+def check_action(action: Any) -> int:
+    """``action`` as an int (a NumPy integer too), or :class:`EnvError` if it is not an
+    integer of the action space (``0 .. MAX_ACTIONS - 1``)."""
+    n = _whole(action)
+    if n is None:
+        shown = repr(action) if len(repr(action)) <= 40 else repr(action)[:37] + "..."
+        raise EnvError(f"an action is an integer from 0 to {MAX_ACTIONS - 1} (an index of "
+                       f"the mask), not {shown}")
+    if not 0 <= n < MAX_ACTIONS:
+        raise EnvError(f"action {n} is not legal: actions are 0 to {MAX_ACTIONS - 1} "
+                       "(indexes of the mask)")
+    return n
 
 
 # --------------------------------------------------------------------------
 # Cards by number
 
 
+VOCABULARY_FILE = "data/card_vocabulary.txt"
+"""The card vocabulary, in the package (``kernel/data/card_vocabulary.txt``): a
+``@version N`` line, then one card name a line, card ``k`` on the ``k``-th; ``#`` lines
+are comments."""
+
+
+@functools.cache
+def card_vocabulary() -> tuple[int, tuple[str, ...]]:
+    """``(version, names)`` of the published card vocabulary: ``names[k - 1]`` is card
+    ``k``.  A new version only appends names, so a card's number never changes."""
+    text = resources.files("mtgk").joinpath(VOCABULARY_FILE).read_text("utf-8")
+    version, names = 0, []
+    for line in text.splitlines():
+        if line.startswith("@version "):
+            version = int(line.split()[1])
+        elif line.strip() and not line.startswith("#"):
+            names.append(line.strip())
+    return version, tuple(names)
+
+
+VOCABULARY_VERSION = card_vocabulary()[0]
+"""The version of the card vocabulary this kernel ships (:func:`card_vocabulary`)."""
+
+
 def card_numbers(reg: Registry) -> dict[str, int]:
-    """Every card the registry knows, numbered from 1 in name order (0: no card)."""
-    return {name: i + 1 for i, name in enumerate(sorted(reg.cards))}
+    """Card numbers (0: no card): the published vocabulary's (:func:`card_vocabulary`,
+    1 to its size, the same in every version and whatever else is installed), then the
+    cards ``reg`` knows that it doesn't have (a pack's), numbered on from there in name
+    order.  One number past the last (``len + 1``) is a card with none (a token's own
+    name)."""
+    _version, names = card_vocabulary()
+    out = {name: i + 1 for i, name in enumerate(names)}
+    for name in sorted(set(reg.cards) - set(out)):
+        out[name] = len(out) + 1
+    return out
+
+
+def vocabulary_info(cards: Mapping[str, int]) -> dict[str, Any]:
+    """What an environment says of its card numbers (``metadata["card_vocabulary"]``): the
+    vocabulary's ``version`` and ``size``, the ``extension`` (the names numbered after
+    it, in order: a pack's cards) and ``other``, the number of a card with none."""
+    version, names = card_vocabulary()
+    extension = sorted((n for n in cards if cards[n] > len(names)), key=cards.__getitem__)
+    return {"version": version, "size": len(names), "extension": extension,
+            "other": len(cards) + 1}
 
 
 # --------------------------------------------------------------------------
@@ -306,6 +427,40 @@ AgentMaker = Callable[[int], Agent]
 """Makes a kernel agent from a seed (an entry of ``mtgk.tools.cli.AGENTS``)."""
 
 
+Policy = Callable[[dict[str, np.ndarray], np.ndarray], Any]
+"""A policy at the table: called with a seat's observation (the dict the learner gets,
+``{"observation", "action_mask"}``) and its mask, it returns the action (an int or a
+NumPy integer) -- a frozen copy of the learner, a scripted player, a trained model."""
+
+Policies = Policy | Sequence[Policy] | Mapping[int, Policy | Sequence[Policy]]
+"""The ``policies`` of :func:`gym_env`: one policy, a league (a list of them: each
+episode, one is drawn for the seat by the environment's generator), or a dict from seats
+to either."""
+
+
+def _seat_policies(policies: Policies | None, learner: int, seats: int
+                   ) -> dict[int, Sequence[Policy]]:
+    """Each seat's league (a list of one for a lone policy) from ``policies``."""
+    if policies is None:
+        return {}
+    if isinstance(policies, Mapping):
+        given: dict[int, Any] = dict(policies)
+    else:
+        given = {i: policies for i in range(seats) if i != learner}
+    out: dict[int, Sequence[Policy]] = {}
+    for seat, league in given.items():
+        if _whole(seat) is None or not 0 <= seat < seats or seat == learner:
+            raise EnvError(f"a policy can sit at a seat other than the learner's ({learner}) "
+                           f"of 0..{seats - 1}, not at {seat!r}")
+        league = [league] if callable(league) else league
+        if isinstance(league, str | bytes) or not isinstance(league, Sequence) or not league \
+                or not all(callable(f) for f in league):
+            raise EnvError(f"the policies of seat {seat} are a callable (observation, mask) "
+                           "-> action or a non-empty list of them")
+        out[int(seat)] = league
+    return out
+
+
 @dataclass
 class _Setup:
     reg: Registry
@@ -315,6 +470,7 @@ class _Setup:
     internal: dict[int, tuple[AgentMaker, int]] = field(default_factory=dict)
     skip_trivial: bool = True
     text: bool = False
+    policies: dict[int, Sequence[Policy]] = field(default_factory=dict)
 
 
 class Table:
@@ -395,13 +551,16 @@ class Table:
         return list(range(min(len(self.menu.choices), MAX_ACTIONS))) if self.menu else []
 
     def act(self, action: int) -> None:
-        """Answer the current menu with choice ``action``."""
+        """Answer the current menu with choice ``action`` (an int or a NumPy integer:
+        :func:`check_action`; :class:`EnvError` if it is not legal now, and nothing
+        changes)."""
+        action = check_action(action)
         if self.menu is None:
             raise EnvError("the game is over: there is nothing to decide")
-        if not 0 <= int(action) < min(len(self.menu.choices), MAX_ACTIONS):
+        if not action < min(len(self.menu.choices), MAX_ACTIONS):
             raise EnvError(f"action {action} is not legal now: the legal actions are "
                            f"0..{min(len(self.menu.choices), MAX_ACTIONS) - 1}")
-        answer = self.menu.pick(int(action))
+        answer = self.menu.pick(action)
         if answer is MORE:
             return
         self.menu = None
@@ -416,6 +575,8 @@ class Table:
         vec = np.zeros(obs_size(self.seats), dtype=np.float32)
         encode_board(self.view.state, self.view.seen[seat], self.game.chars, self.cards, vec, w)
         mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
+        if self.over:
+            mask[0] = 1  # (the end: one legal no-op, so that a sampler never sees no choice)
         menu = self.menu
         if menu is not None and self.seat == seat:
             vec[w["global"].start + 4] = menu.depth
@@ -459,6 +620,23 @@ class Table:
             return None
         w = self.game.state.winner
         return -1 if w is None else w
+
+    def end_reason(self) -> str | None:
+        """Why the game ended (the :class:`~mtgk.log.events.GameEnded` reason: ``""`` a
+        win or a draw with no player left, ``"loop"``, ``"turn-limit"``,
+        ``"event-budget"``), or ``None`` while it goes on."""
+        if not self.over:
+            return None
+        for env in reversed(self.game.log):
+            if isinstance(env.event, ev.GameEnded):
+                return env.event.reason
+        return ""
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the game is over because it was cut short (:data:`TRUNCATING`: the turn
+        limit, the event budget) rather than ended by the rules."""
+        return self.end_reason() in TRUNCATING
 
     def winners(self) -> list[int]:
         """The seats that won (the winning team's players; none for a draw or a game
@@ -539,10 +717,13 @@ def game_variant(variant: str, profile: str | None) -> tuple[str, str]:
     return "", variant
 
 
-def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
+def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int | None,
            external: Sequence[int] | None, opponent: AgentMaker | None,
            registry: Registry | None, max_turns: int, skip_trivial: bool, text: bool,
-           kind: str, profile: str | None = None, attack: str = "") -> _Setup:
+           kind: str, profile: str | None = None, attack: str = "",
+           policies: Policies | None = None) -> _Setup:
+    # (no seed: one drawn at random, as `mtgk play` draws one; the log records it)
+    seed = secrets.randbelow(SEED_LIMIT) if seed is None else check_seed(seed)
     reg = registry or _registry()
     names, cards = _decks(reg, decks)
     kind_of_game, profile = game_variant(variant, profile)
@@ -554,10 +735,17 @@ def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
         teams = [[0, 2], [1, 3]]
     seats = len(cards)
     ext = tuple(range(seats)) if external is None else tuple(external)
+    for i in ext:
+        if not 0 <= i < seats:
+            raise EnvError(f"no seat {i}: this game's seats are 0..{seats - 1}")
+    at_table = _seat_policies(policies, ext[0], seats) if ext else {}
+    ext = tuple(sorted({*ext, *at_table}))
     internal: dict[int, tuple[AgentMaker, int]] = {}
     agents_meta: list[dict[str, Any]] = []
     for i in range(seats):
-        if i in ext:
+        if i in at_table:
+            agents_meta.append({"kind": "policy"})
+        elif i in ext:
             agents_meta.append({"kind": kind})
         else:
             make = opponent or HeuristicAgent
@@ -572,7 +760,7 @@ def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int,
                             profile=profile, meta=meta, variant=kind_of_game, teams=teams)
     except ValueError as err:  # a game the kernel can't play (five seats ...)
         raise EnvError(str(err)) from None
-    return _Setup(reg, card_numbers(reg), header, ext, internal, skip_trivial, text)
+    return _Setup(reg, card_numbers(reg), header, ext, internal, skip_trivial, text, at_table)
 
 
 @functools.cache
@@ -587,8 +775,30 @@ def _reseed(setup: _Setup, seed: int) -> _Setup:
                       for i, a in enumerate(meta["agents"])]
     header = new_header(setup.reg, h.players, h.decks, seed, profile=h.profile, meta=meta)
     internal = {i: (make, seed * 2 + i) for i, (make, _s) in setup.internal.items()}
-    return _Setup(setup.reg, setup.cards, header, setup.external, internal, setup.skip_trivial,
-                  setup.text)
+    return dataclasses.replace(setup, header=header, internal=internal)
+
+
+class _Seeds:
+    """The seeds of an environment's games, as Gymnasium seeds its environments: a seed
+    given to ``reset`` is that game's, and reseeds the environment's generator; no seed
+    is the generator's next draw -- but the first game of an environment is the seed it
+    was made with (so ``env(seed=3).reset()`` is ``reset(seed=3)``)."""
+
+    def __init__(self, seed: int) -> None:
+        self.first: int | None = seed
+        self.rng = np.random.default_rng(seed)
+
+    def next(self, seed: Any, rng: np.random.Generator | None = None) -> int:
+        """The next game's seed (``rng``: the generator to draw from, instead of
+        :attr:`rng`; the caller reseeds it when ``seed`` is given)."""
+        if seed is not None:
+            n = check_seed(seed)
+            self.rng, self.first = np.random.default_rng(n), None
+            return n
+        if self.first is not None:
+            n, self.first = self.first, None
+            return n
+        return int((rng or self.rng).integers(SEED_LIMIT))
 
 
 # --------------------------------------------------------------------------
@@ -614,6 +824,9 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         self._act_space = spaces.Discrete(MAX_ACTIONS)
         self.table: Table | None = None
         self.agents: list[str] = []
+        self._seeds = _Seeds(setup.header.seed)
+        self.metadata = {**type(self).metadata,
+                         "card_vocabulary": vocabulary_info(setup.cards)}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -622,13 +835,20 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         return self._act_space
 
     def _index(self, agent: str) -> int:
+        if agent not in self.possible_agents:
+            raise EnvError(f"no agent {agent!r}: the agents are "
+                           f"{', '.join(self.possible_agents)}")
         return self.possible_agents.index(agent)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game: with ``seed`` (an int or a NumPy integer, :func:`check_seed`),
+        the game of that seed, and the environment's generator reseeded from it; without,
+        the next game of the generator (the first ``reset()`` plays the seed the
+        environment was made with)."""
+        game_seed = self._seeds.next(seed)
         if self.table is not None:
             self.table.close()
-        if seed is not None:
-            self.setup = _reseed(self.setup, seed)
+        self.setup = _reseed(self.setup, game_seed)
         self.table = Table(self.setup)
         self._start()
 
@@ -646,11 +866,12 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         assert t is not None
         if t.over:
             winner, won = t.result(), t.winners()
+            ends = self.truncations if t.truncated else self.terminations
             for i, a in enumerate(self.possible_agents):
                 if a in self.agents:
                     self.rewards[a] = 0.0 if winner in (None, -1) else (
                         1.0 if i in won else -1.0)
-                    self.terminations[a] = True
+                    ends[a] = True
             self.agent_selection = self.agents[0]
         else:
             assert t.seat is not None
@@ -659,17 +880,27 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
             self.infos[a] = t.info(self._index(a))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.table is not None
-        return self.table.observation(self._index(agent))
+        seat = self._index(agent)
+        if self.table is None:
+            raise EnvError("observe() before reset(): call reset() first")
+        return self.table.observation(seat)
 
     def step(self, action: int | None) -> None:
+        if self.table is None:
+            raise EnvError("step() before reset(): call reset() first")
+        if not self.agents:
+            raise EnvError("step() after the game ended (every agent is done): call reset()")
         a = self.agent_selection
         if self.terminations[a] or self.truncations[a]:
-            self._was_dead_step(action)
+            if action is not None and _whole(action) != 0:
+                raise EnvError(f"{a} is done: its step takes None (or 0, the terminal "
+                               f"mask's no-op), not {action!r}")
+            self._was_dead_step(None)
             return
-        assert self.table is not None and action is not None
+        if action is None:
+            raise EnvError(f"step(None) while {a} has a decision: give an action")
+        self.table.act(action)
         self._cumulative_rewards[a] = 0.0
-        self.table.act(int(action))
         for k in self.rewards:
             self.rewards[k] = 0.0
         self._after_move()
@@ -697,6 +928,7 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         other.truncations = dict(self.truncations)
         other.infos = {a: dict(i) for a, i in self.infos.items()}
         other.agent_selection = self.agent_selection
+        other._seeds = copy.deepcopy(self._seeds)
         return other
 
     def save(self, path: str | Path) -> int:
@@ -706,14 +938,16 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
 
 
 def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "",
-            seed: int = 0, registry: Registry | None = None,
+            seed: int | None = 0, registry: Registry | None = None,
             max_turns: int = DEFAULT_MAX_TURNS, skip_trivial: bool = True, text: bool = False,
             render_mode: str | None = None, profile: str | None = None,
             attack: str = "") -> MtgAECEnv:
     """A PettingZoo AEC environment: one game of the ``decks`` (built-in deck names, deck
     files or card lists; one seat each, two to four; default: the first two built-in
-    decks), seed ``seed`` (``reset(seed=...)`` changes it).  ``variant``: the game
-    variant (``""``: two players, or a free-for-all game of three or four;
+    decks), seed ``seed``: the first ``reset()``'s game and the seed of the environment's
+    generator (``reset(seed=s)`` plays seed ``s`` and reseeds the generator, ``reset()``
+    plays the generator's next game; ``None``: a seed drawn at random, as ``mtgk play``
+    draws one, recorded in the log).  ``variant``: the game variant (``""``: two players, or a free-for-all game of three or four;
     ``"free-for-all"``; ``"two-headed-giant"``: four seats, ``player_0`` & ``player_2``
     against ``player_1`` & ``player_3``, the decks dealt round if fewer than four are
     given); a rules profile name there is taken as ``profile`` (as before multiplayer
@@ -731,10 +965,15 @@ def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
 
 class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
     """A Gymnasium environment: the learner plays seat ``seat``; the other seats are played
-    by kernel agents.  Reward +1 for a win, -1 for a loss, 0 for a draw, at the end.
-    An action the mask rules out is taken as action 0 (``info["invalid_action"]``)."""
+    by kernel agents, or by policies (``(observation, mask) -> action`` callables, each
+    seat's drawn per episode from its league: :func:`gym_env`).  Reward +1 for a win, -1
+    for a loss, 0 for a draw, at the end; a game stopped by its turn limit (or the event
+    budget) ends *truncated*, any other end *terminated*.  An action of the space the mask rules out is taken as action 0
+    (``info["invalid_action"]``); one outside the space, or not an integer, is an
+    :class:`EnvError`.  :meth:`action_masks` is the current mask (sb3-contrib's
+    ``MaskablePPO`` asks for it)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, setup: _Setup, seat: int, render_mode: str | None = None) -> None:
         self.setup = setup
@@ -746,24 +985,67 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
             "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)})
         self.action_space = spaces.Discrete(MAX_ACTIONS)
         self.table: Table | None = None
+        self.playing: dict[int, Policy] = {}
+        """The policy at each policy seat this episode (drawn from its league)."""
+        self.league: dict[int, int] = {}
+        """Which of its league's policies each policy seat plays this episode (an index)."""
+        self._seeds = _Seeds(setup.header.seed)
+        self._np_random, self._np_random_seed = seeding.np_random(setup.header.seed)
+        self.metadata = {**type(self).metadata,
+                         "card_vocabulary": vocabulary_info(setup.cards)}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start a game: with ``seed`` (:func:`check_seed`), that seed's game (and the
+        generator, :attr:`np_random`, reseeded from it); without, the generator's next
+        game (the first ``reset()``: the seed the environment was made with)."""
+        if seed is not None:
+            seed = check_seed(seed)
         super().reset(seed=seed)
+        game_seed = self._seeds.next(seed, self.np_random)
         if self.table is not None:
             self.table.close()
-        game_seed = seed if seed is not None else int(self.np_random.integers(2**31))
         self.setup = _reseed(self.setup, game_seed)
+        self.league = {}
+        for i, league in sorted(self.setup.policies.items()):
+            self.league[i] = int(self.np_random.integers(len(league))) if len(league) > 1 else 0
+        self.playing = {i: self.setup.policies[i][k] for i, k in self.league.items()}
         self.table = Table(self.setup)
-        return self.table.observation(self.seat), self.table.info(self.seat)
+        self._others()
+        info = self.table.info(self.seat)
+        if self.league:
+            info["league"] = dict(self.league)
+        return self.table.observation(self.seat), info
+
+    def _others(self) -> None:
+        """Let the policies at the table play until the learner has a decision (or the
+        game ends)."""
+        t = self.table
+        assert t is not None
+        while t.seat is not None and t.seat != self.seat:
+            seat = t.seat
+            obs = t.observation(seat)
+            answer = self.playing[seat](obs, obs["action_mask"])
+            if isinstance(answer, np.ndarray) and answer.size == 1:
+                answer = answer.reshape(())
+            n = _whole(answer)
+            if n is None or n not in t.legal():
+                shown = repr(answer) if len(repr(answer)) <= 40 else repr(answer)[:37] + "..."
+                raise EnvError(f"the policy at seat {seat} answered {shown}, not a legal "
+                               f"action (the legal ones: 0..{len(t.legal()) - 1})")
+            t.act(n)
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
         t = self.table
-        if t is None or t.over:
+        if t is None:
+            raise EnvError("step() before reset(): call reset() first")
+        if t.over:
             raise EnvError("step() after the game ended: call reset()")
-        invalid = int(action) not in t.legal()
-        t.act(0 if invalid else int(action))
+        act = check_action(action)
+        invalid = act not in t.legal()
+        t.act(0 if invalid else act)
+        self._others()
         reward = 0.0
         if t.over:
             w = t.result()
@@ -771,7 +1053,18 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         info = t.info(self.seat)
         if invalid:
             info["invalid_action"] = True
-        return t.observation(self.seat), reward, t.over, False, info
+        truncated = t.over and t.truncated
+        return t.observation(self.seat), reward, t.over and not truncated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as booleans (``MAX_ACTIONS`` of them; the observation's
+        ``action_mask``): what sb3-contrib's ``MaskablePPO`` calls.  Once the game is over
+        (and before :meth:`reset`), only action 0, the no-op."""
+        if self.table is None:
+            mask = np.zeros(MAX_ACTIONS, dtype=bool)
+            mask[0] = True
+            return mask
+        return self.table.observation(self.seat)["action_mask"].astype(bool)
 
     def render(self) -> str | None:
         return self.table.board(self.seat) if self.table is not None else None
@@ -781,10 +1074,14 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
             self.table.close()
 
     def fork(self) -> MtgGymEnv:
-        """An exact, independent copy (the opponent made anew from its seed, re-run)."""
+        """An exact, independent copy (the opponent made anew from its seed, re-run; the
+        policies at the table are the same objects: a policy that keeps state shares it)."""
         assert self.table is not None
         other = MtgGymEnv(self.setup, self.seat, self.render_mode)
         other.table = self.table.fork()
+        other._seeds = copy.deepcopy(self._seeds)
+        other._np_random = copy.deepcopy(self._np_random)
+        other.playing, other.league = dict(self.playing), dict(self.league)
         return other
 
     def save(self, path: str | Path) -> int:
@@ -794,13 +1091,55 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
 
 
 def gym_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "",
-            seed: int = 0, seat: int = 0, opponent: AgentMaker = HeuristicAgent,
+            seed: int | None = 0, seat: int = 0, opponent: AgentMaker = HeuristicAgent,
             registry: Registry | None = None, max_turns: int = DEFAULT_MAX_TURNS,
             skip_trivial: bool = True, text: bool = False,
             render_mode: str | None = None, profile: str | None = None,
-            attack: str = "") -> MtgGymEnv:
+            attack: str = "", policies: Policies | None = None) -> MtgGymEnv:
     """A Gymnasium environment: the learner plays ``seat``, ``opponent`` (a kernel agent
-    maker taking a seed, such as :class:`~mtgk.agents.RandomAgent`) every other seat.
-    The other arguments are :func:`aec_env`'s."""
+    maker taking a seed, such as :class:`~mtgk.agents.RandomAgent`) every other seat --
+    but those ``policies`` take (:data:`Policies`: a policy, ``(observation, mask) ->
+    action``, for every other seat; a list of them, a league, one drawn per episode and
+    seat by the environment's generator, :attr:`MtgGymEnv.league` and ``info["league"]``
+    say which; or a dict from seats to either).  A league list is read at each
+    :meth:`~MtgGymEnv.reset`: a policy appended to it joins from the next episode.  The
+    other arguments are :func:`aec_env`'s."""
     return MtgGymEnv(_setup(decks, variant, seed, [seat], opponent, registry, max_turns,
-                            skip_trivial, text, "env", profile, attack), seat, render_mode)
+                            skip_trivial, text, "env", profile, attack, policies),
+                     seat, render_mode)
+
+
+# --------------------------------------------------------------------------
+# Gymnasium's registry
+
+LORWYN_DECKS = ("Lorwyn Giants & Treefolk", "Lorwyn Kithkin & Faerie Flyers")
+"""The built-in decks of the registered environments."""
+
+ENV_IDS: dict[str, dict[str, Any]] = {
+    "mtgk/Lorwyn-v0": {"decks": list(LORWYN_DECKS), "seed": None},
+    "mtgk/Lorwyn-FFA3-v0": {"decks": [*LORWYN_DECKS, LORWYN_DECKS[0]], "seed": None},
+    "mtgk/Lorwyn-FFA4-v0": {"decks": [*LORWYN_DECKS, *LORWYN_DECKS], "seed": None},
+    "mtgk/Lorwyn-2HG-v0": {"decks": list(LORWYN_DECKS), "variant": "two-headed-giant",
+                           "seed": None},
+}
+"""The Gymnasium ids :func:`register_envs` registers, and their :func:`gym_env` arguments:
+``Lorwyn-v0`` the two built-in Lorwyn decks head to head; ``Lorwyn-FFA3-v0`` and
+``Lorwyn-FFA4-v0`` a free-for-all game of three and four (the decks dealt round);
+``Lorwyn-2HG-v0`` Two-Headed Giant (seats 0 & 2 against 1 & 3).  The learner plays seat 0
+against :class:`~mtgk.agents.HeuristicAgent` unless ``gymnasium.make`` is told otherwise
+(any :func:`gym_env` argument: ``seed=``, ``seat=``, ``opponent=``, ``policies=`` ...).
+Made without a seed, an environment's generator starts from one drawn at random (as
+Gymnasium's own environments' do), so that the sub-environments of ``make_vec`` play
+different games even when ``reset()`` is given none; ``seed=`` makes it deterministic."""
+
+
+def register_envs() -> None:
+    """Register :data:`ENV_IDS` with Gymnasium (done when :mod:`mtgk.env` is imported;
+    again is harmless)."""
+    for env_id, kwargs in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="mtgk.env:gym_env",
+                               kwargs=copy.deepcopy(kwargs))
+
+
+register_envs()

@@ -25,6 +25,7 @@ from mtgk.env import (
     SeatView,
     Table,
     aec_env,
+    card_numbers,
     encode_board,
     gym_env,
     layout,
@@ -237,7 +238,7 @@ def bob_boards(header: Any, envs: Any, viewer: int, every: int) -> list[np.ndarr
     """The board part of ``viewer``'s observation after every ``every``-th event."""
     view = SeatView(len(header.players))
     w = layout(len(header.players))
-    cards = {n: i + 1 for i, n in enumerate(sorted(REG.cards))}
+    cards = card_numbers(REG)
     out = []
     for n in range(every, len(envs) + 1, every):
         view.catch_up(envs[:n])
