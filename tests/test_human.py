@@ -181,3 +181,36 @@ def test_a_killed_terminal_game_keeps_its_log(tmp_path: Path) -> None:
     assert len(lf.envelopes) > 20
     code, vout, _ = run_mtgk("verify", out)
     assert code == 3 and vout.startswith("INCOMPLETE"), vout
+
+
+def test_paying_by_hand_lists_the_mana_a_person_can_make() -> None:
+    """``m``: the priority menu lists "tap ... for mana" for each mana ability the person
+    can activate now; taking it puts the mana in their pool (the engine takes mana
+    abilities at priority though it doesn't list them), so the Forest pays, not the
+    Leaf Gilder that would rather attack (issue 28)."""
+    from functools import partial
+
+    from mtgk.log import events as ev
+    from mtgk.rules.core import Decision
+    from mtgk.rules.engine import Game
+    from mtgk.tools.human import HumanAgent, mana_choices
+
+    g = Game(REG, ["alice", "bob"], seed=0)
+    g.emit(ev.TurnBegan(turn=3, active=0))
+    g.emit(ev.StepBegan(step="precombat_main"))
+    for name, zone in [("Forest", "battlefield"), ("Leaf Gilder", "battlefield"),
+                       ("Grizzly Bears", "hand")]:
+        g.emit(ev.ObjectCreated(obj=g.new_id(), card=name, owner=0, zone=zone))
+    forest, gilder = g.state.battlefield
+
+    def decision() -> Decision:
+        return Decision("priority", 0, g.legal_actions(0), check=partial(g.check_action, 0))
+
+    labels = [c.label for c in mana_choices(g, decision(), g.name)]
+    assert labels == ["tap Forest for {G}", "tap Leaf Gilder for {G}"], labels
+    out = io.StringIO()
+    person = HumanAgent(stdin=io.StringIO("m\n3\n"), stdout=out)  # 1 pass, 2 cast, 3 Forest
+    answer = person.ask(g, decision())
+    assert "paying by hand" in out.getvalue()
+    assert answer[0] == "activate" and answer[1] == forest and answer[2] == -1
+    g.check_action(0, answer)

@@ -25,13 +25,14 @@ from typing import IO, Any
 import msgspec
 
 from mtgk.cards.definitions import Registry
+from mtgk.log.answers import Activate
 from mtgk.log.logfile import LogHeader, write_log
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.stepper import Stepper
-from mtgk.tools.menus import MORE, Menu
+from mtgk.tools.menus import MORE, Choice, Menu
 from mtgk.tools.render import Renderer, numbered_name, render_state
 
-__all__ = ["HELP", "QUIT", "UNDO", "HumanAgent", "Played", "play"]
+__all__ = ["HELP", "QUIT", "UNDO", "HumanAgent", "Played", "mana_choices", "play"]
 
 HELP = """\
 Type the number of an option and press Enter.
@@ -39,6 +40,9 @@ Type the number of an option and press Enter.
   b   show the board again
   l   show the whole game so far (every event you may see)
   u   undo your last decision
+  m   pay by hand, on or off: your priority menus list "tap ... for mana" (each
+      mana ability you can activate now); the mana goes to your pool, and a spell
+      you cast then is paid from the pool first, the rest automatically
   q   quit (the log so far is kept; end of input quits too)
 You see what your seat may see: your hand, the public zones, how many cards
 the others hold. Before each question you see everything that happened since
@@ -83,6 +87,8 @@ class HumanAgent:
         self._shown = 0  # the events told so far
         self._told: list[str] = []  # every event's line told so far (``l``)
         self._seat = 0
+        #: ``m``: the priority menus list the mana abilities the person can activate
+        self.pay_by_hand = False
 
     def __repr__(self) -> str:
         return "HumanAgent()"
@@ -129,9 +135,15 @@ class HumanAgent:
                             numbered=True)
 
     # ------------------------------------------------------------------ answering
+    def _menu(self, game: Game, d: Decision) -> Menu:
+        menu = Menu(game, d, {}, name=self._named(game))
+        if self.pay_by_hand and d.kind == "priority" and menu.answer is MORE:
+            menu.choices += mana_choices(game, d, self._named(game))
+        return menu
+
     def ask(self, game: Game, d: Decision) -> Any:
         """The person's answer to ``d``, or :data:`UNDO` or :data:`QUIT`."""
-        menu = Menu(game, d, {}, name=self._named(game))
+        menu = self._menu(game, d)
         while menu.answer is MORE and len(menu.choices) == 1:
             menu.pick(0)
         if menu.answer is MORE:
@@ -182,6 +194,14 @@ class HumanAgent:
                 for line in self._told:
                     self._out(line)
                 continue
+            if text == "m":
+                self.pay_by_hand = not self.pay_by_hand
+                self._out("paying by hand: your menus list the mana you can make" if
+                          self.pay_by_hand else "paying automatically")
+                menu.__dict__.update(self._menu(game, d).__dict__)  # the menu again
+                for i, c in enumerate(menu.choices, 1):
+                    self._out(f"  {i}. {c.label}")
+                continue
             if text == "u":
                 if not self.can_undo:
                     self._out("undo is not available here")
@@ -197,6 +217,32 @@ class HumanAgent:
 
     def refused(self, game: Game, d: Decision, err: Exception) -> None:
         self._out(f"refused: {err}")
+
+
+def mana_choices(game: Game, d: Decision, name: Callable[[int], str]) -> list[Choice]:
+    """The "tap ... for mana" choices of priority decision ``d``: each mana ability of a
+    permanent of the deciding player that they can activate now (CR 605.3a: a player
+    with priority may activate mana abilities; the engine takes such an action though
+    it doesn't list it), a land's intrinsic ones (``["activate", land, -k]``) first."""
+    me = d.player
+    out: list[Choice] = []
+    for oid in game.state.battlefield:
+        if game.chars(oid).controller != me:
+            continue
+        made = [(-k, m) for k, m in enumerate(game.intrinsic_mana(oid), 1)]
+        made += [(i, "".join(ab.mana) if len(ab.mana) == 1 else "/".join(ab.mana))
+                 for i, (_key, ab) in enumerate(game.definition(oid).activated, 1)
+                 if ab.mana]
+        for idx, mana in made:
+            action = Activate(oid, idx)
+            try:
+                if d.check is not None:
+                    d.check(action)  # (it only judges the action)
+            except RulesError:
+                continue
+            word = "{" + mana + "}" if "/" not in mana else f"one of {mana}"
+            out.append(Choice(f"tap {name(oid)} for {word}", "mana", value=[action]))
+    return out
 
 
 # --------------------------------------------------------------------------
