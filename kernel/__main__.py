@@ -1,7 +1,7 @@
-"""``python -m mtgk``: the ``mtgk`` command (:func:`mtgk.tools.cli.main`)."""
+"""``python -m mtgk``: the ``mtgk`` command (:func:`mtgk.tools.entry.main`)."""
 
 import sys
 
-from mtgk.tools.cli import main
+from mtgk.tools.entry import main
 
 sys.exit(main())

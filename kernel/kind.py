@@ -93,12 +93,19 @@ def select() -> None:
 
 
 def compiled_modules() -> list[str]:
-    """The modules of :data:`COMPILED` that are loaded from compiled extension modules
-    (imports them)."""
+    """The modules of :data:`COMPILED` that are (or, not imported yet, would be) loaded
+    from compiled extension modules: a loaded module's file, else where the import system
+    finds it (without running it -- ``mtgk --version`` stays quick)."""
     out = []
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     for name in COMPILED:
-        module = importlib.import_module(name)
-        if str(getattr(module, "__file__", "")).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+        module = sys.modules.get(name)
+        if module is not None:
+            origin = str(getattr(module, "__file__", ""))
+        else:
+            spec = importlib.util.find_spec(name)
+            origin = str(spec.origin) if spec is not None else ""
+        if origin.endswith(suffixes):
             out.append(name)
     return out
 

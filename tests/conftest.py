@@ -60,6 +60,10 @@ from mtgk.tools.cli import main
 if TYPE_CHECKING:
     from mtgk.rules.engine import Game
 
+# the catalog cache (mtgk.cards.catalog) of the tests' commands goes to a folder of their
+# own, never the user's ~/.cache/mtgk (subprocesses inherit it)
+os.environ.setdefault("MTGK_CACHE_DIR", tempfile.mkdtemp(prefix="mtgk-test-cache-"))
+
 # ---------------------------------------------------------------------------
 # the test-only card set
 

@@ -53,6 +53,7 @@ from typing import IO, Any
 import msgspec
 import structlog
 
+from mtgk.cards.catalog import remember
 from mtgk.cards.decks import DeckError, builtin_decks, deck_lines, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.errors import CardError
@@ -154,6 +155,7 @@ from mtgk.tools.debug import (
     find_moment,
     moments,
 )
+from mtgk.tools.entry import print_version
 from mtgk.tools.export import ExportError, check_export, export_scenario, priority_point
 from mtgk.tools.render import (
     Renderer,
@@ -1598,27 +1600,9 @@ def _configure(args: argparse.Namespace) -> None:
 
 
 def _print_version(args: argparse.Namespace) -> int:
-    """``mtgk --version``: the kernel, then every card set and plugin with its version."""
-    import importlib.metadata as md
-
-    import mtgk
-    from mtgk import kind
-    from mtgk.cards.loading import PLUGIN_GROUP
-
-    out = _out()
-    print(f"mtgk {mtgk.__version__} (kernel: {kind.describe()}, {sys.implementation.name} "
-          f"{sys.version.split()[0]})", file=out)
-    reg = _registry(args)
-    for name in sorted(reg.sets):
-        info = reg.sets[name]
-        print(f"card set {name} {info.version} ({len(info.cards)} cards)", file=out)
-    for ep in sorted(md.entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
-        dist = ep.dist
-        where = f"{dist.name} {dist.version}" if dist is not None else "?"
-        print(f"plugin {ep.name} (from {where})", file=out)
-    for name, error in reg.failures:
-        print(f"failed to load: {name}: {error}", file=out)
-    return 1 if reg.failures else 0
+    """``mtgk --version``: the kernel, then every card set and plugin with its version
+    (:func:`mtgk.tools.entry.print_version`, of the sets just loaded)."""
+    return print_version(remember(_registry(args)), _out())
 
 
 def _guard(fn: Callable[[], int], args: argparse.Namespace) -> int:
