@@ -155,8 +155,8 @@ from mtgk.tools.debug import (
     find_moment,
     moments,
 )
-from mtgk.tools.entry import print_version
 from mtgk.tools.export import ExportError, check_export, export_scenario, priority_point
+from mtgk.tools.installed import print_version
 from mtgk.tools.render import (
     Renderer,
     clean,
@@ -1601,7 +1601,7 @@ def _configure(args: argparse.Namespace) -> None:
 
 def _print_version(args: argparse.Namespace) -> int:
     """``mtgk --version``: the kernel, then every card set and plugin with its version
-    (:func:`mtgk.tools.entry.print_version`, of the sets just loaded)."""
+    (:func:`mtgk.tools.installed.print_version`, of the sets just loaded)."""
     return print_version(remember(_registry(args)), _out())
 
 

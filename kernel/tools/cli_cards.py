@@ -18,7 +18,7 @@ from mtgk.cards.catalog import remember
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import PluginError, load_registry
 from mtgk.tools.cli_base import Runner, UserError, command
-from mtgk.tools.entry import print_cards, print_sets
+from mtgk.tools.installed import print_cards, print_sets
 
 
 def _load(args: argparse.Namespace) -> Registry:
