@@ -1505,6 +1505,7 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
 
 from mtgk.tools import cli_view  # noqa: E402, F401, I001 - registers view, sim and db
 from mtgk.tools import cli_cards  # noqa: E402, F401, I001 - registers sets and cards
+from mtgk.tools import serve  # noqa: E402, F401, I001 - registers serve
 
 # --------------------------------------------------------------------------
 # the parser and main
