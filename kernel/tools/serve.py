@@ -49,6 +49,7 @@ import msgspec
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
+from mtgk.log.answers import Activate, Attack, Block, Cast, PlayLand
 from mtgk.log.logfile import LogHeader, LogWriter, write_log
 from mtgk.log.replay import new_header
 from mtgk.rules.engine import Agent, RulesError
@@ -288,7 +289,7 @@ class ServedGame:
         s = st.state
         ended = next((env.event for env in reversed(st.log) if isinstance(env.event,
                                                                            ev.GameEnded)), None)
-        why = f" ({ended.reason})" if ended is not None and getattr(ended, "reason", "") else ""
+        why = f" ({ended.reason})" if ended is not None and ended.reason else ""
         if s.winner is None or s.winner < 0:
             return "the game is a draw" + why
         team = next((t for t in s.teams if s.winner in t), [s.winner])
@@ -302,21 +303,30 @@ class ServedGame:
         d = menu.d
         choices = []
         for i, c in enumerate(menu.choices):
-            item: dict[str, Any] = {"i": i, "label": c.label, "kind": c.kind}
+            label = c.label
+            if d.kind == "mulligan" and isinstance(c.value, bool):
+                label = "keep this hand" if c.value else "mulligan"
+            item: dict[str, Any] = {"i": i, "label": label, "kind": c.kind}
             oid = self._subject(c.value)
             if oid:
                 item["oid"] = oid
             choices.append(item)
         return {"kind": d.kind, "prompt": d.prompt or _PROMPTS.get(d.kind, d.kind),
-                "choices": choices, "can_back": bool(self._picks), "step": menu.depth}
+                "choices": choices, "can_back": bool(self._picks), "step": len(self._picks)}
 
     def _subject(self, value: Any) -> int:
         """The card a choice is about, when the person may see it where it is (the page
         marks it, and a click on it picks the choice)."""
-        if isinstance(value, list) and value and isinstance(value[0], list):
-            value = value[0] if len(value) == 1 or value[0][0] != "pass" else None
-        if isinstance(value, list) and len(value) > 1 and isinstance(value[0], str):
-            value = value[1]  # an action: [tag, object, ...]
+        if isinstance(value, list) and value and isinstance(value[0], PlayLand | Cast | Activate):
+            value = value[0]  # (a priority choice: the ways of one action)
+        if isinstance(value, PlayLand | Cast):
+            value = value.card
+        elif isinstance(value, Activate):
+            value = value.source
+        elif isinstance(value, Attack):
+            value = value.attacker
+        elif isinstance(value, Block):
+            value = value.blocker
         elif isinstance(value, list) and len(value) == 2 and all(
                 isinstance(v, int) for v in value):
             value = value[0]  # an attack or a block: [creature, whom]
@@ -409,7 +419,8 @@ class GameServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        shown = f"[{host}]" if ":" in str(host) else str(host)
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        shown = f"[{name}]" if ":" in name else name
         return f"http://{shown}:{port}/"
 
 

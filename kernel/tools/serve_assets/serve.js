@@ -7,6 +7,7 @@
   let events = [];         // every event's text so far
   let epoch = -1;
   let busy = false;
+  let stick = true;        // the events pane follows the newest event (till you scroll up)
 
   function esc(s) {
     return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -162,6 +163,7 @@
     drawEvents();
     document.body.dataset.version = String(G.version);
     document.body.dataset.over = G.over ? "1" : "0";
+    document.body.dataset.turn = String(g[0]);
     document.body.dataset.ready = "1";
   }
 
@@ -181,7 +183,6 @@
 
   function drawEvents() {
     const box = $("events");
-    const at = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
     const ev = G.events;
     if (G.epoch !== epoch || ev.from === 0) { events = []; box.innerHTML = ""; epoch = G.epoch; }
     box.querySelectorAll(".line.new").forEach((e) => e.classList.remove("new"));
@@ -198,7 +199,7 @@
       frag.appendChild(div);
     });
     box.appendChild(frag);
-    if (at || ev.from === 0) box.scrollTop = box.scrollHeight;
+    if (stick || ev.from === 0) box.scrollTop = box.scrollHeight;
   }
 
   // ------------------------------------------------------------ talking to the server
@@ -242,6 +243,10 @@
     document.querySelectorAll("button.choice.lit").forEach((x) => x.classList.remove("lit"));
     if (ids.length === 1) pick(ids[0]);
     else ids.forEach((i) => { const b = document.querySelector('button.choice[data-i="' + i + '"]'); if (b) b.classList.add("lit"); });
+  });
+  $("events").addEventListener("scroll", () => {
+    const box = $("events");
+    stick = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
   });
   $("back").addEventListener("click", () => { if (!busy && G) call("POST", "/api/back", { version: G.version }); });
   $("undo").addEventListener("click", () => { if (!busy && G) call("POST", "/api/undo", { version: G.version }); });

@@ -1,0 +1,394 @@
+"""Tests for ``mtgk serve`` (mtgk.tools.serve): a person plays in the browser.
+
+The server runs in-process on port 0 in a thread.  Whole games are played through its
+HTTP API by posting answers (two players, a free-for-all, Two-Headed Giant), and the
+saved log verifies; every response is checked against what the person's seat may see
+(the viewer's perspective ``--as``: the same state map, the same event texts, no name
+of a card they have not seen); errors are one line of JSON.  The browser test plays a
+whole two-player game in a headless Chromium with the mouse (skipped, saying why, when
+selenium, Chromium or chromedriver is missing, as the viewer's are); with
+``MTGK_SCREENSHOT`` set it saves ``docs/serve.png`` (or the path the variable names).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mtgk.cards.decks import deck_lines, parse_deck
+from mtgk.cards.definitions import Registry
+from mtgk.log.logfile import read_log
+from mtgk.rules.visibility import Perspective
+from mtgk.tools.cli_base import seat_names
+from mtgk.tools.menus import SeatView
+from mtgk.tools.render import Renderer
+from mtgk.tools.serve import GameServer, game_header, make_server
+from mtgk.tools.viewer import viewer_data
+from tests.conftest import headless_chromium
+from tests.conftest import run_mtgk as run
+from tests.test_viewer import frame
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# decks with no card name in common: a name of the opponent's on the page is one of theirs
+JACE = ("9 Island\n9 Plains\n4 Jace Beleren\n4 Wizened Cenn\n4 Knight of Meadowgrain\n"
+        "4 Kinsbaile Skirmisher\n6 Goldmeadow Harrier\n")
+RED = "17 Mountain\n19 Gray Ogre\n4 Shock\n"
+
+
+@contextmanager
+def served(registry: Registry, path: Path, seed: int = 3, players: list[str] | None = None,
+           variant: str | None = None, decks: tuple[str, ...] = (JACE, RED),
+           max_turns: int = 40) -> Iterator[Client]:
+    args = argparse.Namespace(players=players, variant=variant, attack="multiple",
+                              opponent="heuristic", max_turns=max_turns, max_events=200_000)
+    seat_names(args)
+    n = len(args.players)
+    lists = [deck_lines(parse_deck(decks[i % len(decks)], registry)) for i in range(n)]
+    names = [f"deck{i % len(decks)}" for i in range(n)]
+    header, makers = game_header(registry, names, lists, seed, args)
+    srv = make_server(registry, header, makers, str(path))
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Client(srv)
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        srv.games.stop()
+
+
+class Client:
+    """The page's side of the protocol, in Python."""
+
+    def __init__(self, srv: GameServer) -> None:
+        self.srv = srv
+        self.url = srv.url
+        self.raw: list[bytes] = []  # every response body
+        self.events: list[str] = []
+        self.state: dict[str, Any] = self.get("/api/state?since=0&epoch=-1")
+
+    def _fold(self, data: dict[str, Any]) -> dict[str, Any]:
+        ev = data["events"]
+        if ev["from"] == 0:
+            self.events = []
+        assert ev["from"] == len(self.events), (ev["from"], len(self.events))
+        self.events += ev["lines"]
+        assert len(self.events) == data["total"]
+        self.state = data
+        return data
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
+        data = None if body is None else (body if isinstance(body, bytes)
+                                          else json.dumps(body).encode())
+        req = urllib.request.Request(self.url + path.lstrip("/"), data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=120) as r:
+                raw, status = r.read(), r.status
+        except urllib.error.HTTPError as exc:
+            raw, status = exc.read(), exc.code
+        self.raw.append(raw)
+        return status, json.loads(raw)
+
+    def get(self, path: str) -> dict[str, Any]:
+        status, data = self.request("GET", path)
+        assert status == 200, data
+        return self._fold(data)
+
+    def post(self, path: str, **body: Any) -> dict[str, Any]:
+        body = {"since": len(self.events), "epoch": self.state["epoch"],
+                "version": self.state["version"], **body}
+        status, data = self.request("POST", path, body)
+        assert status == 200, data
+        return self._fold(data)
+
+    def answer(self, i: int) -> dict[str, Any]:
+        return self.post("/api/answer", choice=i)
+
+
+def policy(rng: random.Random, d: dict[str, Any]) -> int:
+    """Mostly play lands, cast spells and attack; else a random choice."""
+    want = [c["i"] for c in d["choices"] if c["kind"] in ("play", "cast", "attack")]
+    if want and rng.random() < 0.8:
+        return rng.choice(want)
+    return rng.randrange(len(d["choices"]))
+
+
+def play_out(c: Client, seed: int, limit: int = 3000) -> set[str]:
+    rng = random.Random(seed)
+    kinds: set[str] = set()
+    for _ in range(limit):
+        d = c.state["decision"]
+        if d is None:
+            break
+        kinds.add(d["kind"])
+        c.answer(policy(rng, d))
+    assert c.state["over"] and c.state["decision"] is None, "the game did not end"
+    return kinds
+
+
+def check_log(path: Path, c: Client) -> None:
+    code, out, err = run("verify", path)
+    assert code == 0, (out, err)
+    assert "verified" in out
+    assert len(read_log(path).envelopes) == len(c.events)
+
+
+# --------------------------------------------------------------------------
+# whole games through the API
+
+
+def test_a_whole_game_through_the_api(registry: Registry, tmp_path: Path) -> None:
+    log = tmp_path / "game.mtgk"
+    with served(registry, log) as c:
+        assert c.state["decision"] is not None and c.state["you"] == 0
+        kinds = play_out(c, 1)
+        assert {"mulligan", "priority", "attackers"} <= kinds | {"mulligan"}
+        assert c.state["result"].endswith(")") or "won" in c.state["result"]
+        assert "seed" not in c.state
+    check_log(log, c)
+    code, out, err = run("view", log, "--out", tmp_path / "game.html")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("players,variant", [(["Ann", "Bob", "Cid"], None),
+                                             (None, "two-headed-giant")],
+                         ids=["free-for-all", "two-headed-giant"])
+def test_multiplayer_games_through_the_api(registry: Registry, tmp_path: Path,
+                                           players: list[str] | None, variant: str | None
+                                           ) -> None:
+    log = tmp_path / "game.mtgk"
+    with served(registry, log, seed=5, players=players, variant=variant, max_turns=30) as c:
+        assert len(c.state["players"]) == (3 if players else 4)
+        if variant:
+            assert c.state["teams"] == [[0, 2], [1, 3]]
+        play_out(c, 2)
+    check_log(log, c)
+    header = read_log(log).header
+    kinds = [a["kind"] for a in header.meta["agents"]]
+    assert kinds[0] == "human" and "human" not in kinds[1:]
+
+
+def test_undo_and_back(registry: Registry, tmp_path: Path) -> None:
+    log = tmp_path / "game.mtgk"
+    with served(registry, log, seed=4) as c:
+        assert not c.state["can_undo"]
+        status, data = c.request("POST", "/api/undo", {})
+        assert status == 409 and "nothing to undo" in data["error"]
+        rng = random.Random(3)
+        while c.state["decision"] and (c.state["total"] < 200 or c.state["decision"]["step"]):
+            c.answer(policy(rng, c.state["decision"]))
+        assert c.state["can_undo"]
+        before, epoch = c.state["decision"], c.state["epoch"]
+        c.answer(policy(rng, before))
+        while c.state["decision"] and c.state["decision"]["step"]:  # (its further menus)
+            c.answer(policy(rng, c.state["decision"]))
+        n_after = c.state["total"]
+        c.post("/api/undo")
+        assert c.state["epoch"] == epoch + 1 and "undone" in c.state["message"]
+        assert c.state["decision"]["kind"] == before["kind"]
+        assert [x["label"] for x in c.state["decision"]["choices"]] == \
+            [x["label"] for x in before["choices"]]
+        assert c.state["total"] <= n_after
+        # a decision asked in several menus: back takes its last pick back
+        while c.state["decision"] and not any(
+                len(x["label"]) and x["kind"] in ("attack", "no_attack")
+                for x in c.state["decision"]["choices"]):
+            c.answer(policy(rng, c.state["decision"]))
+        if c.state["decision"]:
+            shown = c.state["decision"]
+            c.answer(0)
+            if c.state["decision"] and c.state["decision"]["can_back"]:
+                c.post("/api/back")
+                assert c.state["decision"]["choices"] == shown["choices"]
+        play_out(c, 5)
+    check_log(log, c)
+
+
+def test_bad_requests_get_one_line_of_json(registry: Registry, tmp_path: Path) -> None:
+    with served(registry, tmp_path / "game.mtgk") as c:
+        cases = [("GET", "/nothing", None, 404), ("POST", "/api/answer", b"{not json", 400),
+                 ("POST", "/api/answer", b"[1]", 400), ("POST", "/api/nothing", {}, 404),
+                 ("POST", "/api/answer", {"choice": 999}, 400),
+                 ("POST", "/api/answer", {"choice": "first"}, 400),
+                 ("POST", "/api/answer", {"choice": 0, "version": -5}, 409),
+                 ("GET", "/api/state?since=x", None, 400)]
+        for method, path, body, status in cases:
+            got, data = c.request(method, path, body)
+            assert got == status, (path, body, data)
+            assert set(data) == {"error"} and "\n" not in data["error"], data
+            assert "Traceback" not in data["error"]
+        status, page = 200, urllib.request.urlopen(c.url).read().decode()
+        assert page.startswith("<!DOCTYPE html>") and "{{" not in page
+        log = urllib.request.urlopen(c.url + "api/log").read()
+        assert log.startswith(b"MTGK") or len(log) > 100
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        code, out, err = run("serve", "--port", port, "--log", tmp_path / "g.mtgk", "--seed", 1)
+    assert code == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and f"port {port}" in lines[0] and "in use" in lines[0], err
+
+
+# --------------------------------------------------------------------------
+# hidden information
+
+
+def test_the_page_is_sent_only_what_the_seat_may_see(registry: Registry, tmp_path: Path
+                                                     ) -> None:
+    log = tmp_path / "game.mtgk"
+    theirs = {line.split(" ", 1)[1] for line in RED.strip().splitlines()}
+    ours = {line.split(" ", 1)[1] for line in JACE.strip().splitlines()}
+    assert not theirs & ours
+    rng = random.Random(7)
+    with served(registry, log, seed=8) as c:
+        seen = SeatView(2)
+        known: set[str] = set()  # the opponent's card names the person has seen
+        first = c.raw[0].decode()
+        assert not any(name in first for name in theirs), "an opponent's card before any play"
+        checked = 0
+        games = c.srv.games
+        while True:
+            envs = games.call(lambda: list(games.game.stepper.log))
+            seen.catch_up(envs)
+            for o in seen.state.objects.values():
+                if o.owner == 1 and seen.seen[0].sees(o):
+                    known.add(registry.token_name(o.card))
+            body = c.raw[-1].decode()
+            for name in theirs - known:
+                assert name not in body, f"{name} is in a response before Alice saw one"
+            if checked % 10 == 0 or c.state["decision"] is None:
+                same_as_the_viewer(c, registry, envs)
+            checked += 1
+            d = c.state["decision"]
+            if d is None:
+                break
+            c.answer(policy(rng, d))
+    assert checked > 10
+
+
+def same_as_the_viewer(c: Client, registry: Registry, envs: list[Any]) -> None:
+    """The served state is the viewer's ``--as`` perspective at the last event; the event
+    texts are the renderer's for that player (numbered, as the terminal game's)."""
+    header = read_log(Path(c.state["log"])).header
+    data = viewer_data(header, envs, registry, as_player=0)
+    assert c.state["state"] == frame(data, 0, len(envs) - 1)
+    r = Renderer(registry, as_player=0, numbered=True)
+    texts = []
+    for env in envs:
+        texts.append(r.describe(env))
+        r.advance(env)
+    assert c.events == texts
+    assert Perspective  # (the machinery the viewer's page is built with)
+
+
+# --------------------------------------------------------------------------
+# in a real browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with headless_chromium(window="1500,950", console=True) as driver:
+        yield driver
+
+
+def test_browser_plays_a_whole_game_with_the_mouse(browser: Any, registry: Registry,
+                                                   tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    log = tmp_path / "game.mtgk"
+    rng = random.Random(11)
+    shot = False
+    with served(registry, log, seed=6) as c:
+        browser.get(c.url)
+        version = -1
+
+        def ready(d: Any) -> bool:
+            return bool(d.execute_script(
+                "return document.body.dataset.ready === '1' && "
+                "!document.body.classList.contains('busy') && "
+                f"document.body.dataset.version !== '{version}'"))
+
+        clicks = card_clicks = 0
+        for _ in range(3000):
+            WebDriverWait(browser, 60).until(ready)
+            version = int(browser.execute_script("return document.body.dataset.version"))
+            if browser.execute_script("return document.body.dataset.over") == "1":
+                break
+            turn = int(browser.execute_script("return document.body.dataset.turn"))
+            if not shot and turn >= 6 and browser.find_elements(By.CSS_SELECTOR, "#bf-1 .perm"):
+                shot = True
+                check_board(browser)
+                if os.environ.get("MTGK_SCREENSHOT"):
+                    dest = os.environ["MTGK_SCREENSHOT"]
+                    path = Path(dest) if dest.endswith(".png") else ROOT / "docs" / "serve.png"
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    assert browser.save_screenshot(str(path))
+            cards = browser.find_elements(By.CSS_SELECTOR, "#hand-0 .mini.can")
+            if cards and rng.random() < 0.7:
+                cards[0].click()  # a card in the hand with one choice: the click picks it
+                lit = browser.find_elements(By.CSS_SELECTOR, "button.choice.lit")
+                if lit:  # several: they are lit, pick one of them
+                    lit[0].click()
+                card_clicks += 1
+            else:
+                buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
+                assert buttons, browser.find_element(By.ID, "decision").text
+                kinds = [b.get_attribute("class") for b in buttons]
+                want = [i for i, k in enumerate(kinds) if {"attack", "play", "cast"} & set(k.split())]
+                if "keep this hand" in browser.find_element(By.ID, "prompt").text:
+                    want = [0]  # (keep: a game with cards on the table)
+                i = rng.choice(want) if want and rng.random() < 0.8 else \
+                    rng.randrange(len(buttons))
+                buttons[i].click()
+            clicks += 1
+        assert browser.execute_script("return document.body.dataset.over") == "1"
+        assert browser.find_element(By.ID, "result").text, "no result shown"
+        shown = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#events .line')).length")
+        assert shown == len(c.get("/api/state?since=0&epoch=-1")["events"]["lines"])
+        errors = [m for m in browser.get_log("browser") if m.get("level") == "SEVERE"]
+        assert not errors, errors
+    assert shot and clicks > 10 and card_clicks > 0, (shot, clicks, card_clicks, turn)
+    check_log(log, c)
+
+
+def check_board(browser: Any) -> None:
+    """The board's parts are on the page; tapped cards don't overlap their neighbours."""
+    from selenium.webdriver.common.by import By
+
+    for sel in ("#side-top #player-1", "#side-bottom #player-0", "#life-0", "#life-1",
+                "#hand-0", "#bf-0", "#bf-1", "#stack-zone", "#events .line",
+                "#decision #choices button.choice", "#library-1"):
+        assert browser.find_elements(By.CSS_SELECTOR, sel), sel
+    mine = browser.find_elements(By.CSS_SELECTOR, "#hand-0 .mini:not(.hidden)")
+    assert all(m.get_attribute("title") for m in mine)  # card text on hover
+    assert not browser.find_elements(By.CSS_SELECTOR, "#hand-1 .mini:not(.hidden)")
+    boxes = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#table .row')).map((row) => "
+        "Array.from(row.querySelectorAll('.perm')).map((e) => {"
+        "const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];}));")
+    for row in boxes:
+        for i, a in enumerate(row):
+            for b in row[i + 1:]:
+                assert a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 \
+                    or b[3] <= a[1] + 0.5, (a, b)
