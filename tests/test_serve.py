@@ -203,17 +203,19 @@ def test_undo_and_back(registry: Registry, tmp_path: Path) -> None:
         assert [x["label"] for x in c.state["decision"]["choices"]] == \
             [x["label"] for x in before["choices"]]
         assert c.state["total"] <= n_after
-        # a decision asked in several menus: back takes its last pick back
-        while c.state["decision"] and not any(
-                len(x["label"]) and x["kind"] in ("attack", "no_attack")
-                for x in c.state["decision"]["choices"]):
-            c.answer(policy(rng, c.state["decision"]))
-        if c.state["decision"]:
+        # a decision asked in several menus (attackers one by one, a spell's ways): back
+        # takes its last pick back
+        backs = 0
+        while c.state["decision"]:
             shown = c.state["decision"]
-            c.answer(0)
-            if c.state["decision"] and c.state["decision"]["can_back"]:
+            c.answer(policy(rng, shown))
+            d = c.state["decision"]
+            if d and d["can_back"] and backs < 3:
                 c.post("/api/back")
                 assert c.state["decision"]["choices"] == shown["choices"]
+                assert c.state["decision"]["step"] == shown["step"]
+                backs += 1
+        assert backs
         play_out(c, 5)
     check_log(log, c)
 

@@ -4,6 +4,8 @@
 
     mtgk play    [--seed N] [--out FILE] [--decks A [B ...]] [--agents KIND ...] [--max-turns N]
                  [--players N | --players NAME ...] [--variant two-headed-giant]
+    mtgk serve   [--port N] [--host ADDR] [--open] [--decks A [B ...]] [--opponent KIND]
+                 [--players ... | --variant ...] [--log PATH]   (play in the browser)
     mtgk log     FILE [--json] [--as PLAYER] [--type T ...] [--card NAME] [--player P]
                  [--turn T] [--step S] [--from N] [--to N]
     mtgk replay  FILE (--at N | --turn T [--step S]) [--as PLAYER] [--json]

@@ -66,7 +66,7 @@ OPPONENTS: dict[str, str] = {"heuristic": "heuristic", "search": "mcts", "random
 """``--opponent`` -> the agent kind (:data:`mtgk.search.AGENTS`) that plays the other seats."""
 
 DEFAULT_PORT = 8028
-_ASSETS = "serve_assets"
+_ASSETS = "viewer_assets"  # (the viewer's folder of page assets: serve.html, .js, .css)
 
 
 class BadRequest(Exception):
@@ -395,8 +395,7 @@ def _asset(name: str) -> bytes:
 def page() -> bytes:
     """The page: one HTML document with its CSS and script inline."""
     html = _asset("serve.html").decode("utf-8")
-    css = resources.files("mtgk.tools").joinpath("viewer_assets", "viewer.css").read_text(
-        "utf-8")  # (the viewer's look: the same board)
+    css = _asset("viewer.css").decode("utf-8")  # (the viewer's look: the same board)
     parts = {"/*{{CSS}}*/": css + "\n" + _asset("serve.css").decode("utf-8"),
              "/*{{JS}}*/": _asset("serve.js").decode("utf-8")}
     for key, text in parts.items():
