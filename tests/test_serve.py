@@ -16,8 +16,13 @@ import argparse
 import json
 import os
 import random
+import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -27,14 +32,16 @@ from typing import Any
 
 import pytest
 
+from mtgk.agents import HeuristicAgent
 from mtgk.cards.decks import deck_lines, parse_deck
 from mtgk.cards.definitions import Registry
 from mtgk.log.logfile import read_log
+from mtgk.rules.engine import Decision
 from mtgk.rules.visibility import Perspective
 from mtgk.tools.cli_base import seat_names
-from mtgk.tools.menus import SeatView
+from mtgk.tools.menus import MORE, SeatView
 from mtgk.tools.render import Renderer
-from mtgk.tools.serve import GameServer, game_header, make_server
+from mtgk.tools.serve import AssignMenu, GameServer, game_header, make_server
 from mtgk.tools.viewer import viewer_data
 from tests.conftest import headless_chromium
 from tests.conftest import run_mtgk as run
@@ -394,3 +401,100 @@ def check_board(browser: Any) -> None:
             for b in row[i + 1:]:
                 assert a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 \
                     or b[3] <= a[1] + 0.5, (a, b)
+
+
+# --------------------------------------------------------------------------
+# damage assignment, the events as they happen, the command itself
+
+
+def test_damage_assignment_is_asked_as_menus() -> None:
+    class _G:
+        def name(self, ref: int) -> str:
+            return {5: "Elf", 6: "Ogre", -2: "Bob"}[ref]
+
+    d = Decision("assign", 0, None, "assign 3 combat damage from Giant",
+                 context={"attacker": 9, "default": [[5, 1], [6, 2]], "recipients": [5, 6, -2]})
+    m = AssignMenu(_G(), d, _G().name)  # type: ignore[arg-type]
+    assert [c.label for c in m.choices] == ["as the rules order it: 1 to Elf, 2 to Ogre",
+                                            "assign it myself"]
+    assert m.pick(0) == [[5, 1], [6, 2]]
+    m = AssignMenu(_G(), d, _G().name)  # type: ignore[arg-type]
+    assert m.pick(1) is MORE and [c.label for c in m.choices] == [
+        "0 to Elf", "1 to Elf", "2 to Elf", "3 to Elf"]
+    assert m.pick(2) is MORE and [c.label for c in m.choices] == ["0 to Ogre", "1 to Ogre"]
+    assert m.pick(1) == [[5, 2], [6, 1], [-2, 0]]
+
+
+class _Slow(HeuristicAgent):
+    """The heuristic agent, thinking a while before each decision (a search would)."""
+
+    def decide(self, game: Any, d: Any) -> Any:
+        time.sleep(0.02)
+        return super().decide(game, d)
+
+
+def test_the_events_come_while_the_agents_play(registry: Registry, tmp_path: Path) -> None:
+    """``GET /api/events`` is answered while an answer is being carried out: the page
+    shows the other players' turns as they are played."""
+    args = argparse.Namespace(players=None, variant=None, attack="multiple",
+                              opponent="heuristic", max_turns=20, max_events=200_000)
+    seat_names(args)
+    lists = [deck_lines(parse_deck(d, registry)) for d in (JACE, RED)]
+    header, _ = game_header(registry, ["a", "b"], lists, 9, args)
+    srv = make_server(registry, header, [HeuristicAgent, lambda: _Slow(1)],
+                      str(tmp_path / "game.mtgk"))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        c = Client(srv)
+        rng = random.Random(2)
+        early = 0
+        while c.state["decision"] and not early:
+            total, epoch = c.state["total"], c.state["epoch"]
+            done = threading.Event()
+
+            def answer(done: threading.Event = done) -> None:
+                c.answer(policy(rng, c.state["decision"]))
+                done.set()
+            t = threading.Thread(target=answer)
+            t.start()
+            status, got = Client.request(c, "GET", f"/api/events?since={total}&epoch={epoch}"
+                                                   "&wait=5")
+            assert status == 200
+            if not done.is_set() and got["events"]["lines"]:
+                early = len(got["events"]["lines"])
+                assert got["events"]["from"] == total
+            t.join()
+        assert early, "no event came before the answer was carried out"
+        lines = c.events
+        status, got = Client.request(c, "GET", f"/api/events?since={len(lines)}&epoch="
+                                               f"{c.state['epoch']}&wait=0.1")
+        assert got["events"]["lines"] == [] and got["total"] == len(lines)
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        srv.games.stop()
+
+
+def test_the_command_prints_the_url_serves_and_stops_keeping_the_log(tmp_path: Path) -> None:
+    log = tmp_path / "game.mtgk"
+    proc = subprocess.Popen([sys.executable, "-m", "mtgk", "serve", "--port", "0", "--seed", "3",
+                             "--log", str(log)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        m = re.search(r"play at (http://127\.0\.0\.1:\d+/)", line)
+        assert m, line
+        with urllib.request.urlopen(m.group(1) + "api/state", timeout=60) as r:
+            state = json.load(r)
+        assert state["decision"] is not None and state["you"] == 0
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "stopped; the log is in" in out and "Traceback" not in err
+    lf = read_log(log)
+    assert lf.header.meta["stopped"].startswith("the server stopped after")
+    assert lf.header.meta["agents"][0]["kind"] == "human"

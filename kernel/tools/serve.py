@@ -23,7 +23,9 @@ Endpoints (all answers are JSON; an error is ``{"error": "one line"}`` with a 4x
 events from ``N`` on; all of them when ``E`` is not the current epoch, which undo
 changes); ``POST /api/answer`` ``{"choice": i, "version": v}``; ``POST /api/back``
 (the last pick of a decision asked in several menus); ``POST /api/undo``;
-``GET /api/log`` the log file.
+``GET /api/events?since=N&epoch=E&wait=S`` the events from ``N`` on, waiting up to
+``S`` seconds for one (a long poll: the page shows the agents' turns as they are
+played); ``GET /api/log`` the log file.
 """
 
 from __future__ import annotations
@@ -52,15 +54,15 @@ from mtgk.log import events as ev
 from mtgk.log.answers import Activate, Attack, Block, Cast, PlayLand
 from mtgk.log.logfile import LogHeader, LogWriter, write_log
 from mtgk.log.replay import new_header
-from mtgk.rules.engine import Agent, RulesError
+from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS
 from mtgk.search import AGENTS
 from mtgk.stepper import Stepper, StepperError
 from mtgk.tools.cli_base import Runner, UserError, command, game_decks
-from mtgk.tools.menus import MORE, Menu
+from mtgk.tools.menus import MORE, Choice, Menu
 from mtgk.tools.viewer import LiveView
 
-__all__ = ["OPPONENTS", "GameServer", "GameThread", "ServedGame", "make_server"]
+__all__ = ["OPPONENTS", "AssignMenu", "GameServer", "GameThread", "ServedGame", "make_server"]
 
 OPPONENTS: dict[str, str] = {"heuristic": "heuristic", "search": "mcts", "random": "random"}
 """``--opponent`` -> the agent kind (:data:`mtgk.search.AGENTS`) that plays the other seats."""
@@ -98,7 +100,9 @@ class ServedGame:
         self.epoch = 0  # bumped when the events shown so far are taken back (undo)
         self.message = ""  # the last refusal, said once
         self.failed = ""  # the engine's failure, if it failed
-        self.events: list[str] = []
+        self.events: list[str] = []  # every event's text so far (appended under ``feed``)
+        #: notified as events are added (the game thread) for :meth:`wait_events` (any)
+        self.feed = threading.Condition()
         self.menu: Menu | None = None
         self._marks: list[int] = []  # len(answers) before each decision the person answered
         self._picks: list[int] = []  # len(menu.picked) before each pick of the person's
@@ -107,10 +111,10 @@ class ServedGame:
         agents: list[Agent | None] = [None if i == seat else make()
                                       for i, make in enumerate(makers)]
         self.view = LiveView(reg, seat, header.players[seat])
+        self.stepper: Stepper = None  # type: ignore[assignment]  # (set once it has started)
         try:
-            self.stepper = Stepper(reg, header, agents)
+            self.stepper = Stepper(reg, header, agents, watch=self._listen)
         except Exception as exc:  # noqa: BLE001 - the engine failed before the first question
-            self.stepper = None  # type: ignore[assignment]
             self._fail(exc)
             return
         self._settle()
@@ -126,13 +130,19 @@ class ServedGame:
     def _name(self, ref: int) -> str:
         return self.view.renderer.ref(ref)
 
+    def _menu(self, game: Game, d: Decision) -> Menu:
+        """The menus ``d`` is asked in (the terminal game's; damage assignment asked too)."""
+        if d.kind == "assign" and isinstance(d.context, dict) and d.context.get("recipients"):
+            return AssignMenu(game, d, self._name)
+        return Menu(game, d, {}, name=self._name)
+
     def _settle(self) -> None:
         """Ask the pending decision as a menu; answer at once what has one choice."""
         st = self.stepper
         try:
             while st.decision is not None:
                 self._catch_up()
-                menu = Menu(st.game, st.decision, {}, name=self._name)
+                menu = self._menu(st.game, st.decision)
                 while menu.answer is MORE and len(menu.choices) == 1:
                     menu.pick(0)
                 if menu.answer is MORE:
@@ -150,8 +160,31 @@ class ServedGame:
         if st.decision is None:
             self.close()
 
-    def _catch_up(self) -> None:
-        self.events += self.view.catch_up(self.stepper.log)
+    def _listen(self, game: Game) -> None:
+        """Tell the page of ``game``'s events as they happen (while the agents play)."""
+        def heard(env: ev.Envelope) -> None:
+            if self.stepper is None or self.stepper.game is game:  # (not a fork's replay)
+                self._catch_up(game)
+        game.listeners.append(heard)
+
+    def _catch_up(self, game: Game | None = None) -> None:
+        lines = self.view.catch_up((game or self.stepper.game).log)
+        if lines:
+            with self.feed:
+                self.events += lines
+                self.feed.notify_all()
+
+    def wait_events(self, since: int, epoch: int, wait: float) -> dict[str, Any]:
+        """The events from ``since`` on, waiting up to ``wait`` seconds for one (any
+        thread may ask: the game's thread may be busy playing the agents' turns)."""
+        with self.feed:
+            self.feed.wait_for(lambda: len(self.events) > since or self.epoch != epoch,
+                               timeout=max(0.0, min(wait, 30.0)))
+            if self.epoch != epoch:
+                since = 0
+            since = max(0, min(since, len(self.events)))
+            return {"epoch": self.epoch, "events": {"from": since, "lines": self.events[since:]},
+                    "total": len(self.events)}
 
     def _write(self) -> None:
         """Write the events not written yet (the whole log again after an undo)."""
@@ -226,7 +259,7 @@ class ServedGame:
             raise BadRequest("nothing to take back in this decision (undo goes back a "
                              "whole decision)")
         keep = self._picks.pop()
-        again = Menu(menu.game, menu.d, {}, name=self._name)
+        again = self._menu(menu.game, menu.d)
         for i in menu.picked[:keep]:
             again.pick(i)
         self.menu = again
@@ -250,8 +283,11 @@ class ServedGame:
         except StepperError as err:
             raise BadRequest(f"cannot undo: {err}", 409) from None
         self.view = LiveView(self.reg, self.seat, self.header.players[self.seat])
-        self.events = []
-        self.epoch += 1
+        with self.feed:
+            self.events = []
+            self.epoch += 1
+            self.feed.notify_all()
+        self._listen(st.game)
         self.version += 1
         self.message = "undone: back at your previous decision"
         self._settle()
@@ -341,10 +377,57 @@ class ServedGame:
         return 0
 
 
+class AssignMenu(Menu):
+    """A combat damage assignment asked as menus: the engine's default (lethal damage to
+    each blocker in order, CR 510.1c), or how much each recipient gets, one at a time (the
+    last gets what is left; the engine checks the whole, and refuses an illegal one)."""
+
+    def __init__(self, game: Game, d: Decision, name: Callable[[int], str]) -> None:
+        self.game = game
+        self.d = d
+        self.cards = {}
+        self.name_of = name
+        self.depth = 0
+        self.picked: list[int] = []
+        self.answer: Any = MORE
+        self._parts: list[Any] = []
+        ctx = d.context
+        self._default = [list(p) for p in ctx["default"]]
+        self._rest: list[Any] = list(ctx["recipients"])
+        self._left = sum(n for _, n in self._default)
+        words = ", ".join(f"{n} to {name(r)}" for r, n in self._default)
+        self.choices = [Choice(f"as the rules order it: {words}", "default", value=None),
+                        Choice("assign it myself", "own", value=MORE)]
+
+    def _amounts(self) -> None:
+        r = self._rest[0]
+        if len(self._rest) == 1:
+            self._parts.append([r, self._left])
+            self.answer = self._parts
+            return
+        self.choices = [Choice(f"{n} to {self.name_of(r)}", "assign", number=n, value=n)
+                        for n in range(self._left + 1)]
+
+    def pick(self, i: int) -> Any:
+        c = self.choices[i]
+        self.depth += 1
+        self.picked.append(i)
+        if c.kind == "default":
+            self.answer = self._default
+        elif c.kind == "own":
+            self._amounts()
+        else:
+            self._parts.append([self._rest.pop(0), c.value])
+            self._left -= c.value
+            self._amounts()
+        return self.answer
+
+
 _PROMPTS = {"priority": "you have priority", "attackers": "declare attackers",
             "blockers": "declare blockers", "mulligan": "keep this hand?",
             "order": "order these (first picked goes first)", "targets": "choose targets",
-            "modes": "choose modes", "x": "choose X", "may": "yes or no?"}
+            "modes": "choose modes", "x": "choose X", "may": "yes or no?",
+            "assign": "assign combat damage"}
 
 
 class GameThread:
@@ -474,6 +557,10 @@ class _Handler(BaseHTTPRequestHandler):
             q = parse_qs(url.query)
             since, epoch = _int(q, "since", 0), _int(q, "epoch", -1)
             self._json(200, games.call(lambda: games.game.public(since, epoch)))
+        elif url.path == "/api/events":  # (answered here: the game's thread may be busy)
+            q = parse_qs(url.query)
+            self._json(200, games.game.wait_events(_int(q, "since", 0), _int(q, "epoch", -1),
+                                                   _seconds(q, "wait")))
         elif url.path == "/api/log":
             with open(games.game.log_path, "rb") as fp:
                 data = fp.read()
@@ -519,6 +606,17 @@ def _int(q: dict[str, Any], key: str, default: int) -> int:
         return int(v)
     except (TypeError, ValueError):
         raise BadRequest(f"{key} must be a whole number") from None
+
+
+def _seconds(q: dict[str, Any], key: str) -> float:
+    v = q.get(key, ["0"])[0]
+    try:
+        n = float(v)
+    except ValueError:
+        raise BadRequest(f"{key} must be a number of seconds") from None
+    if not 0 <= n <= 3600:  # (not NaN either)
+        raise BadRequest(f"{key} must be a number of seconds")
+    return n
 
 
 def make_server(reg: Registry, header: LogHeader, makers: Sequence[Callable[[], Agent]],

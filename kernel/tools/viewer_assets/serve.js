@@ -203,9 +203,22 @@
   }
 
   // ------------------------------------------------------------ talking to the server
+  // while an answer is being carried out (the agents play on), show the events as they come
+  async function follow() {
+    while (busy) {
+      try {
+        const r = await fetch("/api/events?since=" + events.length + "&epoch=" + epoch + "&wait=2");
+        const data = await r.json();
+        if (!busy || data.error || data.epoch !== epoch) return;
+        if (G && data.events.lines.length) { G.events = data.events; drawEvents(); }
+      } catch (e) { return; }
+    }
+  }
+
   async function call(method, path, body) {
     busy = true;
     document.body.classList.add("busy");
+    if (method !== "GET") { $("prompt").textContent = "the others play…"; follow(); }
     try {
       const r = await fetch(path, method === "GET" ? {} : {
         method: "POST", headers: { "Content-Type": "application/json" },
