@@ -39,9 +39,9 @@ from mtgk.log.logfile import read_log
 from mtgk.rules.engine import Decision
 from mtgk.rules.visibility import Perspective
 from mtgk.tools.cli_base import seat_names
-from mtgk.tools.menus import MORE, SeatView
+from mtgk.tools.menus import MORE, AssignMenu, SeatView
 from mtgk.tools.render import Renderer
-from mtgk.tools.serve import AssignMenu, GameServer, game_header, make_server
+from mtgk.tools.serve import GameServer, game_header, make_server
 from mtgk.tools.viewer import viewer_data
 from tests.conftest import headless_chromium
 from tests.conftest import run_mtgk as run
@@ -498,3 +498,35 @@ def test_the_command_prints_the_url_serves_and_stops_keeping_the_log(tmp_path: P
     lf = read_log(log)
     assert lf.header.meta["stopped"].startswith("the server stopped after")
     assert lf.header.meta["agents"][0]["kind"] == "human"
+
+
+def test_stops_and_pass_turn(registry: Registry, tmp_path: Path) -> None:
+    """With no stops, priority with the stack empty is passed for the person; pass turn
+    passes every priority until the turn ends; both keep the log an ordinary one."""
+    log = tmp_path / "game.mtgk"
+    with served(registry, log, seed=12) as c:
+        assert c.state["stops"]["mine"] == c.state["steps"]  # (asked everywhere at first)
+        status, data = c.request("POST", "/api/stops", {"mine": ["nap"], "theirs": []})
+        assert status == 400 and "'nap' is not a step" in data["error"]
+        rng = random.Random(4)
+        while c.state["decision"]["kind"] == "mulligan":
+            c.answer(0)
+        c.post("/api/stops", mine=["precombat_main"], theirs=[])
+        assert c.state["stops"] == {"mine": ["precombat_main"], "theirs": []}
+        yielded = 0
+        for _ in range(3000):
+            d = c.state["decision"]
+            if d is None:
+                break
+            g = c.state["state"]["g"]  # [turn, active, step, ...]
+            if d["kind"] == "priority" and d["step"] == 0 and "s" not in c.state["state"]:
+                assert g[1] == 0 and g[2] == "precombat_main", g  # only where a stop is
+                if not yielded and g[0] >= 3:
+                    c.post("/api/yield")
+                    yielded = g[0]
+                    d2, g2 = c.state["decision"], c.state["state"]["g"]
+                    assert d2 is None or d2["kind"] != "priority" or g2[0] > yielded, g2
+                    continue
+            c.answer(policy(rng, d))
+        assert c.state["over"] and yielded
+    check_log(log, c)

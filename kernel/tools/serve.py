@@ -23,7 +23,9 @@ Endpoints (all answers are JSON; an error is ``{"error": "one line"}`` with a 4x
 events from ``N`` on; all of them when ``E`` is not the current epoch, which undo
 changes); ``POST /api/answer`` ``{"choice": i, "version": v}``; ``POST /api/back``
 (the last pick of a decision asked in several menus); ``POST /api/undo``;
-``GET /api/events?since=N&epoch=E&wait=S`` the events from ``N`` on, waiting up to
+``POST /api/stops`` ``{"mine": [steps], "theirs": [steps]}`` (the steps you are asked in
+with the stack empty; the others pass for you); ``POST /api/yield`` (pass until the turn
+ends); ``GET /api/events?since=N&epoch=E&wait=S`` the events from ``N`` on, waiting up to
 ``S`` seconds for one (a long poll: the page shows the agents' turns as they are
 played); ``GET /api/log`` the log file.
 """
@@ -56,18 +58,21 @@ from mtgk.log.logfile import LogHeader, LogWriter, write_log
 from mtgk.log.replay import new_header
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS
+from mtgk.rules.turns import STEPS
 from mtgk.search import AGENTS
 from mtgk.stepper import Stepper, StepperError
 from mtgk.tools.cli_base import Runner, UserError, command, game_decks
-from mtgk.tools.menus import MORE, Choice, Menu
+from mtgk.tools.menus import MORE, AssignMenu, Menu
 from mtgk.tools.viewer import LiveView
 
-__all__ = ["OPPONENTS", "AssignMenu", "GameServer", "GameThread", "ServedGame", "make_server"]
+__all__ = ["OPPONENTS", "GameServer", "GameThread", "ServedGame", "make_server"]
 
 OPPONENTS: dict[str, str] = {"heuristic": "heuristic", "search": "mcts", "random": "random"}
 """``--opponent`` -> the agent kind (:data:`mtgk.search.AGENTS`) that plays the other seats."""
 
 DEFAULT_PORT = 8028
+PRIORITY_STEPS = tuple(x for x in STEPS if x not in ("untap", "cleanup"))
+"""The steps a player gets priority in (CR 502.4, 514.3: none in untap and cleanup)."""
 _ASSETS = "viewer_assets"  # (the viewer's folder of page assets: serve.html, .js, .css)
 
 
@@ -106,6 +111,11 @@ class ServedGame:
         self.menu: Menu | None = None
         self._marks: list[int] = []  # len(answers) before each decision the person answered
         self._picks: list[int] = []  # len(menu.picked) before each pick of the person's
+        #: the steps the person is asked in when they get priority with the stack empty, on
+        #: their (team's) turns and on the others' (else they pass); all, to begin with
+        self.stops: dict[str, set[str]] = {"mine": set(PRIORITY_STEPS),
+                                           "theirs": set(PRIORITY_STEPS)}
+        self.yield_turn = 0  # pass every priority until this turn ends (0: not yielding)
         self._writer: LogWriter | None = LogWriter(log_path, header)
         self._written = 0
         agents: list[Agent | None] = [None if i == seat else make()
@@ -142,6 +152,10 @@ class ServedGame:
         try:
             while st.decision is not None:
                 self._catch_up()
+                auto = self._auto_pass(st.decision)
+                if auto is not None:
+                    st.answer(auto)
+                    continue
                 menu = self._menu(st.game, st.decision)
                 while menu.answer is MORE and len(menu.choices) == 1:
                     menu.pick(0)
@@ -166,6 +180,59 @@ class ServedGame:
             if self.stepper is None or self.stepper.game is game:  # (not a fork's replay)
                 self._catch_up(game)
         game.listeners.append(heard)
+
+    def _auto_pass(self, d: Decision) -> Any:
+        """The pass that answers ``d`` for the person (their stops and yield), or ``None``."""
+        if d.kind != "priority" or not d.options:
+            return None
+        passes = [o for o in d.options if o[0] == "pass"]
+        if not passes:
+            return None
+        s = self.stepper.state
+        if self.yield_turn:
+            if s.turn == self.yield_turn:
+                return passes[0]
+            self.yield_turn = 0
+        if s.stack:
+            return None
+        team = next((t for t in s.teams if self.seat in t), [self.seat])
+        whose = "mine" if s.active in team else "theirs"
+        return None if s.step in self.stops[whose] else passes[0]
+
+    def set_stops(self, mine: Any, theirs: Any, version: Any = None) -> None:
+        """Ask the person in these steps only (with the stack empty): the others pass."""
+        for name, steps in (("mine", mine), ("theirs", theirs)):
+            if not isinstance(steps, list) or not all(isinstance(x, str) for x in steps):
+                raise BadRequest(f"{name} is a list of step names")
+            bad = [x for x in steps if x not in PRIORITY_STEPS]
+            if bad:
+                raise BadRequest(f"{bad[0]!r} is not a step with priority (the steps: "
+                                 f"{', '.join(PRIORITY_STEPS)})")
+        self.stops = {"mine": set(mine), "theirs": set(theirs)}
+        self.version += 1
+        self._pass_now()
+
+    def yield_turn_now(self, version: Any = None) -> None:
+        """Pass priority until this turn ends (other decisions are still asked)."""
+        self._check(version)
+        self.yield_turn = self.stepper.state.turn
+        self.version += 1
+        self._pass_now()
+
+    def _pass_now(self) -> None:
+        """The pending decision is a priority the stops now pass: pass it and play on."""
+        menu = self.menu
+        if menu is None or self._picks or self.failed:
+            return
+        auto = self._auto_pass(menu.d)
+        if auto is None:
+            return
+        try:
+            self.stepper.answer(auto)
+        except Exception as exc:  # noqa: BLE001 - an engine or card failure ends the game
+            self._fail(exc)
+            return
+        self._settle()
 
     def _catch_up(self, game: Game | None = None) -> None:
         lines = self.view.catch_up((game or self.stepper.game).log)
@@ -313,6 +380,8 @@ class ServedGame:
             "events": {"from": since, "lines": self.events[since:]},
             "total": len(self.events), "message": self.message,
             "can_undo": bool(self._marks) and not self.failed and self.menu is not None,
+            "steps": list(PRIORITY_STEPS), "yielding": bool(self.yield_turn),
+            "stops": {k: [x for x in PRIORITY_STEPS if x in v] for k, v in self.stops.items()},
             "log": self.log_path, "decision": self._decision()}
         return out
 
@@ -375,52 +444,6 @@ class ServedGame:
         if o.zone == "battlefield" or (o.zone == "hand" and o.owner == self.seat):
             return value
         return 0
-
-
-class AssignMenu(Menu):
-    """A combat damage assignment asked as menus: the engine's default (lethal damage to
-    each blocker in order, CR 510.1c), or how much each recipient gets, one at a time (the
-    last gets what is left; the engine checks the whole, and refuses an illegal one)."""
-
-    def __init__(self, game: Game, d: Decision, name: Callable[[int], str]) -> None:
-        self.game = game
-        self.d = d
-        self.cards = {}
-        self.name_of = name
-        self.depth = 0
-        self.picked: list[int] = []
-        self.answer: Any = MORE
-        self._parts: list[Any] = []
-        ctx = d.context
-        self._default = [list(p) for p in ctx["default"]]
-        self._rest: list[Any] = list(ctx["recipients"])
-        self._left = sum(n for _, n in self._default)
-        words = ", ".join(f"{n} to {name(r)}" for r, n in self._default)
-        self.choices = [Choice(f"as the rules order it: {words}", "default", value=None),
-                        Choice("assign it myself", "own", value=MORE)]
-
-    def _amounts(self) -> None:
-        r = self._rest[0]
-        if len(self._rest) == 1:
-            self._parts.append([r, self._left])
-            self.answer = self._parts
-            return
-        self.choices = [Choice(f"{n} to {self.name_of(r)}", "assign", number=n, value=n)
-                        for n in range(self._left + 1)]
-
-    def pick(self, i: int) -> Any:
-        c = self.choices[i]
-        self.depth += 1
-        self.picked.append(i)
-        if c.kind == "default":
-            self.answer = self._default
-        elif c.kind == "own":
-            self._amounts()
-        else:
-            self._parts.append([self._rest.pop(0), c.value])
-            self._left -= c.value
-            self._amounts()
-        return self.answer
 
 
 _PROMPTS = {"priority": "you have priority", "attackers": "declare attackers",
@@ -586,7 +609,9 @@ class _Handler(BaseHTTPRequestHandler):
         acts: dict[str, Callable[[], None]] = {
             "/api/answer": lambda: g.answer(body.get("choice"), version),
             "/api/back": lambda: g.back(version),
-            "/api/undo": lambda: g.undo(version)}
+            "/api/undo": lambda: g.undo(version),
+            "/api/stops": lambda: g.set_stops(body.get("mine"), body.get("theirs"), version),
+            "/api/yield": lambda: g.yield_turn_now(version)}
         act = acts.get(url.path)
         if act is None:
             raise BadRequest(f"no such action: {url.path}", 404)

@@ -160,6 +160,8 @@
     $("result").textContent = G.result || "";
     $("undo").disabled = !G.can_undo;
     drawDecision();
+    drawStops();
+    $("yield").disabled = !G.decision || G.yielding;
     drawEvents();
     document.body.dataset.version = String(G.version);
     document.body.dataset.over = G.over ? "1" : "0";
@@ -179,6 +181,16 @@
     $("prompt").textContent = d.prompt;
     $("choices").innerHTML = d.choices.map((c) => '<button class="choice ' + esc(c.kind) + '" data-i="' + c.i + '"' +
       (c.oid ? ' data-oid="' + c.oid + '"' : "") + ">" + esc(c.label) + "</button>").join("");
+  }
+
+  function drawStops() {
+    const t = $("stops");
+    const key = JSON.stringify(G.stops);
+    if (t.dataset.key === key) return;
+    t.dataset.key = key;
+    const row = (step) => "<tr><td>" + esc(step.replace(/_/g, " ")) + "</td>" + ["mine", "theirs"].map((w) =>
+      '<td><input type="checkbox" data-whose="' + w + '" data-step="' + esc(step) + '"' + (G.stops[w].includes(step) ? " checked" : "") + "></td>").join("") + "</tr>";
+    t.innerHTML = "<tr><th></th><th>your turn</th><th>their turns</th></tr>" + G.steps.map(row).join("");
   }
 
   function drawEvents() {
@@ -261,6 +273,12 @@
     const box = $("events");
     stick = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
   });
+  $("stops").addEventListener("change", () => {
+    if (!G) return;
+    const steps = (w) => Array.from(document.querySelectorAll('#stops input[data-whose="' + w + '"]:checked')).map((x) => x.dataset.step);
+    call("POST", "/api/stops", { mine: steps("mine"), theirs: steps("theirs") });
+  });
+  $("yield").addEventListener("click", () => { if (!busy && G) call("POST", "/api/yield", { version: G.version }); });
   $("back").addEventListener("click", () => { if (!busy && G) call("POST", "/api/back", { version: G.version }); });
   $("undo").addEventListener("click", () => { if (!busy && G) call("POST", "/api/undo", { version: G.version }); });
   document.addEventListener("keydown", (e) => {
