@@ -58,9 +58,9 @@ RED = "17 Mountain\n19 Gray Ogre\n4 Shock\n"
 @contextmanager
 def served(registry: Registry, path: Path, seed: int = 3, players: list[str] | None = None,
            variant: str | None = None, decks: tuple[str, ...] = (JACE, RED),
-           max_turns: int = 40) -> Iterator[Client]:
+           max_turns: int = 40, opponent: str = "heuristic") -> Iterator[Client]:
     args = argparse.Namespace(players=players, variant=variant, attack="multiple",
-                              opponent="heuristic", max_turns=max_turns, max_events=200_000)
+                              opponent=opponent, max_turns=max_turns, max_events=200_000)
     seat_names(args)
     n = len(args.players)
     lists = [deck_lines(parse_deck(decks[i % len(decks)], registry)) for i in range(n)]
@@ -187,6 +187,14 @@ def test_multiplayer_games_through_the_api(registry: Registry, tmp_path: Path,
     header = read_log(log).header
     kinds = [a["kind"] for a in header.meta["agents"]]
     assert kinds[0] == "human" and "human" not in kinds[1:]
+
+
+def test_the_search_agent_as_the_opponent(registry: Registry, tmp_path: Path) -> None:
+    log = tmp_path / "game.mtgk"
+    with served(registry, log, seed=2, opponent="search", max_turns=8) as c:
+        play_out(c, 3)
+    check_log(log, c)
+    assert read_log(log).header.meta["agents"][1]["kind"] == "mcts"
 
 
 def test_undo_and_back(registry: Registry, tmp_path: Path) -> None:
@@ -337,23 +345,47 @@ def test_browser_plays_a_whole_game_with_the_mouse(browser: Any, registry: Regis
                 "!document.body.classList.contains('busy') && "
                 f"document.body.dataset.version !== '{version}'"))
 
-        clicks = card_clicks = 0
+        clicks = card_clicks = bf_clicks = 0
+        stops_set = undone = False
+        shot_turn = 0
         for _ in range(3000):
             WebDriverWait(browser, 60).until(ready)
             version = int(browser.execute_script("return document.body.dataset.version"))
             if browser.execute_script("return document.body.dataset.over") == "1":
                 break
             turn = int(browser.execute_script("return document.body.dataset.turn"))
-            if not shot and turn >= 6 and browser.find_elements(By.CSS_SELECTOR, "#bf-1 .perm"):
-                shot = True
-                check_board(browser)
-                if os.environ.get("MTGK_SCREENSHOT"):
+            if turn != shot_turn and 6 <= turn <= 12 and \
+                    browser.find_elements(By.CSS_SELECTOR, "#bf-1 .perm"):
+                if not shot:
+                    check_board(browser)
+                shot, shot_turn = True, turn
+                if os.environ.get("MTGK_SCREENSHOT"):  # (the last one kept: a fuller board)
                     dest = os.environ["MTGK_SCREENSHOT"]
                     path = Path(dest) if dest.endswith(".png") else ROOT / "docs" / "serve.png"
                     path.parent.mkdir(parents=True, exist_ok=True)
                     assert browser.save_screenshot(str(path))
+            if not stops_set:  # the stops: not asked in their upkeeps
+                browser.find_element(By.CSS_SELECTOR, "#stops-box summary").click()
+                browser.find_element(
+                    By.CSS_SELECTOR, '#stops input[data-whose="theirs"][data-step="upkeep"]').click()
+                browser.find_element(By.CSS_SELECTOR, "#stops-box summary").click()
+                stops_set = True
+                continue
+            undo = browser.find_element(By.ID, "undo")
+            if not undone and turn >= 3 and undo.is_enabled():
+                undo.click()
+                undone = True
+                continue
+            creatures = browser.find_elements(By.CSS_SELECTOR, "#bf-0 .perm.can")
             cards = browser.find_elements(By.CSS_SELECTOR, "#hand-0 .mini.can")
-            if cards and rng.random() < 0.7:
+            if creatures and rng.random() < 0.6:
+                creatures[0].click()  # an attacker: the click declares it
+                lit = browser.find_elements(By.CSS_SELECTOR, "button.choice.lit")
+                if lit:
+                    lit[0].click()
+                card_clicks += 1
+                bf_clicks += 1
+            elif cards and rng.random() < 0.7:
                 cards[0].click()  # a card in the hand with one choice: the click picks it
                 lit = browser.find_elements(By.CSS_SELECTOR, "button.choice.lit")
                 if lit:  # several: they are lit, pick one of them
@@ -373,11 +405,13 @@ def test_browser_plays_a_whole_game_with_the_mouse(browser: Any, registry: Regis
         assert browser.execute_script("return document.body.dataset.over") == "1"
         assert browser.find_element(By.ID, "result").text, "no result shown"
         shown = browser.execute_script(
-            "return Array.from(document.querySelectorAll('#events .line')).length")
-        assert shown == len(c.get("/api/state?since=0&epoch=-1")["events"]["lines"])
+            "return Array.from(document.querySelectorAll('#events .line')).map((e) => e.title)")
+        assert shown == c.get("/api/state?since=0&epoch=-1")["events"]["lines"]
         errors = [m for m in browser.get_log("browser") if m.get("level") == "SEVERE"]
         assert not errors, errors
-    assert shot and clicks > 10 and card_clicks > 0, (shot, clicks, card_clicks, turn)
+        assert c.state["stops"]["theirs"] == [x for x in c.state["steps"] if x != "upkeep"]
+    assert shot and clicks > 10 and card_clicks > 0 and bf_clicks > 0 and undone, \
+        (shot, clicks, card_clicks, bf_clicks, undone, turn)
     check_log(log, c)
 
 
