@@ -521,6 +521,13 @@ class GameServer(ThreadingHTTPServer):
         self.page = page()
         super().__init__(address, _Handler)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A request that failed outside its handler (a connection dropped): one line."""
+        exc = sys.exc_info()[1]
+        if not self.quiet and exc is not None:
+            sys.stderr.write(f"mtgk serve: a request from {client_address[0]} failed: "
+                             f"{type(exc).__name__}: {exc}\n")
+
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
