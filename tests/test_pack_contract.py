@@ -353,7 +353,7 @@ def test_payment_uses_a_mana_ability_that_costs_mana(reg: Registry) -> None:
 def test_payment_uses_an_untap_symbol_mana_ability(reg: Registry) -> None:
     """A tapped Pili-Pala's "{2}, {Q}: Add one mana of any color" pays a white spell from
     two Mountains: they pay the {2}, the {Q} untaps it (the old planner used {T} only)."""
-    res = run(reg, """
+    run(reg, """
         name: scarecrow-untaps-for-mana
         players:
           alice: {battlefield: [Mountain, Mountain, Mountain,
