@@ -564,3 +564,51 @@ def test_stops_and_pass_turn(registry: Registry, tmp_path: Path) -> None:
             c.answer(policy(rng, d))
         assert c.state["over"] and yielded
     check_log(log, c)
+
+
+class _Boom(HeuristicAgent):
+    """An agent that fails at its third decision (a card's or an agent's bug)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.asked = 0
+
+    def decide(self, game: Any, d: Any) -> Any:
+        self.asked += 1
+        if self.asked == 3:
+            raise RuntimeError("boom")
+        return super().decide(game, d)
+
+
+def test_a_failing_game_is_one_line_and_keeps_its_log(registry: Registry, tmp_path: Path
+                                                      ) -> None:
+    args = argparse.Namespace(players=None, variant=None, attack="multiple",
+                              opponent="heuristic", max_turns=20, max_events=200_000)
+    seat_names(args)
+    lists = [deck_lines(parse_deck(d, registry)) for d in (JACE, RED)]
+    header, _ = game_header(registry, ["a", "b"], lists, 9, args)
+    log = tmp_path / "game.mtgk"
+    srv = make_server(registry, header, [HeuristicAgent, _Boom], str(log))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        c = Client(srv)
+        rng = random.Random(1)
+        while c.state["decision"]:
+            c.answer(policy(rng, c.state["decision"]))
+        assert c.state["failed"].startswith("the game stopped after ")
+        assert c.state["failed"].endswith("RuntimeError: boom") and c.state["over"]
+        status, data = c.request("POST", "/api/answer", {"choice": 0})
+        assert status == 409 and data["error"] == c.state["failed"]
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        srv.games.stop()
+    assert len(read_log(log).envelopes) == len(c.events)
+
+
+def test_serve_has_help() -> None:
+    code, out, _ = run("serve", "--help")
+    assert code == 0 and out.startswith("usage: mtgk serve")
+    for option in ("--port", "--host", "--open", "--decks", "--opponent", "--players",
+                   "--variant", "--log"):
+        assert option in out

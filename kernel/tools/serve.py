@@ -374,7 +374,7 @@ class ServedGame:
             "version": self.version, "epoch": self.epoch, "you": self.seat,
             "players": players, "teams": [list(t) for t in s.teams],
             "deck": self.header.meta.get("deck_names", [""] * len(players))[self.seat],
-            "over": st is None or st.decision is None, "winner": winner,
+            "over": st is None or st.decision is None or bool(self.failed), "winner": winner,
             "result": self._result(), "failed": self.failed,
             "state": state, "cards": self.view.cards(),
             "events": {"from": since, "lines": self.events[since:]},
