@@ -263,6 +263,10 @@ def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
     assert code == 2, (out, err)
     lines = err.strip().splitlines()
     assert len(lines) == 1 and f"port {port}" in lines[0] and "in use" in lines[0], err
+    code, out, err = run("serve", "--port", 0, "--log", tmp_path / "no" / "such" / "g.mtgk")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "cannot write" in err, err
+    code, out, err = run("serve", "--port", 70000)
+    assert code == 2 and "--port" in err and "Traceback" not in err
 
 
 # --------------------------------------------------------------------------

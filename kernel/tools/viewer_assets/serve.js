@@ -258,7 +258,7 @@
   });
   $("choices").addEventListener("mouseover", (e) => {
     const b = e.target.closest("button.choice");
-    document.querySelectorAll(".perm.lit-card").forEach((x) => x.classList.remove("lit-card"));
+    document.querySelectorAll(".lit-card").forEach((x) => x.classList.remove("lit-card"));
     if (b && b.dataset.oid) document.querySelectorAll('[data-oid="' + b.dataset.oid + '"]').forEach((x) => x.classList.add("lit-card"));
   });
   $("table").addEventListener("click", (e) => {
