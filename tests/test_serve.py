@@ -616,3 +616,30 @@ def test_serve_has_help() -> None:
     for option in ("--port", "--host", "--open", "--decks", "--opponent", "--players",
                    "--variant", "--log"):
         assert option in out
+
+
+def test_browser_draws_two_headed_giant_as_two_teams(browser: Any, registry: Registry,
+                                                     tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with served(registry, tmp_path / "game.mtgk", seed=5, variant="two-headed-giant") as c:
+        browser.get(c.url)
+        for _ in range(6):  # a few clicks: the mulligans, the first priorities
+            version = c.state["version"]
+            WebDriverWait(browser, 60).until(lambda d: d.execute_script(
+                "return document.body.dataset.ready === '1' && "
+                "!document.body.classList.contains('busy')"))
+            browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")[0].click()
+            WebDriverWait(browser, 60).until(lambda d, v=version: d.execute_script(
+                f"return document.body.dataset.version !== '{v}' && "
+                "!document.body.classList.contains('busy')"))
+            c.get("/api/state?since=0&epoch=-1")
+        teams = browser.find_elements(By.CSS_SELECTOR, ".team")
+        assert len(teams) == 2
+        assert "Alice & Carol" in browser.find_element(By.CSS_SELECTOR, "#side-bottom").text
+        assert "Bob & Dave" in browser.find_element(By.CSS_SELECTOR, "#side-top").text
+        assert browser.find_element(By.ID, "team-life-0").text == \
+            str(c.state["state"]["p0"][0])
+        assert len(browser.find_elements(By.CSS_SELECTOR, ".player")) == 4
+        assert not browser.find_elements(By.CSS_SELECTOR, "#hand-2 .mini:not(.hidden)")
