@@ -218,6 +218,9 @@ def test_undo_and_back(registry: Registry, tmp_path: Path) -> None:
         assert [x["label"] for x in c.state["decision"]["choices"]] == \
             [x["label"] for x in before["choices"]]
         assert c.state["total"] <= n_after
+        if c.state["can_undo"]:  # and once more: two decisions back
+            c.post("/api/undo")
+            assert c.state["epoch"] == epoch + 2 and c.state["decision"]
         # a decision asked in several menus (attackers one by one, a spell's ways): back
         # takes its last pick back
         backs = 0

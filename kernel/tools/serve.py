@@ -118,6 +118,7 @@ class ServedGame:
         self.yield_turn = 0  # pass every priority until this turn ends (0: not yielding)
         self._writer: LogWriter | None = LogWriter(log_path, header)
         self._written = 0
+        self._rewrite = False  # the log is written anew at the next write (after an undo)
         agents: list[Agent | None] = [None if i == seat else make()
                                       for i, make in enumerate(makers)]
         self.view = LiveView(reg, seat, header.players[seat])
@@ -258,7 +259,8 @@ class ServedGame:
         if self._writer is None or self.stepper is None or self.stepper.game is None:
             return
         log = self.stepper.log
-        if len(log) < self._written:
+        if self._rewrite or len(log) < self._written:
+            self._rewrite = False
             self._writer.close()
             write_log(self.log_path, self.header, log)
             self._writer = LogWriter.reopen(self.log_path)
@@ -350,6 +352,7 @@ class ServedGame:
         except StepperError as err:
             raise BadRequest(f"cannot undo: {err}", 409) from None
         self.view = LiveView(self.reg, self.seat, self.header.players[self.seat])
+        self._rewrite = True  # (what follows the undone decision is another game's)
         with self.feed:
             self.events = []
             self.epoch += 1
