@@ -646,3 +646,20 @@ def test_browser_draws_two_headed_giant_as_two_teams(browser: Any, registry: Reg
             str(c.state["state"]["p0"][0])
         assert len(browser.find_elements(By.CSS_SELECTOR, ".player")) == 4
         assert not browser.find_elements(By.CSS_SELECTOR, "#hand-2 .mini:not(.hidden)")
+
+
+def test_the_decisions_of_the_built_in_decks(registry: Registry, tmp_path: Path) -> None:
+    """Games of the built-in decks ask every common kind of decision through the page's
+    menus (a random person: damage splits the rules refuse are asked again)."""
+    from mtgk.cards.decks import builtin_decks, load_deck
+
+    names = [k for k in builtin_decks(registry) if "/" not in k][:2]
+    decks = tuple("\n".join(deck_lines(load_deck(n, registry))) for n in names)
+    kinds: set[str] = set()
+    for seed in range(1, 7):
+        log = tmp_path / f"game{seed}.mtgk"
+        with served(registry, log, seed=seed, decks=decks) as c:
+            kinds |= play_out(c, seed)
+        check_log(log, c)
+    assert {"mulligan", "priority", "attackers", "blockers", "assign", "may", "targets",
+            "search", "bottom"} <= kinds, kinds
