@@ -663,3 +663,26 @@ def test_the_decisions_of_the_built_in_decks(registry: Registry, tmp_path: Path)
         check_log(log, c)
     assert {"mulligan", "priority", "attackers", "blockers", "assign", "may", "targets",
             "search", "bottom"} <= kinds, kinds
+
+
+def test_an_illegal_damage_split_is_refused_and_asked_again(registry: Registry,
+                                                            tmp_path: Path) -> None:
+    from mtgk.cards.decks import builtin_decks, load_deck
+
+    names = [k for k in builtin_decks(registry) if "/" not in k][:2]
+    decks = tuple("\n".join(deck_lines(load_deck(n, registry))) for n in names)
+    log = tmp_path / "game.mtgk"
+    with served(registry, log, seed=1, decks=decks) as c:
+        rng = random.Random(1)
+        while c.state["decision"] and c.state["decision"]["kind"] != "assign":
+            c.answer(policy(rng, c.state["decision"]))
+        asked = c.state["decision"]
+        assert asked is not None, "no damage assignment in this game"
+        c.answer(1)  # assign it myself: nothing to the blocker, all of it trampling over
+        assert c.state["decision"]["choices"][0]["label"].startswith("0 to ")
+        c.answer(0)
+        assert c.state["message"].startswith("refused: ") and "702.19c" in c.state["message"]
+        assert c.state["decision"] == asked  # asked again
+        c.answer(0)  # the rules' order
+        play_out(c, 1)
+    check_log(log, c)
