@@ -586,6 +586,8 @@ class _Handler(BaseHTTPRequestHandler):
         games = self.server.games
         if url.path in ("/", "/index.html"):
             self._send(200, self.server.page, "text/html; charset=utf-8")
+        elif url.path == "/favicon.ico":
+            self._send(204, b"", "image/x-icon")
         elif url.path == "/api/state":
             q = parse_qs(url.query)
             since, epoch = _int(q, "since", 0), _int(q, "epoch", -1)

@@ -196,7 +196,8 @@
   function drawEvents() {
     const box = $("events");
     const ev = G.events;
-    if (G.epoch !== epoch || ev.from === 0) { events = []; box.innerHTML = ""; epoch = G.epoch; }
+    const fresh = G.epoch !== epoch || ev.from === 0;  // (everything again: nothing is new)
+    if (fresh) { events = []; box.innerHTML = ""; epoch = G.epoch; }
     box.querySelectorAll(".line.new").forEach((e) => e.classList.remove("new"));
     const frag = document.createDocumentFragment();
     ev.lines.forEach((text, k) => {
@@ -204,7 +205,7 @@
       if (n < events.length) return;
       events.push(text);
       const div = document.createElement("div");
-      div.className = "line new";
+      div.className = fresh ? "line" : "line new";
       div.dataset.seq = String(n);
       div.innerHTML = '<span class="seq">' + n + "</span>" + esc(text.replace(/^\d+\s+/, ""));
       div.title = text;
