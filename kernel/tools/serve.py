@@ -694,7 +694,7 @@ def _serve(p: argparse.ArgumentParser) -> Runner:
                    help="game seed (default: a random one; recorded in the log)")
     p.add_argument("--log", "--out", dest="out", default="game.mtgk", metavar="PATH",
                    help="where to write the game's log, as it goes (default: %(default)s)")
-    p.add_argument("--decks", nargs="+", metavar="DECK",
+    p.add_argument("--decks", "--deck", dest="decks", nargs="+", metavar="DECK",
                    help="one deck per player, dealt round the seats, as mtgk play takes them")
     p.add_argument("--players", nargs="+", metavar="N|NAME", default=None,
                    help="how many players (2 to 4) or their names; you are the first")
