@@ -4,6 +4,8 @@
 
     mtgk play    [--seed N] [--out FILE] [--decks A [B ...]] [--agents KIND ...] [--max-turns N]
                  [--players N | --players NAME ...] [--variant two-headed-giant]
+    mtgk serve   [--port N] [--host ADDR] [--open] [--decks A [B ...]] [--opponent KIND]
+                 [--players ... | --variant ...] [--log PATH]   (play in the browser)
     mtgk log     FILE [--json] [--as PLAYER] [--type T ...] [--card NAME] [--player P]
                  [--turn T] [--step S] [--from N] [--to N]
     mtgk replay  FILE (--at N | --turn T [--step S]) [--as PLAYER] [--json]
@@ -1529,6 +1531,7 @@ def _bench(p: argparse.ArgumentParser) -> Runner:
 
 from mtgk.tools import cli_view  # noqa: E402, F401, I001 - registers view, sim and db
 from mtgk.tools import cli_cards  # noqa: E402, F401, I001 - registers sets and cards
+from mtgk.tools import serve  # noqa: E402, F401, I001 - registers serve
 
 # --------------------------------------------------------------------------
 # the parser and main

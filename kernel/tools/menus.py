@@ -24,7 +24,7 @@ from mtgk.rules.state import State, apply, new_state
 from mtgk.rules.visibility import Perspective
 from mtgk.stepper import action_words
 
-__all__ = ["MORE", "Choice", "Menu", "SeatView"]
+__all__ = ["MORE", "AssignMenu", "Choice", "Menu", "SeatView"]
 
 
 class SeatView:
@@ -276,4 +276,51 @@ class Menu:
                 self._pick_menu()
         else:
             self.answer = c.value
+        return self.answer
+
+
+class AssignMenu(Menu):
+    """A combat damage assignment asked as menus (``mtgk serve``; :class:`Menu` answers it
+    with the engine's default): the engine's default (lethal damage to
+    each blocker in order, CR 510.1c), or how much each recipient gets, one at a time (the
+    last gets what is left; the engine checks the whole, and refuses an illegal one)."""
+
+    def __init__(self, game: Game, d: Decision, name: Callable[[int], str]) -> None:
+        self.game = game
+        self.d = d
+        self.cards = {}
+        self.name_of = name
+        self.depth = 0
+        self.picked: list[int] = []
+        self.answer: Any = MORE
+        self._parts: list[Any] = []
+        ctx = d.context
+        self._default = [list(p) for p in ctx["default"]]
+        self._rest: list[Any] = list(ctx["recipients"])
+        self._left = sum(n for _, n in self._default)
+        words = ", ".join(f"{n} to {name(r)}" for r, n in self._default)
+        self.choices = [Choice(f"as the rules order it: {words}", "default", value=None),
+                        Choice("assign it myself", "own", value=MORE)]
+
+    def _amounts(self) -> None:
+        r = self._rest[0]
+        if len(self._rest) == 1:
+            self._parts.append([r, self._left])
+            self.answer = self._parts
+            return
+        self.choices = [Choice(f"{n} to {self.name_of(r)}", "assign", number=n, value=n)
+                        for n in range(self._left + 1)]
+
+    def pick(self, i: int) -> Any:
+        c = self.choices[i]
+        self.depth += 1
+        self.picked.append(i)
+        if c.kind == "default":
+            self.answer = self._default
+        elif c.kind == "own":
+            self._amounts()
+        else:
+            self._parts.append([self._rest.pop(0), c.value])
+            self._left -= c.value
+            self._amounts()
         return self.answer

@@ -72,7 +72,7 @@ from mtgk.log.logfile import LogHeader, event_tag
 from mtgk.rules.state import Obj, StackItem, State
 from mtgk.tools.render import FOLD_NOTE, Renderer, characteristics, clean, fold_note
 
-__all__ = ["DEFAULT_EVERY", "build_viewer", "viewer_data", "write_viewer"]
+__all__ = ["DEFAULT_EVERY", "LiveView", "build_viewer", "viewer_data", "write_viewer"]
 
 DEFAULT_EVERY = 50
 """The fewest events between two keyframes."""
@@ -501,6 +501,53 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
                           "diffs": v.diffs}
                          for v in views],
     }
+
+
+class LiveView:
+    """One player's view of a game in progress (``mtgk serve``), made with the viewer's
+    own machinery: :meth:`catch_up` folds the events not folded yet and returns their
+    texts as that player reads them (``mtgk log --as``); :meth:`state` is the state map
+    of a viewer page's perspective for that player (hidden cards have no name and no
+    id); :meth:`cards` the card texts of the cards the player has seen.  ``numbered``:
+    events name cards with their numbers, as the terminal game does (``Forest #12``).
+    """
+
+    def __init__(self, reg: Registry | None, viewer: int, label: str = "",
+                 numbered: bool = True) -> None:
+        self.reg = reg
+        self._v = _Viewpoint(reg, viewer, label or f"player {viewer}", f"p{viewer}",
+                             cache=False)
+        self._v.r.numbered = numbered
+        self.folded = 0
+
+    @property
+    def renderer(self) -> Renderer:
+        """The renderer that folds the events (its names are the player's)."""
+        return self._v.r
+
+    def catch_up(self, envelopes: Sequence[Envelope]) -> list[str]:
+        """Fold the events from :attr:`folded` on; their texts."""
+        out = [self._v.text(env) for env in envelopes[self.folded:]]
+        self.folded = len(envelopes)
+        return out
+
+    def state(self) -> dict[str, Any]:
+        """The state map after the events folded (see the module docs)."""
+        s = self._v.r.state
+        chars, _ = _chars(s, self.reg)
+        return self._v.snapshot(s, chars)
+
+    def cards(self) -> dict[str, list[Any]]:
+        """``name -> [cost, type line, text, power/toughness, loyalty]`` of the cards seen."""
+        out: dict[str, list[Any]] = {}
+        reg = self.reg
+        for key in sorted(self._v.cards):
+            if reg is not None and key in reg:
+                f = reg[key].facts
+                out[reg.token_name(key)] = [
+                    f.mana_cost or "", f.type_line, f.oracle_text,
+                    f"{f.power}/{f.toughness}" if f.power is not None else "", f.loyalty or ""]
+        return out
 
 
 # --------------------------------------------------------------------------
