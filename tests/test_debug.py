@@ -463,11 +463,13 @@ def test_explain_rules_and_roots(game: Game) -> None:
                  and e.event.reason == "sba:lethal-damage"
                  and game.envs[e.cause].event.TAG == "DamageDealt"
                  and game.envs[e.cause].event.combat)  # type: ignore[attr-defined]
-    x = explain(game.envs, death.seq, REG)  # the combat damage dealt to it, by the rules
-    assert x.origin is None and [link.type for link in x.chain] == [
-        "ZoneChanged", "DamageDealt", "StepBegan"]
-    assert x.summary().endswith(f"combat damage step (event {x.chain[-1].seq})") or \
-        x.summary().endswith(f"first strike damage step (event {x.chain[-1].seq})")
+    x = explain(game.envs, death.seq, REG)  # the combat damage, caused by the declarations
+    types = [link.type for link in x.chain]
+    assert types[:2] == ["ZoneChanged", "DamageDealt"]
+    assert types[2] in ("AttackersDeclared", "BlockersDeclared") and types[3] == "DecisionMade"
+    assert x.origin is not None and x.origin.seq == x.chain[3].seq
+    assert "AttackersDeclared" in [link.type for link in x.chain + x.context]
+    assert x.root.type == "StepBegan" and "declare attackers" in x.root.text
     draw = next(e for e in game.envs if isinstance(e.event, ev.ZoneChanged)
                 and e.event.reason == "draw" and game.envs[e.cause].event.TAG == "StepBegan")
     assert "draw step (event" in explain(game.envs, draw.seq, REG).summary()
