@@ -3,7 +3,8 @@
 * :class:`RandomAgent` -- seeded, uniformly random among legal choices, but for
   two rules that keep random playouts finite (:meth:`RandomAgent.priority`);
 * :class:`HeuristicAgent` -- plays lands and its biggest spells, attacks when
-  it pays, blocks to trade; good enough that games end;
+  it pays, blocks to trade, activates abilities on its turn fewer times the more it
+  has this step; good enough that games end;
 * :class:`ReplayAgent` -- answers from a recorded log (verify, branch);
 * scripted agents live with the scenario runner (:mod:`mtgk.scenario`).
 
@@ -49,6 +50,22 @@ def only_x_at_zero(game: Game, action: Any) -> bool:
                 and cost.loyalty is None and not cost.loyalty_x
                 and not cost.sacrifice_self and not cost.life and cost.sacrifice is None
                 and not cost.discard_self and not cost.reveal_self and not cost.extra)
+
+
+def activations_this_step(game: Game, player: int) -> int:
+    """How many abilities ``player`` has activated at priority since the current step
+    began (their recorded priority decisions that activate; the log read back to the
+    step's ``StepBegan``)."""
+    n = 0
+    log = game.log
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i].event
+        if type(e) is ev.StepBegan:
+            break
+        if type(e) is ev.DecisionMade and e.player == player and e.kind == "priority" \
+                and type(e.choice) is Activate:
+            n += 1
+    return n
 
 
 class RandomAgent:
@@ -211,9 +228,15 @@ class HeuristicAgent(RandomAgent):
                         return ["pass"]
                     return best
         # (never an only-{X} ability at X = 0: free, it would be activated again each
-        # time the stack empties, for ever)
+        # time the stack emptied)
         acts = [o for o in opts if o[0] == "activate" and not only_x_at_zero(game, o)]
         if acts and is_active(s, me) and not s.stack:
+            # after j activations of its own this step, only with probability 2**-j: a
+            # free ability ("{0}: ...") was activated each time the stack emptied, until
+            # the event budget ended the game
+            j = activations_this_step(game, me)
+            if j and self.rng.random() >= 0.5 ** j:
+                return ["pass"]
             return acts[self.rng.randrange(len(acts))]
         return ["pass"]
 

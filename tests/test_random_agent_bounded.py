@@ -2,8 +2,10 @@
 free repeatable ability a random walk of the stack's height with no finite mean (one
 4-player game's stack passed 100 abilities), and Mirror Entity at X = 0 was such an
 ability.  The random agent now passes with probability ``1 - 2**-k`` when the stack holds
-``k`` objects, and neither kernel agent activates an ability whose only cost is {X} with
-X = 0 (``mtgk.agents.only_x_at_zero``; docs/agents.md, "The kernel's agents")."""
+``k`` objects, the heuristic agent activates again in a step only with probability
+``2**-j`` after ``j`` activations, and neither activates an ability whose only cost is
+{X} with X = 0 (``mtgk.agents.only_x_at_zero``; docs/agents.md, "The kernel's
+agents")."""
 
 from __future__ import annotations
 
@@ -183,6 +185,25 @@ def test_the_heuristic_agent_never_activates_an_only_x_ability_with_x_zero(
     for seed in range(20):
         choice = HeuristicAgent(seed).decide(g, Decision("priority", 0, opts))
         assert choice[0] == "activate" and choice[4] in (1, 2)
+
+
+def test_the_heuristic_agent_does_not_repeat_a_free_ability_for_ever(reg: Registry) -> None:
+    """On its turn with an empty stack the heuristic agent activated a random ability of
+    its own every time: "{0}: Nothing happens." again each time the stack emptied, until
+    the event budget ended the game.  Now after j activations in a step it activates
+    again only with probability 2**-j: two turns take a few hundred events."""
+    for seed in range(6):
+        g = _board(reg, seed, "Free Repeater", 2, [HeuristicAgent(seed), HeuristicAgent(seed + 9)])
+        g.max_events = len(g.log) + 5000
+        try:
+            g.run(0, max_turns=2)
+        except GameOver:
+            pass
+        ended = [e.event for e in g.log if isinstance(e.event, ev.GameEnded)]
+        assert [e.reason for e in ended] == ["turn-limit"], seed
+        acts = [e.event for e in g.log if isinstance(e.event, ev.DecisionMade)
+                and type(e.event.choice) is Activate]
+        assert 0 < len(acts) < 100, seed
 
 
 class Refusing:
