@@ -12,7 +12,7 @@ The public API:
 __version__ = "0.1.0"
 """The package's release (``kernel_version`` in a log's header); informational."""
 
-RULES_REVISION = 2
+RULES_REVISION = 3
 """The rules revision (``rules_revision`` in a log's header): bumped whenever the events
 the kernel emits for the same decisions change (other events, fields, causes, order).
 A log of another revision verifies as "written by other rules", not as damaged. Bump it

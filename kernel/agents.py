@@ -1,8 +1,10 @@
 """Agents: who answers a player's decisions.
 
-* :class:`RandomAgent` -- seeded, uniformly random among legal choices;
+* :class:`RandomAgent` -- seeded, uniformly random among legal choices, but for
+  two rules that keep random playouts finite (:meth:`RandomAgent.priority`);
 * :class:`HeuristicAgent` -- plays lands and its biggest spells, attacks when
-  it pays, blocks to trade; good enough that games end;
+  it pays, blocks to trade, activates abilities on its turn fewer times the more it
+  has this step; good enough that games end;
 * :class:`ReplayAgent` -- answers from a recorded log (verify, branch);
 * scripted agents live with the scenario runner (:mod:`mtgk.scenario`).
 
@@ -18,14 +20,59 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mtgk.log import events as ev
+from mtgk.log.answers import Activate
+from mtgk.rules.mana import ManaCost
 from mtgk.rules.seats import is_active, same_team, team_of
 
 if TYPE_CHECKING:
     from mtgk.rules.engine import Agent, Decision, Game
 
 
+def only_x_at_zero(game: Game, action: Any) -> bool:
+    """Whether ``action`` activates, with X = 0, an ability whose whole cost is {X}
+    ({X}{X} too): no other mana, no {T} or {Q}, loyalty, sacrifice, life, discard,
+    reveal or other cost.  Such an activation is free and repeatable for ever (Mirror
+    Entity at X = 0: a random player that takes it again and again makes an unbounded
+    stack), and does nothing worth doing (Mirror Entity at 0 makes its controller's
+    creatures 0/0), so the kernel's agents never take it."""
+    if type(action) is not Activate or action.x != 0 or action.ability < 1:
+        return False
+    o = game.state.objects.get(action.source)
+    if o is None:
+        return False
+    acts = game.definition(action.source).activated
+    if action.ability > len(acts):
+        return False
+    cost = acts[action.ability - 1][1].cost
+    mana = ManaCost.parse(cost.mana)
+    return bool(mana.x and not mana.generic and not mana.colored and not mana.hybrid
+                and not mana.twobrid and not cost.tap and not cost.untap
+                and cost.loyalty is None and not cost.loyalty_x
+                and not cost.sacrifice_self and not cost.life and cost.sacrifice is None
+                and not cost.discard_self and not cost.reveal_self and not cost.extra)
+
+
+def activations_this_step(game: Game, player: int) -> int:
+    """How many abilities ``player`` has activated at priority since the current step
+    began (their recorded priority decisions that activate; the log read back to the
+    step's ``StepBegan``)."""
+    n = 0
+    log = game.log
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i].event
+        if type(e) is ev.StepBegan:
+            break
+        if type(e) is ev.DecisionMade and e.player == player and e.kind == "priority" \
+                and type(e.choice) is Activate:
+            n += 1
+    return n
+
+
 class RandomAgent:
-    """Uniformly random legal decisions from its own seeded generator.
+    """Random legal decisions from its own seeded generator (so a game is the same for
+    the same seeds): uniform over the legal choices, but at priority it passes more
+    often the taller the stack is, and never activates an ability whose only cost is
+    {X} with X = 0 (:meth:`priority`, docs/agents.md, "The kernel's agents").
 
     >>> RandomAgent(7)
     RandomAgent(seed=7)
@@ -71,7 +118,36 @@ class RandomAgent:
             lo = 0 if d.up_to else d.count
             n = r.randint(lo, min(d.count, len(d.options)))
             return r.sample(list(d.options), n)
+        if d.kind == "priority":
+            return self.priority(game, d.options)
         return r.choice(d.options)
+
+    def priority(self, game: Game, options: Sequence[Any]) -> Any:
+        """One of the legal priority actions ``options`` (pass first).
+
+        Uniform over them, with two exceptions that keep a random game finite.  With
+        ``k`` objects on the stack it passes outright with probability ``1 - 2**-k``
+        (and otherwise chooses uniformly, pass included): a uniform choice at every
+        priority makes any free repeatable ability a random walk of the stack's height
+        with no finite mean length once several players each get to add to it (one
+        4-player game's stack passed 100 abilities); halving the chance to act with each
+        object makes the stack's height have a finite mean whatever the board.  And it
+        never takes an option :func:`only_x_at_zero` refuses (it draws again: uniform
+        over the others).  With an empty stack, and when the first draw is not refused,
+        it draws exactly what a plain uniform choice would (games without stack
+        decisions are unchanged)."""
+        r = self.rng
+        k = len(game.state.stack)
+        can_pass = len(options) > 0 and options[0][0] == "pass"
+        if k and can_pass and len(options) > 1 and r.random() >= 0.5 ** k:
+            return options[0]
+        if not can_pass:  # (priority lists pass first; without it, filter in full)
+            allowed = [o for o in options if not only_x_at_zero(game, o)]
+            return r.choice(allowed or list(options))
+        while True:  # pass is never refused, so this ends (a draw a time)
+            choice = r.choice(options)
+            if not only_x_at_zero(game, choice):
+                return choice
 
 
 def required_blocks(game: Game, blockers: list[int], blocks: list[list[int]]
@@ -151,8 +227,16 @@ class HeuristicAgent(RandomAgent):
                     if s.stack and s.stack[-1].controller == me:
                         return ["pass"]
                     return best
-        acts = [o for o in opts if o[0] == "activate"]
+        # (never an only-{X} ability at X = 0: free, it would be activated again each
+        # time the stack emptied)
+        acts = [o for o in opts if o[0] == "activate" and not only_x_at_zero(game, o)]
         if acts and is_active(s, me) and not s.stack:
+            # after j activations of its own this step, only with probability 2**-j: a
+            # free ability ("{0}: ...") was activated each time the stack emptied, until
+            # the event budget ended the game
+            j = activations_this_step(game, me)
+            if j and self.rng.random() >= 0.5 ** j:
+                return ["pass"]
             return acts[self.rng.randrange(len(acts))]
         return ["pass"]
 

@@ -14,7 +14,9 @@ and heuristic agents, with and without mulligans -- every event of the log is ch
   a stack item resolves caused by the event that put it on the stack; a step begins as
   the last one ended (its last recorded pass of priority, or its beginning); a priority
   decision is caused by the step it is made in; an attack or a block by the decision
-  declaring it; a state-based action by an event about the object it concerns (or its
+  declaring it, a blockers decision by the attack it answers; combat damage by the
+  declaration that brought it about (an attacker's damage to what it attacks by the
+  attack, the damage between blockers and attackers by the blocks); a state-based action by an event about the object it concerns (or its
   host), or an event that may change permanents -- a creature dying of lethal damage by
   the damage dealt to it or a change of its toughness; a player's loss by the damage or
   life loss that took their life to 0, or by their draw from an empty library;
@@ -195,7 +197,7 @@ class Checker:
             return "" if ok else "not the attackers decision"
         if isinstance(e, ev.BlockersDeclared):
             ok = isinstance(ce, ev.DecisionMade) and ce.kind == "blockers" or \
-                c == step and not e.blocks  # no block could be declared
+                isinstance(ce, ev.AttackersDeclared) and not e.blocks  # none could block
             return "" if ok else "not the blockers decision"
         if isinstance(e, ev.PlayerLost):
             if e.reason == "life":
@@ -222,15 +224,32 @@ class Checker:
         if isinstance(e, ev.DamageDealt):
             if isinstance(ce, ev.DamageRedirected):
                 return ""
-            ok = c == step if e.combat else stack_item(ce) is not None
-            return "" if ok else "not the combat damage step, or the spell or ability " \
-                "dealing it"
+            if e.combat:
+                return self.combat_damage(e, ce)
+            ok = stack_item(ce) is not None
+            return "" if ok else "not the spell or ability dealing it"
         if isinstance(e, ev.DamageRedirected):
             ok = isinstance(ce, ev.DecisionMade) and ce.kind == "redirect" and ce.choice == e.to
             return "" if ok else "not the decision to redirect it"
         if isinstance(ce, ev.StepBegan | ev.TurnBegan) and c != step:
             return "a step or turn that is over"  # (a turn-based action is of this step)
         return ""
+
+    @staticmethod
+    def combat_damage(e: ev.DamageDealt, ce: ev.Event) -> str:
+        """Combat damage is caused by the declaration that brought it about (CR 510.1): an
+        attacker's damage to what it attacks by the attack declaring it (or, for one put
+        onto the battlefield attacking, the attack it joined); the damage between a blocked
+        attacker and its blocker, either way, by the blocks."""
+        if isinstance(ce, ev.AttackersDeclared):
+            declared = {a: t for a, t in ce.attacks}
+            ok = declared.get(e.source, e.target) == e.target
+        elif isinstance(ce, ev.BlockersDeclared):
+            pairs = [(b, a) for b, a in ce.blocks]
+            ok = (e.source, e.target) in pairs or (e.target, e.source) in pairs
+        else:
+            ok = False
+        return "" if ok else "not the attack or block declaration that brought it about"
 
     def trigger(self, e: ev.AbilityTriggered, seq: int, c: int, ce: ev.Event) -> str:
         """A triggered ability triggers at the event it triggers on."""
@@ -263,8 +282,10 @@ class Checker:
         if kind in ("mulligan", "bottom"):
             ok = isinstance(ce, ev.DecisionMade) and ce.kind in ("first_player", "mulligan")
             return "" if ok else "not the deal or the last mulligan"
-        if kind in ("priority", "attackers", "blockers"):
+        if kind in ("priority", "attackers"):
             return "" if c == step else "not the step it is made in"
+        if kind == "blockers":  # the blocks answer the attack
+            return "" if isinstance(ce, ev.AttackersDeclared) else "not the attack"
         if kind == "order":
             ok = isinstance(ce, ev.AbilityTriggered)
             return "" if ok else "not the triggering of the abilities ordered"
@@ -382,6 +403,8 @@ def test_the_checks_can_fail(registry: Registry) -> None:
         first(ev.SpellCast): "the cause is not an earlier event",
         first(ev.StackItemResolved, lambda e: not e.fizzled):
             "not the event that put it on the stack",
+        first(ev.DamageDealt, lambda e: e.combat):
+            "not the attack or block declaration that brought it about",
     }
     for seq, why in broken.items():
         env = log[seq]

@@ -458,16 +458,21 @@ def test_explain_lists_consequences(game: Game) -> None:
                for c in deep.consequences)
 
 
-def test_explain_rules_and_roots(game: Game) -> None:
+def test_explain_rules_and_roots(tmp_path: Path) -> None:
+    # (seed 2: a game with combat deaths; since the heuristic agent activates again in a
+    # step only with probability 2**-j (issue 23), the fixture's game of seed 5 has none)
+    game = _play(tmp_path, 2)
     death = next(e for e in game.envs if isinstance(e.event, ev.ZoneChanged)
                  and e.event.reason == "sba:lethal-damage"
                  and game.envs[e.cause].event.TAG == "DamageDealt"
                  and game.envs[e.cause].event.combat)  # type: ignore[attr-defined]
-    x = explain(game.envs, death.seq, REG)  # the combat damage dealt to it, by the rules
-    assert x.origin is None and [link.type for link in x.chain] == [
-        "ZoneChanged", "DamageDealt", "StepBegan"]
-    assert x.summary().endswith(f"combat damage step (event {x.chain[-1].seq})") or \
-        x.summary().endswith(f"first strike damage step (event {x.chain[-1].seq})")
+    x = explain(game.envs, death.seq, REG)  # the combat damage, caused by the declarations
+    types = [link.type for link in x.chain]
+    assert types[:2] == ["ZoneChanged", "DamageDealt"]
+    assert types[2] in ("AttackersDeclared", "BlockersDeclared") and types[3] == "DecisionMade"
+    assert x.origin is not None and x.origin.seq == x.chain[3].seq
+    assert "AttackersDeclared" in [link.type for link in x.chain + x.context]
+    assert x.root.type == "StepBegan" and "declare attackers" in x.root.text
     draw = next(e for e in game.envs if isinstance(e.event, ev.ZoneChanged)
                 and e.event.reason == "draw" and game.envs[e.cause].event.TAG == "StepBegan")
     assert "draw step (event" in explain(game.envs, draw.seq, REG).summary()
@@ -549,7 +554,8 @@ def test_branch_replaces_a_decision_and_plays_on(game: Game, tmp_path: Path) -> 
         player=d.event.player, kind="priority", choice=["pass"])  # type: ignore[attr-defined]
     meta = new.header.meta["branched_from"]
     assert meta == {"event": d.seq, "kind": "priority", "player": d.event.player,  # type: ignore[attr-defined]
-                    "original": msgspec.to_builtins(d.event.choice), "choice": ["pass"],  # type: ignore[attr-defined]
+                    "original": msgspec.json.decode(msgspec.json.encode(d.event.choice)),  # type: ignore[attr-defined]
+                    "choice": ["pass"],
                     "file": str(game.path)}
     assert verify(new.header, new.envelopes, REG).ok
     code, out, _ = run("diff", game.path, out_path)

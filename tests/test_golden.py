@@ -66,7 +66,8 @@ from tests.conftest import run_mtgk as run
 GOLDEN = Path(__file__).parent / "golden"
 REG = load_registry()
 LOGS = ["game_walkers", "golden-walkers-and-hideaway", "game_walkers-v2",
-        "golden-walkers-and-hideaway-v2", "game_walkers-v3"]
+        "golden-walkers-and-hideaway-v2", "game_walkers-v3", "game_walkers-v4",
+        "golden-walkers-and-hideaway-v4"]
 DIVERGES = {
     "game_walkers": (83, "DecisionMade has cause -1 in the log, the engine gives cause 0"),
     "golden-walkers-and-hideaway": (44, "DamageRedirected has cause 38 in the log, the "
@@ -75,6 +76,16 @@ DIVERGES = {
 """Golden logs written before a change of causes: where ``verify`` now diverges, and why
 (the first player's choice is caused by the game's start; a redirection of damage by
 the decision to redirect it, no longer by the spell)."""
+REVISION_3 = {
+    "game_walkers-v2": (267, "DecisionMade has cause 266 in the log, the engine gives cause 264"),
+    "golden-walkers-and-hideaway-v2": (58, "DecisionMade has cause 57 in the log, the "
+                                           "engine gives cause 54"),
+    "game_walkers-v3": (267, "DecisionMade has cause 266 in the log, the engine gives cause 264"),
+}
+"""Golden logs written before rules revision 3 (a blockers decision is caused by the attack
+it answers, combat damage by the attack and block declarations, no longer by their steps):
+where ``verify`` now first diverges (``game_walkers-v2`` then also plays otherwise, at
+:data:`GAME_CHANGED`'s event); ``-v4`` are the same games under revision 3."""
 GAME_CHANGED = {
     "game_walkers-v2": (574, "StepBegan(step='combat_damage')",
                         "StepBegan(step='first_strike_damage')"),
@@ -113,6 +124,11 @@ def test_golden_log_verifies(name: str) -> None:
     log = read_log(GOLDEN / f"{name}.mtgk")
     report = verify(log.header, log.envelopes, REG)
     assert report.mode == "rerun"
+    if name in REVISION_3:
+        assert not report.ok and report.divergence is not None
+        assert (report.divergence.seq, report.divergence.reason) == REVISION_3[name]
+        assert report.verdict == "other-rules"
+        return
     if name in DIVERGES:  # written with older causes: the events are the same
         seq, why = DIVERGES[name]
         assert not report.ok and report.divergence is not None
@@ -278,8 +294,10 @@ def test_verify_repair_cuts_a_torn_golden_copy_and_says_so(tmp_path: Path) -> No
     assert code == 1 and f"FAILED: record {n} at byte" in out and "torn last record" in out
     assert os.path.getsize(path) == size - 2  # never repaired silently
     code, out, _ = run("verify", "--repair", path)
-    assert code == 3 and out.startswith(f"repaired: record {n} at byte")  # 3: incomplete
-    assert f"INCOMPLETE: the {n} events verified, but the log stops before the game's end" in out
+    # 4: the intact events re-run under other rules (revision 3: combat's causes), which
+    # the repair doesn't hide (before revision 3: 3, incomplete)
+    assert code == 4 and out.startswith(f"repaired: record {n} at byte")
+    assert "OTHER RULES" in out and "FAILED" not in out.split("\n", 1)[1]
     assert read_log(path, strict=True).envelopes == full.envelopes[:n]
     assert Path(f"{path}.orig").read_bytes() == (GOLDEN / "game_walkers-v3.mtgk").read_bytes()[:-2]
 

@@ -156,6 +156,17 @@ class Combat(GamePart):
             return
         deciders = [d for d in defenders if d == team_of(s, d)[0] or team_of(s, d)[0]
                     not in defenders]
+        attack, _block = self.declarations()
+        if attack is None:  # (attackers with no declaration: the step's rules)
+            self._blocks(deciders)
+        else:
+            with self.caused(attack):  # the blocks answer the attack (CR 509.1)
+                self._blocks(deciders)
+
+    def _blocks(self, deciders: list[int]) -> None:
+        """The blockers decisions of ``deciders``, one after the other, and the one
+        event declaring all their blocks."""
+        s = self.state
         blocks: list[Block] = []
         mark = len(self.log)
         for k, d in enumerate(deciders):
@@ -173,6 +184,25 @@ class Combat(GamePart):
                                             check=self._blocks_checker(d), context=context))
         self.emit(ev.BlockersDeclared(blocks=tuple((b, a) for b, a in blocks)),
                   cause=self.decided_since(mark))
+
+    def declarations(self) -> tuple[int | None, int | None]:
+        """The events that declared this combat's attackers and its blockers
+        (``AttackersDeclared``, ``BlockersDeclared``; ``None``: not declared yet), found in
+        the log back to the combat's beginning: what combat damage is caused by (CR 510.1,
+        the damage is dealt by the creatures as they were declared attacking and blocking),
+        and the blocks by the attack (docs/debugging.md, "What a cause is")."""
+        log = self.log
+        block: int | None = None
+        for i in range(len(log) - 1, -1, -1):
+            e = log[i].event
+            if isinstance(e, ev.BlockersDeclared):
+                if block is None:
+                    block = log[i].seq
+            elif isinstance(e, ev.AttackersDeclared):
+                return log[i].seq, block
+            elif isinstance(e, ev.CombatEnded | ev.TurnBegan):
+                break
+        return None, block
 
     def _blocks_checker(self, player: int) -> Any:
         """:meth:`check_blockers` for ``player``'s declaration."""
@@ -323,12 +353,18 @@ class Combat(GamePart):
     def _damage_step(self, first_strike: bool) -> None:
         """The combat damage of one combat damage step: each attacking and blocking
         creature that deals damage in it (:meth:`_deals_in`) assigns its damage, then all of
-        it is dealt at once (CR 510.1-2)."""
+        it is dealt at once (CR 510.1-2).  Each damage is caused by the declaration that
+        brought it about (:meth:`declarations`): an attacker's damage to the player or
+        planeswalker it attacks by the attack; the damage between a blocked attacker and
+        its blockers, either way, by the blocks (and their assignment asked under them)."""
         s = self.state
         c = s.combat
         if c is None:
             return
-        dmg: list[tuple[int, int, int]] = []
+        attack, block = self.declarations()
+        if block is None:
+            block = attack
+        dmg: list[tuple[int, int, int, int | None]] = []
         defenders = defending_players(s)
         for a, target in list(c.attackers.items()):
             if a not in s.objects or s.objects[a].zone != "battlefield":
@@ -345,14 +381,15 @@ class Combat(GamePart):
                                        and self.chars(target).controller in defenders)
             if a not in c.was_blocked:
                 if target_ok:
-                    dmg.append((a, target, power))
+                    dmg.append((a, target, power, attack))
                 continue
             if not blockers:
                 if self.chars(a).has("trample") and target_ok:
-                    dmg.append((a, target, power))
+                    dmg.append((a, target, power, attack))
                 continue
-            for to, n in self._assign(a, blockers, power, target if target_ok else None):
-                dmg.append((a, to, n))
+            for to, n in self._assign_under(block, a, blockers, power,
+                                            target if target_ok else None):
+                dmg.append((a, to, n, attack if to == target else block))
         for b, attackers in list(c.blockers.items()):
             if b not in s.objects or s.objects[b].zone != "battlefield" or not attackers:
                 continue
@@ -361,13 +398,28 @@ class Combat(GamePart):
             power = self.combat_damage_of(b)
             live = [a for a in attackers if a in s.objects and s.objects[a].zone == "battlefield"]
             if power > 0 and len(live) == 1:
-                dmg.append((b, live[0], power))
+                dmg.append((b, live[0], power, block))
             elif power > 0 and live:  # blocking several: its controller divides the damage
-                for to, n in self._assign(b, live, power, None):
-                    dmg.append((b, to, n))
-        for src, to, n in dmg:
-            if n > 0:  # through replacement and prevention effects, like all damage
+                for to, n in self._assign_under(block, b, live, power, None):
+                    dmg.append((b, to, n, block))
+        for src, to, n, cause in dmg:
+            if n <= 0:
+                continue
+            # through replacement and prevention effects, like all damage
+            if cause is None:
                 self.deal_damage(src, to, n, combat=True)
+            else:
+                with self.caused(cause):
+                    self.deal_damage(src, to, n, combat=True)
+
+    def _assign_under(self, cause: int | None, a: int, blockers: list[int], power: int,
+                      target: int | None) -> list[tuple[int, int]]:
+        """:meth:`_assign`, its decision caused by ``cause`` (the blocks), if any."""
+        if cause is None:
+            return self._assign(a, blockers, power, target)
+        with self.caused(cause):
+            out = self._assign(a, blockers, power, target)
+        return out
 
     def combat_damage_of(self, oid: int) -> int:
         """The combat damage creature ``oid`` assigns: its power, or its toughness while a
