@@ -184,9 +184,17 @@ def effect_text(game: Game, thing: Any) -> str:
     if action == "cast":
         return game.card(thing[1]).facts.oracle_text
     if action == "activate":
-        acts = game.definition(thing[1]).activated
-        i = thing[2]
-        return acts[i][1].text if 0 <= i < len(acts) else ""
+        d = game.definition(thing[1])
+        i = thing[2]  # numbered from 1 (negative: a land's intrinsic mana ability)
+        if not 1 <= i <= len(d.activated):
+            return ""
+        text = d.activated[i - 1][1].text
+        if text:
+            return text
+        # the Oracle text's i-th line "cost: effect" (reminder text in parentheses aside)
+        lines = [line for line in d.facts.oracle_text.splitlines()
+                 if ":" in line.split("(")[0]]
+        return lines[i - 1] if i <= len(lines) else d.facts.oracle_text
     if not isinstance(thing, int) or isinstance(thing, bool):
         return ""
     s = game.state

@@ -98,3 +98,14 @@ def test_harm_still_goes_to_the_opponent(reg: Registry) -> None:
     shock = g.state.players[0].hand[-1]
     d = Decision("targets", 0, [[mine], [theirs]], "targets for Shock", context=shock)
     assert HeuristicAgent(1).decide(g, d) == [theirs]
+
+
+def test_an_activated_ability_is_read_by_its_number(reg: Registry) -> None:
+    """An ability's number counts from 1 (negative: a land's intrinsic mana ability)."""
+    from mtgk.agents import effect_text
+    g = Game(reg, ["alice", "bob"], seed=0)
+    g.emit(ev.ObjectCreated(obj=g.new_id(), card="Thousand-Year Elixir", owner=0,
+                            zone="battlefield"))
+    elixir = g.state.battlefield[0]
+    assert effect_text(g, ["activate", elixir, 1, (), 0]) == "{1}, {T}: Untap target creature."
+    assert effect_text(g, ["activate", elixir, 0, (), 0]) == ""
