@@ -16,11 +16,12 @@ by the engine; an illegal answer raises :class:`~mtgk.rules.engine.RulesError`
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mtgk.log import events as ev
-from mtgk.log.answers import Activate
+from mtgk.log.answers import Activate, Cast, Pass, PlayLand
 from mtgk.rules.mana import ManaCost
 from mtgk.rules.seats import is_active, same_team, team_of
 
@@ -181,6 +182,135 @@ def legal_menace_blocks(game: Game, blocks: list[list[int]]) -> list[list[int]]:
     return [[b, a] for b, a in blocks if n[a] >= game.min_blockers(a)]
 
 
+_TARGET = re.compile(r"\btargets?\b")
+# words that make an effect good for what it targets ("target player draws a card",
+# "target creature gets +2/+2", "put a +1/+1 counter on target creature") and bad for it
+_HELPS = re.compile(r"\b(?:draws?|gains? (?!control)|regenerate|prevent|untap|indestructible|"
+                    r"hexproof|shroud|protection|(?:monster|royal|young hero|sorcerer|"
+                    r"virtuous|wicked) role)|\bgets? \+|\+1/\+1 counter")
+_HURTS = re.compile(r"\b(?:damage|destroy|exile|discards?|loses?|sacrifices?|mills?|"
+                    r"tap target|counter target|owner's (?:hand|library)|can't (?:block|attack)|"
+                    r"gain control|doesn't untap|fights?|cursed role)|\bgets? -|-1/-1")
+_EITHER = re.compile(r"\btap or untap\b")
+# what another player does in the same sentence is not done to the target
+_OTHER_SUBJECT = re.compile(r",? (?:and|then) (?:you|its controller|that player's opponents)\b"
+                            r"|\. ")
+
+
+def target_aims(text: str) -> list[int]:
+    """For each "target" of an effect's text, in order, whether the effect helps what it
+    targets (``1``), hurts it (``-1``) or neither that the words tell (``0``): read from
+    the sentence of that "target" word, without what "you" do in it.
+
+    >>> target_aims("Target player draws a card.")
+    [1]
+    >>> target_aims("Shock deals 2 damage to any target.")
+    [-1]
+    >>> target_aims("Target player loses 2 life and you gain 2 life.")
+    [-1]
+    >>> target_aims("Target creature gets +2/+2 until end of turn. Tap target land.")
+    [1, -1]
+    """
+    low = text.lower()
+    out: list[int] = []
+    for m in _TARGET.finditer(low):
+        start = max(low.rfind(".", 0, m.start()), low.rfind("\n", 0, m.start())) + 1
+        ends = [i for i in (low.find(".", m.end()), low.find("\n", m.end())) if i >= 0]
+        sentence = low[start:min(ends) if ends else len(low)]
+        at = m.start() - start
+        part = sentence
+        for cut in _OTHER_SUBJECT.finditer(sentence):  # the clause with the target in it
+            if cut.start() > at:
+                part = sentence[:cut.start()]
+                break
+            part = sentence[cut.end():]
+        out.append(0 if _EITHER.search(part) else -1 if _HURTS.search(part)
+                   else 1 if _HELPS.search(part) else 0)
+    return out
+
+
+def mode_aims(text: str, modes: Sequence[int]) -> list[int]:
+    """:func:`target_aims` of a modal effect ("Choose two -- • ... • ..."), for the
+    chosen ``modes`` (numbered from 1) in order; of the whole text if it has no modes.
+
+    >>> mode_aims("Choose two -- \\n• Target player gains 7 life.\\n• Destroy target "
+    ...           "creature.\\n• Draw a card.", [1, 2])
+    [1, -1]
+    """
+    bullets = text.split("•")[1:]
+    if not bullets or not modes:
+        return target_aims(text)
+    return [a for m in modes if 0 < m <= len(bullets) for a in target_aims(bullets[m - 1])]
+
+
+def _action_kind(thing: Any) -> str:
+    """``"cast"``, ``"activate"`` ... for a priority action (a :mod:`mtgk.log.answers`
+    action or the list it was), ``""`` for anything else."""
+    if isinstance(thing, (list, tuple, Pass, PlayLand, Cast, Activate)) and len(thing):
+        return str(thing[0])
+    return ""
+
+
+def effect_text(game: Game, thing: Any) -> str:
+    """The words of what a decision or action is about: a priority action's spell or
+    ability (``["cast", card, ...]``, ``["activate", source, ability, ...]``), a stack
+    item's ability or a card's Oracle text (``thing`` an id); ``""`` if none."""
+    action = _action_kind(thing)
+    if action == "cast":
+        return game.card(thing[1]).facts.oracle_text
+    if action == "activate":
+        d = game.definition(thing[1])
+        i = thing[2]  # numbered from 1 (negative: a land's intrinsic mana ability)
+        if not 1 <= i <= len(d.activated):
+            return ""
+        text = d.activated[i - 1][1].text
+        if text:
+            return text
+        # the Oracle text's i-th line "cost: effect" (reminder text in parentheses aside)
+        lines = [line for line in d.facts.oracle_text.splitlines()
+                 if ":" in line.split("(")[0]]
+        return lines[i - 1] if i <= len(lines) else d.facts.oracle_text
+    if not isinstance(thing, int) or isinstance(thing, bool):
+        return ""
+    s = game.state
+    for it in (*s.stack, *s.pending):
+        if it.id == thing:
+            ab = game.ability(it)
+            text = getattr(ab, "text", "") if ab is not None else ""
+            return text or (game.reg[it.source_card].facts.oracle_text
+                            if it.source_card in game.reg else "")
+    if thing in s.objects:
+        return game.card(thing).facts.oracle_text
+    return ""
+
+
+def misaimed(game: Game, me: int, targets: Sequence[int], aims: Sequence[int]) -> bool:
+    """Whether a choice of ``targets`` aims an effect the wrong way for ``me``: what hurts
+    at ``me``'s team, or what helps at another's (``aims``: :func:`target_aims`; a target
+    past the last aim takes the last one's, "two target creatures")."""
+    s = game.state
+    for i, t in enumerate(targets):
+        aim = aims[min(i, len(aims) - 1)] if aims else -1
+        if aim == 0 or t == 0:
+            continue
+        if t < 0:
+            ours = same_team(s, -1 - t, me)
+        elif t in s.objects:
+            ours = same_team(s, game.chars(t).controller, me)
+        else:
+            continue
+        if ours == (aim < 0):
+            return True
+    return False
+
+
+def _aims(game: Game, thing: Any) -> list[int]:
+    """:func:`target_aims` of :func:`effect_text`, an effect whose words tell nothing
+    taken to hurt what it targets."""
+    modes = thing[3] if _action_kind(thing) == "cast" else ()
+    return [a or -1 for a in mode_aims(effect_text(game, thing), modes)] or [-1]
+
+
 class HeuristicAgent(RandomAgent):
     """A simple, deterministic-given-seed player: develops, attacks, trades."""
 
@@ -203,7 +333,7 @@ class HeuristicAgent(RandomAgent):
             lands = sum(1 for o in game.state.players[me].hand if "Land" in game.chars(o).types)
             return 2 <= lands <= 5 or len(game.state.players[me].hand) <= 5
         if d.kind == "targets" and d.options:
-            return self._best_targets(game, d.options, me)
+            return self._best_targets(game, d.options, me, _aims(game, d.context))
         return super().decide(game, d)
 
     def _priority(self, game: Game, d: Decision, me: int) -> Any:
@@ -216,10 +346,8 @@ class HeuristicAgent(RandomAgent):
         if casts:
             def score(o: list[Any]) -> tuple[int, int]:
                 c = game.chars(o[1])
-                friendly = any(t < 0 and same_team(s, -1 - t, me) or (
-                    t > 0 and t in s.objects and same_team(s, game.chars(t).controller, me))
-                               for t in o[2])
-                return (0 if friendly and "Creature" not in c.types else 1,
+                wrong = bool(o[2]) and misaimed(game, me, o[2], _aims(game, o))
+                return (0 if wrong and "Creature" not in c.types else 1,
                         c.mana_value + o[4])
             best = max(casts, key=score)
             if score(best)[0] == 1:
@@ -230,6 +358,8 @@ class HeuristicAgent(RandomAgent):
         # (never an only-{X} ability at X = 0: free, it would be activated again each
         # time the stack emptied)
         acts = [o for o in opts if o[0] == "activate" and not only_x_at_zero(game, o)]
+        aimed = [o for o in acts if not (o[3] and misaimed(game, me, o[3], _aims(game, o)))]
+        acts = aimed or acts
         if acts and is_active(s, me) and not s.stack:
             # after j activations of its own this step, only with probability 2**-j: a
             # free ability ("{0}: ...") was activated each time the stack emptied, until
@@ -240,12 +370,10 @@ class HeuristicAgent(RandomAgent):
             return acts[self.rng.randrange(len(acts))]
         return ["pass"]
 
-    def _best_targets(self, game: Game, options: Sequence[Any], me: int) -> Any:
-        def bad_for_me(t: int) -> bool:
-            s = game.state
-            return (t < 0 and same_team(s, -1 - t, me)) or (
-                t > 0 and t in s.objects and same_team(s, game.chars(t).controller, me))
-        good = [o for o in options if not any(bad_for_me(t) for t in o)]
+    def _best_targets(self, game: Game, options: Sequence[Any], me: int,
+                      aims: Sequence[int]) -> Any:
+        """The first choice that aims each target the right way (:func:`misaimed`)."""
+        good = [o for o in options if not misaimed(game, me, o, aims)]
         return (good or options)[0]
 
     def _attack(self, game: Game, d: Decision, me: int) -> Any:
