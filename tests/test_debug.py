@@ -132,8 +132,9 @@ def test_event_refs_cover_every_object_and_player_an_event_names(game: Game) -> 
                                                                      in refs.players)
         if isinstance(e, ev.DecisionMade) and e.player >= 0:
             assert e.player in refs.players
-        if isinstance(e, ev.ZoneChanged):
-            assert refs.objects[:2] == (e.obj, e.new_obj)
+        if isinstance(e, ev.ZoneChanged):  # (one id when it stays: a card leaving the game
+            # with its owner, CR 800.4a)
+            assert refs.objects[:2] == tuple(dict.fromkeys((e.obj, e.new_obj)))
 
 
 def test_map_event_ids_maps_ids_and_nothing_else() -> None:
@@ -459,13 +460,18 @@ def test_explain_lists_consequences(game: Game) -> None:
 
 
 def test_explain_rules_and_roots(tmp_path: Path) -> None:
-    # (seed 2: a game with combat deaths; since the heuristic agent activates again in a
-    # step only with probability 2**-j (issue 23), the fixture's game of seed 5 has none)
-    game = _play(tmp_path, 2)
-    death = next(e for e in game.envs if isinstance(e.event, ev.ZoneChanged)
-                 and e.event.reason == "sba:lethal-damage"
-                 and game.envs[e.cause].event.TAG == "DamageDealt"
-                 and game.envs[e.cause].event.combat)  # type: ignore[attr-defined]
+    # the first of these seeds whose game has a creature dying of combat damage (which
+    # games do changes with the agents: the fixture's seed 5 has none since issue 23)
+    for seed in range(2, 14):
+        game = _play(tmp_path, seed)
+        death = next((e for e in game.envs if isinstance(e.event, ev.ZoneChanged)
+                      and e.event.reason == "sba:lethal-damage"
+                      and game.envs[e.cause].event.TAG == "DamageDealt"
+                      and game.envs[e.cause].event.combat),  # type: ignore[attr-defined]
+                     None)
+        if death is not None:
+            break
+    assert death is not None, "no game of seeds 2-13 has a combat death"
     x = explain(game.envs, death.seq, REG)  # the combat damage, caused by the declarations
     types = [link.type for link in x.chain]
     assert types[:2] == ["ZoneChanged", "DamageDealt"]
@@ -632,7 +638,7 @@ def test_branch_with_an_agent_choosing(game: Game, tmp_path: Path) -> None:
     data = json.loads(out)
     assert code == 0 and data["event"] == d.seq and data["log"] == str(path)
     assert data["events"] == len(read_log(path).envelopes) and data["original"] == \
-        d.event.choice  # type: ignore[attr-defined]
+        json.loads(msgspec.json.encode(d.event.choice))  # type: ignore[attr-defined]
 
 
 def test_branch_a_scenario_log(tmp_path: Path) -> None:
