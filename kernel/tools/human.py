@@ -185,6 +185,7 @@ class HumanAgent:
         """The game went back (``game``'s log is shorter): see it from there on, as
         though the undone events never were."""
         self._seen = None
+        self._shown = 0  # (all of it folded anew, none of it told again)
         self._catch_up(game, self._seat)
         self.answers = self.answers[:-1]
 
