@@ -9,6 +9,11 @@ docs/agents.md lists how each kind of decision is asked.
 
 :class:`SeatView` folds a log into a state of its own with every seat's
 :class:`~mtgk.rules.visibility.Perspective` (what ``--as`` shows).
+
+What a person is asked (``mtgk serve`` and the terminal game alike): :func:`decision_menu`
+(damage assignment asked as an :class:`AssignMenu`; paying by hand adds
+:func:`mana_choices`), and :class:`Stops`, where a priority with nothing but passing to
+do is passed for them.
 """
 
 from __future__ import annotations
@@ -382,8 +387,9 @@ class Stops:
 
 
 class AssignMenu(Menu):
-    """A combat damage assignment asked as menus (``mtgk serve``; :class:`Menu` answers it
-    with the engine's default): the engine's default (lethal damage to
+    """A combat damage assignment asked as menus (``mtgk serve`` and the terminal game;
+    :class:`Menu`, the step environment's, answers it with the engine's default): the
+    engine's default (lethal damage to
     each blocker in order, CR 510.1c), or how much each recipient gets, one at a time (the
     last gets what is left; the engine checks the whole, and refuses an illegal one)."""
 
