@@ -740,6 +740,9 @@ def test_paying_by_hand_through_the_api(registry: Registry, tmp_path: Path) -> N
                 c.answer(mana[-1]["i"])
                 assert c.state["pool"] == "{G}" and c.state["state"]["p0"][3] == "G"
                 assert c.state["state"][f"o{chosen}"].get("tp")
+                named = mana[-1]["label"].removeprefix("tap ").removesuffix(" for {G}")
+                assert any(line.endswith(f"priority → activate {named}: {{T}} mana ability")
+                           for line in c.events), c.events[-4:]
                 cast = next(ch for ch in c.state["decision"]["choices"]
                             if ch["kind"] == "cast")
                 c.answer(cast["i"])
