@@ -835,3 +835,39 @@ def test_browser_pays_by_hand_with_a_click_on_a_land(browser: Any, registry: Reg
         assert tapped, "no land to tap by hand"
         errors = [m for m in browser.get_log("browser") if m.get("level") == "SEVERE"]
         assert not errors, errors
+
+
+def test_a_mana_ability_with_a_colour_choice_asks_it(registry: Registry, tmp_path: Path) -> None:
+    """Paying by hand with a land that makes one of two colours: the tap asks which (the
+    engine's "choose" decision, as any), and the pool holds the colour chosen (issue 28)."""
+    with served(registry, tmp_path / "game.mtgk", seed=5,
+                decks=("20 Ancient Amphitheater\n20 Gray Ogre\n", RED)) as c:
+        c.post("/api/pay", by_hand=True)
+        for _ in range(800):
+            d = c.state["decision"]
+            assert d is not None, "the game ended before the test was done"
+            kinds = {ch["kind"]: ch for ch in reversed(d["choices"])}
+            if d["kind"] != "priority":
+                c.answer(0)
+            elif "play" in kinds:
+                c.answer(kinds["play"]["i"])
+            elif "cast" in kinds:
+                assert kinds["mana"]["label"].endswith(" for one of R/W"), kinds["mana"]
+                c.answer(kinds["mana"]["i"])
+                d = c.state["decision"]
+                assert d["kind"] == "choose" and [ch["label"] for ch in d["choices"]] == \
+                    ["R", "W"], d
+                c.answer(1)
+                assert c.state["pool"] == "{W}" and c.state["decision"]["kind"] == "priority"
+                n = len(c.events)
+                c.answer(next(ch["i"] for ch in c.state["decision"]["choices"]
+                              if ch["kind"] == "cast"))  # {2}{R}: W from the pool
+                assert c.state["pool"] == ""
+                after = c.events[n:n + 8]
+                assert any(" casts Gray Ogre #" in line for line in after), after
+                assert "Alice spends {R}{R}{W}" in after, after
+                break
+            else:
+                c.answer(next(ch["i"] for ch in d["choices"] if ch["kind"] == "pass"))
+        else:
+            pytest.fail("the person never could cast an Ogre")
