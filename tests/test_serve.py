@@ -817,6 +817,11 @@ def test_browser_pays_by_hand_with_a_click_on_a_land(browser: Any, registry: Reg
                 WebDriverWait(browser, 60).until(ready)
                 assert find("#pay")[0].get_attribute("aria-pressed") == "false"
                 assert not find("#choices button.choice.mana")
+                version = int(browser.execute_script("return document.body.dataset.version"))
+                browser.find_element(By.TAG_NAME, "body").send_keys("m")  # (the key: on)
+                WebDriverWait(browser, 60).until(ready)
+                assert find("#pay")[0].get_attribute("aria-pressed") == "true"
+                assert find("#choices button.choice.mana")
                 break
             plays = find("#choices button.choice.play")
             casts = find("#choices button.choice.cast")

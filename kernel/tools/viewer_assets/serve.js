@@ -293,6 +293,7 @@
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT") return;
     if (e.key === "u" && G && G.can_undo) $("undo").click();
+    if (e.key === "m" && G && G.decision) $("pay").click();
     const n = Number(e.key);
     if (n >= 1 && n <= 9 && G && G.decision && n <= G.decision.choices.length) pick(n - 1);
   });
