@@ -214,3 +214,112 @@ def test_paying_by_hand_lists_the_mana_a_person_can_make() -> None:
     assert "paying by hand" in out.getvalue()
     assert answer[0] == "activate" and answer[1] == forest and answer[2] == -1
     g.check_action(0, answer)
+
+
+def _questions(out: str) -> list[tuple[int, str, str, bool, str]]:
+    """Each question the person was shown after a board: (turn, whose turn, step, the
+    stack empty, the question's header)."""
+    import re
+    found = []
+    board = re.compile(r"^Turn (\d+), (\w+)'s turn, step: ([a-z ]+)$")
+    last: tuple[int, str, str] | None = None
+    empty = True
+    for line in out.splitlines():
+        m = board.match(line.removeprefix("> "))
+        if m:
+            last = (int(m[1]), m[2], m[3].replace(" ", "_"))
+            continue
+        if line.startswith("Stack:"):
+            empty = line == "Stack: empty"
+        elif last is not None and line.startswith("Alice, "):
+            found.append((*last, empty, line))
+            last = None
+    return found
+
+
+def test_stops_pass_where_the_person_is_not_asked(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """``s``: asked with the stack empty only in the precombat main phase of their own
+    turns (3, then none for the others'): every other such priority is passed for them;
+    undo goes back to their own last decision, past the passes; the log verifies
+    (issue 28)."""
+    keys = "s\n3\nnone\n1\n1\nu\n" + "1\n" * 3000
+    code, out, err, log = play(tmp_path, monkeypatch, keys)
+    assert code == 0, err
+    assert "asked on your turns in: precombat_main" in out
+    assert "asked on their turns in: no step" in out
+    asked = [q for q in _questions(out) if q[4] == "Alice, priority:"]
+    assert len(asked) > 3
+    for turn, whose, step, empty, _ in asked:
+        assert not empty or (whose, step) == ("Alice", "precombat_main"), (turn, whose, step)
+    before, after = out.split("(undone: back at your previous decision)", 1)
+    first = [q for q in _questions(before) if q[4] == "Alice, priority:"][-1]
+    assert _questions(after)[0][:3] == first[:3]  # the decision before, not a pass
+    assert "stopped" not in read_log(log).header.meta
+    code, vout, _ = run_mtgk("verify", log)
+    assert code == 0 and vout.startswith("OK:"), vout
+
+
+def test_stops_default_to_asking_everywhere(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stops begin as every step (``s`` and Enter keeps them; a bad line is asked
+    again): the game is the one played without ``s`` (today's behaviour)."""
+    rest = "1\n" * 80 + "q\n"
+    code, out, err, kept = play(tmp_path, monkeypatch, "s\nx\n\n\n" + rest, "kept.mtgk")
+    assert code == 0, err
+    assert "not stops: numbers from 1 to 11, all or none" in out
+    assert "asked on their turns in: upkeep, draw, precombat_main, beginning_of_combat" in out
+    _, _, _, plain = play(tmp_path, monkeypatch, rest, "plain.mtgk")
+    assert kept.read_bytes() == plain.read_bytes()
+
+
+def test_p_passes_until_the_end_of_the_turn(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """``p`` at a priority: not asked for priority again until the turn ends (other
+    questions still are); the log verifies (issue 28)."""
+    code, out, err, log = play(tmp_path, monkeypatch, "p\n1\np\n" + "1\n" * 3000)
+    assert code == 0, err
+    assert "p passes priority: answer this question first" in out  # (keep this hand?)
+    assert "passing until the end of this turn" in out
+    before, after = out.split("passing until the end of this turn", 1)
+    turn = _questions(before)[-1][0]
+    later = [q for q in _questions(after) if q[4] == "Alice, priority:"]
+    assert later and all(q[0] > turn for q in later), (turn, later[:3])
+    code, vout, _ = run_mtgk("verify", log)
+    assert code == 0 and vout.startswith("OK:"), vout
+
+
+def test_damage_assignment_is_asked_of_the_person() -> None:
+    """A combat damage assignment among several blockers is asked (the rules' order first,
+    or by hand, one recipient at a time), as ``mtgk serve`` asks it; among one, answered
+    for them (issue 28: the terminal answered every one with the default)."""
+    from mtgk.log import events as ev
+    from mtgk.rules.core import Decision
+    from mtgk.rules.engine import Game
+    from mtgk.tools.human import HumanAgent
+
+    g = Game(REG, ["alice", "bob"], seed=0)
+    g.emit(ev.TurnBegan(turn=3, active=0))
+    g.emit(ev.StepBegan(step="combat_damage"))
+    for owner, name in [(0, "Gray Ogre"), (1, "Grizzly Bears"), (1, "Grizzly Bears")]:
+        g.emit(ev.ObjectCreated(obj=g.new_id(), card=name, owner=owner, zone="battlefield"))
+    ogre, b1, b2 = g.state.battlefield
+
+    def decision(recipients: list[int], default: list[list[int]]) -> Decision:
+        return Decision("assign", 0, None, "assign 2 combat damage from Gray Ogre",
+                        context={"attacker": ogre, "default": default,
+                                 "recipients": recipients})
+
+    out = io.StringIO()
+    person = HumanAgent(stdin=io.StringIO("2\n1\n"), stdout=out)  # by hand: 0 to the first
+    answer = person.ask(g, decision([b1, b2], [[b1, 2], [b2, 0]]))
+    assert answer == [[b1, 0], [b2, 2]], answer
+    text = out.getvalue()
+    assert "  1. as the rules order it: 2 to Grizzly Bears #" in text
+    assert "  2. assign it myself" in text and "  1. 0 to Grizzly Bears #" in text
+    person = HumanAgent(stdin=io.StringIO("1\n"), stdout=io.StringIO())
+    assert person.ask(g, decision([b1, b2], [[b1, 2], [b2, 0]])) == [[b1, 2], [b2, 0]]
+    out = io.StringIO()
+    person = HumanAgent(stdin=io.StringIO(""), stdout=out)  # one recipient: nothing asked
+    assert person.ask(g, decision([b1], [[b1, 2]])) == [[b1, 2]]
+    assert out.getvalue() == ""

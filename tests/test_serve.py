@@ -689,3 +689,190 @@ def test_an_illegal_damage_split_is_refused_and_asked_again(registry: Registry,
         c.answer(0)  # the rules' order
         play_out(c, 1)
     check_log(log, c)
+
+
+# --------------------------------------------------------------------------
+# paying by hand
+
+ELVES = "20 Forest\n20 Elvish Handservant\n"
+
+
+def _forests(c: Client) -> list[int]:
+    """The person's Forests on the battlefield, untapped first (each in its order)."""
+    m = c.state["state"]
+    mine = [i for i in m.get("bf", []) if m[f"o{i}"].get("c") == 0 and
+            m[f"o{i}"].get("n") == "Forest"]
+    return sorted(mine, key=lambda i: bool(m[f"o{i}"].get("tp")))
+
+
+def test_paying_by_hand_through_the_api(registry: Registry, tmp_path: Path) -> None:
+    """With pay by hand on, the priority menu lists "tap Forest #n for {G}" for each untapped
+    Forest (the card marked, so a click taps it); taking one puts {G} in the pool (the
+    state shows it), and a spell cast then is paid from the pool: the Forest chosen is
+    the one tapped, not the one the automatic payment would take (issue 28)."""
+    from mtgk.rules.state import apply, new_state
+
+    log = tmp_path / "game.mtgk"
+    with served(registry, log, seed=5, decks=(ELVES, RED)) as c:
+        status, data = c.request("POST", "/api/pay", {"by_hand": "yes"})
+        assert status == 400 and data["error"] == "on is true or false"
+        assert c.get("/api/state")["pay_by_hand"] is False
+        chosen = 0
+        for _ in range(600):
+            d = c.state["decision"]
+            assert d is not None, "the game ended before the test was done"
+            kinds = {ch["kind"]: ch for ch in reversed(d["choices"])}
+            untapped = [f for f in _forests(c) if not c.state["state"][f"o{f}"].get("tp")]
+            if d["kind"] != "priority":
+                c.answer(0)  # keep; no attack, no block
+            elif "play" in kinds:
+                c.answer(kinds["play"]["i"])
+            elif "cast" in kinds and len(untapped) >= 2 and \
+                    c.state["state"]["g"][2] == "precombat_main":
+                assert "mana" not in kinds  # (off: no mana choices)
+                c.post("/api/pay", by_hand=True)
+                assert c.state["pay_by_hand"] is True
+                mana = [ch for ch in c.state["decision"]["choices"] if ch["kind"] == "mana"]
+                assert [ch.get("oid") for ch in mana] == untapped, mana
+                assert all(re.fullmatch(r"tap Forest #\d+ for \{G\}", ch["label"])
+                           for ch in mana), mana
+                chosen = untapped[-1]  # (the automatic payment would take the first)
+                c.answer(mana[-1]["i"])
+                assert c.state["pool"] == "{G}" and c.state["state"]["p0"][3] == "G"
+                assert c.state["state"][f"o{chosen}"].get("tp")
+                named = mana[-1]["label"].removeprefix("tap ").removesuffix(" for {G}")
+                assert any(line.endswith(f"priority → activate {named}: {{T}} mana ability")
+                           for line in c.events), c.events[-4:]
+                cast = next(ch for ch in c.state["decision"]["choices"]
+                            if ch["kind"] == "cast")
+                c.answer(cast["i"])
+                break
+            else:
+                c.answer(next(ch["i"] for ch in d["choices"] if ch["kind"] == "pass"))
+        assert chosen, "the person never had two Forests and an elf"
+        assert c.state["pool"] == ""
+        s = new_state()
+        for env in read_log(log).envelopes:
+            apply(s, env.event)
+        forests = [o for o in s.battlefield if s.objects[o].card == "Forest"
+                   and s.objects[o].controller == 0]
+        assert s.objects[chosen].tapped, "the Forest chosen did not pay"
+        assert any(not s.objects[o].tapped for o in forests), "another Forest paid too"
+        assert any(it.card == "Elvish Handservant" for it in
+                   (s.objects[x.source] for x in s.stack)) or any(
+            s.objects[o].card == "Elvish Handservant" for o in s.battlefield)
+        c.post("/api/pay", by_hand=False)
+        assert not any(ch["kind"] == "mana" for ch in (c.state["decision"] or {}).get(
+            "choices", []))
+
+
+def test_browser_pays_by_hand_with_a_click_on_a_land(browser: Any, registry: Registry,
+                                                     tmp_path: Path) -> None:
+    """"pay by hand" on, the person's untapped lands are outlined; a click on one taps it
+    for mana (the pool shows {G}); "auto-pay" turns it off (issue 28).  With
+    ``MTGK_SCREENSHOT`` set this is the picture of docs/serve.png."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    log = tmp_path / "game.mtgk"
+    with served(registry, log, seed=5, decks=(ELVES, RED)) as c:
+        browser.get(c.url)
+        version = -1
+
+        def ready(d: Any) -> bool:
+            return bool(d.execute_script(
+                "return document.body.dataset.ready === '1' && "
+                "!document.body.classList.contains('busy') && "
+                f"document.body.dataset.version !== '{version}'"))
+
+        def find(sel: str) -> list[Any]:
+            return browser.find_elements(By.CSS_SELECTOR, sel)
+
+        tapped = False
+        for _ in range(400):
+            WebDriverWait(browser, 60).until(ready)
+            version = int(browser.execute_script("return document.body.dataset.version"))
+            assert browser.execute_script("return document.body.dataset.over") == "0"
+            turn = int(browser.execute_script("return document.body.dataset.turn"))
+            mine = bool(find("#player-0.active"))
+            by_hand = find("#pay")[0].get_attribute("aria-pressed") == "true"
+            if by_hand and find("#bf-0 .perm.land.can"):
+                land = find("#bf-0 .perm.land.can")[-1]
+                oid = land.get_attribute("data-oid")
+                lit = find(f'#choices button.choice.mana[data-oid="{oid}"]')
+                assert lit and lit[0].text.startswith("tap Forest #"), lit
+                land.click()
+                WebDriverWait(browser, 60).until(ready)
+                assert find(f'#bf-0 .perm.land.tapped[data-oid="{oid}"]'), "not tapped"
+                assert find("#mana-0")[0].text == "{G}"
+                assert browser.execute_script("return document.body.dataset.pool") == "{G}"
+                if os.environ.get("MTGK_SCREENSHOT"):
+                    dest = os.environ["MTGK_SCREENSHOT"]
+                    path = Path(dest) if dest.endswith(".png") else ROOT / "docs" / "serve.png"
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    assert browser.save_screenshot(str(path))
+                tapped = True
+                version = int(browser.execute_script("return document.body.dataset.version"))
+                find("#autopay")[0].click()  # off again: no mana choices
+                WebDriverWait(browser, 60).until(ready)
+                assert find("#pay")[0].get_attribute("aria-pressed") == "false"
+                assert not find("#choices button.choice.mana")
+                version = int(browser.execute_script("return document.body.dataset.version"))
+                browser.find_element(By.TAG_NAME, "body").send_keys("m")  # (the key: on)
+                WebDriverWait(browser, 60).until(ready)
+                assert find("#pay")[0].get_attribute("aria-pressed") == "true"
+                assert find("#choices button.choice.mana")
+                break
+            plays = find("#choices button.choice.play")
+            casts = find("#choices button.choice.cast")
+            if mine and turn >= 9 and not by_hand and casts and not plays:
+                find("#pay")[0].click()  # (a land played first: a fuller board)
+                continue
+            buttons = find("#choices button.choice")
+            assert buttons, browser.find_element(By.ID, "decision").text
+            prompt = browser.find_element(By.ID, "prompt").text
+            if plays or casts and not (mine and turn >= 9):
+                (plays or casts)[0].click()
+            elif "priority" in prompt or find("#choices button.choice.pass"):
+                find("#choices button.choice.pass")[0].click()
+            else:
+                buttons[0].click()  # keep the hand; no attack, no block
+        assert tapped, "no land to tap by hand"
+        errors = [m for m in browser.get_log("browser") if m.get("level") == "SEVERE"]
+        assert not errors, errors
+
+
+def test_a_mana_ability_with_a_colour_choice_asks_it(registry: Registry, tmp_path: Path) -> None:
+    """Paying by hand with a land that makes one of two colours: the tap asks which (the
+    engine's "choose" decision, as any), and the pool holds the colour chosen (issue 28)."""
+    with served(registry, tmp_path / "game.mtgk", seed=5,
+                decks=("20 Ancient Amphitheater\n20 Gray Ogre\n", RED)) as c:
+        c.post("/api/pay", by_hand=True)
+        for _ in range(800):
+            d = c.state["decision"]
+            assert d is not None, "the game ended before the test was done"
+            kinds = {ch["kind"]: ch for ch in reversed(d["choices"])}
+            if d["kind"] != "priority":
+                c.answer(0)
+            elif "play" in kinds:
+                c.answer(kinds["play"]["i"])
+            elif "cast" in kinds:
+                assert kinds["mana"]["label"].endswith(" for one of R/W"), kinds["mana"]
+                c.answer(kinds["mana"]["i"])
+                d = c.state["decision"]
+                assert d["kind"] == "choose" and [ch["label"] for ch in d["choices"]] == \
+                    ["R", "W"], d
+                c.answer(1)
+                assert c.state["pool"] == "{W}" and c.state["decision"]["kind"] == "priority"
+                n = len(c.events)
+                c.answer(next(ch["i"] for ch in c.state["decision"]["choices"]
+                              if ch["kind"] == "cast"))  # {2}{R}: W from the pool
+                assert c.state["pool"] == ""
+                after = c.events[n:n + 8]
+                assert any(" casts Gray Ogre #" in line for line in after), after
+                assert "Alice spends {R}{R}{W}" in after, after
+                break
+            else:
+                c.answer(next(ch["i"] for ch in d["choices"] if ch["kind"] == "pass"))
+        else:
+            pytest.fail("the person never could cast an Ogre")

@@ -6,7 +6,9 @@ board as ``mtgk replay --as`` shows it, then the decision as numbered options
 (:class:`mtgk.tools.menus.Menu`: one engine decision may take a few menus, such as
 one per creature that could attack).  The person sees only what their seat may
 see.  Commands: a number picks an option, ``?`` shows help, ``b`` the board
-again, ``u`` undoes the person's last decision, ``q`` (or the end of the input)
+again, ``u`` undoes the person's last decision, ``m`` turns paying by hand on and off,
+``s`` sets the stops and ``p`` passes until the turn ends
+(:class:`mtgk.tools.menus.Stops`, as ``mtgk serve``'s), ``q`` (or the end of the input)
 quits.
 
 :func:`play` plays a whole game so, driven by a :class:`~mtgk.stepper.Stepper`:
@@ -25,11 +27,10 @@ from typing import IO, Any
 import msgspec
 
 from mtgk.cards.definitions import Registry
-from mtgk.log.answers import Activate
 from mtgk.log.logfile import LogHeader, write_log
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.stepper import Stepper
-from mtgk.tools.menus import MORE, Choice, Menu
+from mtgk.tools.menus import MORE, PRIORITY_STEPS, Menu, Stops, decision_menu, mana_choices
 from mtgk.tools.render import Renderer, numbered_name, render_state
 
 __all__ = ["HELP", "QUIT", "UNDO", "HumanAgent", "Played", "mana_choices", "play"]
@@ -43,6 +44,9 @@ Type the number of an option and press Enter.
   m   pay by hand, on or off: your priority menus list "tap ... for mana" (each
       mana ability you can activate now); the mana goes to your pool, and a spell
       you cast then is paid from the pool first, the rest automatically
+  s   stops: the steps you are asked in when the stack is empty and you could
+      only pass, on your turns and on the others' (all of them to begin with)
+  p   pass until the end of this turn (other questions are still asked)
   q   quit (the log so far is kept; end of input quits too)
 You see what your seat may see: your hand, the public zones, how many cards
 the others hold. Before each question you see everything that happened since
@@ -89,6 +93,8 @@ class HumanAgent:
         self._seat = 0
         #: ``m``: the priority menus list the mana abilities the person can activate
         self.pay_by_hand = False
+        #: ``s`` and ``p``: where a priority with nothing but passing is passed for them
+        self.stops: Stops | None = None
 
     def __repr__(self) -> str:
         return "HumanAgent()"
@@ -136,10 +142,17 @@ class HumanAgent:
 
     # ------------------------------------------------------------------ answering
     def _menu(self, game: Game, d: Decision) -> Menu:
-        menu = Menu(game, d, {}, name=self._named(game))
-        if self.pay_by_hand and d.kind == "priority" and menu.answer is MORE:
-            menu.choices += mana_choices(game, d, self._named(game))
-        return menu
+        return decision_menu(game, d, self._named(game), by_hand=self.pay_by_hand)
+
+    def _stops(self, seat: int) -> Stops:
+        if self.stops is None:
+            self.stops = Stops(seat)
+        return self.stops
+
+    def auto(self, game: Game, d: Decision) -> Any:
+        """The pass that answers ``d`` without asking (the person's stops, ``p``), or
+        ``None``: ask."""
+        return self._stops(d.player).auto_pass(game.state, d)
 
     def ask(self, game: Game, d: Decision) -> Any:
         """The person's answer to ``d``, or :data:`UNDO` or :data:`QUIT`."""
@@ -160,6 +173,9 @@ class HumanAgent:
     def decide(self, game: Game, d: Decision) -> Any:
         """(As an agent in a game the engine drives: undo is not available, and the end
         of the input passes.)"""
+        auto = self.auto(game, d)
+        if auto is not None:
+            return auto
         answer = self.ask(game, d)
         if answer is UNDO or answer is QUIT:
             return d.options[0] if d.options else ["pass"]
@@ -169,6 +185,7 @@ class HumanAgent:
         """The game went back (``game``'s log is shorter): see it from there on, as
         though the undone events never were."""
         self._seen = None
+        self._shown = 0  # (all of it folded anew, none of it told again)
         self._catch_up(game, self._seat)
         self.answers = self.answers[:-1]
 
@@ -202,6 +219,17 @@ class HumanAgent:
                 for i, c in enumerate(menu.choices, 1):
                     self._out(f"  {i}. {c.label}")
                 continue
+            if text == "s":
+                self._set_stops(d.player)
+                continue
+            if text == "p":
+                if d.kind != "priority" or not any(o[0] == "pass" for o in d.options or ()):
+                    self._out("p passes priority: answer this question first")
+                    continue
+                self._stops(d.player).yield_turn(game.state)
+                self._out("passing until the end of this turn")
+                menu.answer = self.auto(game, d)
+                return None
             if text == "u":
                 if not self.can_undo:
                     self._out("undo is not available here")
@@ -215,34 +243,49 @@ class HumanAgent:
                 return None
             self._out(f"not an option: type 1 to {len(menu.choices)}, or ? for help")
 
+    def _set_stops(self, seat: int) -> None:
+        """``s``: show the stops, and read the new ones (Enter keeps a list)."""
+        stops = self._stops(seat)
+        self._out("Stops: the steps you are asked in when the stack is empty and you could")
+        self._out("only pass (in the others you pass).")
+        for i, step in enumerate(PRIORITY_STEPS, 1):
+            marks = ["x" if step in stops.steps[w] else " " for w in ("mine", "theirs")]
+            self._out(f"  {i:2}. [{marks[0]}] your turn  [{marks[1]}] their turns  "
+                      f"{step.replace('_', ' ')}")
+        new: dict[str, list[str]] = {}
+        for whose, words in (("mine", "your turns"), ("theirs", "their turns")):
+            while True:
+                self._out(f"stops on {words}: numbers (1 3 5), all, none, or Enter to keep")
+                (self.stdout or sys.stdout).write("> ")
+                (self.stdout or sys.stdout).flush()
+                text = self._read()
+                steps = _steps(text)
+                if steps is not None:
+                    new[whose] = steps if text else stops.listed()[whose]
+                    break
+                self._out(f"not stops: numbers from 1 to {len(PRIORITY_STEPS)}, all or none")
+        stops.set(new["mine"], new["theirs"])
+        listed = stops.listed()
+        self._out("asked on your turns in: " + (", ".join(listed["mine"]) or "no step"))
+        self._out("asked on their turns in: " + (", ".join(listed["theirs"]) or "no step"))
+
     def refused(self, game: Game, d: Decision, err: Exception) -> None:
         self._out(f"refused: {err}")
 
 
-def mana_choices(game: Game, d: Decision, name: Callable[[int], str]) -> list[Choice]:
-    """The "tap ... for mana" choices of priority decision ``d``: each mana ability of a
-    permanent of the deciding player that they can activate now (CR 605.3a: a player
-    with priority may activate mana abilities; the engine takes such an action though
-    it doesn't list it), a land's intrinsic ones (``["activate", land, -k]``) first."""
-    me = d.player
-    out: list[Choice] = []
-    for oid in game.state.battlefield:
-        if game.chars(oid).controller != me:
-            continue
-        made = [(-k, m) for k, m in enumerate(game.intrinsic_mana(oid), 1)]
-        made += [(i, "".join(ab.mana) if len(ab.mana) == 1 else "/".join(ab.mana))
-                 for i, (_key, ab) in enumerate(game.definition(oid).activated, 1)
-                 if ab.mana]
-        for idx, mana in made:
-            action = Activate(oid, idx)
-            try:
-                if d.check is not None:
-                    d.check(action)  # (it only judges the action)
-            except RulesError:
-                continue
-            word = "{" + mana + "}" if "/" not in mana else f"one of {mana}"
-            out.append(Choice(f"tap {name(oid)} for {word}", "mana", value=[action]))
-    return out
+def _steps(text: str | None) -> list[str] | None:
+    """The steps a line of ``s`` names ("" and the end of the input: none typed), or
+    ``None`` (not stops)."""
+    if not text:
+        return []
+    words = text.replace(",", " ").split()
+    if words == ["all"]:
+        return list(PRIORITY_STEPS)
+    if words == ["none"]:
+        return []
+    if not all(w.isdigit() and 1 <= int(w) <= len(PRIORITY_STEPS) for w in words):
+        return None
+    return [PRIORITY_STEPS[int(w) - 1] for w in words]
 
 
 # --------------------------------------------------------------------------
@@ -276,9 +319,14 @@ def play(reg: Registry, header: LogHeader, makers: Sequence[Callable[[], Agent]]
         if watch is not None:
             watch(stepper.game)
         written = -1
+        marks: list[int] = []  # len(stepper.answers) before each decision the person answered
         while stepper.decision is not None:
             d = stepper.decision
             person = people[d.player]
+            auto = person.auto(stepper.game, d)
+            if auto is not None:  # (the person's stops pass it)
+                stepper.answer(auto)
+                continue
             if len(stepper.log) != written:  # on the file before the person decides
                 write_log(out, header, stepper.log)
                 written = len(stepper.log)
@@ -290,16 +338,23 @@ def play(reg: Registry, header: LogHeader, makers: Sequence[Callable[[], Agent]]
                 write_log(out, header, stepper.log)
                 return Played(stepper.game, header, True)
             if answer is UNDO:
+                target = marks.pop() if marks else len(stepper.answers) - 1
                 stepper.undo()
+                while len(stepper.answers) > target:  # (past the passes the stops made)
+                    stepper.undo()
+                if person.stops is not None:
+                    person.stops.yielding = 0
                 written = -1
                 if watch is not None:
                     watch(stepper.game)
                 person.after_undo(stepper.game)
                 person._out("(undone: back at your previous decision)")
                 continue
+            marks.append(len(stepper.answers))
             try:
                 stepper.answer(answer)
             except RulesError as err:
+                marks.pop()
                 person.answers.pop()
                 person.refused(stepper.game, d, err)
     except BaseException:

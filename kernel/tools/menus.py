@@ -9,6 +9,11 @@ docs/agents.md lists how each kind of decision is asked.
 
 :class:`SeatView` folds a log into a state of its own with every seat's
 :class:`~mtgk.rules.visibility.Perspective` (what ``--as`` shows).
+
+What a person is asked (``mtgk serve`` and the terminal game alike): :func:`decision_menu`
+(damage assignment asked as an :class:`AssignMenu`; paying by hand adds
+:func:`mana_choices`), and :class:`Stops`, where a priority with nothing but passing to
+do is passed for them.
 """
 
 from __future__ import annotations
@@ -19,12 +24,18 @@ from typing import Any
 
 from mtgk.agents import HeuristicAgent, legal_menace_blocks, required_blocks
 from mtgk.log import events as ev
-from mtgk.rules.engine import Decision, Game
+from mtgk.log.answers import Activate
+from mtgk.rules.engine import Decision, Game, RulesError
 from mtgk.rules.state import State, apply, new_state
+from mtgk.rules.turns import STEPS
 from mtgk.rules.visibility import Perspective
 from mtgk.stepper import action_words
 
-__all__ = ["MORE", "AssignMenu", "Choice", "Menu", "SeatView"]
+__all__ = ["MORE", "PRIORITY_STEPS", "AssignMenu", "Choice", "Menu", "SeatView", "Stops",
+           "decision_menu", "mana_choices"]
+
+PRIORITY_STEPS = tuple(x for x in STEPS if x not in ("untap", "cleanup"))
+"""The steps a player gets priority in (CR 502.4, 514.3: none in untap and cleanup)."""
 
 
 class SeatView:
@@ -279,9 +290,106 @@ class Menu:
         return self.answer
 
 
+def decision_menu(game: Game, d: Decision, name: Callable[[int], str],
+                  by_hand: bool = False) -> Menu:
+    """The menus a person is asked ``d`` in (``mtgk serve`` and the terminal game): a
+    :class:`Menu`, a damage assignment among several recipients as an :class:`AssignMenu`
+    (among one, the rules' default answers it), and with ``by_hand`` (paying by hand) a
+    priority menu with :func:`mana_choices` after the actions (when it offers more than
+    passing: mana made for nothing is not asked about)."""
+    if d.kind == "assign" and isinstance(d.context, dict) and \
+            len(d.context.get("recipients") or ()) > 1:
+        return AssignMenu(game, d, name)
+    menu = Menu(game, d, {}, name=name)
+    if by_hand and d.kind == "priority" and menu.answer is MORE and \
+            any(c.kind != "pass" for c in menu.choices):  # (mana for nothing: not asked)
+        menu.choices += mana_choices(game, d, name)
+    return menu
+
+
+def mana_choices(game: Game, d: Decision, name: Callable[[int], str]) -> list[Choice]:
+    """The "tap ... for mana" choices of priority decision ``d``: each mana ability of a
+    permanent of the deciding player that they can activate now (CR 605.3a: a player
+    with priority may activate mana abilities; the engine takes such an action though
+    it doesn't list it), a land's intrinsic ones (``["activate", land, -k]``) first.
+    A choice's ``value`` is ``[Activate(source, k)]`` (as a priority choice's ways are)."""
+    me = d.player
+    out: list[Choice] = []
+    for oid in game.state.battlefield:
+        if game.chars(oid).controller != me:
+            continue
+        made = [(-k, m) for k, m in enumerate(game.intrinsic_mana(oid), 1)]
+        made += [(i, "".join(ab.mana) if len(ab.mana) == 1 else "/".join(ab.mana))
+                 for i, (_key, ab) in enumerate(game.definition(oid).activated, 1)
+                 if ab.mana]
+        for idx, mana in made:
+            action = Activate(oid, idx)
+            try:
+                if d.check is not None:
+                    d.check(action)  # (it only judges the action)
+            except RulesError:
+                continue
+            word = "{" + mana + "}" if "/" not in mana else f"one of {mana}"
+            out.append(Choice(f"tap {name(oid)} for {word}", "mana", value=[action]))
+    return out
+
+
+class Stops:
+    """Where a person is asked when all they can sensibly do is pass (``mtgk serve``'s
+    stops and "pass turn", the terminal game's ``s`` and ``p``): with the stack empty,
+    a priority is passed for them in the steps not in ``steps["mine"]`` on their (team's)
+    turns, not in ``steps["theirs"]`` on the others'; all steps to begin with (everything
+    asked).  :meth:`yield_turn` passes every priority until the turn ends."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.steps: dict[str, set[str]] = {"mine": set(PRIORITY_STEPS),
+                                           "theirs": set(PRIORITY_STEPS)}
+        self.yielding = 0  # pass every priority until this turn ends (0: not yielding)
+
+    def set(self, mine: Any, theirs: Any) -> None:
+        """Stop in these steps only (lists of step names); :class:`ValueError` says why
+        not (nothing changes then)."""
+        for name, steps in (("mine", mine), ("theirs", theirs)):
+            if not isinstance(steps, list | tuple | set) or \
+                    not all(isinstance(x, str) for x in steps):
+                raise ValueError(f"{name} is a list of step names")
+            bad = [x for x in steps if x not in PRIORITY_STEPS]
+            if bad:
+                raise ValueError(f"{bad[0]!r} is not a step with priority (the steps: "
+                                 f"{', '.join(PRIORITY_STEPS)})")
+        self.steps = {"mine": set(mine), "theirs": set(theirs)}
+
+    def listed(self) -> dict[str, list[str]]:
+        """The stops, each list in the steps' order."""
+        return {k: [x for x in PRIORITY_STEPS if x in v] for k, v in self.steps.items()}
+
+    def yield_turn(self, state: State) -> None:
+        """Pass every priority until this turn ends (the other decisions are still asked)."""
+        self.yielding = state.turn
+
+    def auto_pass(self, state: State, d: Decision) -> Any:
+        """The pass that answers ``d`` for the person (their stops and yield), or ``None``."""
+        if d.kind != "priority" or not d.options:
+            return None
+        passes = [o for o in d.options if o[0] == "pass"]
+        if not passes:
+            return None
+        if self.yielding:
+            if state.turn == self.yielding:
+                return passes[0]
+            self.yielding = 0
+        if state.stack or state.step not in PRIORITY_STEPS:
+            return None
+        team = next((t for t in state.teams if self.seat in t), [self.seat])
+        whose = "mine" if state.active in team else "theirs"
+        return None if state.step in self.steps[whose] else passes[0]
+
+
 class AssignMenu(Menu):
-    """A combat damage assignment asked as menus (``mtgk serve``; :class:`Menu` answers it
-    with the engine's default): the engine's default (lethal damage to
+    """A combat damage assignment asked as menus (``mtgk serve`` and the terminal game;
+    :class:`Menu`, the step environment's, answers it with the engine's default): the
+    engine's default (lethal damage to
     each blocker in order, CR 510.1c), or how much each recipient gets, one at a time (the
     last gets what is left; the engine checks the whole, and refuses an illegal one)."""
 

@@ -629,6 +629,8 @@ class Renderer:
             oid, idx, targets, x = (list(a) + [[], 0])[1:5]
             o = self.state.objects.get(oid)
             label = f"ability {idx}"
+            if isinstance(idx, int) and idx < 0:  # (a land type's, Game.intrinsic_mana)
+                label = "{T} mana ability"
             card = self._copied_card(oid) if o is not None else ""
             if o is not None and self.registry is not None and card in self.registry \
                     and not (o.face_down and not self.sees(o)):

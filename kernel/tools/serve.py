@@ -25,7 +25,8 @@ changes); ``POST /api/answer`` ``{"choice": i, "version": v}``; ``POST /api/back
 (the last pick of a decision asked in several menus); ``POST /api/undo``;
 ``POST /api/stops`` ``{"mine": [steps], "theirs": [steps]}`` (the steps you are asked in
 with the stack empty; the others pass for you); ``POST /api/yield`` (pass until the turn
-ends); ``GET /api/events?since=N&epoch=E&wait=S`` the events from ``N`` on, waiting up to
+ends); ``POST /api/pay`` ``{"by_hand": true}`` (paying by hand: the priority menus list the
+mana the person can make, "tap Forest #12 for {G}"; false: casting pays automatically); ``GET /api/events?since=N&epoch=E&wait=S`` the events from ``N`` on, waiting up to
 ``S`` seconds for one (a long poll: the page shows the agents' turns as they are
 played); ``GET /api/log`` the log file.
 """
@@ -58,11 +59,10 @@ from mtgk.log.logfile import LogHeader, LogWriter, write_log
 from mtgk.log.replay import new_header
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS
-from mtgk.rules.turns import STEPS
 from mtgk.search import AGENTS
 from mtgk.stepper import Stepper, StepperError
 from mtgk.tools.cli_base import Runner, UserError, command, game_decks
-from mtgk.tools.menus import MORE, AssignMenu, Menu
+from mtgk.tools.menus import MORE, PRIORITY_STEPS, Menu, Stops, decision_menu
 from mtgk.tools.viewer import LiveView
 
 __all__ = ["OPPONENTS", "GameServer", "GameThread", "ServedGame", "make_server"]
@@ -71,8 +71,6 @@ OPPONENTS: dict[str, str] = {"heuristic": "heuristic", "search": "mcts", "random
 """``--opponent`` -> the agent kind (:data:`mtgk.search.AGENTS`) that plays the other seats."""
 
 DEFAULT_PORT = 8028
-PRIORITY_STEPS = tuple(x for x in STEPS if x not in ("untap", "cleanup"))
-"""The steps a player gets priority in (CR 502.4, 514.3: none in untap and cleanup)."""
 _ASSETS = "viewer_assets"  # (the viewer's folder of page assets: serve.html, .js, .css)
 
 
@@ -111,11 +109,11 @@ class ServedGame:
         self.menu: Menu | None = None
         self._marks: list[int] = []  # len(answers) before each decision the person answered
         self._picks: list[int] = []  # len(menu.picked) before each pick of the person's
-        #: the steps the person is asked in when they get priority with the stack empty, on
-        #: their (team's) turns and on the others' (else they pass); all, to begin with
-        self.stops: dict[str, set[str]] = {"mine": set(PRIORITY_STEPS),
-                                           "theirs": set(PRIORITY_STEPS)}
-        self.yield_turn = 0  # pass every priority until this turn ends (0: not yielding)
+        #: the steps the person is asked in when they get priority with the stack empty
+        #: (else they pass), and "pass turn"
+        self.stops = Stops(seat)
+        #: "pay by hand": the priority menus list the mana the person can make
+        self.pay_by_hand = False
         self._writer: LogWriter | None = LogWriter(log_path, header)
         self._written = 0
         self._rewrite = False  # the log is written anew at the next write (after an undo)
@@ -142,10 +140,9 @@ class ServedGame:
         return self.view.renderer.ref(ref)
 
     def _menu(self, game: Game, d: Decision) -> Menu:
-        """The menus ``d`` is asked in (the terminal game's; damage assignment asked too)."""
-        if d.kind == "assign" and isinstance(d.context, dict) and d.context.get("recipients"):
-            return AssignMenu(game, d, self._name)
-        return Menu(game, d, {}, name=self._name)
+        """The menus ``d`` is asked in (the terminal game's: damage assignment asked too,
+        the mana sources listed when paying by hand)."""
+        return decision_menu(game, d, self._name, by_hand=self.pay_by_hand)
 
     def _settle(self) -> None:
         """Ask the pending decision as a menu; answer at once what has one choice."""
@@ -184,41 +181,38 @@ class ServedGame:
 
     def _auto_pass(self, d: Decision) -> Any:
         """The pass that answers ``d`` for the person (their stops and yield), or ``None``."""
-        if d.kind != "priority" or not d.options:
-            return None
-        passes = [o for o in d.options if o[0] == "pass"]
-        if not passes:
-            return None
-        s = self.stepper.state
-        if self.yield_turn:
-            if s.turn == self.yield_turn:
-                return passes[0]
-            self.yield_turn = 0
-        if s.stack:
-            return None
-        team = next((t for t in s.teams if self.seat in t), [self.seat])
-        whose = "mine" if s.active in team else "theirs"
-        return None if s.step in self.stops[whose] else passes[0]
+        return self.stops.auto_pass(self.stepper.state, d)
 
     def set_stops(self, mine: Any, theirs: Any, version: Any = None) -> None:
         """Ask the person in these steps only (with the stack empty): the others pass."""
-        for name, steps in (("mine", mine), ("theirs", theirs)):
-            if not isinstance(steps, list) or not all(isinstance(x, str) for x in steps):
-                raise BadRequest(f"{name} is a list of step names")
-            bad = [x for x in steps if x not in PRIORITY_STEPS]
-            if bad:
-                raise BadRequest(f"{bad[0]!r} is not a step with priority (the steps: "
-                                 f"{', '.join(PRIORITY_STEPS)})")
-        self.stops = {"mine": set(mine), "theirs": set(theirs)}
+        if not isinstance(mine, list) or not isinstance(theirs, list):
+            raise BadRequest(f"{'mine' if not isinstance(mine, list) else 'theirs'} is a "
+                             "list of step names")
+        try:
+            self.stops.set(mine, theirs)
+        except ValueError as err:
+            raise BadRequest(str(err)) from None
         self.version += 1
         self._pass_now()
 
     def yield_turn_now(self, version: Any = None) -> None:
         """Pass priority until this turn ends (other decisions are still asked)."""
         self._check(version)
-        self.yield_turn = self.stepper.state.turn
+        self.stops.yield_turn(self.stepper.state)
         self.version += 1
         self._pass_now()
+
+    def set_pay_by_hand(self, on: Any, version: Any = None) -> None:
+        """Paying by hand on (the person's priority menus list "tap ... for mana", each
+        mana ability they can activate now) or off (casting pays automatically)."""
+        if not isinstance(on, bool):
+            raise BadRequest("on is true or false")
+        self.pay_by_hand = on
+        self.version += 1
+        menu = self.menu
+        if menu is not None and not self._picks and menu.d.kind == "priority" and \
+                not self.failed:
+            self.menu = self._menu(menu.game, menu.d)  # (the menu again, with or without)
 
     def _pass_now(self) -> None:
         """The pending decision is a priority the stops now pass: pass it and play on."""
@@ -383,10 +377,18 @@ class ServedGame:
             "events": {"from": since, "lines": self.events[since:]},
             "total": len(self.events), "message": self.message,
             "can_undo": bool(self._marks) and not self.failed and self.menu is not None,
-            "steps": list(PRIORITY_STEPS), "yielding": bool(self.yield_turn),
-            "stops": {k: [x for x in PRIORITY_STEPS if x in v] for k, v in self.stops.items()},
+            "steps": list(PRIORITY_STEPS), "yielding": bool(self.stops.yielding),
+            "stops": self.stops.listed(), "pay_by_hand": self.pay_by_hand,
+            "pool": self._pool(),
             "log": self.log_path, "decision": self._decision()}
         return out
+
+    def _pool(self) -> str:
+        """The person's mana pool, as ``{G}{G}`` ("" when empty)."""
+        s = self.view.renderer.state
+        if self.seat >= len(s.players):
+            return ""
+        return "".join("{" + m + "}" for m in s.players[self.seat].mana)
 
     def _result(self) -> str:
         st = self.stepper
@@ -623,7 +625,8 @@ class _Handler(BaseHTTPRequestHandler):
             "/api/back": lambda: g.back(version),
             "/api/undo": lambda: g.undo(version),
             "/api/stops": lambda: g.set_stops(body.get("mine"), body.get("theirs"), version),
-            "/api/yield": lambda: g.yield_turn_now(version)}
+            "/api/yield": lambda: g.yield_turn_now(version),
+            "/api/pay": lambda: g.set_pay_by_hand(body.get("by_hand"), version)}
         act = acts.get(url.path)
         if act is None:
             raise BadRequest(f"no such action: {url.path}", 404)

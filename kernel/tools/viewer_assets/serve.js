@@ -162,6 +162,11 @@
     drawDecision();
     drawStops();
     $("yield").disabled = !G.decision || G.yielding;
+    $("pay").setAttribute("aria-pressed", G.pay_by_hand ? "true" : "false");
+    $("pay").classList.toggle("on", !!G.pay_by_hand);
+    $("pay").textContent = G.pay_by_hand ? "pay by hand: on" : "pay by hand";
+    $("autopay").hidden = !G.pay_by_hand;
+    document.body.dataset.pool = G.pool || "";
     drawEvents();
     document.body.dataset.version = String(G.version);
     document.body.dataset.over = G.over ? "1" : "0";
@@ -279,12 +284,16 @@
     const steps = (w) => Array.from(document.querySelectorAll('#stops input[data-whose="' + w + '"]:checked')).map((x) => x.dataset.step);
     call("POST", "/api/stops", { mine: steps("mine"), theirs: steps("theirs") });
   });
+  function payByHand(on) { if (!busy && G) call("POST", "/api/pay", { by_hand: on, version: G.version }); }
+  $("pay").addEventListener("click", () => { if (G) payByHand(!G.pay_by_hand); });
+  $("autopay").addEventListener("click", () => payByHand(false));
   $("yield").addEventListener("click", () => { if (!busy && G) call("POST", "/api/yield", { version: G.version }); });
   $("back").addEventListener("click", () => { if (!busy && G) call("POST", "/api/back", { version: G.version }); });
   $("undo").addEventListener("click", () => { if (!busy && G) call("POST", "/api/undo", { version: G.version }); });
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT") return;
     if (e.key === "u" && G && G.can_undo) $("undo").click();
+    if (e.key === "m" && G && G.decision) $("pay").click();
     const n = Number(e.key);
     if (n >= 1 && n <= 9 && G && G.decision && n <= G.decision.choices.length) pick(n - 1);
   });
