@@ -624,6 +624,53 @@ def test_serve_has_help() -> None:
         assert option in out
 
 
+@pytest.mark.slow  # (a few minutes: whole multiplayer games, click by click; in .ci/run)
+@pytest.mark.parametrize("players,variant", [(["Ann", "Bob", "Cid"], None),
+                                             (None, "two-headed-giant")],
+                         ids=["free-for-all", "two-headed-giant"])
+def test_browser_plays_a_whole_multiplayer_game_with_the_mouse(
+        browser: Any, registry: Registry, tmp_path: Path, players: list[str] | None,
+        variant: str | None) -> None:
+    """A free-for-all and a Two-Headed Giant game played to their end by clicks alone
+    (the choice buttons: lands, spells and attacks mostly), the log verifying."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    log = tmp_path / "game.mtgk"
+    rng = random.Random(5)
+    with served(registry, log, seed=4, players=players, variant=variant, max_turns=30) as c:
+        browser.get(c.url)
+        version = "-1"
+        clicks = 0
+        for _ in range(4000):
+            WebDriverWait(browser, 60).until(lambda d, v=version: d.execute_script(
+                "return document.body.dataset.ready === '1' && "
+                "!document.body.classList.contains('busy') && "
+                f"document.body.dataset.version !== '{v}'"))
+            version = browser.execute_script("return document.body.dataset.version")
+            if browser.execute_script("return document.body.dataset.over") == "1":
+                break
+            buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
+            assert buttons, browser.find_element(By.ID, "decision").text
+            kinds = [set((b.get_attribute("class") or "").split()) for b in buttons]
+            want = [i for i, k in enumerate(kinds) if {"attack", "play", "cast"} & k]
+            if "keep this hand" in browser.find_element(By.ID, "prompt").text:
+                want = [0]
+            i = rng.choice(want) if want and rng.random() < 0.8 else \
+                rng.randrange(len(buttons))
+            buttons[i].click()
+            clicks += 1
+        assert browser.execute_script("return document.body.dataset.over") == "1", clicks
+        assert browser.find_element(By.ID, "result").text, "no result shown"
+        errors = [m for m in browser.get_log("browser") if m.get("level") == "SEVERE"]
+        assert not errors, errors
+        shown = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#events .line')).map((e) => e.title)")
+        assert shown == c.get("/api/state?since=0&epoch=-1")["events"]["lines"]
+    assert clicks > 10
+    check_log(log, c)
+
+
 def test_browser_draws_two_headed_giant_as_two_teams(browser: Any, registry: Registry,
                                                      tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
