@@ -505,3 +505,16 @@ def test_unseeded_sub_envs_of_make_vec_play_different_games_and_seeded_ones_repe
         env.reset()
         env.reset()
     assert made[0].unwrapped.table.game.log == made[1].unwrapped.table.game.log
+
+
+def test_a_registry_is_shared_not_copied() -> None:
+    """gymnasium.make deep-copies the spec's arguments: the registry stays the one loaded
+    (on the compiled kernel its cached objects could not be copied: make lost the spec)."""
+    import copy
+    assert copy.deepcopy(REG) is REG and copy.copy(REG) is REG
+    env = gymnasium.make("mtgk/Lorwyn-FFA3-v0", seed=3, registry=REG)
+    env.reset(seed=3)
+    again = gymnasium.make("mtgk/Lorwyn-FFA3-v0", seed=3, registry=REG)  # caches filled
+    assert again.spec is not None and again.spec.id == "mtgk/Lorwyn-FFA3-v0"
+    env.close()
+    again.close()

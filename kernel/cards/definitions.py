@@ -527,6 +527,15 @@ class Registry:
                 return self.cards[self.aliases[name]]
             raise UnknownCardError(name) from None
 
+    def __copy__(self) -> Registry:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Registry:
+        """A registry is shared, never copied: what is loaded is the same for every game
+        (its caches included). Gymnasium deep-copies an env's spec with its arguments,
+        a registry among them (the compiled kernel's cached objects can't be copied)."""
+        return self
+
     def __contains__(self, name: object) -> bool:
         return name in self.cards or name in self.aliases
 
