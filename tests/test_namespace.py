@@ -101,7 +101,8 @@ def test_the_wheel_holds_only_the_mtgk_namespace(tmp_path: Path) -> None:
     tops = {n.split("/")[0] for n in names}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"mtgk"}
     for needed in ("mtgk/py.typed", "mtgk/data/creature_types.txt",
-                   "mtgk/tools/viewer_assets/viewer.js", "mtgk/plugins/evoke.py",
+                   "mtgk/tools/viewer_assets/viewer.js", "mtgk/tools/viewer_assets/board.js",
+                   "mtgk/plugins/evoke.py",
                    "mtgk/cardsets/lorwyn/cards.json", "mtgk/cardsets/core/tokens.json"):
         assert needed in names, needed
 

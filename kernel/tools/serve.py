@@ -38,6 +38,7 @@ import errno
 import functools
 import json
 import queue
+import re
 import secrets
 import sys
 import threading
@@ -71,7 +72,8 @@ OPPONENTS: dict[str, str] = {"heuristic": "heuristic", "search": "mcts", "random
 """``--opponent`` -> the agent kind (:data:`mtgk.search.AGENTS`) that plays the other seats."""
 
 DEFAULT_PORT = 8028
-_ASSETS = "viewer_assets"  # (the viewer's folder of page assets: serve.html, .js, .css)
+_ASSETS = "viewer_assets"  # (the viewer's folder of page assets: serve.html, .js, .css, board.js)
+_PLACEHOLDER = re.compile(r"/\*\{\{(CSS|BOARD|JS)\}\}\*/")
 
 
 class BadRequest(Exception):
@@ -507,11 +509,11 @@ def page() -> bytes:
     """The page: one HTML document with its CSS and script inline."""
     html = _asset("serve.html").decode("utf-8")
     css = _asset("viewer.css").decode("utf-8")  # (the viewer's look: the same board)
-    parts = {"/*{{CSS}}*/": css + "\n" + _asset("serve.css").decode("utf-8"),
-             "/*{{JS}}*/": _asset("serve.js").decode("utf-8")}
-    for key, text in parts.items():
-        html = html.replace(key, text, 1)
-    return html.encode("utf-8")
+    parts = {"CSS": css + "\n" + _asset("serve.css").decode("utf-8"),
+             "BOARD": _asset("board.js").decode("utf-8"),  # (drawn as the viewer draws it)
+             "JS": _asset("serve.js").decode("utf-8")}
+    # one pass over the template: inserted text is never scanned for placeholders
+    return _PLACEHOLDER.sub(lambda m: parts[m.group(1)], html).encode("utf-8")
 
 
 class GameServer(ThreadingHTTPServer):

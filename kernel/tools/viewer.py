@@ -80,7 +80,7 @@ DEFAULT_EVERY = 50
 _PROGRESS_STEP = 500
 
 _ASSETS = "viewer_assets"
-_PLACEHOLDER = re.compile(r"/\*\{\{(CSS|JS)\}\}\*/|\{\{(TITLE|DATA)\}\}")
+_PLACEHOLDER = re.compile(r"/\*\{\{(CSS|BOARD|JS)\}\}\*/|\{\{(TITLE|DATA)\}\}")
 _REF_FIELDS = ("obj", "new_obj", "source", "target", "item", "to", "attached_to")
 _LIST_REF_FIELDS = ("targets", "objs")
 
@@ -580,7 +580,8 @@ def build_viewer(header: LogHeader, envelopes: Sequence[Envelope], registry: Reg
 def _page(header: LogHeader, data: dict[str, Any], as_player: int | None) -> str:
     heading = clean(data["title"] + (f" — as {header.players[as_player]}"
                                      if as_player is not None else ""))
-    parts = {"CSS": _asset("viewer.css"), "JS": _asset("viewer.js"),
+    parts = {"CSS": _asset("viewer.css"), "BOARD": _asset("board.js"),  # (shared with serve)
+             "JS": _asset("viewer.js"),
              "TITLE": _html.escape(heading), "DATA": _json_for_script(data)}
     # one pass over the template: inserted text is never scanned for placeholders
     return _PLACEHOLDER.sub(lambda m: parts[m.group(1) or m.group(2)], _asset("viewer.html"))

@@ -2,26 +2,13 @@
 // your answers. Everything is decided by the server; this script only draws and clicks.
 "use strict";
 (function () {
-  const $ = (id) => document.getElementById(id);
   let G = null;            // the last state the server sent
+  // the table's drawing (board.js, shared with the replay viewer)
+  const { $, esc, playerName, teamOf, tooltip, battlefield, playerPanel: panel, items, zone } = mtgkBoard(() => G);
   let events = [];         // every event's text so far
   let epoch = -1;
   let busy = false;
   let stick = true;        // the events pane follows the newest event (till you scroll up)
-
-  function esc(s) {
-    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  }
-  function playerName(i) { return G.players[i] !== undefined ? G.players[i] : "player " + i; }
-  function teamOf(i) { return (G.teams || []).find((t) => t.includes(i)) || [i]; }
-  function mana(s) { return s ? s.split("").map((c) => "{" + c + "}").join("") : "empty"; }
-
-  function tooltip(name) {
-    const c = G.cards[name];
-    if (!c) return name || "";
-    const [cost, type, text, pt, loy] = c;
-    return [name + (cost ? "  " + cost : ""), type, text, pt, loy ? "Loyalty " + loy : ""].filter(Boolean).join("\n");
-  }
 
   // the choices that are about each card (a click on the card picks its only one)
   function choicesByCard() {
@@ -32,106 +19,19 @@
     return by;
   }
 
-  function mini(card, can) {
-    if (!card) return '<span class="mini hidden" title="a card you cannot see">hidden card</span>';
-    const c = can[card[0]] ? " can" : "";
-    return '<span class="mini' + c + '" data-oid="' + card[0] + '" title="' + esc(tooltip(card[1])) + '">' + esc(card[1]) + "</span>";
+  // a player and its permanents (mark: see board.js)
+  function playerPanel(m, seat, mark) {
+    return panel(m, seat, { you: seat === G.you, mark: mark }) + battlefield(m, seat, mark);
   }
 
-  function permanent(oid, o, can) {
-    const land = o.ty && /\bLand\b/.test(o.ty) && !o.pt;
-    const cls = ["perm"];
-    if (land) cls.push("land");
-    if (o.tp) cls.push("tapped");
-    if (o.n === null) cls.push("hidden-card");
-    if (can[oid]) cls.push("can");
-    const name = o.n === null ? (o.fd ? "face-down card" : "hidden card") : o.n + (o.fd ? " (face down)" : "");
-    const badges = [];
-    if (o.tp) badges.push('<span class="b tapped-b">tapped</span>');
-    if (o.sk) badges.push('<span class="b sick" title="summoning sick">sick</span>');
-    if (o.tk) badges.push('<span class="b">token</span>');
-    if (o.dm) badges.push('<span class="b dmg">' + o.dm + " dmg</span>");
-    if (o.k) for (const [kind, n] of Object.entries(o.k)) badges.push('<span class="b ctr">' + n + " " + esc(kind) + "</span>");
-    if (o.w !== undefined) badges.push('<span class="b">owner ' + esc(playerName(o.w)) + "</span>");
-    if (o.kw) badges.push('<span class="b">' + esc(o.kw.join(", ")) + "</span>");
-    let corner = "";
-    if (o.pt) corner = '<span class="pt">' + o.pt[0] + "/" + o.pt[1] + "</span>";
-    else if (o.l !== undefined) corner = '<span class="loy" title="loyalty">' + o.l + "</span>";
-    const tip = o.n === null ? "" : tooltip(o.n);
-    return '<div class="' + cls.join(" ") + '" data-oid="' + oid + '" title="' + esc(tip) + '">' +
-      '<div class="name">' + esc(name) + "</div>" +
-      (o.ty ? '<div class="type">' + esc(o.ty) + "</div>" : "") +
-      '<div class="badges">' + badges.join("") + "</div>" + corner + "</div>";
-  }
-
-  function battlefield(m, seat, can) {
-    const ids = m.bf || [];
-    const attached = {};
-    for (const id of ids) {
-      const o = m["o" + id];
-      if (o && o.a && m["o" + o.a]) (attached[o.a] = attached[o.a] || []).push(id);
-    }
-    const rows = { other: [], land: [] };
-    for (const id of ids) {
-      const o = m["o" + id];
-      if (!o || o.c !== seat) continue;
-      if (o.a && m["o" + o.a]) continue; // drawn under its host
-      let html = '<div class="holder">' + permanent(id, o, can);
-      for (const a of attached[id] || []) {
-        const ao = m["o" + a];
-        html += '<span class="attach" data-oid="' + a + '" title="' + esc(ao.n ? tooltip(ao.n) : "") + '">⤷ ' + esc(ao.n || "hidden card") + "</span>";
-      }
-      html += "</div>";
-      const land = o.ty && /\bLand\b/.test(o.ty) && !o.pt;
-      rows[land ? "land" : "other"].push(html);
-    }
-    return '<div class="battlefield" id="bf-' + seat + '">' +
-      '<div class="row creatures">' + rows.other.join("") + "</div>" +
-      '<div class="row lands">' + rows.land.join("") + "</div></div>";
-  }
-
-  function playerPanel(m, seat, can) {
-    const p = m["p" + seat] || [0, 0, 0, "", 0, 0];
-    const g = m.g || [0, 0, "", 0, -2];
-    const hand = m["h" + seat] || [];
-    const grave = m["y" + seat] || [];
-    let badge = "";
-    if (g[3] && g[4] !== null && g[4] >= 0 && teamOf(g[4]).includes(seat)) badge = '<span class="badge won">won</span>';
-    else if (p[4]) badge = '<span class="badge lost">lost</span>';
-    const you = seat === G.you;
-    return '<div class="player' + (g[1] === seat && g[0] ? " active" : "") + (you ? " you" : "") + '" id="player-' + seat + '">' +
-      '<span class="pname" id="name-' + seat + '">' + esc(playerName(seat)) + (you ? " (you)" : "") + "</span>" + badge +
-      '<span><span class="life-label">life </span><span class="life" id="life-' + seat + '">' + p[0] + "</span></span>" +
-      '<span class="stat">library <b id="library-' + seat + '">' + p[1] + "</b></span>" +
-      '<span class="stat">mana <b id="mana-' + seat + '">' + esc(mana(p[3])) + "</b></span>" +
-      '<div class="hand" id="hand-' + seat + '"><span class="zone-label">hand (' + p[2] + ")</span>" +
-      hand.map((c) => mini(c, can)).join("") + "</div>" +
-      '<details class="grave" id="graveyard-' + seat + '"><summary>graveyard (' + grave.length + ")</summary>" +
-      '<div class="graveyard">' + grave.map((c) => mini(c, can)).join("") + "</div></details></div>" +
-      battlefield(m, seat, can);
-  }
-
-  function items(list) {
-    return list.map((it) => {
-      const [id, text, kind, ctrl, targets] = it;
-      return '<div class="item" data-oid="' + id + '">' + esc(text) + ' <span class="who">(' + esc(kind) + ", " + esc(playerName(ctrl)) + ")</span>" +
-        (targets.length ? " → " + esc(targets.join(", ")) : "") + "</div>";
-    }).join("");
-  }
-
-  function zone(id, html) {
-    $(id).innerHTML = html;
-    $(id).parentElement.classList.toggle("empty", !html);
-  }
-
-  function side(seats, m, can) {
+  function side(seats, m, mark) {
     const teams = G.teams && G.teams.length ? G.teams.filter((t) => t.some((s) => seats.includes(s))) : null;
-    if (!teams) return seats.map((s) => '<div class="seat">' + playerPanel(m, s, can) + "</div>").join("");
+    if (!teams) return seats.map((s) => '<div class="seat">' + playerPanel(m, s, mark) + "</div>").join("");
     return teams.map((t) => {
       const life = (m["p" + t[0]] || [0])[0];
       return '<div class="team"><div class="team-head">' + esc(t.map(playerName).join(" & ")) +
         '<span class="life" id="team-life-' + t[0] + '">' + life + "</span></div>" +
-        t.map((s) => playerPanel(m, s, can)).join("") + "</div>";
+        t.map((s) => playerPanel(m, s, mark)).join("") + "</div>";
     }).join("");
   }
 
@@ -139,11 +39,12 @@
   function draw() {
     const m = G.state || {};
     const can = choicesByCard();
+    const mark = (oid) => (can[oid] ? "can" : "");  // (a click on the card picks a choice)
     const mine = teamOf(G.you);
     const others = G.players.map((_, i) => i).filter((i) => !mine.includes(i));
     const ours = [G.you].concat(mine.filter((i) => i !== G.you));
-    $("side-top").innerHTML = side(others, m, can);
-    $("side-bottom").innerHTML = side(ours, m, can);
+    $("side-top").innerHTML = side(others, m, mark);
+    $("side-bottom").innerHTML = side(ours, m, mark);
     zone("stack", items(m.s || []));
     zone("pending", items(m.t || []));
     zone("combat", (m.c || []).map(([a, whom, blockers]) => {

@@ -5,17 +5,14 @@
 (function () {
   const D = JSON.parse(document.getElementById("game-data").textContent);
   const N = D.tag.length;
-  const $ = (id) => document.getElementById(id);
+  // the table's drawing (board.js, shared with the play page of mtgk serve)
+  const { $, esc, playerName, teamOf, mana, battlefield, playerPanel: panel, items, zone } = mtgkBoard(() => D);
   const ui = { p: 0, n: 0 };
   let cache = { p: -1, n: -1, m: null };
 
   // children[n]: the events caused by event n
   const children = Array.from({ length: N }, () => []);
   D.cause.forEach((c, i) => { if (c >= 0 && c < N) children[c].push(i); });
-
-  function esc(s) {
-    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  }
 
   // ------------------------------------------------------------ states
   // the last keyframe at or before event n (P.keyAt: the events of the keyframes)
@@ -54,114 +51,8 @@
   }
 
   // ------------------------------------------------------------ drawing helpers
-  // the players of seat i's team (Two-Headed Giant), else seat i alone
-  function teamOf(i) { return (D.teams || []).find((t) => t.includes(i)) || [i]; }
-  function playerName(i) { return D.players[i] !== undefined ? D.players[i] : "player " + i; }
-
-  function mana(s) { return s ? s.split("").map((c) => "{" + c + "}").join("") : "empty"; }
-
-  function tooltip(name) {
-    const c = D.cards[name];
-    if (!c) return name || "";
-    const [cost, type, text, pt, loy] = c;
-    return [name + (cost ? "  " + cost : ""), type, text, pt, loy ? "Loyalty " + loy : ""].filter(Boolean).join("\n");
-  }
-
-  function mini(card, cls) {
-    if (!card) return '<span class="mini hidden ' + (cls || "") + '" title="a card you cannot see">hidden card</span>';
-    return '<span class="mini ' + (cls || "") + '" data-oid="' + card[0] + '" title="' + esc(tooltip(card[1])) + '">' + esc(card[1]) + "</span>";
-  }
-
-  function permanent(oid, o, m, involved) {
-    const land = o.ty && /\bLand\b/.test(o.ty) && !o.pt;
-    const cls = ["perm"];
-    if (land) cls.push("land");
-    if (o.tp) cls.push("tapped");
-    if (o.n === null) cls.push("hidden-card");
-    if (involved.has(oid)) cls.push("involved");
-    const name = o.n === null ? (o.fd ? "face-down card" : "hidden card") : o.n + (o.fd ? " (face down)" : "");
-    const badges = [];
-    if (o.tp) badges.push('<span class="b tapped-b">tapped</span>');
-    if (o.sk) badges.push('<span class="b sick" title="summoning sick">sick</span>');
-    if (o.tk) badges.push('<span class="b">token</span>');
-    if (o.dm) badges.push('<span class="b dmg">' + o.dm + " dmg</span>");
-    if (o.k) for (const [kind, n] of Object.entries(o.k)) badges.push('<span class="b ctr">' + n + " " + esc(kind) + "</span>");
-    if (o.w !== undefined) badges.push('<span class="b">owner ' + esc(playerName(o.w)) + "</span>");
-    if (o.kw) badges.push('<span class="b">' + esc(o.kw.join(", ")) + "</span>");
-    let corner = "";
-    if (o.pt) {
-      let dir = "";
-      if (o.bpt) dir = o.pt[0] + o.pt[1] > o.bpt[0] + o.bpt[1] ? " up" : (o.pt[0] + o.pt[1] < o.bpt[0] + o.bpt[1] ? " down" : "");
-      const was = o.bpt ? ' title="printed ' + o.bpt[0] + "/" + o.bpt[1] + '"' : "";
-      corner = '<span class="pt' + dir + '"' + was + ">" + o.pt[0] + "/" + o.pt[1] + "</span>";
-    } else if (o.l !== undefined) {
-      corner = '<span class="loy" title="loyalty">' + o.l + "</span>";
-    }
-    const tip = o.n === null ? "" : tooltip(o.n);
-    return '<div class="' + cls.join(" ") + '" data-oid="' + oid + '" title="' + esc(tip) + '">' +
-      '<div class="name">' + esc(name) + "</div>" +
-      (o.ty ? '<div class="type">' + esc(o.ty) + "</div>" : "") +
-      '<div class="badges">' + badges.join("") + "</div>" + corner + "</div>";
-  }
-
-  function battlefield(m, seat, involved) {
-    const ids = m.bf || [];
-    const attached = {};
-    for (const id of ids) {
-      const o = m["o" + id];
-      if (o && o.a && m["o" + o.a]) (attached[o.a] = attached[o.a] || []).push(id);
-    }
-    const rows = { other: [], land: [] };
-    for (const id of ids) {
-      const o = m["o" + id];
-      if (!o || o.c !== seat) continue;
-      if (o.a && m["o" + o.a]) continue; // drawn under its host
-      let html = '<div class="holder">' + permanent(id, o, m, involved);
-      for (const a of attached[id] || []) {
-        const ao = m["o" + a];
-        html += '<span class="attach" data-oid="' + a + '" title="' + esc(ao.n ? tooltip(ao.n) : "") + '">⤷ ' + esc(ao.n || "hidden card") + (ao.c !== o.c ? " (" + esc(playerName(ao.c)) + ")" : "") + "</span>";
-      }
-      html += "</div>";
-      const land = o.ty && /\bLand\b/.test(o.ty) && !o.pt;
-      rows[land ? "land" : "other"].push(html);
-    }
-    return '<div class="battlefield" id="bf-' + seat + '">' +
-      '<div class="row creatures">' + rows.other.join("") + "</div>" +
-      '<div class="row lands">' + rows.land.join("") + "</div></div>";
-  }
-
   function playerPanel(m, seat) {
-    const p = m["p" + seat] || [0, 0, 0, "", 0, 0];
-    const g = m.g;
-    const hand = m["h" + seat] || [];
-    const grave = m["y" + seat] || [];
-    let badge = "";
-    if (g[3] && g[4] !== null && g[4] >= 0 && teamOf(g[4]).includes(seat)) badge = '<span class="badge won">won</span>';
-    else if (p[4]) badge = '<span class="badge lost">lost</span>';
-    const deck = D.decks[seat] ? '<span class="stat">' + esc(D.decks[seat]) + "</span>" : "";
-    return '<div class="player' + (g[1] === seat && g[0] ? " active" : "") + '" id="player-' + seat + '">' +
-      '<span class="pname" id="name-' + seat + '">' + esc(playerName(seat)) + "</span>" + badge + deck +
-      '<span><span class="life-label">life </span><span class="life" id="life-' + seat + '">' + p[0] + "</span></span>" +
-      '<span class="stat">library <b id="library-' + seat + '">' + p[1] + "</b></span>" +
-      '<span class="stat">mana <b id="mana-' + seat + '">' + esc(mana(p[3])) + "</b></span>" +
-      '<span class="stat">lands played <b>' + p[5] + "</b></span>" +
-      '<div class="hand" id="hand-' + seat + '"><span class="zone-label">hand (' + p[2] + ")</span>" +
-      hand.map((c) => mini(c)).join("") + "</div>" +
-      '<details class="grave" id="graveyard-' + seat + '"' + (ui.openGrave && ui.openGrave[seat] ? " open" : "") + '><summary>graveyard (' + grave.length + ")</summary>" +
-      '<div class="graveyard">' + grave.map((c) => mini(c)).join("") + "</div></details></div>";
-  }
-
-  function items(list) {
-    return list.map((it) => {
-      const [id, text, kind, ctrl, targets] = it;
-      return '<div class="item" data-oid="' + id + '">' + esc(text) + ' <span class="who">(' + esc(kind) + ", " + esc(playerName(ctrl)) + ")</span>" +
-        (targets.length ? " → " + esc(targets.join(", ")) : "") + "</div>";
-    }).join("");
-  }
-
-  function zone(id, html) {
-    $(id).innerHTML = html;
-    $(id).parentElement.classList.toggle("empty", !html);
+    return panel(m, seat, { deck: D.decks[seat], landsPlayed: true, graveOpen: !!(ui.openGrave && ui.openGrave[seat]) });
   }
 
   // ------------------------------------------------------------ what an event changed
@@ -269,7 +160,8 @@
     const n = ui.n, P = D.perspectives[ui.p];
     const before = n > 0 ? Object.assign({}, frame(ui.p, n - 1)) : {};
     const m = frame(ui.p, n);
-    const involved = new Set(D.refs[n] || []);
+    const refs = new Set(D.refs[n] || []);
+    const involved = (oid) => (refs.has(oid) ? "involved" : "");  // (the cards of this event)
     // remember which graveyards are open
     ui.openGrave = D.players.map((_, i) => { const e = $("graveyard-" + i); return e ? e.open : false; });
     const bottom = bottomSeat();
