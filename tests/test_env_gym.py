@@ -511,7 +511,7 @@ def test_a_registry_is_shared_not_copied() -> None:
     """gymnasium.make deep-copies the spec's arguments: the registry stays the one loaded
     (on the compiled kernel its cached objects could not be copied: make lost the spec)."""
     import copy
-    assert copy.deepcopy(REG) is REG and copy.copy(REG) is REG
+    assert copy.deepcopy(REG) is REG and copy.copy(REG) is not REG
     env = gymnasium.make("mtgk/Lorwyn-FFA3-v0", seed=3, registry=REG)
     env.reset(seed=3)
     again = gymnasium.make("mtgk/Lorwyn-FFA3-v0", seed=3, registry=REG)  # caches filled

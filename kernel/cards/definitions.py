@@ -527,13 +527,12 @@ class Registry:
                 return self.cards[self.aliases[name]]
             raise UnknownCardError(name) from None
 
-    def __copy__(self) -> Registry:
-        return self
-
     def __deepcopy__(self, memo: dict[int, Any]) -> Registry:
-        """A registry is shared, never copied: what is loaded is the same for every game
-        (its caches included). Gymnasium deep-copies an env's spec with its arguments,
-        a registry among them (the compiled kernel's cached objects can't be copied)."""
+        """A registry is shared, never deep-copied: what is loaded is the same for every
+        game (its caches included). Gymnasium deep-copies an env's spec with its
+        arguments, a registry among them (the compiled kernel's cached objects can't be
+        copied). ``copy.copy`` still makes a registry to change (a test's extra
+        replacement effect)."""
         return self
 
     def __contains__(self, name: object) -> bool:
