@@ -30,7 +30,11 @@ as only face down), counts of the hidden zones.  The readable form is in
 
 **The numeric observation** is a dict ``{"observation": float32[N],
 "action_mask": int8[MAX_ACTIONS]}``; the vector's slices are
-:func:`layout` (documented there and in docs/agents.md).  Cards are numbered
+:func:`layout` (documented there and in docs/agents.md).  Opt-in, both environments
+append the last K events as the seat may know them (``history=K``: :data:`EVENT_TAGS`,
+:data:`HISTORY_FEATURES`) and per-entity validity masks (``masks=True``), and add a
+shaped reward to the end-of-game one (``reward=``: :data:`Reward`); without them the
+vector and the reward are as they were.  Cards are numbered
 by :attr:`Table.cards` (``0``: no card, or one the seat may not see): the published
 vocabulary's numbers (:func:`card_numbers`; an environment's
 ``metadata["card_vocabulary"]`` says its version), which never change.
@@ -83,7 +87,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import gymnasium
 import numpy as np
@@ -194,7 +198,8 @@ HISTORY_FEATURES = ("event", "card", "seat", "amount")
 """Per ``history`` row: the event id (:data:`EVENT_TAGS`); the card number of its main
 object (``new_obj``, else ``obj``, else ``source``) when the viewer may see which card it
 is, else 0; the seat it names (``player``, ``controller``, ``active``, ``winner``,
-``from_player``), relative to the viewer, + 1 (0: none); its amount (``amount``, ``n``,
+``from_player``; else the controller of its main object on the battlefield or the stack,
+its owner elsewhere), relative to the viewer, + 1 (0: none); its amount (``amount``, ``n``,
 ``x`` or ``turn``; 0: none)."""
 MASK_BLOCKS = ("hand", "battlefield", "graveyard", "stack", "seat")
 """The entity blocks that have a validity mask (``mask_hand``, ``mask_battlefield{k}`` ...,
@@ -485,19 +490,29 @@ _AMOUNT_FIELDS = ("amount", "n", "x", "turn")
 _OBJECT_FIELDS = ("new_obj", "obj", "source")
 
 
-def event_row(e: ev.Event, seen: Perspective, seats: int, cards: Mapping[str, int]
+def _int(x: Any) -> TypeGuard[int]:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def event_row(e: ev.Event, seen: Perspective, state: State, cards: Mapping[str, int]
               ) -> tuple[int, int, int, int]:
     """The :data:`HISTORY_FEATURES` of event ``e`` for ``seen.viewer``: ``seen`` must have
-    just folded ``e`` (:meth:`Perspective.after`), so that what it knows of the objects
-    ``e`` names (:attr:`Perspective.last`) is as of ``e``.  A card the viewer may not see
-    is 0; a private field (a library's order, a hidden card's name) is never read."""
+    just folded ``e`` (:meth:`Perspective.after`; ``state``: the state right after it), so
+    that what it knows of the objects ``e`` names (:attr:`Perspective.last`) is as of
+    ``e``.  A card the viewer may not see is 0; a private field (a library's order, a
+    hidden card's name) is never read.  The seat is the one the event names, else the
+    one its main object belongs to (its controller on the battlefield or the stack, else
+    its owner: whose hand, library ... it is in, which is public)."""
     viewer = seen.viewer
     assert viewer is not None
+    seats = len(state.players)
     tag = _EVENT_IDS.get(e.TAG, len(EVENT_TAGS) + 1)
     card = 0
+    main: Obj | None = None
     for name in _OBJECT_FIELDS:
         oid = getattr(e, name, None)
-        if isinstance(oid, int) and not isinstance(oid, bool) and oid > 0:
+        if _int(oid) and oid > 0:
+            main = main or state.objects.get(oid)
             k = seen.last.get(oid)
             if k is not None and k[1] is not None:
                 card = cards.get(k[1], len(cards) + 1)
@@ -505,14 +520,18 @@ def event_row(e: ev.Event, seen: Perspective, seats: int, cards: Mapping[str, in
     seat = 0
     for name in _SEAT_FIELDS:
         p = getattr(e, name, None)
-        if name not in e.PRIVATE and isinstance(p, int) and not isinstance(p, bool) \
-                and 0 <= p < seats:
+        if name not in e.PRIVATE and _int(p) and 0 <= p < seats:
             seat = (p - viewer) % seats + 1
             break
+    else:
+        if main is not None:
+            p = main.controller if main.zone in ("battlefield", "stack") else main.owner
+            if 0 <= p < seats:
+                seat = (p - viewer) % seats + 1
     amount = 0
     for name in _AMOUNT_FIELDS:
         n = getattr(e, name, None)
-        if name not in e.PRIVATE and isinstance(n, int) and not isinstance(n, bool):
+        if name not in e.PRIVATE and _int(n):
             amount = n
             break
     return tag, card, seat, amount
@@ -529,7 +548,7 @@ class _HistoryView(SeatView):
             deque(maxlen=k) for _ in range(seats)]
 
     def catch_up(self, log: Sequence[ev.Envelope]) -> None:
-        s, n = self.state, len(self.seen)
+        s = self.state
         for env in log[self.folded:]:
             e = env.event
             for p in self.seen:
@@ -537,7 +556,7 @@ class _HistoryView(SeatView):
             apply(s, e)
             for p, rows in zip(self.seen, self.rows, strict=True):
                 p.after(e, s)
-                rows.append(event_row(e, p, n, self.cards))
+                rows.append(event_row(e, p, s, self.cards))
         self.folded = len(log)
 
 
