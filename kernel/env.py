@@ -980,7 +980,9 @@ class _Seeds:
 class MtgAECEnv(AECEnv):  # type: ignore[misc]
     """A PettingZoo AEC environment: one agent per seat (``"player_0"`` ...), the one to act
     in ``agent_selection``.  Reward at the game's end: +1 the winner (each player of the
-    winning team, in Two-Headed Giant), -1 the others, 0 each in a draw.  See the module docs for observations and actions."""
+    winning team, in Two-Headed Giant), -1 the others, 0 each in a draw (plus, with a
+    shaped ``reward``, its value for each agent after every step: :func:`aec_env`).  See the
+    module docs for observations and actions."""
 
     metadata = {"name": "mtgk_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
@@ -1157,7 +1159,8 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
     """A Gymnasium environment: the learner plays seat ``seat``; the other seats are played
     by kernel agents, or by policies (``(observation, mask) -> action`` callables, each
     seat's drawn per episode from its league: :func:`gym_env`).  Reward +1 for a win, -1
-    for a loss, 0 for a draw, at the end; a game stopped by its turn limit (or the event
+    for a loss, 0 for a draw, at the end (plus, with a shaped ``reward``, its value at
+    every step: :func:`gym_env`); a game stopped by its turn limit (or the event
     budget) ends *truncated*, any other end *terminated*.  An action of the space the mask rules out is taken as action 0
     (``info["invalid_action"]``); one outside the space, or not an integer, is an
     :class:`EnvError`.  :meth:`action_masks` is the current mask (sb3-contrib's
