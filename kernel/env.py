@@ -30,7 +30,11 @@ as only face down), counts of the hidden zones.  The readable form is in
 
 **The numeric observation** is a dict ``{"observation": float32[N],
 "action_mask": int8[MAX_ACTIONS]}``; the vector's slices are
-:func:`layout` (documented there and in docs/agents.md).  Cards are numbered
+:func:`layout` (documented there and in docs/agents.md).  Opt-in, both environments
+append the last K events as the seat may know them (``history=K``: :data:`EVENT_TAGS`,
+:data:`HISTORY_FEATURES`) and per-entity validity masks (``masks=True``), and add a
+shaped reward to the end-of-game one (``reward=``: :data:`Reward`); without them the
+vector and the reward are as they were.  Cards are numbered
 by :attr:`Table.cards` (``0``: no card, or one the seat may not see): the published
 vocabulary's numbers (:func:`card_numbers`; an environment's
 ``metadata["card_vocabulary"]`` says its version), which never change.
@@ -78,11 +82,12 @@ import dataclasses
 import functools
 import operator
 import secrets
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import gymnasium
 import numpy as np
@@ -99,7 +104,7 @@ from mtgk.log.logfile import LogHeader, write_log
 from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS, STEPS, Agent, Game, RulesError
 from mtgk.rules.seats import TWO_HEADED_GIANT, VARIANTS, attack_meta, is_active, same_team
-from mtgk.rules.state import Obj, State
+from mtgk.rules.state import Obj, State, apply, copy_state
 from mtgk.rules.visibility import Perspective
 from mtgk.stepper import Stepper
 from mtgk.tools.menus import MORE, Choice, Menu, SeatView
@@ -109,6 +114,8 @@ __all__ = [
     "ACTION_KINDS",
     "DECISION_KINDS",
     "ENV_IDS",
+    "EVENT_TAGS",
+    "HISTORY_FEATURES",
     "LORWYN_DECKS",
     "MAX_ACTIONS",
     "SEED_LIMIT",
@@ -121,6 +128,7 @@ __all__ = [
     "MtgGymEnv",
     "Policies",
     "Policy",
+    "Reward",
     "SeatView",
     "Table",
     "aec_env",
@@ -129,6 +137,7 @@ __all__ = [
     "check_action",
     "check_seed",
     "encode_board",
+    "event_row",
     "gym_env",
     "layout",
     "obs_size",
@@ -169,10 +178,37 @@ the viewer, + 1 (1: the viewer itself); X (or a mode)."""
 OBS_BOUND = 1e6
 """The observation space's bounds (no number in an observation reaches them)."""
 GLOBAL_FEATURES = ("turn", "my_turn", "over", "stack_size", "menu_depth")
+EVENT_TAGS = (
+    "GameStarted", "GameVariant", "ObjectCreated", "LibraryShuffled", "TurnBegan", "StepBegan",
+    "DecisionMade", "ZoneChanged", "RemovedFromGame", "TokenCreated", "Tapped", "Untapped",
+    "CounterPlaced", "CounterRemoved", "Attached", "ControlChanged", "ObjectFlagged",
+    "LandPlayed", "Revealed", "SpellCast", "AbilityActivated", "AbilityTriggered",
+    "TriggerPutOnStack", "StackItemResolved", "StackItemCountered", "ManaAdded", "ManaSpent",
+    "ManaEmptied", "LifeGained", "LifeLost", "DamageDealt", "DamageRedirected",
+    "DamageRemoved", "DamageMarked", "AttackersDeclared", "BlockersDeclared",
+    "RemovedFromCombat", "CombatEnded", "FirstStrikers", "EffectCreated", "EffectsEnded",
+    "PlayerLost", "GameEnded", "DrewFromEmptyLibrary", "DamageResultChanged", "SpellCopied",
+    "TargetsChanged", "LibraryOrdered", "Clashed", "DamagePrevented", "EnteredAttacking",
+    "AbilityCopied", "Regenerated")
+"""The event ids of the ``history`` slice: tag ``EVENT_TAGS[i]`` is event id ``i + 1``
+(``0``: an empty row; ``len(EVENT_TAGS) + 1``: a tag not in the table, a pack's).  The
+table only grows at its end (tests/test_env.py fails while an event type the kernel or
+its plugins register has no id), so an id always means the same event type."""
+HISTORY_FEATURES = ("event", "card", "seat", "amount")
+"""Per ``history`` row: the event id (:data:`EVENT_TAGS`); the card number of its main
+object (``new_obj``, else ``obj``, else ``source``) when the viewer may see which card it
+is, else 0; the seat it names (``player``, ``controller``, ``active``, ``winner``,
+``from_player``; else the controller of its main object on the battlefield or the stack,
+its owner elsewhere), relative to the viewer, + 1 (0: none); its amount (``amount``, ``n``,
+``x`` or ``turn``; 0: none)."""
+MASK_BLOCKS = ("hand", "battlefield", "graveyard", "stack", "seat")
+"""The entity blocks that have a validity mask (``mask_hand``, ``mask_battlefield{k}`` ...,
+``mask_history`` too with a history)."""
 
 
-def layout(seats: int = 2) -> dict[str, slice]:
-    """The slices of the observation vector for a game of ``seats`` seats.
+def layout(seats: int = 2, history: int = 0, masks: bool = False) -> dict[str, slice]:
+    """The slices of the observation vector for a game of ``seats`` seats (``history``,
+    ``masks``: the environment's options of those names, which add slices at the end).
 
     Seats are ordered from the viewer's (relative seat 0) on, in turn order.
 
@@ -198,6 +234,16 @@ def layout(seats: int = 2) -> dict[str, slice]:
 
     "The viewer's turn" (``my_turn``, a seat's ``active``) is its team's turn in
     Two-Headed Giant (both players of the active team have ``active`` 1).
+
+    Opt-in slices, after those (the default vector is the same without them):
+
+    * with ``masks``: ``mask_seat`` (one per relative seat), ``mask_hand`` (:data:`HAND`),
+      ``mask_battlefield{k}`` (:data:`PERMANENTS` each), ``mask_graveyard{k}``
+      (:data:`GRAVEYARD` each), ``mask_stack`` (:data:`STACK`), and with a history
+      ``mask_history`` (``history``): 1 where the slot of that block holds a real
+      entity (a player, a card, a permanent, a stack item, an event), 0 where it is padding;
+    * with ``history`` K > 0: ``history``, K rows x :data:`HISTORY_FEATURES`: the last K
+      events of the game, oldest first, as the viewer may know them (padding at the end).
     """
     parts: list[tuple[str, int]] = [("global", len(GLOBAL_FEATURES)), ("step", len(STEPS)),
                                     ("decision", len(DECISION_KINDS) + 1)]
@@ -209,6 +255,16 @@ def layout(seats: int = 2) -> dict[str, slice]:
     parts.append(("actions", MAX_ACTIONS * len(ACTION_FEATURES)))
     if seats > 2:
         parts.append(("team", seats))
+    if masks:
+        parts.append(("mask_seat", seats))
+        parts.append(("mask_hand", HAND))
+        parts += [(f"mask_battlefield{k}", PERMANENTS) for k in range(seats)]
+        parts += [(f"mask_graveyard{k}", GRAVEYARD) for k in range(seats)]
+        parts.append(("mask_stack", STACK))
+        if history > 0:
+            parts.append(("mask_history", history))
+    if history > 0:
+        parts.append(("history", history * len(HISTORY_FEATURES)))
     out: dict[str, slice] = {}
     at = 0
     for name, n in parts:
@@ -217,9 +273,10 @@ def layout(seats: int = 2) -> dict[str, slice]:
     return out
 
 
-def obs_size(seats: int = 2) -> int:
-    """The length of the observation vector for ``seats`` seats."""
-    return max(s.stop for s in layout(seats).values())
+def obs_size(seats: int = 2, history: int = 0, masks: bool = False) -> int:
+    """The length of the observation vector for ``seats`` seats (and the opt-in slices:
+    :func:`layout`)."""
+    return max(s.stop for s in layout(seats, history, masks).values())
 
 
 class EnvError(Exception):
@@ -412,6 +469,95 @@ def encode_board(state: State, seen: Perspective, chars: CharsOf, cards: Mapping
             card = cards.get(it.source_card, other) if it.source_card else 0
         kind = {"spell": 1, "activated": 2, "triggered": 3}.get(it.kind, 0)
         stack[i] = (1, card, rel.get(it.controller, 0) + 1, kind)
+    if "mask_hand" in where:  # (the masks: which slots hold a real entity)
+        out[where["mask_seat"]] = 1
+        out[where["mask_hand"]] = hand[:, 0]
+        out[where["mask_stack"]] = stack[:, 0]
+        for p, pl in enumerate(state.players):
+            k = rel[p]
+            out[where[f"mask_battlefield{k}"]] = out[where[f"battlefield{k}"]].reshape(
+                PERMANENTS, len(PERMANENT_FEATURES))[:, 0]
+            out[where[f"mask_graveyard{k}"].start + np.arange(min(len(pl.graveyard),
+                                                                 GRAVEYARD))] = 1
+
+
+# --------------------------------------------------------------------------
+# What one seat sees: the events so far (the ``history`` slice)
+
+_EVENT_IDS = {tag: i + 1 for i, tag in enumerate(EVENT_TAGS)}
+_SEAT_FIELDS = ("player", "controller", "active", "winner", "from_player")
+_AMOUNT_FIELDS = ("amount", "n", "x", "turn")
+_OBJECT_FIELDS = ("new_obj", "obj", "source")
+
+
+def _int(x: Any) -> TypeGuard[int]:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def event_row(e: ev.Event, seen: Perspective, state: State, cards: Mapping[str, int]
+              ) -> tuple[int, int, int, int]:
+    """The :data:`HISTORY_FEATURES` of event ``e`` for ``seen.viewer``: ``seen`` must have
+    just folded ``e`` (:meth:`Perspective.after`; ``state``: the state right after it), so
+    that what it knows of the objects ``e`` names (:attr:`Perspective.last`) is as of
+    ``e``.  A card the viewer may not see is 0; a private field (a library's order, a
+    hidden card's name) is never read.  The seat is the one the event names, else the
+    one its main object belongs to (its controller on the battlefield or the stack, else
+    its owner: whose hand, library ... it is in, which is public)."""
+    viewer = seen.viewer
+    assert viewer is not None
+    seats = len(state.players)
+    tag = _EVENT_IDS.get(e.TAG, len(EVENT_TAGS) + 1)
+    card = 0
+    main: Obj | None = None
+    for name in _OBJECT_FIELDS:
+        oid = getattr(e, name, None)
+        if _int(oid) and oid > 0:
+            main = main or state.objects.get(oid)
+            k = seen.last.get(oid)
+            if k is not None and k[1] is not None:
+                card = cards.get(k[1], len(cards) + 1)
+                break
+    seat = 0
+    for name in _SEAT_FIELDS:
+        p = getattr(e, name, None)
+        if name not in e.PRIVATE and _int(p) and 0 <= p < seats:
+            seat = (p - viewer) % seats + 1
+            break
+    else:
+        if main is not None:
+            p = main.controller if main.zone in ("battlefield", "stack") else main.owner
+            if 0 <= p < seats:
+                seat = (p - viewer) % seats + 1
+    amount = 0
+    for name in _AMOUNT_FIELDS:
+        n = getattr(e, name, None)
+        if name not in e.PRIVATE and _int(n):
+            amount = n
+            break
+    return tag, card, seat, amount
+
+
+class _HistoryView(SeatView):
+    """A :class:`SeatView` that also keeps each seat's last ``k`` events as rows
+    (:func:`event_row`), made as the events are folded (each event once)."""
+
+    def __init__(self, seats: int, k: int, cards: Mapping[str, int]) -> None:
+        super().__init__(seats)
+        self.cards = cards
+        self.rows: list[deque[tuple[int, int, int, int]]] = [
+            deque(maxlen=k) for _ in range(seats)]
+
+    def catch_up(self, log: Sequence[ev.Envelope]) -> None:
+        s = self.state
+        for env in log[self.folded:]:
+            e = env.event
+            for p in self.seen:
+                p.before(e, s)
+            apply(s, e)
+            for p, rows in zip(self.seen, self.rows, strict=True):
+                p.after(e, s)
+                rows.append(event_row(e, p, s, self.cards))
+        self.folded = len(log)
 
 
 def _copy(x: Any) -> Any:
@@ -431,6 +577,12 @@ Policy = Callable[[dict[str, np.ndarray], np.ndarray], Any]
 """A policy at the table: called with a seat's observation (the dict the learner gets,
 ``{"observation", "action_mask"}``) and its mask, it returns the action (an int or a
 NumPy integer) -- a frozen copy of the learner, a scripted player, a trained model."""
+
+Reward = Callable[[State, State, int], float]
+"""A shaped reward (the ``reward`` option): called with the game's state before a step
+and after it (the whole truth: a reward is not an observation) and a seat, it returns a
+number added to that seat's reward for the step (the sparse end-of-game reward is
+still given at the end, added to it)."""
 
 Policies = Policy | Sequence[Policy] | Mapping[int, Policy | Sequence[Policy]]
 """The ``policies`` of :func:`gym_env`: one policy, a league (a list of them: each
@@ -471,6 +623,9 @@ class _Setup:
     skip_trivial: bool = True
     text: bool = False
     policies: dict[int, Sequence[Policy]] = field(default_factory=dict)
+    history: int = 0
+    masks: bool = False
+    reward: Reward | None = None
 
 
 class Table:
@@ -487,8 +642,11 @@ class Table:
         self.header = setup.header
         self.cards = setup.cards
         self.seats = len(setup.header.players)
-        self.where = layout(self.seats)
-        self.view = SeatView(self.seats)
+        self.history = setup.history
+        self.where = layout(self.seats, setup.history, setup.masks)
+        self.size = obs_size(self.seats, setup.history, setup.masks)
+        self.view: SeatView = (_HistoryView(self.seats, setup.history, setup.cards)
+                               if setup.history > 0 else SeatView(self.seats))
         self.menu: Menu | None = None
         self.seat: int | None = None
         self.refusal = ""
@@ -572,8 +730,15 @@ class Table:
         """What ``seat`` sees, as numbers (see :func:`layout`)."""
         self.view.catch_up(self.game.log)
         w = self.where
-        vec = np.zeros(obs_size(self.seats), dtype=np.float32)
+        vec = np.zeros(self.size, dtype=np.float32)
         encode_board(self.view.state, self.view.seen[seat], self.game.chars, self.cards, vec, w)
+        if isinstance(self.view, _HistoryView):
+            rows = self.view.rows[seat]
+            if rows:
+                hist = vec[w["history"]].reshape(self.history, len(HISTORY_FEATURES))
+                hist[:len(rows)] = np.array(rows, dtype=np.float32)
+                if "mask_history" in w:
+                    vec[w["mask_history"].start + np.arange(len(rows))] = 1
         mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
         if self.over:
             mask[0] = 1  # (the end: one legal no-op, so that a sampler never sees no choice)
@@ -721,7 +886,8 @@ def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int 
            external: Sequence[int] | None, opponent: AgentMaker | None,
            registry: Registry | None, max_turns: int, skip_trivial: bool, text: bool,
            kind: str, profile: str | None = None, attack: str = "",
-           policies: Policies | None = None) -> _Setup:
+           policies: Policies | None = None, history: int = 0, masks: bool = False,
+           reward: Reward | None = None) -> _Setup:
     # (no seed: one drawn at random, as `mtgk play` draws one; the log records it)
     seed = secrets.randbelow(SEED_LIMIT) if seed is None else check_seed(seed)
     reg = registry or _registry()
@@ -760,7 +926,13 @@ def _setup(decks: Sequence[str | Sequence[str]] | None, variant: str, seed: int 
                             profile=profile, meta=meta, variant=kind_of_game, teams=teams)
     except ValueError as err:  # a game the kernel can't play (five seats ...)
         raise EnvError(str(err)) from None
-    return _Setup(reg, card_numbers(reg), header, ext, internal, skip_trivial, text, at_table)
+    k = _whole(history)
+    if k is None or k < 0:
+        raise EnvError(f"history is a number of events (0: none), not {history!r}")
+    if reward is not None and not callable(reward):
+        raise EnvError("reward is a callable (state_before, state_after, seat) -> float")
+    return _Setup(reg, card_numbers(reg), header, ext, internal, skip_trivial, text, at_table,
+                  k, bool(masks), reward)
 
 
 @functools.cache
@@ -808,7 +980,9 @@ class _Seeds:
 class MtgAECEnv(AECEnv):  # type: ignore[misc]
     """A PettingZoo AEC environment: one agent per seat (``"player_0"`` ...), the one to act
     in ``agent_selection``.  Reward at the game's end: +1 the winner (each player of the
-    winning team, in Two-Headed Giant), -1 the others, 0 each in a draw.  See the module docs for observations and actions."""
+    winning team, in Two-Headed Giant), -1 the others, 0 each in a draw (plus, with a
+    shaped ``reward``, its value for each agent after every step: :func:`aec_env`).  See the
+    module docs for observations and actions."""
 
     metadata = {"name": "mtgk_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
@@ -819,7 +993,9 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
         n = len(setup.header.players)
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._obs_space = spaces.Dict({
-            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (obs_size(n),), dtype=np.float32),
+            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND,
+                                      (obs_size(n, setup.history, setup.masks),),
+                                      dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)})
         self._act_space = spaces.Discrete(MAX_ACTIONS)
         self.table: Table | None = None
@@ -899,11 +1075,18 @@ class MtgAECEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise EnvError(f"step(None) while {a} has a decision: give an action")
+        shaped = self.setup.reward
+        before = copy_state(self.table.game.state) if shaped is not None else None
         self.table.act(action)
         self._cumulative_rewards[a] = 0.0
         for k in self.rewards:
             self.rewards[k] = 0.0
         self._after_move()
+        if shaped is not None and before is not None:
+            after = self.table.game.state
+            for i, k in enumerate(self.possible_agents):
+                if k in self.rewards:
+                    self.rewards[k] += float(shaped(before, after, i))
         self._accumulate_rewards()
 
     def render(self) -> str | None:
@@ -941,7 +1124,8 @@ def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
             seed: int | None = 0, registry: Registry | None = None,
             max_turns: int = DEFAULT_MAX_TURNS, skip_trivial: bool = True, text: bool = False,
             render_mode: str | None = None, profile: str | None = None,
-            attack: str = "") -> MtgAECEnv:
+            attack: str = "", history: int = 0, masks: bool = False,
+            reward: Reward | None = None) -> MtgAECEnv:
     """A PettingZoo AEC environment: one game of the ``decks`` (built-in deck names, deck
     files or card lists; one seat each, two to four; default: the first two built-in
     decks), seed ``seed``: the first ``reset()``'s game and the seed of the environment's
@@ -954,9 +1138,17 @@ def aec_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
     games).  ``profile``: the log's rules profile (default :data:`DEFAULT_PROFILE`).
     ``text``: put the board in words in each ``info`` (slower).  ``attack``: a
     free-for-all game's attack option, ``"multiple"`` (the default), ``"left"`` or
-    ``"right"`` (CR 802-804; recorded in the log's header)."""
+    ``"right"`` (CR 802-804; recorded in the log's header).
+
+    Opt-in (the defaults keep the observation and the reward as they were):
+    ``history``: K > 0 adds the ``history`` slice, the last K events as the seat may know
+    them (:data:`HISTORY_FEATURES`, :data:`EVENT_TAGS`); ``masks``: adds the per-entity
+    validity masks (``mask_*`` slices: :func:`layout`); ``reward``: a shaped reward
+    (:data:`Reward`), ``reward(state_before, state_after, seat)`` added to each seat's
+    reward at each step (with the +1/-1/0 at the end)."""
     return MtgAECEnv(_setup(decks, variant, seed, None, None, registry, max_turns,
-                            skip_trivial, text, "env", profile, attack), render_mode)
+                            skip_trivial, text, "env", profile, attack, None, history,
+                            masks, reward), render_mode)
 
 
 # --------------------------------------------------------------------------
@@ -967,7 +1159,8 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
     """A Gymnasium environment: the learner plays seat ``seat``; the other seats are played
     by kernel agents, or by policies (``(observation, mask) -> action`` callables, each
     seat's drawn per episode from its league: :func:`gym_env`).  Reward +1 for a win, -1
-    for a loss, 0 for a draw, at the end; a game stopped by its turn limit (or the event
+    for a loss, 0 for a draw, at the end (plus, with a shaped ``reward``, its value at
+    every step: :func:`gym_env`); a game stopped by its turn limit (or the event
     budget) ends *truncated*, any other end *terminated*.  An action of the space the mask rules out is taken as action 0
     (``info["invalid_action"]``); one outside the space, or not an integer, is an
     :class:`EnvError`.  :meth:`action_masks` is the current mask (sb3-contrib's
@@ -981,7 +1174,9 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         self.render_mode = render_mode
         n = len(setup.header.players)
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (obs_size(n),), dtype=np.float32),
+            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND,
+                                      (obs_size(n, setup.history, setup.masks),),
+                                      dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)})
         self.action_space = spaces.Discrete(MAX_ACTIONS)
         self.table: Table | None = None
@@ -1044,12 +1239,16 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
             raise EnvError("step() after the game ended: call reset()")
         act = check_action(action)
         invalid = act not in t.legal()
+        shaped = self.setup.reward
+        before = copy_state(t.game.state) if shaped is not None else None
         t.act(0 if invalid else act)
         self._others()
         reward = 0.0
         if t.over:
             w = t.result()
             reward = 0.0 if w in (None, -1) else (1.0 if self.seat in t.winners() else -1.0)
+        if shaped is not None and before is not None:
+            reward += float(shaped(before, t.game.state, self.seat))
         info = t.info(self.seat)
         if invalid:
             info["invalid_action"] = True
@@ -1095,7 +1294,8 @@ def gym_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
             registry: Registry | None = None, max_turns: int = DEFAULT_MAX_TURNS,
             skip_trivial: bool = True, text: bool = False,
             render_mode: str | None = None, profile: str | None = None,
-            attack: str = "", policies: Policies | None = None) -> MtgGymEnv:
+            attack: str = "", policies: Policies | None = None, history: int = 0,
+            masks: bool = False, reward: Reward | None = None) -> MtgGymEnv:
     """A Gymnasium environment: the learner plays ``seat``, ``opponent`` (a kernel agent
     maker taking a seed, such as :class:`~mtgk.agents.RandomAgent`) every other seat --
     but those ``policies`` take (:data:`Policies`: a policy, ``(observation, mask) ->
@@ -1103,9 +1303,13 @@ def gym_env(decks: Sequence[str | Sequence[str]] | None = None, variant: str = "
     seat by the environment's generator, :attr:`MtgGymEnv.league` and ``info["league"]``
     say which; or a dict from seats to either).  A league list is read at each
     :meth:`~MtgGymEnv.reset`: a policy appended to it joins from the next episode.  The
-    other arguments are :func:`aec_env`'s."""
+    other arguments are :func:`aec_env`'s (``history``, ``masks``, ``reward``: the opt-in
+    observation slices and shaped reward; ``reward(state_before, state_after, seat)`` is
+    called once per learner step, ``state_before`` before its action and ``state_after``
+    once the other seats have played up to its next decision)."""
     return MtgGymEnv(_setup(decks, variant, seed, [seat], opponent, registry, max_turns,
-                            skip_trivial, text, "env", profile, attack, policies),
+                            skip_trivial, text, "env", profile, attack, policies, history,
+                            masks, reward),
                      seat, render_mode)
 
 

@@ -461,3 +461,187 @@ def test_gymnasium_check_env_with_more_seats() -> None:
     check_env(gym_env(decks=[OGRES] * 2, variant="two-headed-giant", seed=2, seat=2,
                       opponent=RandomAgent, registry=REG), skip_render_check=True)
     check_env(gym_env(decks=[OGRES] * 3, seed=2, seat=1, registry=REG), skip_render_check=True)
+
+
+# --------------------------------------------------------------------------
+# the opt-in slices (history, masks) and the shaped reward (issue 27)
+
+
+def test_the_opt_in_slices_are_contiguous_documented_and_off_by_default() -> None:
+    from mtgk.env import EVENT_TAGS
+
+    text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+    for seats in (2, 3, 4):
+        assert layout(seats) == layout(seats, 0, False)
+        w = layout(seats, 5, True)
+        at = 0
+        for name, s in w.items():
+            assert s.start == at
+            at = s.stop
+            assert f"`{re.sub(r'[0-9]', '{k}', name)}`" in text, f"docs/agents.md names {name}"
+        assert at == obs_size(seats, 5, True)
+        assert {n: s for n, s in w.items() if n in layout(seats)} == layout(seats)
+    assert obs_size(2, 3) == 810 + 3 * 4 and "mask_history" not in layout(2, 3)
+    assert obs_size(2, 0, True) == 810 + 2 + 10 + 2 * 16 + 2 * 8 + 6
+    # every event type the kernel and its plugins register has a stable id
+    assert set(ev.EVENT_TYPES) <= set(EVENT_TAGS) and len(set(EVENT_TAGS)) == len(EVENT_TAGS)
+    for tag in EVENT_TAGS:
+        assert f"`{tag}`" in text, f"docs/agents.md lists event tag {tag}"
+    env = aec_env(decks=[OGRES] * 2, seed=3, registry=REG)
+    env.reset(seed=3)
+    assert env.observe("player_0")["observation"].shape == (810,)
+    env.close()
+
+
+def history_rows(envs: Any, viewer: int) -> list[tuple[int, int, int, int]]:
+    """``viewer``'s history rows of every event of ``envs`` (the environment's own fold)."""
+    from mtgk.env import _HistoryView
+
+    view = _HistoryView(2, len(envs), card_numbers(REG))
+    view.catch_up(envs)
+    return list(view.rows[viewer])
+
+
+def test_a_game_and_its_twin_have_the_same_history_for_bob() -> None:
+    """The twins of tests/test_perspective.py differ only in what Bob can't see: Bob's
+    event rows are the same in both, event by event; Alice's are not in every pair (her
+    own cards differ), and Bob's rows do name cards (the ones he may see)."""
+    differs = 0
+    for seed in range(4):
+        header, envs = game(seed)
+        _th, tenvs, what = twin(header, envs, random.Random(seed))
+        mine, theirs = history_rows(envs, BOB), history_rows(tenvs, BOB)
+        assert len(mine) == len(envs)
+        for i, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+            assert a == b, f"game {seed}: Bob's row of event {i} differs ({'; '.join(what)})"
+        assert any(r[1] for r in mine)
+        differs += history_rows(envs, ALICE) != history_rows(tenvs, ALICE)
+    assert differs
+
+
+def test_a_hidden_card_never_appears_in_the_history() -> None:
+    """Alice's library holds one Goblin Roughrider among Ogres and Mountains: Bob's history
+    rows never show its number while it is hidden from him (in her library or hand), and
+    Alice's show it once she draws it."""
+    ogres = [*(["Mountain"] * 17), *(["Gray Ogre"] * 23)]
+    other = list(ogres)
+    other[5] = "Goblin Roughrider"
+    rough = card_numbers(REG)["Goblin Roughrider"]
+    alice_saw = False
+    for seed in range(4):
+        env = aec_env(decks=[other, ogres], seed=seed, registry=REG, history=64, masks=True)
+        env.reset(seed=seed)
+        w = layout(2, 64, True)
+        rng = random.Random(seed)
+        while env.agents:
+            t = env.table
+            assert t is not None
+            public = any(t.game.state.objects[o].card == "Goblin Roughrider"
+                         for z in (t.game.state.battlefield, t.game.state.players[0].graveyard,
+                                   t.game.state.exile) for o in z)
+            if public or any(it.source_card == "Goblin Roughrider" for it in t.game.state.stack):
+                break  # (public from now on: Bob may see it)
+            bob = env.observe("player_1")["observation"][w["history"]].reshape(64, 4)
+            assert rough not in bob[:, 1], f"seed {seed}: Bob's history shows the hidden card"
+            alice = env.observe("player_0")["observation"][w["history"]].reshape(64, 4)
+            alice_saw = alice_saw or rough in alice[:, 1]
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        env.close()
+    assert alice_saw
+
+
+def test_the_history_is_the_last_events_oldest_first_and_padded() -> None:
+    from mtgk.env import EVENT_TAGS, event_row
+
+    env = aec_env(decks=[OGRES] * 2, seed=4, registry=REG, history=6, masks=True)
+    env.reset(seed=4)
+    play(env, 4, steps=30)
+    t = env.table
+    assert t is not None
+    w = layout(2, 6, True)
+    obs = env.observe("player_1")["observation"]
+    rows = obs[w["history"]].reshape(6, 4)
+    assert obs[w["mask_history"]].tolist() == [1] * 6
+    # the same rows as a fold of the whole log from scratch
+    assert [tuple(r) for r in rows.astype(int).tolist()] == history_rows(t.game.log, 1)[-6:]
+    last = t.game.log[-1].event
+    assert rows[-1][0] == EVENT_TAGS.index(last.TAG) + 1
+    assert callable(event_row)
+    # a fork has the same history; a longer history than the log is padded at the end
+    assert np.array_equal(env.fork().observe("player_1")["observation"], obs)
+    long = aec_env(decks=[OGRES] * 2, seed=4, registry=REG, history=4000, masks=True)
+    long.reset(seed=4)
+    wl = layout(2, 4000, True)
+    o = long.observe("player_0")["observation"]
+    assert long.table is not None
+    n = len(long.table.game.log)
+    assert o[wl["mask_history"]].sum() == n < 4000
+    assert not o[wl["history"]].reshape(4000, 4)[n:].any()
+    for e in (env, long):
+        e.close()
+
+
+def test_the_masks_mark_the_real_slots() -> None:
+    env = aec_env(decks=[OGRES] * 3, seed=2, registry=REG, masks=True)
+    env.reset(seed=2)
+    play(env, 2, steps=120)
+    w = layout(3, 0, True)
+    for agent in env.possible_agents:
+        o = env.observe(agent)["observation"]
+        assert o[w["mask_seat"]].tolist() == [1, 1, 1]
+        assert np.array_equal(o[w["mask_hand"]], o[w["hand"]].reshape(10, 7)[:, 0])
+        assert np.array_equal(o[w["mask_stack"]], o[w["stack"]].reshape(6, 4)[:, 0])
+        for k in range(3):
+            bf = o[w[f"battlefield{k}"]].reshape(16, 14)
+            assert np.array_equal(o[w[f"mask_battlefield{k}"]], bf[:, 0])
+            grave = o[w[f"seat{k}"]][3]
+            assert o[w[f"mask_graveyard{k}"]].sum() == min(grave, 8)
+        assert o[w["mask_hand"]].sum() == min(o[w["seat0"]][2], 10)
+    env.close()
+
+
+def test_a_shaped_reward_is_added_to_the_sparse_one() -> None:
+    calls: list[int] = []
+
+    def life(before: Any, after: Any, seat: int) -> float:
+        calls.append(seat)
+        return float(after.players[seat].life - before.players[seat].life) / 100
+
+    plain = gym_env(decks=[OGRES] * 2, seed=5, registry=REG, max_turns=8)
+    shaped = gym_env(decks=[OGRES] * 2, seed=5, registry=REG, max_turns=8, reward=life)
+    for env in (plain, shaped):
+        env.reset(seed=5)
+    total = [0.0, 0.0]
+    done = False
+    while not done:
+        assert plain.table is not None and shaped.table is not None
+        a = int(np.flatnonzero(plain.action_masks())[-1])
+        life_before = shaped.table.game.state.players[0].life
+        _o, r0, t0, u0, _i = plain.step(a)
+        _o, r1, t1, u1, _i = shaped.step(a)
+        assert (t0, u0) == (t1, u1)
+        assert r1 == pytest.approx(r0 + (shaped.table.game.state.players[0].life
+                                         - life_before) / 100)
+        total[0] += r0
+        total[1] += r1
+        done = t0 or u0
+    assert calls and set(calls) == {0}
+    assert total[1] != total[0] or all(p.life == 20 for p in shaped.table.game.state.players)
+    # the AEC environment: each seat's reward each step
+    aec = aec_env(decks=[OGRES] * 2, seed=5, registry=REG, max_turns=4,
+                  reward=lambda b, a, s: 0.25)
+    aec.reset(seed=5)
+    _o, r, *_ = aec.last()
+    assert r == 0.0  # (no step yet)
+    aec.step(int(np.flatnonzero(aec.last()[0]["action_mask"])[0]))
+    assert all(v == 0.25 for v in aec.rewards.values())
+    play(aec, 5)
+    aec.close()
+    with pytest.raises(EnvError, match="reward"):
+        gym_env(decks=[OGRES] * 2, registry=REG, reward=3)  # type: ignore[arg-type]
+    with pytest.raises(EnvError, match="history"):
+        gym_env(decks=[OGRES] * 2, registry=REG, history=-1)

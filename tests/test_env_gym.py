@@ -518,3 +518,27 @@ def test_a_registry_is_shared_not_copied() -> None:
     assert again.spec is not None and again.spec.id == "mtgk/Lorwyn-FFA3-v0"
     env.close()
     again.close()
+
+
+def test_the_checkers_pass_with_history_masks_and_a_shaped_reward_for_every_seating() -> None:
+    """api_test and check_env with the opt-in observation slices and a shaped reward on, for
+    2, 3, 4 seats and Two-Headed Giant (the spaces say the longer vector)."""
+    from pettingzoo.test import api_test
+
+    def shaped(before: Any, after: Any, seat: int) -> float:
+        return 0.01 * (after.players[seat].life - before.players[seat].life)
+
+    def last(obs: dict[str, np.ndarray], mask: np.ndarray) -> Any:
+        return int(np.flatnonzero(mask)[-1])
+
+    opts: dict[str, Any] = {"history": 8, "masks": True, "reward": shaped}
+    for decks, variant in (([OGRES] * 2, ""), ([OGRES] * 3, ""), ([OGRES] * 4, ""),
+                           ([OGRES] * 2, "two-headed-giant")):
+        aec = aec_env(decks=decks, variant=variant, seed=1, registry=REG, max_turns=2, **opts)
+        n = len(aec.possible_agents)
+        assert aec.observation_space("player_0")["observation"].shape == (  # type: ignore[index]
+            obs_size(n, 8, True),)
+        api_test(aec, num_cycles=300)
+        check_env(gym_env(decks=decks, variant=variant, seed=1, registry=REG,
+                          max_turns=len(decks) * 2, policies={1: last}, **opts),
+                  skip_render_check=True)
