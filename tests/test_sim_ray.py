@@ -5,7 +5,11 @@ lands end the process (tests/misbehaving.py) against a built-in deck.  Games whe
 Land enters fail twice (the retry) and are recorded as failed with the reason; a game
 where Once Exit Land enters dies the first time only, so its retry plays it whole; every
 stored log is byte-identical to ``--workers 1`` of the process pool, and the ids follow
-the game order.
+the game order; the summary names every game played again, with why.  A run whose Ray
+workers are slow to start (misbehaving.SLOW_LOAD) gets no game timed out by a --timeout
+shorter than the start, and its --json lists the game re-run (``retried``).  Without Ray:
+the task's own clock (:func:`mtgk.tools.sim_ray.play_timed`) and the run's bookkeeping of
+re-run games.
 
 Then runs on a cluster that is running already (``--address``): one local Ray instance for
 the module, started by a process of its own as ``ray start --head`` would be, with the
@@ -82,6 +86,13 @@ def test_ray_on_a_local_cluster_matches_the_process_pool(pack: Path) -> None:
     assert res.stderr.splitlines() == [f"mtgk: game {i} failed: {reason}" for i in (1, 3, 4)]
     assert "workers as Ray tasks" in res.stdout and "3 failed (below)" in res.stdout
     assert mark.exists(), "a worker died on Once Exit Land (and its game was retried)"
+    # every game played again is named in the summary, with why its first attempt failed
+    # (games 1, 3 and 4 failed twice; the one where Once Exit Land entered first, once)
+    crash = reason.removesuffix("; the game was tried twice")
+    rerun = [ln for ln in res.stdout.splitlines() if " re-run: " in ln]
+    assert len(rerun) == 1, res.stdout
+    assert rerun[0].startswith("4 games re-run: games ") and rerun[0].endswith(f" ({crash})")
+    assert {1, 3, 4} < {int(i) for i in rerun[0][22:-len(crash) - 3].split(", ")}
     # the process pool, Once Exit Land now harmless: the same logs, byte for byte
     res = mtgk(pack, *args[:4], 1, *args[5:], "--db", pack / "pool.db", env=env)
     assert res.returncode == 1, res.stderr
@@ -170,6 +181,7 @@ def test_a_rerun_game_is_in_the_runs_result(tmp_path: Path) -> None:
     assert run.to_json()["retried"] == [{"game": 1, "reason": "worker died"}]
     assert retried_note(run.retried) == "1 game re-run: game 1 (worker died)"
     assert retried_note([(4, "b"), (2, "a")]) == "2 games re-run: game 2 (a), game 4 (b)"
+    assert retried_note([(4, "a"), (2, "a")]) == "2 games re-run: games 2, 4 (a)"
     assert retried_note([]) == ""
 
 
@@ -307,9 +319,9 @@ def test_a_run_joins_a_running_cluster_and_leaves_it_running(cluster: Cluster,
 
 
 LIMIT = 12
-"""The --timeout of the run with Spin Land: far above a real game's time even when a new
-Ray worker process has to start and load the card sets on a loaded machine (the clock
-starts when the game is handed to Ray)."""
+"""The --timeout of the run with Spin Land: far above a real game's time on a loaded
+machine (the clock is the task's, started when it begins to play: a new Ray worker's start
+and loading of the card sets do not count)."""
 
 
 def test_a_game_over_its_time_fails_and_the_run_goes_on(cluster: Cluster,

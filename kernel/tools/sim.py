@@ -544,15 +544,21 @@ class SimRun:
 
 
 def retried_note(retried: Sequence[tuple[int, str]]) -> str:
-    """The summary's line of the games played again (``2 games re-run: game 1 (why), game 4
-    (why)``), or ``""`` when there were none.
+    """The summary's line of the games played again, with why their first attempt failed
+    (games of one reason together, in game order), or ``""`` when there were none.
 
     >>> retried_note([(3, "worker died")])
     '1 game re-run: game 3 (worker died)'
+    >>> retried_note([(4, "worker died"), (1, "worker died"), (2, "node gone")])
+    '3 games re-run: games 1, 4 (worker died), game 2 (node gone)'
     """
     if not retried:
         return ""
-    games = ", ".join(f"game {i} ({why})" for i, why in sorted(retried))
+    why: dict[str, list[int]] = {}
+    for i, reason in sorted(retried):
+        why.setdefault(reason, []).append(i)
+    games = ", ".join(f"game{'s' if len(ids) != 1 else ''} {', '.join(map(str, ids))} "
+                      f"({reason})" for reason, ids in why.items())
     return f"{len(retried)} game{'s' if len(retried) != 1 else ''} re-run: {games}"
 
 
