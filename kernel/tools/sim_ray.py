@@ -135,8 +135,7 @@ def _play_task(header: bytes, strict: bool, sets: list[list[str]], timeout: floa
                                f"({mine}) than the driver ({sets}); install the same card sets "
                                "on every node")
         _registry = reg
-    kind, result = play_timed(_registry, _header_dec.decode(header), timeout)
-    return kind, result
+    return play_timed(_registry, _header_dec.decode(header), timeout)
 
 
 # --------------------------------------------------------------------------
