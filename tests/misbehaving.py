@@ -91,8 +91,18 @@ for _name, (_effect, _text) in CARDS.items():
     S.card(_name, etb(_effect), facts=_land(_name, _text))
 
 
+SLOW_LOAD = "MTGK_TEST_SLOW_LOAD"
+"""The environment variable of the seconds a Ray worker process takes to load this set (a
+worker that is slow to start: tests/test_sim_ray.py); other processes load it at once."""
+
+
 @hookimpl
 def mtgk_cardsets() -> list[CardSetInfo]:
+    slow = os.environ.get(SLOW_LOAD)
+    if slow and "ray" in Path(sys.argv[0]).parts:  # (ray/_private/workers/default_worker.py)
+        import time
+
+        time.sleep(float(slow))
     return [S.info()]
 
 

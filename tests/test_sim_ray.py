@@ -5,7 +5,11 @@ lands end the process (tests/misbehaving.py) against a built-in deck.  Games whe
 Land enters fail twice (the retry) and are recorded as failed with the reason; a game
 where Once Exit Land enters dies the first time only, so its retry plays it whole; every
 stored log is byte-identical to ``--workers 1`` of the process pool, and the ids follow
-the game order.
+the game order; the summary names every game played again, with why.  A run whose Ray
+workers are slow to start (misbehaving.SLOW_LOAD) gets no game timed out by a --timeout
+shorter than the start, and its --json lists the game re-run (``retried``).  Without Ray:
+the task's own clock (:func:`mtgk.tools.sim_ray.play_timed`) and the run's bookkeeping of
+re-run games.
 
 Then runs on a cluster that is running already (``--address``): one local Ray instance for
 the module, started by a process of its own as ``ray start --head`` would be, with the
@@ -16,6 +20,7 @@ the cluster running; a game where Spin Land enters (it never ends) is cancelled 
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import select
@@ -23,11 +28,16 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
+from mtgk.cards.definitions import Registry
+from mtgk.cards.loading import load_registry
+from mtgk.log.logfile import LogHeader
+from mtgk.tools.sim import SimResult, plan, play_header, retried_note, run_sim
+from mtgk.tools.sim_ray import play_timed
 from mtgk.tools.store import open_store
 from tests import misbehaving
 from tests.conftest import run_mtgk
@@ -76,6 +86,13 @@ def test_ray_on_a_local_cluster_matches_the_process_pool(pack: Path) -> None:
     assert res.stderr.splitlines() == [f"mtgk: game {i} failed: {reason}" for i in (1, 3, 4)]
     assert "workers as Ray tasks" in res.stdout and "3 failed (below)" in res.stdout
     assert mark.exists(), "a worker died on Once Exit Land (and its game was retried)"
+    # every game played again is named in the summary, with why its first attempt failed
+    # (games 1, 3 and 4 failed twice; the one where Once Exit Land entered first, once)
+    crash = reason.removesuffix("; the game was tried twice")
+    rerun = [ln for ln in res.stdout.splitlines() if " re-run: " in ln]
+    assert len(rerun) == 1, res.stdout
+    assert rerun[0].startswith("4 games re-run: games ") and rerun[0].endswith(f" ({crash})")
+    assert {1, 3, 4} < {int(i) for i in rerun[0][22:-len(crash) - 3].split(", ")}
     # the process pool, Once Exit Land now harmless: the same logs, byte for byte
     res = mtgk(pack, *args[:4], 1, *args[5:], "--db", pack / "pool.db", env=env)
     assert res.returncode == 1, res.stderr
@@ -130,6 +147,71 @@ def test_a_cluster_that_wants_a_token_is_named_in_the_error(monkeypatch: pytest.
                    "ConnectionError: Failed to connect to Ray cluster at 127.0.0.1:1. (a "
                    "cluster with token authentication, the default of recent Ray versions, "
                    "needs RAY_AUTH_MODE=token in this environment)\n")
+
+
+def test_a_games_own_clock_stops_it() -> None:
+    """The task's clock (play_timed): a game that spins is cut off ``timeout`` seconds after
+    it starts to play; one that ends is its result.  (No Ray needed.)"""
+    reg = load_registry(extra=[("misbehave", misbehaving)])
+    [spin] = plan(reg, [["Spin Land"] * 20], ["spin"], 1, seed=1, max_turns=3)
+    started = time.monotonic()
+    assert play_timed(reg, spin, 0.5) == ("timedout", None)
+    assert time.monotonic() - started < 30
+    [calm] = plan(reg, [["Gray Ogre"] * 20], ["ogres"], 1, seed=1, max_turns=2)
+    kind, result = play_timed(reg, calm, 60)
+    assert kind == "done" and isinstance(result, SimResult) and result.error is None
+
+
+def test_a_rerun_game_is_in_the_runs_result(tmp_path: Path) -> None:
+    """A backend's result that says it was played again (SimResult.retried) is in the run's
+    ``retried``, its --json and the summary's line.  (No Ray needed.)"""
+    reg = load_registry()
+    headers = plan(reg, [["Gray Ogre"] * 20], ["ogres"], 3, seed=1, max_turns=2)
+
+    def backend(registry: Registry, hs: Sequence[LogHeader]
+                ) -> Generator[SimResult, None, None]:
+        for h in hs:
+            r = play_header(registry, h)
+            r.retried = "worker died" if r.index == 1 else None
+            yield r
+
+    with open_store(tmp_path / "x.db") as store:
+        run = run_sim(reg, headers, store, backend=backend)
+    assert run.retried == [(1, "worker died")] and not run.errors
+    assert run.to_json()["retried"] == [{"game": 1, "reason": "worker died"}]
+    assert retried_note(run.retried) == "1 game re-run: game 1 (worker died)"
+    assert retried_note([(4, "b"), (2, "a")]) == "2 games re-run: game 2 (a), game 4 (b)"
+    assert retried_note([(4, "a"), (2, "a")]) == "2 games re-run: games 2, 4 (a)"
+    assert retried_note([]) == ""
+
+
+SLOW_START = 8
+"""Seconds a Ray worker of the slow-start run takes to load the card sets: twice its
+--timeout (the clock starts when the game starts to play)."""
+
+
+@pytest.mark.slow  # (a Ray cluster started and stopped: .ci/run runs it, pytest -m slow)
+def test_a_rerun_is_reported_and_a_slow_worker_start_is_not_game_time(pack: Path) -> None:
+    """Workers that take SLOW_START s to load the card sets (misbehaving.SLOW_LOAD), with a
+    --timeout of half that: no game times out.  The first game to play Once Exit Land kills
+    its worker and is played again (by a new worker, slow to start again): --json names
+    it, with why, in ``retried``."""
+    pytest.importorskip("ray")
+    (pack / "once.txt").write_text("10 Once Exit Land\n10 Gray Ogre\n")
+    mark = pack / "died-once"
+    env = {misbehaving.ONCE_MARK: str(mark), misbehaving.SLOW_LOAD: str(SLOW_START)}
+    res = mtgk(pack, "sim", "-n", 3, "-w", 1, "--seed", 1, "--decks", "once.txt",
+               "Lorwyn Kithkin & Faerie Flyers", "--max-turns", 4, "--backend", "ray",
+               "--timeout", SLOW_START // 2, "--db", pack / "ray.db", "--json", env=env,
+               limit=300)
+    assert res.returncode == 0, res.stderr
+    assert mark.exists(), "a worker died on Once Exit Land"
+    out = json.loads(res.stdout)
+    assert out["errors"] == []
+    reason = ("the Ray worker process playing the game died (WorkerCrashedError; a card or "
+              "plugin may have called os._exit, or the out-of-memory killer)")
+    assert [r["reason"] for r in out["retried"]] == [reason], out["retried"]
+    assert out["retried"][0]["game"] in range(3)
 
 
 # --------------------------------------------------------------------------
@@ -237,9 +319,9 @@ def test_a_run_joins_a_running_cluster_and_leaves_it_running(cluster: Cluster,
 
 
 LIMIT = 12
-"""The --timeout of the run with Spin Land: far above a real game's time even when a new
-Ray worker process has to start and load the card sets on a loaded machine (the clock
-starts when the game is handed to Ray)."""
+"""The --timeout of the run with Spin Land: far above a real game's time on a loaded
+machine (the clock is the task's, started when it begins to play: a new Ray worker's start
+and loading of the card sets do not count)."""
 
 
 def test_a_game_over_its_time_fails_and_the_run_goes_on(cluster: Cluster,

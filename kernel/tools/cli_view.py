@@ -159,7 +159,15 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
                         "log bytes: the same settings and seed)")
 
     def run(args: argparse.Namespace) -> int:
-        from mtgk.tools.sim import Progress, SimError, default_workers, id_ranges, plan, run_sim
+        from mtgk.tools.sim import (
+            Progress,
+            SimError,
+            default_workers,
+            id_ranges,
+            plan,
+            retried_note,
+            run_sim,
+        )
 
         if args.games < 1:
             raise UserError("--games must be at least 1")
@@ -224,6 +232,8 @@ def _sim(p: argparse.ArgumentParser) -> Runner:
             extra += f", {len(result.errors)} failed (below)" if result.errors else ""
             print(f"{res}, {result.draws} draw{'s' if result.draws != 1 else ''}{extra}",
                   file=out)
+            if result.retried:
+                print(retried_note(result.retried), file=out)
             dups = result.duplicates
             again = (f"{len(dups)} game{'s were' if len(dups) != 1 else ' was'} stored "
                      f"already ({id_ranges(dups)}), not added again "

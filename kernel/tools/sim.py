@@ -71,6 +71,7 @@ __all__ = [
     "id_ranges",
     "plan",
     "play_header",
+    "retried_note",
     "run_sim",
     "simulate",
 ]
@@ -208,6 +209,9 @@ class SimResult:
     index: int
     log: bytes
     facts: GameFacts
+    retried: str | None = None
+    """Why the game's first attempt failed, in one line, when it was played again (the Ray
+    backend runs a failed task once more: :mod:`mtgk.tools.sim_ray`)."""
 
     @property
     def error(self) -> str | None:
@@ -518,7 +522,8 @@ def id_ranges(ids: Sequence[int], most: int = 4) -> str:
 class SimRun:
     """What :func:`run_sim` did: the ids of the games it stored, of the identical games
     the library held already (``duplicates``), the results of its games, their
-    failures (game index, reason), the time taken."""
+    failures (game index, reason), the time taken, and the games that were played again
+    (``retried``: game index, why the first attempt failed; the Ray backend's)."""
 
     ids: list[int]
     wins: list[int]
@@ -528,12 +533,33 @@ class SimRun:
     seconds: float
     events: int
     duplicates: list[int] = field(default_factory=list)
+    retried: list[tuple[int, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"ids": self.ids, "duplicates": self.duplicates, "wins": self.wins,
                 "draws": self.draws, "unfinished": self.unfinished,
                 "errors": [{"game": i, "error": e} for i, e in self.errors],
+                "retried": [{"game": i, "reason": r} for i, r in self.retried],
                 "seconds": round(self.seconds, 3), "events": self.events}
+
+
+def retried_note(retried: Sequence[tuple[int, str]]) -> str:
+    """The summary's line of the games played again, with why their first attempt failed
+    (games of one reason together, in game order), or ``""`` when there were none.
+
+    >>> retried_note([(3, "worker died")])
+    '1 game re-run: game 3 (worker died)'
+    >>> retried_note([(4, "worker died"), (1, "worker died"), (2, "node gone")])
+    '3 games re-run: games 1, 4 (worker died), game 2 (node gone)'
+    """
+    if not retried:
+        return ""
+    why: dict[str, list[int]] = {}
+    for i, reason in sorted(retried):
+        why.setdefault(reason, []).append(i)
+    games = ", ".join(f"game{'s' if len(ids) != 1 else ''} {', '.join(map(str, ids))} "
+                      f"({reason})" for reason, ids in why.items())
+    return f"{len(retried)} game{'s' if len(retried) != 1 else ''} re-run: {games}"
 
 
 def run_sim(registry: Registry, headers: Sequence[LogHeader], store: GameStore,
@@ -555,6 +581,7 @@ def run_sim(registry: Registry, headers: Sequence[LogHeader], store: GameStore,
     wins = [0] * max((len(h.players) for h in headers), default=2)
     draws = unfinished = events = 0
     errors: list[tuple[int, str]] = []
+    retried: list[tuple[int, str]] = []
     try:
         played = (backend(registry, headers) if backend is not None else
                   simulate(registry, headers, workers, strict, timeout, isolate))
@@ -577,14 +604,17 @@ def run_sim(registry: Registry, headers: Sequence[LogHeader], store: GameStore,
                         wins[seat] += 1
                 if res.error:
                     errors.append((res.index, res.error))
+                if res.retried:
+                    retried.append((res.index, res.retried))
                 if progress is not None:
                     progress.advance(note=f"{len(errors)} failed" if errors else "")
     finally:
         if progress is not None:
             progress.finish()
     errors.sort()
+    retried.sort()
     return SimRun(ids, wins, draws, unfinished, errors, time.monotonic() - start, events,
-                  duplicates)
+                  duplicates, retried)
 
 
 def default_workers(games: int) -> int:

@@ -15,9 +15,17 @@ ids follow the game order whatever order the tasks end in.  A task that fails --
 worker process dies (a card calling ``os._exit``, a crash, the out-of-memory killer, a
 node that goes away) or it raises -- is run once more; if it fails again, the game is
 recorded as failed (:func:`mtgk.tools.sim.failed_result`) with the reason, and the run goes
-on.  A game still running after ``timeout`` seconds is cancelled (its worker killed) and
-recorded as timed out, without a retry (as with the process pool); its clock starts when
-it is handed to Ray, so it includes the start of a new worker process.
+on.  A game that was played again says why in :attr:`mtgk.tools.sim.SimResult.retried` (the
+first failure's reason, in one line; ``mtgk sim`` reports it in ``--json`` and its summary).
+
+A game still being played after ``timeout`` seconds is stopped and recorded as timed out,
+without a retry (as with the process pool).  Its clock is the task's own
+(:func:`play_timed`: :class:`mtgk.tools.sim.TimeLimit`, as ``mtgk play --timeout``), started
+when the task begins to play, after its worker process has started and loaded the card sets
+and however long the task waited for a CPU of a busy cluster: only the game's time counts.
+The driver keeps a backstop for a game that its own clock cannot stop (no ``SIGALRM``):
+a task still unfinished :data:`GRACE` seconds past its ``timeout``, counted from when it was
+handed to Ray, is cancelled (its worker killed) and recorded as timed out too.
 
 Without an ``address`` a new local Ray instance is started with ``workers`` CPUs and shut
 down at the end (``RAY_ADDRESS`` and a cluster ``ray start`` left on this machine are not
@@ -38,9 +46,18 @@ import msgspec
 
 from mtgk.cards.definitions import Registry
 from mtgk.log.logfile import LogHeader
-from mtgk.tools.sim import Backend, SimError, SimResult, failed_result, play_header
+from mtgk.tools.sim import (
+    START_TIMEOUT,
+    Backend,
+    GameTimeout,
+    SimError,
+    SimResult,
+    TimeLimit,
+    failed_result,
+    play_header,
+)
 
-__all__ = ["RAY_MISSING", "RayMissing", "ray_backend"]
+__all__ = ["GRACE", "RAY_MISSING", "RayMissing", "play_timed", "ray_backend", "timed_out"]
 
 RAY_MISSING = 'the ray backend needs Ray: install mtgk[ray] (pip install "mtgk[ray]")'
 """What is said when Ray is not installed."""
@@ -48,6 +65,10 @@ RAY_MISSING = 'the ray backend needs Ray: install mtgk[ray] (pip install "mtgk[r
 BUFFER_PER_WORKER = 8
 """How many ended games per worker may wait for an earlier game before no new one starts."""
 
+
+GRACE = START_TIMEOUT
+"""Seconds past its ``timeout`` (counted from when it was handed to Ray) after which the
+driver cancels a task whose own clock did not stop its game: room for a worker to start."""
 
 class RayMissing(SimError):
     """Ray is not installed (:data:`RAY_MISSING`)."""
@@ -69,10 +90,30 @@ _registry: Registry | None = None
 _header_dec = msgspec.msgpack.Decoder(LogHeader)
 
 
-def _play_task(header: bytes, strict: bool, sets: list[list[str]]
-               ) -> tuple[str, SimResult | str]:
-    """The Ray task: play one encoded header.  ``("done", result)``, or ``("refused", why)``
-    when this worker cannot load the card sets or loads others than the driver's."""
+def timed_out(timeout: float) -> str:
+    """A timed-out game's reason (the process pool's words)."""
+    return f"timed out: the game was still being played after {timeout:g} s (--timeout)"
+
+
+def play_timed(registry: Registry, header: LogHeader, timeout: float | None
+               ) -> tuple[str, SimResult | None]:
+    """Play ``header``'s game on its own clock: ``("done", result)``, or ``("timedout",
+    None)`` when it was still being played ``timeout`` seconds after this call (none or 0:
+    no limit).  The clock is :class:`mtgk.tools.sim.TimeLimit` (``SIGALRM``, in the main
+    thread: where a Ray task runs)."""
+    try:
+        with TimeLimit(timeout or 0):
+            result = play_header(registry, header)
+    except GameTimeout:
+        return "timedout", None
+    return "done", result
+
+
+def _play_task(header: bytes, strict: bool, sets: list[list[str]], timeout: float | None
+               ) -> tuple[str, SimResult | str | None]:
+    """The Ray task: play one encoded header (:func:`play_timed`).  ``("done", result)``,
+    ``("timedout", None)``, or ``("refused", why)`` when this worker cannot load the card
+    sets or loads others than the driver's."""
     global _registry
     if _registry is None:
         import structlog
@@ -94,7 +135,7 @@ def _play_task(header: bytes, strict: bool, sets: list[list[str]]
                                f"({mine}) than the driver ({sets}); install the same card sets "
                                "on every node")
         _registry = reg
-    return "done", play_header(_registry, _header_dec.decode(header))
+    return play_timed(_registry, _header_dec.decode(header), timeout)
 
 
 # --------------------------------------------------------------------------
@@ -200,13 +241,20 @@ def _in_ray(registry: Registry, headers: Sequence[LogHeader], workers: int,
         enc = msgspec.msgpack.Encoder()
         running: dict[Any, tuple[int, int, float]] = {}  # ref -> (game, attempt, since)
         done: dict[int, SimResult] = {}
+        first: dict[int, str] = {}  # game -> why its first attempt failed
         after = 0  # the next game to start
         head = 0  # the next game to yield
         room = workers * BUFFER_PER_WORKER
+        # the task keeps the game's clock; the driver's, from submission, is a backstop
+        backstop = None if timeout is None else timeout + GRACE
 
         def submit(i: int, attempt: int) -> None:
-            running[task.remote(enc.encode(headers[i]), strict, sets)] = (i, attempt,
-                                                                           time.monotonic())
+            ref = task.remote(enc.encode(headers[i]), strict, sets, timeout)
+            running[ref] = (i, attempt, time.monotonic())
+
+        def finish(i: int, result: SimResult) -> None:
+            result.retried = first.pop(i, None)
+            done[i] = result
 
         try:
             while head < len(headers):
@@ -218,9 +266,9 @@ def _in_ray(registry: Registry, headers: Sequence[LogHeader], workers: int,
                     head += 1
                     continue
                 left = None
-                if timeout is not None:
+                if backstop is not None:
                     now = time.monotonic()
-                    left = max(0.0, min(since + timeout - now for _, _, since in
+                    left = max(0.0, min(since + backstop - now for _, _, since in
                                         running.values()))
                 ready, _ = ray.wait(list(running), num_returns=1, timeout=left)
                 for ref in ready:
@@ -229,24 +277,28 @@ def _in_ray(registry: Registry, headers: Sequence[LogHeader], workers: int,
                         kind, value = ray.get(ref)
                     except Exception as exc:  # noqa: BLE001 - any failure: retry once
                         if attempt == 0:
+                            first[i] = _reason(exc)
                             submit(i, 1)
                         else:
-                            done[i] = failed_result(headers[i], f"{_reason(exc)}; the game "
-                                                    "was tried twice")
+                            finish(i, failed_result(headers[i], f"{_reason(exc)}; the game "
+                                                    "was tried twice"))
                         continue
                     if kind == "refused":
                         raise SimError(str(value))
+                    if kind == "timedout":
+                        assert timeout is not None
+                        finish(i, failed_result(headers[i], timed_out(timeout)))
+                        continue
                     assert isinstance(value, SimResult)
-                    done[i] = value
-                if timeout is not None:
+                    finish(i, value)
+                if backstop is not None:
+                    assert timeout is not None
                     now = time.monotonic()
                     for ref, (i, _attempt, since) in list(running.items()):
-                        if now - since >= timeout:
+                        if now - since >= backstop:
                             del running[ref]
                             ray.cancel(ref, force=True)
-                            done[i] = failed_result(headers[i], f"timed out: the game was "
-                                                    f"still being played after {timeout:g} s "
-                                                    "(--timeout)")
+                            finish(i, failed_result(headers[i], timed_out(timeout)))
         finally:
             for ref in running:
                 ray.cancel(ref, force=True)
