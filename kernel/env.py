@@ -104,7 +104,7 @@ from mtgk.log.logfile import LogHeader, write_log
 from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS, STEPS, Agent, Game, RulesError
 from mtgk.rules.seats import TWO_HEADED_GIANT, VARIANTS, attack_meta, is_active, same_team
-from mtgk.rules.state import Obj, State, apply, copy_state
+from mtgk.rules.state import Obj, State, copy_state
 from mtgk.rules.visibility import Perspective
 from mtgk.stepper import Stepper
 from mtgk.tools.menus import MORE, Choice, Menu, SeatView
@@ -547,17 +547,10 @@ class _HistoryView(SeatView):
         self.rows: list[deque[tuple[int, int, int, int]]] = [
             deque(maxlen=k) for _ in range(seats)]
 
-    def catch_up(self, log: Sequence[ev.Envelope]) -> None:
+    def folded_one(self, e: ev.Event) -> None:
         s = self.state
-        for env in log[self.folded:]:
-            e = env.event
-            for p in self.seen:
-                p.before(e, s)
-            apply(s, e)
-            for p, rows in zip(self.seen, self.rows, strict=True):
-                p.after(e, s)
-                rows.append(event_row(e, p, s, self.cards))
-        self.folded = len(log)
+        for p, rows in zip(self.seen, self.rows, strict=True):
+            rows.append(event_row(e, p, s, self.cards))
 
 
 def _copy(x: Any) -> Any:

@@ -57,7 +57,12 @@ class SeatView:
             apply(s, e)
             for p in self.seen:
                 p.after(e, s)
+            self.folded_one(e)
         self.folded = len(log)
+
+    def folded_one(self, e: ev.Event) -> None:
+        """Called after each event is folded, every perspective caught up with it (for a
+        subclass that keeps something per event; nothing here)."""
 
 
 @dataclass
