@@ -72,6 +72,9 @@ UNDO: Any = _Said("undo")
 QUIT: Any = _Said("quit")
 """What :meth:`HumanAgent.ask` returns when the person quits (or the input ends)."""
 
+_AGAIN: Any = _Said("again")
+"""What :meth:`HumanAgent._ask` returns when the menu is to be made anew (``m``)."""
+
 
 class HumanAgent:
     """A person at a terminal: reads answers from ``stdin`` (default: ``sys.stdin`` when
@@ -165,7 +168,9 @@ class HumanAgent:
             self._out(self.board(game, d.player))
         while menu.answer is MORE:
             said = self._ask(game, d, menu)
-            if said is not None:
+            if said is _AGAIN:  # (paying by hand turned on or off: the menu made anew)
+                menu = self._menu(game, d)
+            elif said is not None:
                 return said
         self.answers.append(menu.answer)
         return menu.answer
@@ -215,10 +220,7 @@ class HumanAgent:
                 self.pay_by_hand = not self.pay_by_hand
                 self._out("paying by hand: your menus list the mana you can make" if
                           self.pay_by_hand else "paying automatically")
-                menu.__dict__.update(self._menu(game, d).__dict__)  # the menu again
-                for i, c in enumerate(menu.choices, 1):
-                    self._out(f"  {i}. {c.label}")
-                continue
+                return _AGAIN
             if text == "s":
                 self._set_stops(d.player)
                 continue
