@@ -9,7 +9,7 @@ import doctest
 import pytest
 
 import mtgk.agents
-from mtgk.agents import HeuristicAgent, mode_aims, target_aims
+from mtgk.agents import HeuristicAgent, misaimed, mode_aims, target_aims
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
 from mtgk.log import events as ev
@@ -82,14 +82,14 @@ def test_a_pump_chooses_its_own_creature_as_target(reg: Registry) -> None:
 
 
 def test_a_draw_targets_its_own_player_and_a_mill_the_opponent(reg: Registry) -> None:
-    g, _mine, _theirs, fistful = _board(reg)
+    """The words decide (:func:`misaimed`): a draw aimed at the opponent is wrong, at
+    oneself right; a mill the other way round."""
+    g, _mine, _theirs, _fistful = _board(reg)
     me, you = player_ref(0), player_ref(1)
-    # the words decide, not the card: the same card object with other Oracle words
-    agent = HeuristicAgent(1)
-    assert agent._best_targets(g, [[you], [me]], 0, target_aims(
-        "Target player draws a card.")) == [me]
-    assert agent._best_targets(g, [[me], [you]], 0, target_aims(
-        "Target player mills twenty cards.")) == [you]
+    draw, mill = target_aims("Target player draws a card."), target_aims(
+        "Target player mills twenty cards.")
+    assert misaimed(g, 0, [you], draw) and not misaimed(g, 0, [me], draw)
+    assert misaimed(g, 0, [me], mill) and not misaimed(g, 0, [you], mill)
 
 
 def test_harm_still_goes_to_the_opponent(reg: Registry) -> None:
