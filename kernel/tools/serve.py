@@ -263,7 +263,7 @@ class ServedGame:
         else:
             for env in log[self._written:]:
                 self._writer.append(env)
-            self._writer.flush()
+            self._writer.checkpoint()  # on the file, its blocks still full-sized
         self._written = len(log)
 
     def close(self, stopped: bool = False) -> None:
