@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 if TYPE_CHECKING:
-    from mtgk.cards.definitions import Registry
+    from mtgk.cards.definitions import CardDef, Registry
 
 __all__ = ["CardEntry", "Catalog", "PluginEntry", "SetEntry", "cached", "catalog",
            "fingerprint", "from_registry", "remember"]
@@ -83,10 +83,9 @@ class Catalog(msgspec.Struct, frozen=True):
     failures: list[tuple[str, str]] = []
 
 
-def _is_token(d: object) -> bool:
-    f = d.facts  # type: ignore[attr-defined]
-    return bool(f.type_line.startswith("Token") or (f.mana_cost is None
-                                                    and "Land" not in f.types))
+def _is_token(d: CardDef) -> bool:
+    f = d.facts
+    return f.type_line.startswith("Token") or (f.mana_cost is None and "Land" not in f.types)
 
 
 def _packages() -> dict[str, str]:
