@@ -337,10 +337,21 @@ def browser() -> Iterator[Any]:
         yield driver
 
 
+def drawn(browser: Any, version: int) -> int:
+    """Wait until the page has drawn a state other than ``version`` and is not busy; its
+    version."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 60).until(lambda d: d.execute_script(
+        "return document.body.dataset.ready === '1' && "
+        "!document.body.classList.contains('busy') && "
+        f"document.body.dataset.version !== '{version}'"))
+    return int(browser.execute_script("return document.body.dataset.version"))
+
+
 def test_browser_plays_a_whole_game_with_the_mouse(browser: Any, registry: Registry,
                                                    tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     log = tmp_path / "game.mtgk"
     rng = random.Random(11)
@@ -348,19 +359,11 @@ def test_browser_plays_a_whole_game_with_the_mouse(browser: Any, registry: Regis
     with served(registry, log, seed=6) as c:
         browser.get(c.url)
         version = -1
-
-        def ready(d: Any) -> bool:
-            return bool(d.execute_script(
-                "return document.body.dataset.ready === '1' && "
-                "!document.body.classList.contains('busy') && "
-                f"document.body.dataset.version !== '{version}'"))
-
         clicks = card_clicks = bf_clicks = 0
         stops_set = undone = False
         shot_turn = 0
         for _ in range(3000):
-            WebDriverWait(browser, 60).until(ready)
-            version = int(browser.execute_script("return document.body.dataset.version"))
+            version = drawn(browser, version)
             if browser.execute_script("return document.body.dataset.over") == "1":
                 break
             turn = int(browser.execute_script("return document.body.dataset.turn"))
@@ -634,20 +637,15 @@ def test_browser_plays_a_whole_multiplayer_game_with_the_mouse(
     """A free-for-all and a Two-Headed Giant game played to their end by clicks alone
     (the choice buttons: lands, spells and attacks mostly), the log verifying."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     log = tmp_path / "game.mtgk"
     rng = random.Random(5)
     with served(registry, log, seed=4, players=players, variant=variant, max_turns=30) as c:
         browser.get(c.url)
-        version = "-1"
+        version = -1
         clicks = 0
         for _ in range(4000):
-            WebDriverWait(browser, 60).until(lambda d, v=version: d.execute_script(
-                "return document.body.dataset.ready === '1' && "
-                "!document.body.classList.contains('busy') && "
-                f"document.body.dataset.version !== '{v}'"))
-            version = browser.execute_script("return document.body.dataset.version")
+            version = drawn(browser, version)
             if browser.execute_script("return document.body.dataset.over") == "1":
                 break
             buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
@@ -819,26 +817,18 @@ def test_browser_pays_by_hand_with_a_click_on_a_land(browser: Any, registry: Reg
     for mana (the pool shows {G}); "auto-pay" turns it off (issue 28).  With
     ``MTGK_SCREENSHOT`` set this is the picture of docs/serve.png."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     log = tmp_path / "game.mtgk"
     with served(registry, log, seed=5, decks=(ELVES, RED)) as c:
         browser.get(c.url)
         version = -1
 
-        def ready(d: Any) -> bool:
-            return bool(d.execute_script(
-                "return document.body.dataset.ready === '1' && "
-                "!document.body.classList.contains('busy') && "
-                f"document.body.dataset.version !== '{version}'"))
-
         def find(sel: str) -> list[Any]:
             return browser.find_elements(By.CSS_SELECTOR, sel)
 
         tapped = False
         for _ in range(400):
-            WebDriverWait(browser, 60).until(ready)
-            version = int(browser.execute_script("return document.body.dataset.version"))
+            version = drawn(browser, version)
             assert browser.execute_script("return document.body.dataset.over") == "0"
             turn = int(browser.execute_script("return document.body.dataset.turn"))
             mine = bool(find("#player-0.active"))
@@ -849,7 +839,7 @@ def test_browser_pays_by_hand_with_a_click_on_a_land(browser: Any, registry: Reg
                 lit = find(f'#choices button.choice.mana[data-oid="{oid}"]')
                 assert lit and lit[0].text.startswith("tap Forest #"), lit
                 land.click()
-                WebDriverWait(browser, 60).until(ready)
+                version = drawn(browser, version)
                 assert find(f'#bf-0 .perm.land.tapped[data-oid="{oid}"]'), "not tapped"
                 assert find("#mana-0")[0].text == "{G}"
                 assert browser.execute_script("return document.body.dataset.pool") == "{G}"
@@ -859,14 +849,12 @@ def test_browser_pays_by_hand_with_a_click_on_a_land(browser: Any, registry: Reg
                     path.parent.mkdir(parents=True, exist_ok=True)
                     assert browser.save_screenshot(str(path))
                 tapped = True
-                version = int(browser.execute_script("return document.body.dataset.version"))
                 find("#autopay")[0].click()  # off again: no mana choices
-                WebDriverWait(browser, 60).until(ready)
+                version = drawn(browser, version)
                 assert find("#pay")[0].get_attribute("aria-pressed") == "false"
                 assert not find("#choices button.choice.mana")
-                version = int(browser.execute_script("return document.body.dataset.version"))
                 browser.find_element(By.TAG_NAME, "body").send_keys("m")  # (the key: on)
-                WebDriverWait(browser, 60).until(ready)
+                version = drawn(browser, version)
                 assert find("#pay")[0].get_attribute("aria-pressed") == "true"
                 assert find("#choices button.choice.mana")
                 break
