@@ -33,6 +33,7 @@ COMPILED: tuple[str, ...] = (
     "mtgk.rules.kept",
     "mtgk.rules.layers",
     "mtgk.rules.mana",
+    "mtgk.rules.names",
     "mtgk.rules.parts",
     "mtgk.rules.payment",
     "mtgk.rules.priority",

@@ -285,3 +285,48 @@ def test_no_module_is_over_a_thousand_lines() -> None:
              for mod in _graph().values()}
     big = {name: n for name, n in sizes.items() if n > MAX_LINES}
     assert not big, f"modules over {MAX_LINES} lines: {big}"
+
+
+def test_the_rules_ask_for_abilities_by_their_names() -> None:
+    """The abilities the rules recognise are named constants (mtgk.rules.names): a typo is
+    an ImportError or a mypy error, never a silent ``False``.  No rules module asks
+    ``.has("...")`` with a string of its own."""
+    found = []
+    for mod in _graph().values():
+        if not mod.name.startswith("mtgk.rules."):
+            continue
+        for node in ast.walk(ast.parse(mod.path.read_text("utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "has" and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)):
+                found.append(f"{_where(mod, node.lineno)}: .has({node.args[0].value!r})")
+    assert not found, "\n".join(found)
+
+
+def test_zones_and_stack_kinds_are_typed() -> None:
+    """An object's zone and a stack item's kind are Literal types, so that mypy
+    (strict_equality, pyproject.toml) rejects a comparison with a misspelt name; a log
+    that names no zone doesn't fold."""
+    import tomllib
+    import typing
+
+    import pytest
+
+    from mtgk.rules import names
+    from mtgk.rules.structs import Obj, StackItem
+
+    hints = typing.get_type_hints(Obj)
+    assert typing.get_args(hints["zone"]) == names.ZONES
+    assert typing.get_args(typing.get_type_hints(StackItem)["kind"]) == names.STACK_KINDS
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
+    assert mypy.get("strict_equality") is True
+    with pytest.raises(ValueError, match="is not a zone"):
+        names.zone_named("batlefield")
+    from mtgk.log import events as ev
+    from mtgk.rules.state import apply, new_state
+
+    s = new_state()
+    apply(s, ev.GameStarted(players=["A", "B"], seed=1, profile="lorwyn-2007"))
+    with pytest.raises(ValueError, match="'batlefield' is not a zone"):
+        apply(s, ev.ObjectCreated(obj=1, card="Gray Ogre", owner=0, zone="batlefield"))

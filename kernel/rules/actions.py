@@ -25,6 +25,7 @@ from mtgk.rules.layers import (
     printed_template,
 )
 from mtgk.rules.mana import ManaCost, Source, plan_payment
+from mtgk.rules.names import FLASH, HEXPROOF, SHROUD
 from mtgk.rules.options import Options
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import is_active
@@ -350,13 +351,13 @@ class LegalActions(GamePart):
                 face = d.extras.get("faces", {}).get(alt) if alt else name
                 t = printed_template(self.reg, face or name)
                 if alt in d.extras.get("flash_alts", ()) or "Instant" in t.types \
-                        or "flash" in t.abilities:
+                        or FLASH in t.abilities:
                     fast = True
             cache[name] = fast
         return fast
 
     def _timing_ok(self, player: int, c: Chars, sorcery_ok: bool) -> bool:
-        return sorcery_ok or "Instant" in c.types or c.has("flash")
+        return sorcery_ok or "Instant" in c.types or c.has(FLASH)
 
     def _cast_timing_ok(self, player: int, oid: int, alt: str, sorcery_ok: bool) -> bool:
         """Timing for casting ``oid`` with ``alt`` (a face's types; an alt granting flash)."""
@@ -658,9 +659,9 @@ class LegalActions(GamePart):
 
     def _can_target(self, player: int, oid: int, source: int) -> bool:
         c = self.chars(oid)
-        if c.has("shroud"):
+        if c.has(SHROUD):
             return False
-        if c.has("hexproof") and c.controller != player:
+        if c.has(HEXPROOF) and c.controller != player:
             return False
         if source and self.protected_from(oid, source):
             return False

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from mtgk.rules.names import Layer
+
 if TYPE_CHECKING:
     from mtgk.rules.effects import Ctx
     from mtgk.rules.filters import Filter
@@ -230,7 +232,7 @@ class Static:
 
     effects: Callable[[Any, int], list[tuple[str, str, list[int], Any]]]
     text: str = ""
-    layers: tuple[str, ...] = ()  # the layers it has effects in, if known (a speed hint)
+    layers: tuple[Layer, ...] = ()  # the layers it has effects in, if known (a speed hint)
     #: the characteristics (groups, see ``mtgk.rules.filters.Reads``) that which objects it
     #: affects and what it does to them depend on; ``None``: unknown, any
     reads: frozenset[str] | None = None

@@ -85,6 +85,7 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from mtgk.rules.definitions import SpellAbility
 from mtgk.rules.errors import blame
+from mtgk.rules.names import CHANGELING, LAYERS, Layer
 from mtgk.rules.subtypes import (
     SUBTYPE_OWNERS,
     creature_types,
@@ -96,7 +97,8 @@ if TYPE_CHECKING:
     from mtgk.rules.definitions import Registry
     from mtgk.rules.state import Obj, State
 
-LAYER_ORDER = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
+LAYER_ORDER: Final[tuple[Layer, ...]] = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
+"""The layers effects are applied in (CR 613.1; layer 3, text-changing, has no effects here)."""
 
 CHARS_FIELDS: Final = (
     "name", "types", "supertypes", "subtypes", "ctypes", "all_ctypes", "colors", "power",
@@ -259,7 +261,7 @@ def _printed_template(reg: Registry, name: str) -> Chars:
               f.mana_value)
     if f.printed_name:  # a token keyed apart from another of its name: its printed name
         c.name = f.printed_name
-    if "changeling" in c.abilities:
+    if CHANGELING in c.abilities:
         c.all_ctypes = True  # CDA (layer 4, first): in every zone
     return c
 
@@ -379,7 +381,7 @@ def _switch_pt(c: Chars, p: Any, v: Any) -> None:
     c.power, c.toughness = c.toughness, c.power
 
 
-APPLIERS: dict[str, tuple[str, Callable[[Chars, Any, Any], None]]] = {
+APPLIERS: dict[str, tuple[Layer, Callable[[Chars, Any, Any], None]]] = {
     "copy": ("1", _copy),
     "control": ("2", _control),
     "add_all_creature_types": ("4", _all_creature_types),
@@ -401,9 +403,13 @@ APPLIERS: dict[str, tuple[str, Callable[[Chars, Any, Any], None]]] = {
 }
 
 
-def register_effect_kind(kind: str, layer: str,
+def register_effect_kind(kind: str, layer: Layer,
                          fn: Callable[[Chars, Any, Any], None]) -> None:
-    """Let a plugin add a kind of continuous effect (its layer and how it applies)."""
+    """Let a plugin add a kind of continuous effect (its layer and how it applies);
+    ``ValueError`` for a layer that is not one of :data:`~mtgk.rules.names.LAYERS`."""
+    if layer not in LAYERS:
+        raise ValueError(f"register_effect_kind({kind!r}): {layer!r} is not a layer (one "
+                         f"of {', '.join(LAYERS)})")
     APPLIERS[kind] = (layer, fn)
 
 

@@ -11,6 +11,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import Event, player_ref
 from mtgk.rules.core import GameOver
 from mtgk.rules.kept import NEUTRAL_EVENTS
+from mtgk.rules.names import INDESTRUCTIBLE
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import team_of
 from mtgk.rules.zones import Move
@@ -78,7 +79,7 @@ class StateBasedActions(GamePart):
                     acts.append(("graveyard", oid, "toughness"))
                     continue
                 if (o.damage >= c.toughness or (o.deathtouched and o.damage > 0)) \
-                        and not c.has("indestructible"):
+                        and not c.has(INDESTRUCTIBLE):
                     acts.append(("destroy", oid, "lethal-damage"))
                     continue
             if "Planeswalker" in c.types:
