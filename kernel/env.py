@@ -107,7 +107,7 @@ from mtgk.rules.seats import TWO_HEADED_GIANT, VARIANTS, attack_meta, is_active,
 from mtgk.rules.state import Obj, State, copy_state
 from mtgk.rules.visibility import Perspective
 from mtgk.stepper import Stepper
-from mtgk.tools.menus import MORE, Choice, Menu, SeatView
+from mtgk.menus import MORE, Choice, Menu, SeatView
 
 __all__ = [
     "ACTION_FEATURES",

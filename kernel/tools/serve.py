@@ -63,7 +63,7 @@ from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS
 from mtgk.search import AGENTS
 from mtgk.stepper import Stepper, StepperError
 from mtgk.tools.cli_base import Runner, UserError, command, game_decks
-from mtgk.tools.menus import MORE, PRIORITY_STEPS, Menu, Stops, decision_menu
+from mtgk.menus import MORE, PRIORITY_STEPS, Menu, Stops, decision_menu
 from mtgk.tools.viewer import LiveView
 
 __all__ = ["OPPONENTS", "GameServer", "GameThread", "ServedGame", "make_server"]
