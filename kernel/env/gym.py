@@ -22,7 +22,7 @@ from mtgk.env.observation import MAX_ACTIONS, OBS_BOUND, obs_size, vocabulary_in
 from mtgk.env.policies import AgentMaker, Policies, Policy, Reward
 from mtgk.env.setup import Seeds, Setup, make_setup, reseed
 from mtgk.env.table import Table
-from mtgk.log.replay import DEFAULT_MAX_TURNS
+from mtgk.games.replay import DEFAULT_MAX_TURNS
 from mtgk.rules.state import copy_state
 
 
