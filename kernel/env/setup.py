@@ -22,8 +22,8 @@ from mtgk.cards.loading import load_registry
 from mtgk.env.checks import SEED_LIMIT, EnvError, check_seed, whole_number
 from mtgk.env.observation import card_numbers
 from mtgk.env.policies import AgentMaker, Policies, Policy, Reward, seat_policies
-from mtgk.log.logfile import LogHeader
 from mtgk.games.replay import new_header
+from mtgk.log.logfile import LogHeader
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS
 from mtgk.rules.seats import TWO_HEADED_GIANT, VARIANTS, attack_meta
 
