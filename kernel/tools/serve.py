@@ -58,12 +58,12 @@ from mtgk.games.replay import new_header
 from mtgk.log import events as ev
 from mtgk.log.answers import Activate, Attack, Block, Cast, PlayLand
 from mtgk.log.logfile import LogHeader, LogWriter, write_log
+from mtgk.menus import MORE, PRIORITY_STEPS, Menu, Stops, decision_menu
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS
 from mtgk.search import AGENTS
 from mtgk.stepper import Stepper, StepperError
 from mtgk.tools.cli_base import Runner, UserError, command, game_decks
-from mtgk.tools.menus import MORE, PRIORITY_STEPS, Menu, Stops, decision_menu
 from mtgk.tools.viewer import LiveView
 
 __all__ = ["OPPONENTS", "GameServer", "GameThread", "ServedGame", "make_server"]
