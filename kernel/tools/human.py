@@ -3,12 +3,12 @@
 :class:`HumanAgent` answers a seat's decisions by asking on a text stream: what
 happened since its last question (each event as ``mtgk log --as`` tells it), the
 board as ``mtgk replay --as`` shows it, then the decision as numbered options
-(:class:`mtgk.tools.menus.Menu`: one engine decision may take a few menus, such as
+(:class:`mtgk.menus.Menu`: one engine decision may take a few menus, such as
 one per creature that could attack).  The person sees only what their seat may
 see.  Commands: a number picks an option, ``?`` shows help, ``b`` the board
 again, ``u`` undoes the person's last decision, ``m`` turns paying by hand on and off,
 ``s`` sets the stops and ``p`` passes until the turn ends
-(:class:`mtgk.tools.menus.Stops`, as ``mtgk serve``'s), ``q`` (or the end of the input)
+(:class:`mtgk.menus.Stops`, as ``mtgk serve``'s), ``q`` (or the end of the input)
 quits.
 
 :func:`play` plays a whole game so, driven by a :class:`~mtgk.stepper.Stepper`:
