@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import verify
 from mtgk.log.logfile import decode_log, encode_log, read_log
-from mtgk.log.replay import verify
 from mtgk.scenario.model import iter_scenario_files, loads_scenarios
 from mtgk.scenario.runner import (
     MAX_LOG_NAME,

@@ -11,11 +11,11 @@ from typing import Any
 import msgspec
 from mypy_extensions import trait
 
-from mtgk.cards.definitions import X_COUNT, Activated, CardDef, Target
-from mtgk.cards.filters import permanent
 from mtgk.log.answers import Activate, Cast, PlayLand
 from mtgk.log.events import player_ref
 from mtgk.rules.core import PASS, RulesError, card_of
+from mtgk.rules.definitions import X_COUNT, Activated, CardDef, Target
+from mtgk.rules.filters import permanent
 from mtgk.rules.kept import StaleCache
 from mtgk.rules.layers import (
     ALL_CHANGES,

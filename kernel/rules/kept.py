@@ -45,9 +45,9 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from mtgk.cards.definitions import KEYWORD_MEANINGS, STATIC_HOOKS, CardDef, Registry, Static
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope, Event
+from mtgk.rules.definitions import KEYWORD_MEANINGS, STATIC_HOOKS, CardDef, Registry, Static
 from mtgk.rules.incremental import board_dependents, effect_allows
 from mtgk.rules.layers import (
     APPLIERS,
@@ -527,7 +527,7 @@ class KeptFacts:
         if out is None:
             if attr not in STATIC_HOOKS:
                 raise KeyError(f"static_hooks: {attr!r} is no static hook (register it with "
-                               "mtgk.cards.definitions.register_static_hook)")
+                               "mtgk.rules.definitions.register_static_hook)")
             live = cache.get("\0statics")
             if live is None and self._chars_plain and not any(
                     isinstance(st, Static) for _w, _k, st in self.meaning_abilities()):
@@ -559,7 +559,7 @@ class KeptFacts:
 
     def meaning_keywords(self) -> list[str]:
         """The declared keywords that stand for abilities (persist:
-        :data:`mtgk.cards.definitions.KEYWORD_MEANINGS`) and that a card in this game so far
+        :data:`mtgk.rules.definitions.KEYWORD_MEANINGS`) and that a card in this game so far
         lists or names in its Oracle text ("creatures you control have persist"), in the
         order declared: the ones whose abilities the engine looks for."""
         found = self._game_facts.get(("\0meanings", False))

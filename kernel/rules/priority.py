@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 from mypy_extensions import trait
 
-from mtgk.cards.definitions import KEYWORD_ABILITY_KEYS, Target, Triggered
-from mtgk.cards.effects import Ctx
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS, Pass
 from mtgk.rules.checkpoints import Checkpoint, record
 from mtgk.rules.core import Decision, GameOver, card_of
+from mtgk.rules.definitions import KEYWORD_ABILITY_KEYS, Target, Triggered
+from mtgk.rules.effects import Ctx
 from mtgk.rules.kept import StaleCache
 from mtgk.rules.parts import GamePart
 from mtgk.rules.replacement import replace

@@ -10,10 +10,10 @@ from typing import Any
 
 from mypy_extensions import trait
 
-from mtgk.cards.definitions import KEYWORD_MEANINGS, Target, Triggered
 from mtgk.log import events as ev
 from mtgk.log.events import Event
 from mtgk.rules.core import Decision, RulesError, event_data, plain
+from mtgk.rules.definitions import KEYWORD_MEANINGS, Target, Triggered
 from mtgk.rules.kept import KEYWORD_ZONE
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import turn_order_from

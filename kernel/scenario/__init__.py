@@ -1,10 +1,12 @@
 """Rules scenarios: declarative rules tests read from YAML files.
 
 See :mod:`mtgk.scenario.model` for the file model and the loader,
-:mod:`mtgk.scenario.runner` for running scenarios, and docs/scenarios.md for the
-file format.
+:mod:`mtgk.scenario.runner` for running scenarios, :mod:`mtgk.scenario.rerun` for
+re-running scenario logs (importing this package registers their re-runner with
+:func:`mtgk.games.replay.register_rerunner`), and docs/scenarios.md for the file format.
 """
 
+from mtgk.scenario import rerun as rerun  # (registers the scenario logs' re-runner)
 from mtgk.scenario.model import (
     ANSWER_KINDS,
     EXPECTATION_ZONES,

@@ -68,17 +68,15 @@ from typing import Any
 
 from mtgk.cards.definitions import Activated, Registry
 from mtgk.cards.errors import CardError
-from mtgk.log import events as ev
-from mtgk.log.events import player_ref
-from mtgk.log.logfile import LogHeader, write_log
-from mtgk.log.replay import (
+from mtgk.games.replay import (
     DEFAULT_MAX_TURNS,
-    SCENARIO_SETUP,
-    SETUP_EVENTS,
     Watch,
     register_rerunner,
     start_game,
 )
+from mtgk.log import events as ev
+from mtgk.log.events import player_ref
+from mtgk.log.logfile import LogHeader, write_log
 from mtgk.rules.engine import COLOR_WORDS, STEPS, Decision, Game, GameOver, RulesError, StaleCache
 from mtgk.rules.seats import (
     ATTACK_MULTIPLE,
@@ -105,6 +103,7 @@ from mtgk.scenario.model import (
     load_scenarios,
     split_ability_ref,
 )
+from mtgk.scenario.rerun import SCENARIO_SETUP, SETUP_EVENTS
 from mtgk.stepper import Stepper
 
 SEARCH_ORDER = ("battlefield", "stack", "hand", "graveyard", "exile", "library", "none")
@@ -1685,7 +1684,7 @@ def scenario_log_header(result: ScenarioResult, reg: Registry) -> LogHeader:
     runner plays it), and in ``meta`` the scenario's name, file and the number of
     events it produced (``scenario_end``, so that ``mtgk verify`` can tell a log
     cut short from a whole one) and how this runner sets a scenario up
-    (``scenario_setup``, :data:`mtgk.log.replay.SCENARIO_SETUP`)."""
+    (``scenario_setup``, :data:`mtgk.scenario.rerun.SCENARIO_SETUP`)."""
     g = result.game
     players = [p.name for p in g.state.players] if g else []
     meta: dict[str, Any] = {"scenario": result.name, "file": result.file,
