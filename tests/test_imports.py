@@ -259,3 +259,29 @@ def test_only_the_kept_module_bumps_the_versions_of_kept_facts() -> None:
              for n, line in enumerate(mod.path.read_text("utf-8").splitlines(), 1)
              if bump.search(line)]
     assert not found, found
+
+
+def test_only_the_kept_module_reads_validated_mode() -> None:
+    """The speed lookups of the rules go through one memo primitive (``KeptFacts.kept``,
+    ``confirm``, ``must_settle``): no other rules module reads ``validate_caches`` or raises
+    ``StaleCache`` itself, and nothing is cached on the registry's ``__dict__`` (its
+    derived facts are ``Registry.derived``)."""
+    import re
+
+    reads = re.compile(r"\bvalidate_caches\b|raise StaleCache|reg\.__dict__|self\.__dict__")
+    found = [f"{mod.path.relative_to(ROOT)}:{n}: {line.strip()}" for mod in _graph().values()
+             if mod.name.startswith("mtgk.rules.") and mod.name != "mtgk.rules.kept"
+             for n, line in enumerate(mod.path.read_text("utf-8").splitlines(), 1)
+             if reads.search(line)]
+    assert not found, "\n".join(found)
+
+
+MAX_LINES = 1000
+
+
+def test_no_module_is_over_a_thousand_lines() -> None:
+    """A room a newcomer can take in: no module of the package over 1,000 lines."""
+    sizes = {mod.name: len(mod.path.read_text("utf-8").splitlines())
+             for mod in _graph().values()}
+    big = {name: n for name, n in sizes.items() if n > MAX_LINES}
+    assert not big, f"modules over {MAX_LINES} lines: {big}"

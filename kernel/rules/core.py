@@ -414,9 +414,8 @@ class GameCore(KeptFacts):
                              or _listed(answer, options)):
                     # one of the actions the engine listed (legal_actions): legal as it is
                     choice = answer
-                    if self.validate_caches and self.validate(d, plain(answer)) != answer:
-                        raise StaleCache(f"the listed action {answer!r} is not what "
-                                         "check_action makes of it")
+                    self.confirm("the listed action {1!r} is not what check_action makes of "
+                                 "it", self._checked_as_listed, d, answer)
                 else:
                     choice = self.validate(d, plain(answer))
             except RulesError as err:
@@ -437,6 +436,9 @@ class GameCore(KeptFacts):
                 self.emit(ev.DecisionMade(player=d.player, kind=d.kind, choice=choice))
             return choice
         raise RulesError("101", f"agent for player {d.player} gave no legal answer")
+
+    def _checked_as_listed(self, d: Decision, answer: Any) -> bool:
+        return bool(self.validate(d, plain(answer)) == answer)
 
     def validate(self, d: Decision, choice: Any) -> Any:
         if d.check is not None:

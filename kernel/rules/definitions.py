@@ -481,6 +481,10 @@ class Registry:
         self.aliases: dict[str, str] = {}
         #: names of rules plugins that announced themselves (e.g. ``"planeswalkers"``).
         self.extras_loaded: list[str] = []
+        #: facts the rules derive from the cards alone, for speed (the printed
+        #: characteristics, the trigger plans, which cards could be cast at instant
+        #: speed, ...): named by the module that keeps each, made anew by :meth:`add`
+        self.derived: dict[str, Any] = {}
 
     def add_sba_check(self, fn: Callable[..., list[tuple[str, int, str]]],
                       reads: Sequence[str] | None = None,
@@ -554,12 +558,12 @@ class Registry:
         """The keys of the cards and tokens whose objects are named ``name`` (several for a
         printed name that tokens share, in key order; ``[]`` if none): how a scenario's
         ``{card: Elemental}`` finds the tokens it may mean."""
-        by_name = self.__dict__.get("_by_token_name")
+        by_name = self.derived.get("by_token_name")
         if by_name is None:
             by_name = {}
             for key in sorted(self.cards):
                 by_name.setdefault(self.cards[key].token_name, []).append(key)
-            self.__dict__["_by_token_name"] = by_name
+            self.derived["by_token_name"] = by_name
         found: list[str] = by_name.get(name, [])
         if not found and name in self.aliases:
             return [self.aliases[name]]
@@ -567,10 +571,7 @@ class Registry:
 
     def add(self, card: CardDef) -> None:
         name = card.facts.name
-        self.__dict__.pop("_printed", None)  # printed-characteristics cache (mtgk.rules.layers)
-        self.__dict__.pop("_plans", None)  # trigger plans (trigger_plan)
-        for cache in ("_instant_speed", "_permission_plan", "_by_token_name"):  # derived facts
-            self.__dict__.pop(cache, None)
+        self.derived = {}  # (a new dict: a copy of this registry keeps its own)
         self.cards[name] = card
         for i, ab in enumerate(card.abilities):
             kind = getattr(ab, "event", None)
@@ -612,7 +613,7 @@ class Registry:
         """For event ``tag`` and look-back (``before``) or ordinary triggers: each zone to
         scan, with the triggers that work in it by card name and the grantable ones among
         them (cached; the engine's per-event index)."""
-        cache: dict[tuple[str, bool, int], TriggerPlan] = self.__dict__.setdefault("_plans", {})
+        cache: dict[tuple[str, bool, int], TriggerPlan] = self.derived.setdefault("plans", {})
         plan = cache.get((tag, before, len(self.grantable)))
         if plan is None:
             entries = self.trigger_index.get(tag, [])

@@ -236,9 +236,9 @@ def printed(reg: Registry, o: Obj) -> Chars:
 
 def printed_template(reg: Registry, name: str) -> Chars:
     """The printed characteristics of card ``name`` (cached per registry; never mutate)."""
-    cache: dict[str, Chars] | None = reg.__dict__.get("_printed")
+    cache: dict[str, Chars] | None = reg.derived.get("printed")
     if cache is None:
-        cache = reg.__dict__["_printed"] = {}
+        cache = reg.derived["printed"] = {}
     t = cache.get(name)
     if t is None:
         t = cache[name] = _printed_template(reg, name)
@@ -500,7 +500,7 @@ class _Layers:
         self.check_layers = check_layers
         self.others = others  # (:func:`compute_some`)
         objs = state.objects
-        templates: dict[str, Chars] = reg.__dict__.get("_printed") or {}
+        templates: dict[str, Chars] = reg.derived.get("printed") or {}
         chars: dict[int, Chars] = {}
         for oid in state.battlefield if only is None else only:  # (:func:`printed`, inlined)
             o = objs[oid]
