@@ -99,9 +99,9 @@ from mtgk.agents import HeuristicAgent
 from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import DEFAULT_MAX_TURNS, new_header
 from mtgk.log import events as ev
 from mtgk.log.logfile import LogHeader, write_log
-from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS, STEPS, Agent, Game, RulesError
 from mtgk.rules.seats import TWO_HEADED_GIANT, VARIANTS, attack_meta, is_active, same_team
 from mtgk.rules.state import Obj, State, copy_state

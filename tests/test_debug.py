@@ -19,11 +19,11 @@ import pytest
 import mtgk.tools.debug
 from mtgk.agents import RandomAgent
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import Seeker, verify
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS, Cast
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogFile, LogHeader, UnknownEvent, read_log, write_log
-from mtgk.log.replay import Seeker, verify
 from mtgk.rules.state import State, apply, copy_state, fold, new_state
 from mtgk.tools.debug import (
     CardIndex,

@@ -47,6 +47,7 @@ import msgspec
 import pytest
 
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import verify
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope, Event
 from mtgk.log.logfile import (
@@ -58,7 +59,6 @@ from mtgk.log.logfile import (
     register_upcaster,
     write_log,
 )
-from mtgk.log.replay import verify
 from mtgk.rules.state import encode_state, fold
 from mtgk.tools.cli import main
 from tests.conftest import run_mtgk as run

@@ -21,6 +21,7 @@ from mtgk import kind
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.log import logfile
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import (
@@ -34,7 +35,6 @@ from mtgk.log.logfile import (
     repair_log,
     write_jsonl,
 )
-from mtgk.log.replay import new_header, run_from_header
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import verify
 from mtgk.log.logfile import decode_log, encode_log, read_log
-from mtgk.log.replay import verify
 from mtgk.scenario.logs import MAX_LOG_NAME, ScenarioLogs, log_file_name, scenario_log_header
 from mtgk.scenario.play import run_scenario
 from mtgk.scenario.reader import iter_scenario_files, loads_scenarios

@@ -16,10 +16,10 @@ import pytest
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header, run_from_header, verify
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import FORMAT_VERSION, LogHeader, read_log, write_log
-from mtgk.log.replay import new_header, run_from_header, verify
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()

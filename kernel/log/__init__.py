@@ -1,10 +1,11 @@
-"""The game log: events, the log file, replay.
+"""The game log: its events and its file format -- the ground floor.
 
 * :mod:`mtgk.log.events` -- every event type (tagged, versioned msgspec Structs), the one
-  foundation every other package imports;
+  foundation every other package imports; :mod:`mtgk.log.answers` -- the typed answers
+  a ``DecisionMade`` records;
 * :mod:`mtgk.log.logfile` -- the log file format, reading, upcasting older event versions;
-* :mod:`mtgk.log.replay` -- seek (snapshots), verify, re-running the engine on a log.
+  :mod:`mtgk.log.structs` -- the header and the unknown event.
 
-``events`` imports nothing of mtgk; ``logfile`` and ``replay`` may import the rules core
-and the card API, never the tools.  See docs/architecture.md.
+It imports nothing of mtgk above it: starting games from headers, seeking and verifying
+logs are :mod:`mtgk.games`.  See docs/architecture.md.
 """

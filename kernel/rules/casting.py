@@ -9,10 +9,10 @@ from typing import Any, NoReturn, cast
 
 from mypy_extensions import trait
 
-from mtgk.cards.definitions import Activated, Cost, Target
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS, Action, Activate, Cast, Pass, PlayLand, action_from
 from mtgk.rules.core import BASIC_MANA, Decision, RulesError
+from mtgk.rules.definitions import Activated, Cost, Target
 from mtgk.rules.mana import ManaCost
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import is_active

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, cast
 
 from mypy_extensions import trait
 
-from mtgk.cards.damage import DAMAGE_RESULTS, DamageResultChanged, damage_result_of
 from mtgk.log import events as ev
+from mtgk.rules.damage_results import DAMAGE_RESULTS, DamageResultChanged, damage_result_of
 from mtgk.rules.parts import GamePart
 from mtgk.rules.replacement import replace
 
@@ -64,7 +64,7 @@ class Damage(GamePart):
                     self.emit(ev.LifeGained(player=ctrl, n=amount))
             if sc is not None and DAMAGE_RESULTS and (to < 0 or self.chars(to).is_creature):
                 # what the damage results in, by a quality of its source (wither, infect:
-                # counters instead of marked damage or life loss; mtgk.cards.damage)
+                # counters instead of marked damage or life loss; mtgk.rules.damage_results)
                 result = damage_result_of(sc.abilities, to < 0)
                 if result is not None:
                     self.emit(DamageResultChanged(target=to, amount=amount,

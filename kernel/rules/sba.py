@@ -303,11 +303,8 @@ class StateBasedActions(GamePart):
 
     def _legend_groups_now(self) -> list[tuple[int, list[int]]]:
         """:meth:`_legend_groups`, kept while the characteristics hold."""
-        cache = self._chars_cache()
-        groups: list[tuple[int, list[int]]] | None = cache.get("_legends")
-        if groups is None:
-            groups = cache["_legends"] = self._legend_groups()
-        return groups
+        return self.kept(self._chars_cache(), "_legends", "the groups of legends",
+                         self._legend_groups)
 
     def _check_game_over(self, lost: int | None = None) -> None:
         """The game ends when at most one player is left (``lost``: the event of the last

@@ -371,7 +371,7 @@ class ZoneChanges(GamePart):
                      tapped: bool = False) -> int:
         """Create the token keyed ``name`` in the registry (its facts and abilities are
         that definition's; two tokens sharing a printed name have two keys: see
-        :meth:`~mtgk.cards.definitions.Registry.token_name`) under ``controller``'s control.  It
+        :meth:`~mtgk.rules.definitions.Registry.token_name`) under ``controller``'s control.  It
         enters the battlefield as any permanent does (:meth:`_entered`): "as ~ enters"
         choices, "enters tapped" (its own or another permanent's), "enters with
         counters".  Returns its id."""

@@ -10,10 +10,13 @@ side: :mod:`mtgk.scenario.board` (setting a scenario's position up, naming its o
 :mod:`mtgk.scenario.play` (the scripted agent that plays a scenario: :class:`ScenarioRun`,
 :func:`run_scenario`), :mod:`mtgk.scenario.expectations` (checking expectations),
 :mod:`mtgk.scenario.logs` (the scenario's log files) and :mod:`mtgk.scenario.runner`
-(running files, the ``mtgk scenario`` command); :mod:`mtgk.scenario.pytest_plugin`
+(running files, the ``mtgk scenario`` command); :mod:`mtgk.scenario.rerun` re-runs
+scenario logs (importing this package registers their re-runner with
+:func:`mtgk.games.replay.register_rerunner`); :mod:`mtgk.scenario.pytest_plugin`
 collects scenario files as pytest tests.
 """
 
+from mtgk.scenario import rerun as rerun  # (registers the scenario logs' re-runner)
 from mtgk.scenario.errors import ScenarioFileError
 from mtgk.scenario.model import (
     ANSWER_KINDS,

@@ -16,19 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from mtgk.cards.definitions import Registry
-from mtgk.log import events as ev
-from mtgk.log.logfile import LogHeader, write_log
-from mtgk.log.replay import (
+from mtgk.games.replay import (
     DEFAULT_MAX_TURNS,
-    SCENARIO_SETUP,
-    SETUP_EVENTS,
     Watch,
     register_rerunner,
     start_game,
 )
+from mtgk.log import events as ev
+from mtgk.log.logfile import LogHeader, write_log
 from mtgk.rules.engine import Game, GameOver
 from mtgk.rules.seats import ATTACK_MULTIPLE
 from mtgk.scenario.play import ScenarioResult
+from mtgk.scenario.rerun import SCENARIO_SETUP, SETUP_EVENTS
 
 MAX_LOG_NAME = 80
 """The longest file name stem ``mtgk scenario --log`` writes (before ``.mtgk``)."""
@@ -107,7 +106,7 @@ def scenario_log_header(result: ScenarioResult, reg: Registry) -> LogHeader:
     runner plays it), and in ``meta`` the scenario's name, file and the number of
     events it produced (``scenario_end``, so that ``mtgk verify`` can tell a log
     cut short from a whole one) and how this runner sets a scenario up
-    (``scenario_setup``, :data:`mtgk.log.replay.SCENARIO_SETUP`)."""
+    (``scenario_setup``, :data:`mtgk.scenario.rerun.SCENARIO_SETUP`)."""
     g = result.game
     players = [p.name for p in g.state.players] if g else []
     meta: dict[str, Any] = {"scenario": result.name, "file": result.file,

@@ -60,6 +60,7 @@ from mtgk.cards.decks import DeckError, builtin_decks, deck_lines, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.errors import CardError
 from mtgk.cards.loading import PluginError
+from mtgk.games.replay import VerifyReport, new_header, verify
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import (
     ForeignFileError,
@@ -73,7 +74,6 @@ from mtgk.log.logfile import (
     write_jsonl,
     write_log,
 )
-from mtgk.log.replay import VerifyReport, new_header, verify
 from mtgk.rules.engine import STEPS, Game
 from mtgk.rules.state import State
 from mtgk.rules.visibility import visible_header

@@ -819,7 +819,7 @@ class LogDiff:
 
 def _same(a: Envelope, b: Envelope) -> str:
     """Why two envelopes differ, or ``""``."""
-    from mtgk.log.replay import same_event
+    from mtgk.games.replay import same_event
 
     if not same_event(a.event, b.event):
         if event_tag(a.event) != event_tag(b.event):
@@ -928,7 +928,8 @@ def branch(registry: Registry, header: LogHeader, envelopes: Sequence[Envelope],
     ``watch(game)`` is called once the new game exists (e.g. to write its log
     as it grows).  Engine errors after the branch point propagate.
     """
-    from mtgk.log.replay import log_kind, new_header, rerun_log, rerunner_for
+    from mtgk.games.replay import log_kind, new_header, rerun_log, rerunner_for
+    from mtgk.scenario import runner  # noqa: F401 - it registers the scenario logs' re-runners
 
     if not 0 <= at < len(envelopes):
         raise BranchError(f"event {at} is not in the log (it has events 0 to "

@@ -54,10 +54,10 @@ import msgspec
 
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.definitions import Registry
+from mtgk.games.replay import new_header
 from mtgk.log import events as ev
 from mtgk.log.answers import Activate, Attack, Block, Cast, PlayLand
 from mtgk.log.logfile import LogHeader, LogWriter, write_log
-from mtgk.log.replay import new_header
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS
 from mtgk.search import AGENTS
@@ -712,7 +712,7 @@ def _serve(p: argparse.ArgumentParser) -> Runner:
                    help="declare a draw after N turns")
 
     def run(args: argparse.Namespace) -> int:
-        from mtgk.log.replay import DEFAULT_MAX_TURNS
+        from mtgk.games.replay import DEFAULT_MAX_TURNS
         from mtgk.rules.engine import DEFAULT_MAX_EVENTS
 
         if not 0 <= args.port <= 65535:
