@@ -240,8 +240,6 @@ Variant = Literal["free_for_all", "two_headed_giant"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
 """Values of the top-level ``variant`` key (``free_for_all``: the default, named)."""
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
 
 PLAYER_EXPECT_KEYS: tuple[str, ...] = (
     "life",

@@ -20,6 +20,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
+from mtgk.rules.seats import PLAYER_COUNT_WORDS
 from mtgk.scenario.errors import (
     ScenarioFileError,
     describe_value,
@@ -263,7 +264,7 @@ class ScenarioBuilder:
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
             raise self.error(
                 "players",
-                f"two to four players are required, got {len(self.players)}"
+                f"{PLAYER_COUNT_WORDS} players are required, got {len(self.players)}"
                 + (f" ({name_list(self.players)})" if self.players else ""),
             )
         for name in self.players:
