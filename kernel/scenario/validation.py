@@ -20,7 +20,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
-from mtgk.rules.seats import PLAYER_COUNT_WORDS
+from mtgk.rules.seats import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNT_WORDS
 from mtgk.scenario.errors import (
     ScenarioFileError,
     describe_value,
@@ -35,8 +35,6 @@ from mtgk.scenario.model import (
     ANSWER_KINDS,
     CARD_EXPECT_KEYS,
     COMMON_ACTION_KEYS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     OPENING_HANDS,
     PLAYER_EXPECT_KEYS,
     SETUP_ZONES,
