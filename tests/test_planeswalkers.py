@@ -32,8 +32,9 @@ from mtgk.log.events import player_ref
 from mtgk.rules.engine import Decision, Game, RulesError
 from mtgk.rules.replacement import Replacement
 from mtgk.rules.state import encode_state, fold
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import ScenarioRun, run_scenario, write_scenario_log
+from mtgk.scenario.logs import write_scenario_log
+from mtgk.scenario.play import ScenarioRun, run_scenario
+from mtgk.scenario.reader import loads_scenarios
 from mtgk.tools.render import render_log, render_state
 
 WALKERS = {  # name: (subtype, printed loyalty, loyalty costs in printed order)

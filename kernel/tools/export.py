@@ -421,8 +421,9 @@ def check_export(export: Export, header: LogHeader, envelopes: Sequence[Envelope
     the scenario runs with its own seed.
     """
     from mtgk.games.replay import same_event
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import ScenarioFailed, ScenarioRun
+    from mtgk.scenario.board import ScenarioFailed
+    from mtgk.scenario.play import ScenarioRun
+    from mtgk.scenario.reader import loads_scenarios
 
     at = export.at
     original = _state_at(envelopes, at)
