@@ -7,7 +7,7 @@ is order-sensitive in these places only:
 * ``Registry.trigger_plan``: for each event, the zones scanned for triggered abilities
   (in the order the registered triggers first name them) and the granted triggered
   abilities (in registration order: the order those granted to one permanent trigger);
-* the scenario runner's ``card_key``: a name printed on two cards or tokens means the one
+* ``mtgk.scenario.board.card_key``: a name printed on two cards or tokens means the one
   registered first;
 * ``Registry.cast_hooks``: in the order the first card needing each was registered.
 
@@ -30,7 +30,7 @@ from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
 from mtgk.cardsets.lorwyn import simple
 from mtgk.cardsets.lorwyn.cards import S
-from mtgk.scenario.runner import printed_name
+from mtgk.scenario.board import printed_name
 
 BLIGHT, SHIMMER = "Nettlevine Blight#1", "Heat Shimmer#1"
 
