@@ -16,7 +16,6 @@ import pytest
 import structlog
 
 import mtgk.tools.cli_base
-import mtgk.tools.cli_view
 import mtgk.tools.diag
 import mtgk.tools.render
 from mtgk.cards.loading import load_registry
@@ -55,7 +54,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
 
 
 def test_doctests() -> None:
-    for mod in (mtgk.tools.render, mtgk.tools.diag, mtgk.tools.cli_view):
+    for mod in (mtgk.tools.render, mtgk.tools.diag, mtgk.tools.cli_base):
         assert doctest.testmod(mod).failed == 0, mod.__name__
 
 

@@ -292,7 +292,7 @@ RENAMED_MODULES: dict[str, str] = {
     "kernel.bench": "mtgk.tools.bench",
     "kernel.cards": "mtgk.cards.definitions",
     "kernel.cli": "mtgk.tools.cli",
-    "kernel.cli_view": "mtgk.tools.cli_view",
+    "kernel.cli_view": "mtgk.tools.commands",
     "kernel.debug": "mtgk.tools.debug",
     "kernel.decks": "mtgk.cards.decks",
     "kernel.diag": "mtgk.tools.diag",
