@@ -578,7 +578,7 @@ class ScenarioRun:
 
     def _ended(self) -> str:
         """``at event N (what ended the game)``: the game's end, for messages."""
-        from mtgk.tools.render import Renderer
+        from mtgk.render import Renderer
         g = self.game
         r = Renderer(self.reg, None, g.state)
         end = next((e for e in reversed(g.log) if isinstance(e.event, ev.GameEnded)), None)
@@ -1780,7 +1780,7 @@ def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> 
     scenario, then ``{"passed": N, "failed": N, "summary": "N passed, N failed"}``; the
     plain closing line then goes to standard error.
     """
-    from mtgk.tools import diag
+    from mtgk import diag
 
     ap = argparse.ArgumentParser(prog="mtgk scenario",
                                  description="Run rules scenario files (YAML).")

@@ -18,6 +18,7 @@ from typing import IO, Any
 
 import msgspec
 
+from mtgk import diag
 from mtgk.cards.decks import DeckError, builtin_decks, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import PluginError, load_registry
@@ -37,13 +38,12 @@ from mtgk.log.logfile import (
     problem_summary,
 )
 from mtgk.log.replay import DEFAULT_MAX_TURNS
+from mtgk.render import Renderer, clean, fold_note
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS
 from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS, attack_meta
 from mtgk.search import AGENTS
-from mtgk.tools import diag
 from mtgk.tools.debug import find_moment
 from mtgk.tools.human import HumanAgent
-from mtgk.tools.render import Renderer, clean, fold_note
 
 PEOPLE: dict[str, Callable[[int], Any]] = {"human": HumanAgent}
 """Agent kinds that are a person at the terminal (``mtgk play`` only: not ``sim``, ``branch``

@@ -43,6 +43,7 @@ from mtgk.log import events as ev
 from mtgk.log.answers import Action, Pair
 from mtgk.log.events import Envelope, ref_player
 from mtgk.log.logfile import LogHeader, UnknownEvent, event_tag
+from mtgk.render import Renderer, step_name
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.rules.state import Obj, State
 from mtgk.rules.visibility import (
@@ -54,7 +55,6 @@ from mtgk.rules.visibility import (
     map_event_ids,
 )
 from mtgk.stepper import Stepper
-from mtgk.tools.render import Renderer, step_name
 
 __all__ = [
     "BranchError",

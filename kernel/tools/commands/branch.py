@@ -13,6 +13,7 @@ from mtgk.cards.decks import DeckError
 from mtgk.cards.definitions import Registry
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import write_log
+from mtgk.render import Renderer
 from mtgk.rules.engine import Game
 from mtgk.search import AGENTS
 from mtgk.tools.cli_base import (
@@ -28,7 +29,6 @@ from mtgk.tools.cli_base import (
     stdout,
 )
 from mtgk.tools.debug import BranchError, BranchRefused, branch
-from mtgk.tools.render import Renderer
 
 __all__ = ["setup"]
 

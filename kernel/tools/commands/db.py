@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from mtgk.log.logfile import LogError, decode_log, write_jsonl
+from mtgk.render import clean
 from mtgk.tools.cli_base import Runner, UserError, event_types, json_line, read, stdout, versus
-from mtgk.tools.render import clean
 from mtgk.tools.store import (
     DEFAULT_DB,
     Distribution,

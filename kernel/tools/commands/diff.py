@@ -9,6 +9,7 @@ from typing import Any
 from mtgk.cards.definitions import Registry
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogFile
+from mtgk.render import Renderer, clean, event_json, mask_state
 from mtgk.rules.state import State
 from mtgk.rules.visibility import visible_header
 from mtgk.tools.cli_base import (
@@ -23,7 +24,6 @@ from mtgk.tools.cli_base import (
     stdout,
 )
 from mtgk.tools.debug import diff_logs, diff_states
-from mtgk.tools.render import Renderer, clean, event_json, mask_state
 
 __all__ = ["setup"]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from mtgk.render import clean
 from mtgk.tools.cli_base import (
     Runner,
     UserError,
@@ -17,7 +18,6 @@ from mtgk.tools.cli_base import (
     stdout,
 )
 from mtgk.tools.debug import explain
-from mtgk.tools.render import clean
 
 __all__ = ["setup"]
 

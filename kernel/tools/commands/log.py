@@ -9,6 +9,7 @@ from typing import IO, Any
 
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogFile, event_tag, write_jsonl
+from mtgk.render import Renderer, event_json
 from mtgk.rules.engine import STEPS
 from mtgk.rules.visibility import visible_header
 from mtgk.tools.cli_base import (
@@ -25,7 +26,6 @@ from mtgk.tools.cli_base import (
     stdout,
 )
 from mtgk.tools.debug import CardIndex, Refs, event_refs, moments
-from mtgk.tools.render import Renderer, event_json
 
 __all__ = ["setup"]
 

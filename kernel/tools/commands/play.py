@@ -12,6 +12,7 @@ from typing import Any
 
 import structlog
 
+from mtgk import diag
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.definitions import Registry
 from mtgk.cards.errors import CardError
@@ -20,7 +21,6 @@ from mtgk.log.replay import new_header
 from mtgk.rules.engine import Game
 from mtgk.search import AGENTS
 from mtgk.stepper import Stepper
-from mtgk.tools import diag
 from mtgk.tools.cli_base import (
     PEOPLE,
     Runner,

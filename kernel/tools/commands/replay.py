@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from mtgk.log.logfile import LogFile
+from mtgk.render import Renderer, render_state, state_json
 from mtgk.rules.engine import STEPS
 from mtgk.tools.cli_base import Runner, fold_warning, moment_arg, player, read, registry, stdout
-from mtgk.tools.render import Renderer, render_state, state_json
 
 __all__ = ["setup"]
 

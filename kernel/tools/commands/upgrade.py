@@ -11,6 +11,7 @@ from mtgk.cards.decks import DeckError
 from mtgk.cards.definitions import Registry
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import write_log
+from mtgk.render import Renderer
 from mtgk.search import AGENTS
 from mtgk.tools.cli_base import (
     Runner,
@@ -24,7 +25,6 @@ from mtgk.tools.cli_base import (
     registry,
     stdout,
 )
-from mtgk.tools.render import Renderer
 
 __all__ = ["setup"]
 

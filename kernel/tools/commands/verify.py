@@ -12,6 +12,7 @@ from mtgk.cards.definitions import Registry
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import ForeignFileError, LogError, LogFile, NewerVersionError, repair_log
 from mtgk.log.replay import VerifyReport, verify
+from mtgk.render import Renderer
 from mtgk.tools.cli_base import (
     Runner,
     UserError,
@@ -26,7 +27,6 @@ from mtgk.tools.cli_base import (
     registry,
     stdout,
 )
-from mtgk.tools.render import Renderer
 
 __all__ = ["setup"]
 

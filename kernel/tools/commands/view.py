@@ -6,8 +6,8 @@ import argparse
 import os
 import sys
 
+from mtgk.render import clean
 from mtgk.tools.cli_base import Runner, UserError, log_stem, player, read, registry, stdout
-from mtgk.tools.render import clean
 
 __all__ = ["setup"]
 
