@@ -37,10 +37,11 @@ def compiled_modules() -> list[str]:
     raise RuntimeError("kernel/kind.py defines no COMPILED")
 
 
-def lay_out() -> Path:
-    """Copy the Python sources to ``build/mypyc/src/mtgk/...`` (the installed layout, which
-    mypy and mypyc need to name the modules)."""
-    src_root = STAGE / "src"
+def lay_out(src_root: Path = STAGE / "src") -> Path:
+    """Copy the Python sources to ``src_root/mtgk/...``: the installed layout, which mypy,
+    mypyc and the structure drawing need to name the modules.  The one place that lays
+    them out (``dev/layout.py`` and ``dev/typecheck.py`` call it; docs/architecture.md,
+    "The folders and the package")."""
     if src_root.exists():
         shutil.rmtree(src_root)
     for installed, folder in sorted(LAYOUT.items(), key=lambda p: len(p[0])):

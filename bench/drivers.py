@@ -19,7 +19,7 @@ import time
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 from mtgk.cards.loading import load_registry
-from mtgk.log.replay import new_header, run_from_header
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.stepper import Stepper
 
 OGRES = deck_lines(["Mountain"] * 17 + ["Gray Ogre"] * 23)

@@ -17,7 +17,7 @@ import time
 from mtgk.agents import HeuristicAgent
 from mtgk.cards.decks import deck_lines, load_deck
 from mtgk.cards.loading import load_registry
-from mtgk.log.replay import new_header
+from mtgk.games.replay import new_header
 from mtgk.search import MctsAgent
 from mtgk.stepper import Stepper
 

@@ -41,8 +41,8 @@ import mtgk
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.log.logfile import encode_log
-from mtgk.log.replay import new_header, run_from_header
 
 HERE = Path(__file__).parent
 GAMES_PER_DECK = 40

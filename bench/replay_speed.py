@@ -16,7 +16,7 @@ plain Python loop), then, each the best of ``--rounds``:
   of the same events (one ``list[...]`` decode per event type, no framing): the floor;
 * log size in bytes per event (the records or blocks only, not the header), in the
   file format version the kernel writes;
-* a cold seek to the middle of the long log (a new :class:`~mtgk.log.replay.Seeker`),
+* a cold seek to the middle of the long log (a new :class:`~mtgk.games.replay.Seeker`),
   a warm seek (20 seeks near it), the snapshots' count and bytes;
 * with ``--view``: ``mtgk view`` of the long log, its seconds, peak memory
   (the child's maximum resident set) and page size.
@@ -38,8 +38,8 @@ from run import loop_ms  # bench/run.py, beside this script: the machine's speed
 from mtgk.agents import RandomAgent
 from mtgk.cards.decks import parse_deck
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import Seeker
 from mtgk.log.logfile import LogHeader, encode_log, read_log, write_log
-from mtgk.log.replay import Seeker
 from mtgk.rules.engine import Game
 from mtgk.rules.state import fold
 

@@ -22,8 +22,8 @@ from pathlib import Path
 from mtgk.agents import RandomAgent
 from mtgk.cards.decks import parse_deck
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import Seeker
 from mtgk.log.logfile import LogHeader, read_log, write_log
-from mtgk.log.replay import Seeker
 from mtgk.rules.engine import Game
 from mtgk.rules.state import fold
 from mtgk.tools.bench import playouts

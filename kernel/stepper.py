@@ -9,7 +9,7 @@ left unanswered is simply never switched to again, and freed).
 
 >>> from mtgk.cards.loading import load_registry
 >>> from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
->>> from mtgk.log.replay import new_header
+>>> from mtgk.games.replay import new_header
 >>> reg = load_registry()
 >>> decks = [deck_lines(load_deck(name, reg)) for name in list(builtin_decks(reg))[:2]]
 >>> header = new_header(reg, ["Alice", "Bob"], decks, seed=7)
@@ -38,7 +38,7 @@ from typing import Any
 from greenlet import getcurrent, greenlet
 
 from mtgk.cards.definitions import Registry
-from mtgk.log.games import run_from_header
+from mtgk.games.start import run_from_header
 from mtgk.log.logfile import LogHeader
 from mtgk.rules.checkpoints import resume_game
 from mtgk.rules.core import GameOver
@@ -50,7 +50,7 @@ __all__ = ["ForkError", "Stepper", "StepperError", "action_words", "words"]
 
 Run = Callable[[Sequence[Agent], Callable[[Game], None]], Any]
 """Plays a game with the agents given, calling ``watch(game)`` once the game exists
-(:func:`mtgk.log.replay.run_from_header` is one)."""
+(:func:`mtgk.games.replay.run_from_header` is one)."""
 
 
 class StepperError(Exception):
@@ -176,7 +176,7 @@ class Stepper:
     """One game, driven from outside.
 
     ``Stepper(registry, header, agents)`` starts the game of a log header
-    (:func:`mtgk.log.replay.new_header`) and plays until a seat without an agent must
+    (:func:`mtgk.games.replay.new_header`) and plays until a seat without an agent must
     decide: :attr:`decision` is that question (``None`` once the game is over),
     :meth:`answer` gives its answer and plays on to the next one.  ``agents``: one per
     seat, ``None`` for a seat the caller answers (no agents: the caller answers all).

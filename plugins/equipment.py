@@ -20,6 +20,7 @@ from mtgk.cards.dsl import activated, gets_and_has, pt_and_grant_layers, static,
 from mtgk.cards.filters import creature
 from mtgk.cards.keywords import declare_keyword
 from mtgk.log import events as ev
+from mtgk.rules.names import Layer
 
 if TYPE_CHECKING:
     from mtgk.cards.effects import Ctx
@@ -56,7 +57,7 @@ def equipped_creature(v: View, src: int) -> list[int]:
 
 
 def equipped(power: int = 0, toughness: int = 0, grant: Sequence[str] = (),
-             *more: tuple[str, str, Any]) -> Static:
+             *more: tuple[Layer, str, Any]) -> Static:
     """"Equipped creature gets +P/+T (and has [abilities])"; ``more``: other
     ``(layer, kind, params)`` effects on it (e.g. ``("4", "add_all_creature_types",
     None)``: "is every creature type")."""

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import verify
 from mtgk.log.logfile import read_jsonl, read_log
-from mtgk.log.replay import verify
 from tests.conftest import run_mtgk as run
 
 ARCHIVE = Path(__file__).parent / "archive"

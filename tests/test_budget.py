@@ -12,9 +12,9 @@ import pytest
 from mtgk.agents import HeuristicAgent
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header, run_from_header, verify
 from mtgk.log import events as ev
 from mtgk.log.logfile import LogHeader, load_log
-from mtgk.log.replay import new_header, run_from_header, verify
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS, Game
 from mtgk.tools.store import game_facts, open_store
 from tests import misbehaving

@@ -363,8 +363,8 @@ def test_scenario_logs_verify_with_their_causes(tmp_path: Any) -> None:
     from pathlib import Path
 
     from mtgk.cards.loading import load_registry
+    from mtgk.games.replay import verify
     from mtgk.log.logfile import read_log
-    from mtgk.log.replay import verify
     from tests.conftest import run_mtgk
 
     examples = Path(__file__).parent / "scenarios" / "examples"

@@ -20,9 +20,9 @@ import pytest
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.log import events as ev
 from mtgk.log.logfile import read_log
-from mtgk.log.replay import new_header, run_from_header
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()

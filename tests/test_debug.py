@@ -23,11 +23,11 @@ import mtgk.tools.debug.changes
 import mtgk.tools.debug.refs
 from mtgk.agents import RandomAgent
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import Seeker, verify
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS, Cast
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogFile, LogHeader, UnknownEvent, read_log, write_log
-from mtgk.log.replay import Seeker, verify
 from mtgk.rules.state import State, apply, copy_state, fold, new_state
 from mtgk.tools.debug import (
     CardIndex,
@@ -357,8 +357,9 @@ def test_as_player_json_never_links_a_hidden_library_card_to_what_it_becomes(gam
 def test_face_down_exiled_card_stays_hidden_from_the_opponent(tmp_path: Path) -> None:
     """A hideaway card exiled face down: its controller knows it (known_to), the opponent
     never sees its name, in text or JSON, in the log or in states."""
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import run_scenario, write_scenario_log
+    from mtgk.scenario.logs import write_scenario_log
+    from mtgk.scenario.play import run_scenario
+    from mtgk.scenario.reader import loads_scenarios
 
     sc = loads_scenarios("""
 name: hidden-hideaway
@@ -649,8 +650,9 @@ def test_branch_with_an_agent_choosing(game: Game, tmp_path: Path) -> None:
 
 def test_branch_a_scenario_log(tmp_path: Path) -> None:
     """Scenario logs re-run through their recorded setup, so they branch (and verify) too."""
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import run_scenario, write_scenario_log
+    from mtgk.scenario.logs import write_scenario_log
+    from mtgk.scenario.play import run_scenario
+    from mtgk.scenario.reader import loads_scenarios
 
     sc = loads_scenarios("""
 name: bolt-or-not

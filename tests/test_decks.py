@@ -20,7 +20,7 @@ from mtgk.cards.decks import (
 )
 from mtgk.cards.definitions import CardDef, CardFacts, CardSetInfo, Registry
 from mtgk.cards.loading import load_registry
-from mtgk.log.replay import header_decks, new_header, run_from_header
+from mtgk.games.replay import header_decks, new_header, run_from_header
 
 REG = load_registry(["core", "lorwyn"])
 

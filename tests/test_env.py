@@ -495,9 +495,9 @@ def test_the_opt_in_slices_are_contiguous_documented_and_off_by_default() -> Non
 
 def history_rows(envs: Any, viewer: int) -> list[tuple[int, int, int, int]]:
     """``viewer``'s history rows of every event of ``envs`` (the environment's own fold)."""
-    from mtgk.env import _HistoryView
+    from mtgk.env.observation import HistoryView
 
-    view = _HistoryView(2, len(envs), card_numbers(REG))
+    view = HistoryView(2, len(envs), card_numbers(REG))
     view.catch_up(envs)
     return list(view.rows[viewer])
 

@@ -473,10 +473,14 @@ def test_a_policy_seat_is_checked_and_a_policys_illegal_answer_is_an_env_error()
 
 def test_the_env_modules_doctests() -> None:
     import doctest
+    import importlib
+    import pkgutil
 
     import mtgk.env
 
-    assert doctest.testmod(mtgk.env).failed == 0
+    for mod in (mtgk.env, *(importlib.import_module(f"mtgk.env.{m.name}")
+                            for m in pkgutil.iter_modules(mtgk.env.__path__))):
+        assert doctest.testmod(mod).failed == 0, mod.__name__
 
 
 def test_the_checkers_pass_on_games_cut_short_for_every_seating() -> None:

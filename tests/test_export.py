@@ -14,13 +14,14 @@ import mtgk.tools.export
 from mtgk.agents import HeuristicAgent
 from mtgk.cards.decks import parse_deck
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, read_log
-from mtgk.log.replay import new_header, run_from_header
 from mtgk.rules.state import fold
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import run_scenario, write_scenario_log
+from mtgk.scenario.logs import write_scenario_log
+from mtgk.scenario.play import run_scenario
+from mtgk.scenario.reader import loads_scenarios
 from mtgk.tools.export import (
     Export,
     ExportError,

@@ -24,7 +24,7 @@ from mtgk.cards.filters import (
     permanent,
 )
 from mtgk.cards.loading import load_registry
-from mtgk.log.replay import new_header
+from mtgk.games.replay import new_header
 from mtgk.stepper import Stepper
 
 FILTERS: list[Filter] = [

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from mtgk.cards.decks import MAX_DECK_SIZE, DeckError, deck_lines, load_deck, parse_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
-from mtgk.log.replay import header_decks, new_header
+from mtgk.games.replay import header_decks, new_header
 from mtgk.rules.engine import Game
 from tests.conftest import is_utf8
 

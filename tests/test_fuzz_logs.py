@@ -31,8 +31,8 @@ from hypothesis import strategies as st
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.log.logfile import LogError, LogWriter, decode_log, repair_log, write_jsonl
-from mtgk.log.replay import new_header, run_from_header
 from tests.conftest import run_mtgk
 
 EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "100"))

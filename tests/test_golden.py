@@ -47,6 +47,7 @@ import msgspec
 import pytest
 
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import verify
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope, Event
 from mtgk.log.logfile import (
@@ -58,7 +59,6 @@ from mtgk.log.logfile import (
     register_upcaster,
     write_log,
 )
-from mtgk.log.replay import verify
 from mtgk.rules.state import encode_state, fold
 from mtgk.tools.cli import main
 from tests.conftest import run_mtgk as run
@@ -218,10 +218,10 @@ def golden_score() -> Iterator[type[GoldenScore]]:
     register_upcaster("GoldenScore", 2, _v2_to_v3)
     yield GoldenScore
     del ev.EVENT_TYPES["GoldenScore"]
-    from mtgk.log import logfile
+    from mtgk.log import upcasting
 
-    logfile._UPCASTERS.pop(("GoldenScore", 1), None)
-    logfile._UPCASTERS.pop(("GoldenScore", 2), None)
+    upcasting._UPCASTERS.pop(("GoldenScore", 1), None)
+    upcasting._UPCASTERS.pop(("GoldenScore", 2), None)
 
 
 def test_upcasters_read_older_event_shapes(golden_score: type[GoldenScore]) -> None:

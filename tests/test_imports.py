@@ -1,11 +1,13 @@
-"""The import structure of the ``mtgk`` package: no circles, no private names taken from
-another module, and the rules core (and everything else but the tools) imports no tool.
+"""The import structure of the ``mtgk`` package: its floors, no circles, no private names
+taken from another module.
 
-The tools are :mod:`mtgk.tools` and, beside them, the two front ends that drive games for
-someone else: the scenario runner :mod:`mtgk.scenario` (it plays scenarios and reports
-them in words, through the tools' renderer) and the agents' step environment
-:mod:`mtgk.env` (its observations' readable form is the tools' board text); the rules
-core, the card API, the log, the agents, the plugins and the card sets import none of them.
+The package stands on floors (:data:`FLOORS`, drawn in docs/architecture.md): a module
+imports modules of its own floor or of the floors below it, never above.  The ground is
+the log's events and file format; the rules import only the rules and the ground; the
+card API (and the plugins written with it) stands on the rules; games are started,
+driven, searched and re-run above the card sets; the words (menus, the renderer) above
+that; the fronts that drive games for someone else (the scenario runner, the agents'
+environments) above the words; the tools on top.
 
 Every module of the checkout's ``kernel/``, ``plugins/`` and ``cardsets/`` folders (the
 packages ``mtgk``, ``mtgk.plugins`` and ``mtgk.cardsets``) is read with :mod:`ast`; an
@@ -21,7 +23,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYOUT = (("kernel", "mtgk"), ("plugins", "mtgk.plugins"), ("cardsets", "mtgk.cardsets"))
-TOOLS = ("mtgk.tools", "mtgk.scenario", "mtgk.env", "mtgk.__main__")  # (__main__: python -m mtgk)
+
+FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("ground", ("mtgk", "mtgk.kind", "mtgk.diag", "mtgk.log")),
+    ("rules", ("mtgk.rules",)),
+    ("card API", ("mtgk.cards", "mtgk.plugins")),
+    ("card sets", ("mtgk.cardsets",)),
+    ("play", ("mtgk.agents", "mtgk.stepper", "mtgk.search", "mtgk.games")),
+    ("words", ("mtgk.menus", "mtgk.render")),
+    ("fronts", ("mtgk.scenario", "mtgk.env")),
+    ("tools", ("mtgk.tools", "mtgk.__main__")),  # (__main__: python -m mtgk)
+)
+"""The floors, lowest first: (name, the packages and modules on it).  A name stands for
+the module and everything under it, except ``"mtgk"``, which is the package's own
+``__init__`` only."""
 
 
 @dataclass
@@ -169,16 +184,43 @@ def test_no_private_names_from_other_modules() -> None:
     assert not problems, "\n".join(problems)
 
 
-def _is_tool(name: str) -> bool:
-    return any(name == t or name.startswith(t + ".") for t in TOOLS)
+def floor_of(name: str) -> int:
+    """The index in :data:`FLOORS` of the floor module ``name`` stands on."""
+    best, length = -1, -1
+    for i, (_, members) in enumerate(FLOORS):
+        for m in members:
+            under = name == m or (m != "mtgk" and name.startswith(m + "."))
+            if under and len(m) > length:
+                best, length = i, len(m)
+    if best < 0:
+        raise AssertionError(f"{name} stands on no floor: add it to FLOORS")
+    return best
 
 
-def test_nothing_but_the_tools_imports_a_tool() -> None:
+def test_every_module_stands_on_a_floor() -> None:
+    for name in _graph():
+        floor_of(name)
+
+
+def test_no_module_imports_from_a_floor_above_its_own() -> None:
     mods = _graph()
-    problems = [f"{_where(mod, line)}: {mod.name} imports {target}"
-                for mod in mods.values() if not _is_tool(mod.name)
-                for target, line in mod.imports.items() if _is_tool(target)]
+    problems = [f"{_where(mod, line)}: {mod.name} ({FLOORS[floor_of(mod.name)][0]}) imports "
+                f"{target} ({FLOORS[floor_of(target)][0]})"
+                for mod in mods.values() for target, line in mod.imports.items()
+                if floor_of(target) > floor_of(mod.name)]
     assert not problems, "\n".join(problems)
+
+
+def test_the_floors_test_sees_a_wrong_arrow(tmp_path: Path) -> None:
+    """A rules module that imported a tool would be found (the check is not vacuous)."""
+    rules = Module("mtgk.rules.example", tmp_path / "example.py")
+    rules.path.write_text("def f():\n    from mtgk.tools import cli\n", "utf-8")
+    _read(rules, {"mtgk.tools.cli": Module("mtgk.tools.cli", tmp_path / "cli.py"),
+                  "mtgk.tools": Module("mtgk.tools", tmp_path / "t.py")})
+    assert list(rules.imports) == ["mtgk.tools.cli"]
+    assert floor_of("mtgk.tools.cli") > floor_of(rules.name)
+    assert floor_of("mtgk") == floor_of("mtgk.log.events") == 0
+    assert floor_of("mtgk.rules.state") < floor_of("mtgk.cards.dsl") < floor_of("mtgk.games.replay")
 
 
 def test_the_rules_core_is_split_into_modules_under_800_lines() -> None:
@@ -217,3 +259,74 @@ def test_only_the_kept_module_bumps_the_versions_of_kept_facts() -> None:
              for n, line in enumerate(mod.path.read_text("utf-8").splitlines(), 1)
              if bump.search(line)]
     assert not found, found
+
+
+def test_only_the_kept_module_reads_validated_mode() -> None:
+    """The speed lookups of the rules go through one memo primitive (``KeptFacts.kept``,
+    ``confirm``, ``must_settle``): no other rules module reads ``validate_caches`` or raises
+    ``StaleCache`` itself, and nothing is cached on the registry's ``__dict__`` (its
+    derived facts are ``Registry.derived``)."""
+    import re
+
+    reads = re.compile(r"\bvalidate_caches\b|raise StaleCache|reg\.__dict__|self\.__dict__")
+    found = [f"{mod.path.relative_to(ROOT)}:{n}: {line.strip()}" for mod in _graph().values()
+             if mod.name.startswith("mtgk.rules.") and mod.name != "mtgk.rules.kept"
+             for n, line in enumerate(mod.path.read_text("utf-8").splitlines(), 1)
+             if reads.search(line)]
+    assert not found, "\n".join(found)
+
+
+MAX_LINES = 1000
+
+
+def test_no_module_is_over_a_thousand_lines() -> None:
+    """A room a newcomer can take in: no module of the package over 1,000 lines."""
+    sizes = {mod.name: len(mod.path.read_text("utf-8").splitlines())
+             for mod in _graph().values()}
+    big = {name: n for name, n in sizes.items() if n > MAX_LINES}
+    assert not big, f"modules over {MAX_LINES} lines: {big}"
+
+
+def test_the_rules_ask_for_abilities_by_their_names() -> None:
+    """The abilities the rules recognise are named constants (mtgk.rules.names): a typo is
+    an ImportError or a mypy error, never a silent ``False``.  No rules module asks
+    ``.has("...")`` with a string of its own."""
+    found = []
+    for mod in _graph().values():
+        if not mod.name.startswith("mtgk.rules."):
+            continue
+        for node in ast.walk(ast.parse(mod.path.read_text("utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "has" and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)):
+                found.append(f"{_where(mod, node.lineno)}: .has({node.args[0].value!r})")
+    assert not found, "\n".join(found)
+
+
+def test_zones_and_stack_kinds_are_typed() -> None:
+    """An object's zone and a stack item's kind are Literal types, so that mypy
+    (strict_equality, pyproject.toml) rejects a comparison with a misspelt name; a log
+    that names no zone doesn't fold."""
+    import tomllib
+    import typing
+
+    import pytest
+
+    from mtgk.rules import names
+    from mtgk.rules.structs import Obj, StackItem
+
+    hints = typing.get_type_hints(Obj)
+    assert typing.get_args(hints["zone"]) == names.ZONES
+    assert typing.get_args(typing.get_type_hints(StackItem)["kind"]) == names.STACK_KINDS
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
+    assert mypy.get("strict_equality") is True
+    with pytest.raises(ValueError, match="is not a zone"):
+        names.zone_named("batlefield")
+    from mtgk.log import events as ev
+    from mtgk.rules.state import apply, new_state
+
+    s = new_state()
+    apply(s, ev.GameStarted(players=["A", "B"], seed=1, profile="lorwyn-2007"))
+    with pytest.raises(ValueError, match="'batlefield' is not a zone"):
+        apply(s, ev.ObjectCreated(obj=1, card="Gray Ogre", owner=0, zone="batlefield"))

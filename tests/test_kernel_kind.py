@@ -151,7 +151,7 @@ def test_a_games_log_outlives_the_game_and_a_garbage_collection() -> None:
 
     from mtgk.agents import HeuristicAgent
     from mtgk.cards.loading import load_registry
-    from mtgk.log.replay import new_header, run_from_header
+    from mtgk.games.replay import new_header, run_from_header
 
     reg = load_registry()
     header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=1,

@@ -19,6 +19,7 @@ import pytest
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.log.events import Envelope, Event, StepBegan, Tapped, Untapped
 from mtgk.log.logfile import (
     BLOCK_RECORDS,
@@ -34,7 +35,6 @@ from mtgk.log.logfile import (
     repair_log,
     write_log,
 )
-from mtgk.log.replay import new_header, run_from_header
 
 REG = load_registry()
 

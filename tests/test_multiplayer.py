@@ -15,9 +15,9 @@ import pytest
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import SetupError, header_variant, new_header, run_from_header, verify
 from mtgk.log import events as ev
 from mtgk.log.logfile import decode_log, encode_log
-from mtgk.log.replay import SetupError, header_variant, new_header, run_from_header, verify
 from mtgk.rules.engine import Decision, Game, GameOver
 from mtgk.rules.seats import next_priority, next_turn, opponents_of, teammates, turn_order_from
 from mtgk.rules.state import apply, encode_state, fold, new_state

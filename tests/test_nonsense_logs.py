@@ -31,8 +31,8 @@ from hypothesis import strategies as st
 from mtgk.agents import RandomAgent
 from mtgk.cards.decks import deck_lines, parse_deck
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.log.logfile import write_jsonl
-from mtgk.log.replay import new_header, run_from_header
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()

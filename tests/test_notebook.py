@@ -10,7 +10,7 @@ import mtgk.tools.notebook
 from mtgk.agents import HeuristicAgent
 from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 from mtgk.cards.loading import load_registry
-from mtgk.log.replay import new_header, run_from_header
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.rules.engine import Game
 from mtgk.rules.state import State
 from mtgk.tools.notebook import board_html, load_ipython_extension

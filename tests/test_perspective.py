@@ -51,11 +51,11 @@ from hypothesis import strategies as st
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.log import events as ev
 from mtgk.log.answers import Action
 from mtgk.log.events import Envelope, event_from_data
 from mtgk.log.logfile import LogHeader, read_log, write_log
-from mtgk.log.replay import new_header, run_from_header
 from mtgk.rules.state import apply, fold, new_state
 from mtgk.tools.debug import map_choice, map_event_ids
 from tests.conftest import run_mtgk as run

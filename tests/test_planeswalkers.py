@@ -33,8 +33,9 @@ from mtgk.render import render_log, render_state
 from mtgk.rules.engine import Decision, Game, RulesError
 from mtgk.rules.replacement import Replacement
 from mtgk.rules.state import encode_state, fold
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import ScenarioRun, run_scenario, write_scenario_log
+from mtgk.scenario.logs import write_scenario_log
+from mtgk.scenario.play import ScenarioRun, run_scenario
+from mtgk.scenario.reader import loads_scenarios
 
 WALKERS = {  # name: (subtype, printed loyalty, loyalty costs in printed order)
     "Ajani Goldmane": ("Ajani", 4, ["+1", "-1", "-6"]),

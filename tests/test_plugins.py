@@ -12,8 +12,8 @@ import pytest
 
 from mtgk.cards.definitions import CardDef, CardFacts, CardSetInfo, NameClash, Registry, same_card
 from mtgk.cards.loading import HookSpecs, PluginError, load_registry
-from mtgk.scenario.model import load_scenarios
-from mtgk.scenario.runner import run_scenario
+from mtgk.scenario.play import run_scenario
+from mtgk.scenario.reader import load_scenarios
 from tests.conftest import fake_dist
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -313,7 +313,7 @@ def test_a_scenario_naming_a_card_of_a_pack_that_failed_says_so_first(tmp_path: 
     f = tmp_path / "scenario_rogue.yaml"
     f.write_text("name: rogue\nplayers:\n  alice: {hand: [Rogue Thing]}\n  bob: {}\n",
                  encoding="utf-8")
-    from mtgk.scenario.model import ScenarioFileError
+    from mtgk.scenario.errors import ScenarioFileError
     with pytest.raises(ScenarioFileError) as err:
         run_file(f, reg)
     assert err.value.reason.startswith("card set or plugin 'rogues' failed to load "

@@ -21,6 +21,7 @@ from mtgk import kind
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.log import logfile
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import (
@@ -34,7 +35,6 @@ from mtgk.log.logfile import (
     repair_log,
     write_jsonl,
 )
-from mtgk.log.replay import new_header, run_from_header
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()
@@ -328,7 +328,7 @@ def test_finding_intact_records_after_damage_is_linear(game: Game, copy: Path,
     k = len(envs) // 2
     data[offsets[k]:offsets[k] + 2] = b"\xff\xff"  # the damage
     copy.write_bytes(bytes(data))
-    monkeypatch.setattr(logfile.zlib, "crc32", counting)
+    monkeypatch.setattr(zlib, "crc32", counting)
     try:
         read_log(copy)
     except CorruptLogError:

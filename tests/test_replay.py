@@ -1,4 +1,4 @@
-"""Tests for starting games from headers, seeking and verifying logs (mtgk.log.replay)."""
+"""Tests for starting games from headers, seeking and verifying logs (mtgk.games.replay)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,12 @@ from collections.abc import Sequence
 import msgspec
 import pytest
 
-import mtgk.log.replay
+import mtgk.games.replay
 from mtgk.agents import HeuristicAgent, RandomAgent, ReplayAgent
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
-from mtgk.log import events as ev
-from mtgk.log.events import Envelope
-from mtgk.log.logfile import LogHeader, UnknownEvent
-from mtgk.log.replay import (
+from mtgk.games.replay import (
     Seeker,
     log_kind,
     new_header,
@@ -27,6 +24,9 @@ from mtgk.log.replay import (
     start_game,
     verify,
 )
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader, UnknownEvent
 from mtgk.rules.engine import Agent, Game
 from mtgk.rules.state import encode_state, fold
 
@@ -49,7 +49,7 @@ def game() -> Game:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(mtgk.log.replay).failed == 0
+    assert doctest.testmod(mtgk.games.replay).failed == 0
 
 
 # ------------------------------------------------------------------ headers
@@ -154,7 +154,7 @@ def test_seeking_into_a_100k_event_log_folds_at_most_one_snapshot_interval(
     """Seeking is fast because it replays from the nearest snapshot: once the snapshots
     exist, no seek folds more than ``every`` events (work counted, not time: CI times
     nothing; bench/run.py reports the milliseconds)."""
-    import mtgk.log.replay as replay_mod
+    import mtgk.games.replay as replay_mod
 
     log = _long_log(100_000)
     seeker = Seeker(log)
@@ -264,7 +264,7 @@ def test_logs_of_other_kinds_are_not_verified_unless_a_rerunner_is_registered(
     try:
         report = verify(h, game.log, REG)
     finally:
-        mtgk.log.replay._RERUNNERS.pop("custom")
+        mtgk.games.replay._RERUNNERS.pop("custom")
     assert calls == ["some scenario"] and report.mode == "rerun" and report.ok
 
 
@@ -285,7 +285,7 @@ def test_verify_detects_state_changed_outside_events(game: Game) -> None:
     try:
         report = verify(_header(kind="tamper"), game.log, REG)
     finally:
-        mtgk.log.replay._RERUNNERS.pop("tamper")
+        mtgk.games.replay._RERUNNERS.pop("tamper")
     assert not report.ok and report.fold_ok is False and report.divergence is None
     assert "outside an event" in report.problems[0]
 

@@ -75,8 +75,8 @@ def test_role_events_render_readably(registry) -> None:  # type: ignore[no-untyp
     """Issue 6: "Splashy Spellcaster: Sorcerer Role created attached to Grizzly Bears";
     "Monster Role put into graveyard (newer Role from the same player)"."""
     from mtgk.render import render_log
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import run_scenario
+    from mtgk.scenario.play import run_scenario
+    from mtgk.scenario.reader import loads_scenarios
 
     [sc] = loads_scenarios("""
 name: roles-render

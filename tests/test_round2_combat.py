@@ -10,12 +10,13 @@ import pytest
 
 from mtgk.cards.definitions import Registry
 from mtgk.cards.dsl import activated, draw, parse_cost
+from mtgk.games.replay import verify
 from mtgk.log import events as ev
 from mtgk.log.answers import action_from
-from mtgk.log.replay import verify
 from mtgk.rules.engine import STEPS, Game, RulesError
 from mtgk.rules.state import fold
-from mtgk.scenario.runner import ScenarioResult, scenario_log_header
+from mtgk.scenario.logs import scenario_log_header
+from mtgk.scenario.play import ScenarioResult
 from tests.conftest import Scenario, events_of
 
 

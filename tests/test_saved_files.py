@@ -112,7 +112,7 @@ def test_replay_at_an_event_after_the_damage_exits_with_the_damaged_status(
 
 def _small_game() -> tuple[Any, list[Any]]:
     from mtgk.cards.loading import load_registry
-    from mtgk.log.replay import new_header, run_from_header
+    from mtgk.games.replay import new_header, run_from_header
 
     reg = load_registry()
     header = new_header(reg, ["Alice", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,

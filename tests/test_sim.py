@@ -25,10 +25,10 @@ import mtgk.tools.store.sqlite
 import mtgk.tools.store.summary
 from mtgk.cards.decks import parse_deck
 from mtgk.cards.definitions import Registry
+from mtgk.games.replay import verify
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, decode_log, load_log
-from mtgk.log.replay import verify
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS
 from mtgk.tools.sim import Progress, game_seed, plan, play_header, simulate
 from mtgk.tools.store import GameStore, SqliteStore, StoreError, game_facts, open_store
@@ -338,8 +338,8 @@ def test_sim_rejects_bad_arguments(tmp_path: Path) -> None:
 
 
 def test_sqlite_store_is_a_game_store(registry: Registry) -> None:
+    from mtgk.games.replay import new_header, run_from_header
     from mtgk.log.logfile import encode_log
-    from mtgk.log.replay import new_header, run_from_header
 
     header = new_header(registry, ["Ann", "Bob"], [["20 Mountain"]] * 2, seed=4,
                         meta={"max_turns": 2})

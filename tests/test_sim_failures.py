@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import verify
 from mtgk.log.logfile import decode_log
-from mtgk.log.replay import verify
 from mtgk.tools.store import open_store
 from tests import misbehaving
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
 from mtgk.cards.loading import load_registry
-from mtgk.log.replay import new_header, run_from_header
+from mtgk.games.replay import new_header, run_from_header
 from mtgk.rules.checkpoints import SNAPSHOT_EVERY
 from mtgk.rules.engine import RulesError
 from mtgk.stepper import ForkError, Stepper, StepperError

@@ -17,9 +17,9 @@ import pytest
 
 import mtgk
 from mtgk.cards.loading import load_registry
+from mtgk.games.replay import new_header
+from mtgk.games.versions import Versions, differences, of_header, running, same_rules
 from mtgk.log.logfile import LogHeader, decode_log, encode_log
-from mtgk.log.replay import new_header
-from mtgk.log.versions import Versions, differences, of_header, running, same_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 DIGESTS = ROOT / "bench" / "reference-digests.txt"

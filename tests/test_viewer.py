@@ -28,10 +28,10 @@ import pytest
 import mtgk.tools.viewer
 from mtgk.cards.decks import parse_deck
 from mtgk.cards.definitions import Registry
+from mtgk.games.replay import Seeker
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, decode_log, write_log
-from mtgk.log.replay import Seeker
 from mtgk.render import Renderer
 from mtgk.rules.layers import compute
 from mtgk.rules.state import State, apply, fold, new_state
@@ -205,7 +205,7 @@ def test_a_players_page_leaves_hidden_cards_out(game: Game, registry: Registry) 
 
 
 def test_json_in_the_page_cannot_end_the_script(registry: Registry) -> None:
-    from mtgk.log.replay import new_header, run_from_header
+    from mtgk.games.replay import new_header, run_from_header
 
     header = new_header(registry, ["</script><b>x", "Bob"], [["20 Mountain"]] * 2, seed=2,
                         meta={"max_turns": 2})
@@ -607,7 +607,7 @@ def test_view_at_and_two_headed_giant_as_two_teams(browser: Any, registry: Regis
     """`mtgk view --at N` opens at event N (a bad N: one line, exit 2); a Two-Headed Giant
     game is drawn as two teams, each with one life total (it was four players apart)."""
     from mtgk.cards.decks import builtin_decks, deck_lines, load_deck
-    from mtgk.log.replay import new_header, run_from_header
+    from mtgk.games.replay import new_header, run_from_header
 
     names = [k for k in builtin_decks(registry) if "/" not in k][:2]
     decks = [deck_lines(load_deck(n, registry)) for n in names]

@@ -51,9 +51,9 @@ from mtgk.cards.definitions import (
     Triggered,
 )
 from mtgk.log import events as ev
+from mtgk.rules.effects import alt_cost_paid, optional_cost_paid, paid_flag
 
 if TYPE_CHECKING:
-    from mtgk.cards.effects import Ctx
     from mtgk.rules.engine import Game
     from mtgk.rules.layers import View
 
@@ -99,26 +99,6 @@ def alt_costs_of(card: CardDef) -> dict[str, AltCost]:
     faces = card.extras.get("faces", {})
     return {n: conds.get(n) or AltCost(n, c) for n, c in card.alt_costs.items()
             if n not in faces}
-
-
-def alt_cost_paid(v: View | Game, obj: int, name: str) -> bool:
-    """Whether ``obj`` -- a spell on the stack, or a permanent -- was cast for its
-    alternative cost ``name`` (what was *chosen* counts: a cost reduced to nothing was
-    still paid).  A permanent that wasn't cast, or is a new object since (a flicker),
-    was not."""
-    s = v.state
-    for item in s.stack:
-        if item.id == obj and item.kind == "spell":
-            return bool(item.data == name)
-    o = s.objects.get(obj)
-    return o is not None and o.zone == "battlefield" and o.flags.get("cast_alt") == name
-
-
-def ctx_alt_cost_paid(c: Ctx, name: str) -> bool:
-    """``Ctx.alt_cost_paid``: the resolving spell's choice, or its source permanent's."""
-    if c.item.kind == "spell":
-        return bool(c.item.data == name)
-    return alt_cost_paid(c.game, c.source, name)
 
 
 def enters_if_alt_paid(name: str, effect: Effect, *targets: Target,
@@ -180,17 +160,6 @@ def optional_cost(name: str, mana: str = "", can_pay: CanPay | None = None,
     return OptionalCost(name, mana, can_pay, pay, text)
 
 
-def _flag(name: str) -> str:
-    return f"cast_paid_{name}"
-
-
-def optional_cost_paid(v: View | Game, obj: int, name: str) -> bool:
-    """Whether the spell ``obj`` (on the stack or resolving), or the permanent it became,
-    was cast with its optional cost ``name`` paid."""
-    o = v.state.objects.get(obj)
-    return bool(o is not None and o.flags.get(_flag(name)))
-
-
 def pay_optional_costs(game: Game, player: int, spell: int) -> None:
     """The cast hook that offers a spell's optional costs (``CardSet.card`` adds it to a
     registry with a card that has one): each in printed order, when it can be paid."""
@@ -224,4 +193,4 @@ def pay_optional_costs(game: Game, player: int, spell: int) -> None:
                 oc.pay(game, player, spell)
             except Exception as exc:
                 game.card_failed(exc, d.name, None, f"optional cost {oc.name}")
-        game.emit(ev.ObjectFlagged(obj=spell, key=_flag(oc.name), value=True))
+        game.emit(ev.ObjectFlagged(obj=spell, key=paid_flag(oc.name), value=True))

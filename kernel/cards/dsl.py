@@ -52,6 +52,7 @@ from mtgk.cards.effects import Ctx
 from mtgk.cards.filters import Filter, matching
 from mtgk.log import events as ev
 from mtgk.rules.layers import View
+from mtgk.rules.names import Layer
 from mtgk.rules.seats import is_active, same_team
 
 if TYPE_CHECKING:
@@ -489,7 +490,7 @@ def casts(f: Filter, effect: Effect, *targets: Target, who: str = "you",
 
 
 def static(effects: Callable[[View, int], list[tuple[str, str, list[int], Any]]],
-           text: str = "", layers: Sequence[str] = (),
+           text: str = "", layers: Sequence[Layer] = (),
            reads: frozenset[str] | None = None, scope: str = "") -> Static:
     """A static ability; ``effects(view, source)`` gives ``(layer, kind, objs, params)``
     tuples.  ``layers`` (optional) names the layers it can have effects in; ``reads``
@@ -577,9 +578,10 @@ def gets_and_has(objs: list[int], power: int, toughness: int, grant: Sequence[st
 
 
 def pt_and_grant_layers(power: int, toughness: int, grant: Sequence[str] = ()
-                        ) -> tuple[str, ...]:
+                        ) -> tuple[Layer, ...]:
     """The layers :func:`gets_and_has` effects are in (a static ability's ``layers``)."""
-    return (("6",) if grant else ()) + (("7c",) if power or toughness else ())
+    six: tuple[Layer, ...] = ("6",) if grant else ()
+    return six + (("7c",) if power or toughness else ())
 
 
 def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> Static:

@@ -309,7 +309,7 @@ RENAMED_MODULES: dict[str, str] = {
     "kernel.pytest_plugin": "mtgk.scenario.pytest_plugin",
     "kernel.render": "mtgk.render",
     "kernel.replacement": "mtgk.rules.replacement",
-    "kernel.replay": "mtgk.log.replay",
+    "kernel.replay": "mtgk.games.replay",
     "kernel.scenario": "mtgk.scenario",
     "kernel.sim": "mtgk.tools.sim",
     "kernel.state": "mtgk.rules.state",

@@ -134,7 +134,7 @@ class GameVariant(Event, frozen=True):
 UNLISTED_UNLESS_USED = frozenset({"GameVariant", "DamageResultChanged"})
 """Event types a log header's event table lists only when the log holds such an event
 (see :meth:`mtgk.log.logfile.LogHeader.current_event_table`): ``GameVariant`` (a
-multiplayer game's), ``DamageResultChanged`` (:mod:`mtgk.cards.damage`: wither, infect)."""
+multiplayer game's), ``DamageResultChanged`` (:mod:`mtgk.rules.damage_results`: wither, infect)."""
 
 
 @event

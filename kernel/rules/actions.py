@@ -11,12 +11,11 @@ from typing import Any
 import msgspec
 from mypy_extensions import trait
 
-from mtgk.cards.definitions import X_COUNT, Activated, CardDef, Target
-from mtgk.cards.filters import permanent
 from mtgk.log.answers import Activate, Cast, PlayLand
 from mtgk.log.events import player_ref
 from mtgk.rules.core import PASS, RulesError, card_of
-from mtgk.rules.kept import StaleCache
+from mtgk.rules.definitions import X_COUNT, Activated, CardDef, Target
+from mtgk.rules.filters import permanent
 from mtgk.rules.layers import (
     ALL_CHANGES,
     Chars,
@@ -26,6 +25,7 @@ from mtgk.rules.layers import (
     printed_template,
 )
 from mtgk.rules.mana import ManaCost, Source, plan_payment
+from mtgk.rules.names import FLASH, HEXPROOF, SHROUD
 from mtgk.rules.options import Options
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import is_active
@@ -107,28 +107,33 @@ class LegalActions(GamePart):
                                                                           "postcombat_main")
         if not sorcery_ok and (self._idle.get(player) == self._idle_version
                                or self._nothing_at_instant_speed(player)):
-            if self.validate_caches and self._legal_actions(player, False, share=False) != [PASS]:
-                raise StaleCache(f"after event {len(self.log) - 1}, player {player} was "
-                                 "taken to have nothing to do at instant speed, but a fresh "
-                                 "enumeration finds something")
+            self.confirm("player {0} was taken to have nothing to do at instant speed, but "
+                         "a fresh enumeration finds something", self._only_passes, player)
             return [PASS]
         key = (player, self._version, self._taps, tuple(s.players[player].mana), sorcery_ok,
                tuple([p.library[0] for p in s.players if p.library]))
-        cached = self._legal.get((player, sorcery_ok))
-        if cached is not None and cached[0] == key:
-            if self.validate_caches and cached[1] != self._legal_actions(player, sorcery_ok,
-                                                                         share=False):
-                raise StaleCache(f"after event {len(self.log) - 1}, the legal actions kept "
-                                 f"for player {player} differ from a fresh enumeration")
-            kept = cached[1]
-            return list(kept) if type(kept) is list else kept  # (a list: a copy of it)
+        out = self.kept(self._legal, (player, sorcery_ok), "the legal actions of player {0}",
+                        self._listed_actions, player, sorcery_ok, version=key,
+                        fresh=self._unshared_actions)
+        return list(out) if type(out) is list else out  # (a list: a copy of it)
+
+    def _only_passes(self, player: int) -> bool:
+        return self._legal_actions(player, False, share=False) == [PASS]
+
+    def _unshared_actions(self, player: int, sorcery_ok: bool) -> Sequence[Any]:
+        """:meth:`_legal_actions` enumerating every card in hand and making every option
+        at once: what validated mode compares the kept actions with."""
+        return self._legal_actions(player, sorcery_ok, share=False)
+
+    def _listed_actions(self, player: int, sorcery_ok: bool) -> Sequence[Any]:
         out = self._legal_actions(player, sorcery_ok)
-        if self.validate_caches and out != self._legal_actions(player, sorcery_ok, share=False):
-            raise StaleCache(f"after event {len(self.log) - 1}, the legal actions of player "
-                             f"{player} differ when the same cards in hand are enumerated "
-                             "once and activated abilities' options made as asked for")
-        self._legal[(player, sorcery_ok)] = (key, out)
-        return list(out) if type(out) is list else out
+        self.confirm("the legal actions of player {1} differ when the same cards in hand "
+                     "are enumerated once and activated abilities' options made as asked "
+                     "for", self._same_actions, out, player, sorcery_ok)
+        return out
+
+    def _same_actions(self, out: Sequence[Any], player: int, sorcery_ok: bool) -> bool:
+        return out == self._unshared_actions(player, sorcery_ok)
 
     def _nothing_at_instant_speed(self, player: int) -> bool:
         """Whether ``player``, unable to cast a sorcery now, surely can do nothing but pass:
@@ -137,7 +142,7 @@ class LegalActions(GamePart):
         than a mana ability (what :meth:`_legal_actions` would find, found sooner)."""
         s = self.state
         objs = s.objects
-        fast: dict[str, bool] = self.reg.__dict__.get("_instant_speed") or {}
+        fast: dict[str, bool] = self.reg.derived.get("instant_speed") or {}
         for oid in s.players[player].hand:
             o = objs[oid]
             known = None if o.flags else fast.get(o.card)  # (:meth:`_instant_speed`'s cache)
@@ -151,7 +156,7 @@ class LegalActions(GamePart):
         if activators and self._may_activate(player, activators):
             return False
         perms = self.reg.cast_permissions
-        plan = self.reg.__dict__.get("_permission_plan") if perms else None
+        plan = self.reg.derived.get("permission_plan") if perms else None
         if not perms or (plan is not None and plan[0] == (len(perms),
                                                           len(self.reg.cast_permission_zones))
                          and all(zone == "exile" for zone, _asked in plan[1])):
@@ -251,25 +256,19 @@ class LegalActions(GamePart):
         it, or its card has an "any player may" one.  Kept while the permanents and their
         characteristics stay."""
         kept = self._chars is not None  # (else none are computed: not computed for this)
-        cache = self._chars_cache() if kept else {}
-        key = ("\0may activate", player)
-        found: bool | None = cache.get(key)
-        if found is not None and not self.validate_caches:
-            return found
+        return self.kept(self._chars_cache() if kept else {}, ("\0may activate", player),
+                         "whether player {0} may activate an ability", self._may_activate_now,
+                         player, activators)
+
+    def _may_activate_now(self, player: int, activators: set[str]) -> bool:
         s = self.state
         reg = self.reg
-        fresh = False
         for oid in s.battlefield:
             card = s.objects[oid].card
             if card in activators and (self.chars(oid).controller == player or any(
                     ab.any_player for _k, ab in reg[card].activated)):
-                fresh = True  # (another player's permanent: only "any player" abilities)
-                break
-        if found is not None and found != fresh:
-            raise StaleCache(f"after event {len(self.log) - 1}, whether player {player} "
-                             "may activate an ability kept differs from a fresh look")
-        cache[key] = fresh
-        return fresh
+                return True  # (another player's permanent: only "any player" abilities)
+        return False
 
     def _activation_slots(self, player: int, copies: bool, activators: set[str]
                           ) -> list[tuple[int, int, Activated]]:
@@ -280,11 +279,12 @@ class LegalActions(GamePart):
         effect exists (each permanent's definition is asked, not its card's), else
         ``activators`` names the cards that have such an ability.  Kept while the
         permanents and their characteristics stay (validated mode compares a fresh look)."""
-        cache = self._chars_cache()
-        key = ("\0activations", player, copies)
-        found: list[tuple[int, int, Activated]] | None = cache.get(key)
-        if found is not None and not self.validate_caches:
-            return found
+        return self.kept(self._chars_cache(), ("\0activations", player, copies),
+                         "the activated abilities of player {0} to activate",
+                         self._activation_slots_now, player, copies, activators)
+
+    def _activation_slots_now(self, player: int, copies: bool, activators: set[str]
+                              ) -> list[tuple[int, int, Activated]]:
         s = self.state
         fresh: list[tuple[int, int, Activated]] = []
         for oid in s.battlefield:
@@ -299,10 +299,6 @@ class LegalActions(GamePart):
                 if name in c.abilities and not ab.mana and "battlefield" in ab.zones and (
                         c.controller == player or ab.any_player):
                     fresh.append((oid, idx, ab))
-        if found is not None and found != fresh:
-            raise StaleCache(f"after event {len(self.log) - 1}, the activated abilities "
-                             f"kept as player {player}'s to activate differ from a fresh look")
-        cache[key] = fresh
         return fresh
 
     def _own_cards_in(self, player: int, zone: str) -> list[int]:
@@ -344,9 +340,9 @@ class LegalActions(GamePart):
         instant, a card with flash, or one with a face or an alternative cost that is or
         grants that (cards in hand have their printed characteristics; cached per card)."""
         name = o.flags.get("face") or o.card if o.flags else o.card
-        cache: dict[str, bool] | None = self.reg.__dict__.get("_instant_speed")
+        cache: dict[str, bool] | None = self.reg.derived.get("instant_speed")
         if cache is None:
-            cache = self.reg.__dict__["_instant_speed"] = {}
+            cache = self.reg.derived["instant_speed"] = {}
         fast = cache.get(name)
         if fast is None:
             d = self.reg[o.card]
@@ -355,13 +351,13 @@ class LegalActions(GamePart):
                 face = d.extras.get("faces", {}).get(alt) if alt else name
                 t = printed_template(self.reg, face or name)
                 if alt in d.extras.get("flash_alts", ()) or "Instant" in t.types \
-                        or "flash" in t.abilities:
+                        or FLASH in t.abilities:
                     fast = True
             cache[name] = fast
         return fast
 
     def _timing_ok(self, player: int, c: Chars, sorcery_ok: bool) -> bool:
-        return sorcery_ok or "Instant" in c.types or c.has("flash")
+        return sorcery_ok or "Instant" in c.types or c.has(FLASH)
 
     def _cast_timing_ok(self, player: int, oid: int, alt: str, sorcery_ok: bool) -> bool:
         """Timing for casting ``oid`` with ``alt`` (a face's types; an alt granting flash)."""
@@ -406,11 +402,11 @@ class LegalActions(GamePart):
         if not perms:
             return []
         s = self.state
-        plan = self.reg.__dict__.get("_permission_plan")
+        plan = self.reg.derived.get("permission_plan")
         zones = self.reg.cast_permission_zones
         if plan is None or plan[0] != (len(perms), len(zones)):  # what to ask, by zone
             everywhere = ("exile", "graveyard", "library")
-            plan = self.reg.__dict__["_permission_plan"] = ((len(perms), len(zones)), [
+            plan = self.reg.derived["permission_plan"] = ((len(perms), len(zones)), [
                 (zone, asked) for zone in everywhere
                 for asked in [[fn for fn in perms if zone in zones.get(fn, everywhere)]]
                 if asked])
@@ -420,15 +416,10 @@ class LegalActions(GamePart):
                 continue
             if zone == "exile":
                 # kept while the exiled cards, the characteristics and the turn stay
-                key = ("\0exiled", player, s.turn, tuple(s.exile))
-                cache = self._chars_cache()
-                found = cache.get(key)
-                if found is None:
-                    found = cache[key] = self._castable_in(player, s.exile, asked)
-                elif self.validate_caches and found != self._castable_in(player, s.exile, asked):
-                    raise StaleCache(f"after event {len(self.log) - 1}, what player {player} "
-                                     "may cast from exile differs from a fresh look")
-                out.extend(found)
+                out.extend(self.kept(self._chars_cache(),
+                                     ("\0exiled", player, s.turn, tuple(s.exile)),
+                                     "what player {0} may cast from exile",
+                                     self._castable_in, player, s.exile, asked))
                 continue
             ids = s.players[player].library[:1] if zone == "library" \
                 else [o for p in s.players for o in p.graveyard] if zone == "graveyard" else []
@@ -592,15 +583,21 @@ class LegalActions(GamePart):
                 # a filter of permanents (its first condition: "on the battlefield")
                 # takes no player, stack item or card: only the permanents are asked
                 out = self._candidates(v, player, source, t, True)
-                if self.validate_caches and out != self._candidates(v, player, source, t,
-                                                                    False):
-                    raise StaleCache(f"after event {len(self.log) - 1}, {t.filter!r} "
-                                     "accepts more than permanents")
+                self.confirm("{0.filter!r} accepts more than permanents", self._only_permanents,
+                             t, v, player, source, out)
                 return out
             return self._candidates(v, player, source, t, False)
         except Exception as exc:
             card, ability = self._target_owner(source, t)
             self.card_failed(exc, card, ability, "target filter")
+
+    def _card_targets(self, cards: list[int], v: View, player: int, source: int, t: Target
+                      ) -> list[int]:
+        return [oid for oid in cards if t.filter(v, oid, player, source)]
+
+    def _only_permanents(self, t: Target, v: View, player: int, source: int, out: list[int]
+                         ) -> bool:
+        return out == self._candidates(v, player, source, t, False)
 
     def _candidates(self, v: View, player: int, source: int, t: Target, permanents: bool
                     ) -> list[int]:
@@ -615,16 +612,10 @@ class LegalActions(GamePart):
         if kept:
             # it looks at characteristics only: the permanents it allows are kept while
             # the permanents and their characteristics stay (across taps, mana, steps)
-            key: tuple[Any, ...] = ("\0targets", player, source, t.filter, v.x)
-            found = cache.get(key)
-            if found is None:
-                found = cache[key] = self._permanent_targets(v, player, source, t)
-            elif self.validate_caches and found != self._permanent_targets(v, player,
-                                                                           source, t):
-                raise StaleCache(f"after event {len(self.log) - 1}, the permanents kept "
-                                 f"as legal targets for {t.filter!r} differ from a fresh "
-                                 "look: the filter reads more than it declares")
-            out.extend(found)
+            out.extend(self.kept(cache, ("\0targets", player, source, t.filter, v.x),
+                                 "the permanents that are legal targets for {3.filter!r} (the "
+                                 "filter reads more than it declares?)",
+                                 self._permanent_targets, v, player, source, t))
         else:
             out.extend(self._permanent_targets(v, player, source, t))
         if permanents:
@@ -634,12 +625,10 @@ class LegalActions(GamePart):
                 out.append(it.id)
         cards = [oid for p in s.players for oid in p.graveyard]
         if cards and kept:  # (the cards there, by their printed characteristics)
-            key = ("\0graveyard", player, source, t.filter, v.x, tuple(cards))
-            found = cache.get(key)
-            if found is None:
-                found = cache[key] = [oid for oid in cards if t.filter(v, oid, player,
-                                                                        source)]
-            out.extend(found)
+            out.extend(self.kept(cache, ("\0graveyard", player, source, t.filter, v.x,
+                                         tuple(cards)),
+                                 "the cards in graveyards that are legal targets for {4.filter!r}",
+                                 self._card_targets, cards, v, player, source, t))
         elif cards:
             out.extend(oid for oid in cards if t.filter(v, oid, player, source))
         return out
@@ -670,9 +659,9 @@ class LegalActions(GamePart):
 
     def _can_target(self, player: int, oid: int, source: int) -> bool:
         c = self.chars(oid)
-        if c.has("shroud"):
+        if c.has(SHROUD):
             return False
-        if c.has("hexproof") and c.controller != player:
+        if c.has(HEXPROOF) and c.controller != player:
             return False
         if source and self.protected_from(oid, source):
             return False

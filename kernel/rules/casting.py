@@ -9,11 +9,12 @@ from typing import Any, NoReturn, cast
 
 from mypy_extensions import trait
 
-from mtgk.cards.definitions import Activated, Cost, Target
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS, Action, Activate, Cast, Pass, PlayLand, action_from
 from mtgk.rules.core import BASIC_MANA, Decision, RulesError
+from mtgk.rules.definitions import Activated, Cost, Target
 from mtgk.rules.mana import ManaCost
+from mtgk.rules.names import HASTE
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import is_active
 
@@ -276,7 +277,7 @@ class Casting(GamePart):
         abilities be activated as though it had haste."""
         o = self.state.objects[oid]
         c = self.chars(oid)
-        if not (c.is_creature and o.sick) or c.has("haste"):
+        if not (c.is_creature and o.sick) or c.has(HASTE):
             return False
         for src, fn in self.static_hooks("as_though_haste"):
             try:

@@ -131,7 +131,7 @@ def resume_game(source: Game, index: int, agents: Sequence[Agent]) -> Game:
     g.state = state_at(cp, source.log)
     g.log = source.log[:cp.at]
     g.max_events = source.max_events
-    g.validate_caches = source.validate_caches
+    g.keep_like(source)
     g.memo = {k: (dict(v) if isinstance(v, dict) else v) for k, v in source.memo.items()}
     g._lki = dict(source._lki)  # (only ever added to, for objects that left: a superset)
     g.asked = cp.asked

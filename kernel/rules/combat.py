@@ -12,6 +12,26 @@ from mtgk.log import events as ev
 from mtgk.log.answers import Assign, Attack, Block
 from mtgk.log.events import player_ref
 from mtgk.rules.core import Decision, RulesError
+from mtgk.rules.names import (
+    ALL_ABLE_BLOCK_IT,
+    CAN_BLOCK_ANY_NUMBER,
+    CANT_ATTACK,
+    CANT_BE_BLOCKED,
+    CANT_BLOCK,
+    DEATHTOUCH,
+    DEFENDER,
+    DOUBLE_STRIKE,
+    FEAR,
+    FIRST_STRIKE,
+    FLYING,
+    HASTE,
+    INTIMIDATE,
+    MENACE,
+    REACH,
+    TRAMPLE,
+    UNBLOCKABLE_BY_POWER,
+    VIGILANCE,
+)
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import (
     ATTACK_LEFT,
@@ -32,8 +52,8 @@ class Combat(GamePart):
         o = self.state.objects[oid]
         c = self.chars(oid)
         return (c.is_creature and c.controller in team_of(self.state, player) and not o.tapped
-                and not (o.sick and not c.has("haste")) and not c.has("defender")
-                and not c.has("can't attack"))
+                and not (o.sick and not c.has(HASTE)) and not c.has(DEFENDER)
+                and not c.has(CANT_ATTACK))
 
     def attack_targets(self, player: int) -> list[int]:
         """What ``player``'s creatures can attack: each opponent (each player of the
@@ -86,7 +106,7 @@ class Combat(GamePart):
                         cause=self.decided_since(mark))
         with self.caused(seq):
             for a, _t in choice:
-                if not self.chars(a).has("vigilance"):
+                if not self.chars(a).has(VIGILANCE):
                     self.emit(ev.Tapped(obj=a))
         return True
 
@@ -121,18 +141,18 @@ class Combat(GamePart):
         o = self.state.objects[blocker]
         b = self.chars(blocker)
         a = self.chars(attacker)
-        if not b.is_creature or o.tapped or b.has("can't block") or a.has("can't be blocked"):
+        if not b.is_creature or o.tapped or b.has(CANT_BLOCK) or a.has(CANT_BE_BLOCKED):
             return False
         if self.protected_from(attacker, blocker):
             return False
         for r in a.abilities:  # "can't be blocked by creatures with power N or greater"
-            if r.startswith("unblockable_by_power:") and (b.power or 0) >= int(r[21:]):
+            if r.startswith(UNBLOCKABLE_BY_POWER) and (b.power or 0) >= int(r[len(UNBLOCKABLE_BY_POWER):]):
                 return False
-        if a.has("flying") and not (b.has("flying") or b.has("reach")):
+        if a.has(FLYING) and not (b.has(FLYING) or b.has(REACH)):
             return False
-        if a.has("fear") and not ("Artifact" in b.types or "B" in b.colors):
+        if a.has(FEAR) and not ("Artifact" in b.types or "B" in b.colors):
             return False
-        if a.has("intimidate") and not ("Artifact" in b.types or set(a.colors) & set(b.colors)):
+        if a.has(INTIMIDATE) and not ("Artifact" in b.types or set(a.colors) & set(b.colors)):
             return False
         for walk, land in (("islandwalk", "Island"), ("swampwalk", "Swamp"),
                            ("forestwalk", "Forest"), ("mountainwalk", "Mountain"),
@@ -260,7 +280,7 @@ class Combat(GamePart):
             out.append(Block(b, a))
         for a, n in count.items():
             need = self.min_blockers(a)
-            if n < need and need == 2 and self.chars(a).has("menace"):
+            if n < need and need == 2 and self.chars(a).has(MENACE):
                 raise RulesError("702.110b", f"{self.name(a)} has menace: it can't be blocked "
                                  "except by two or more creatures")
             if n < need:
@@ -273,7 +293,7 @@ class Combat(GamePart):
         """How many attackers ``oid`` can block: any number (``can block any number``),
         or one plus one per ``can block an additional creature``."""
         c = self.chars(oid)
-        if c.has("can block any number"):
+        if c.has(CAN_BLOCK_ANY_NUMBER):
             return 10 ** 6
         return 1 + sum(1 for a in c.abilities if a == "can block an additional creature")
 
@@ -281,7 +301,7 @@ class Combat(GamePart):
         """The fewest creatures that can block ``oid``: 2 with menace, N with an ability
         ``min_blockers:N`` ("can't be blocked except by N or more creatures")."""
         c = self.chars(oid)
-        need = 2 if c.has("menace") else 1
+        need = 2 if c.has(MENACE) else 1
         for a in c.abilities:
             if a.startswith("min_blockers:"):
                 need = max(need, int(a[13:]))
@@ -295,7 +315,7 @@ class Combat(GamePart):
         the number of creatures it can block) -- CR 509.1c."""
         c = self.state.combat
         attackers = list(c.attackers) if c else []
-        lures = [a for a in attackers if self.chars(a).has("all able block it")]
+        lures = [a for a in attackers if self.chars(a).has(ALL_ABLE_BLOCK_IT)]
         team = team_of(self.state, player)
         mine = [b for b in self.state.battlefield
                 if self.chars(b).controller in team and self.chars(b).is_creature]
@@ -333,7 +353,7 @@ class Combat(GamePart):
         for o in list(c.attackers) + list(c.blockers):
             if o in objs and o not in out:
                 ch = self.chars(o)
-                if ch.has("first strike") or ch.has("double strike"):
+                if ch.has(FIRST_STRIKE) or ch.has(DOUBLE_STRIKE):
                     out.append(o)
         return out
 
@@ -348,7 +368,7 @@ class Combat(GamePart):
             return c is not None and oid in c.first_strikers
         if c is None or not c.first_strikers:
             return True
-        return oid not in c.first_strikers or self.chars(oid).has("double strike")
+        return oid not in c.first_strikers or self.chars(oid).has(DOUBLE_STRIKE)
 
     def _damage_step(self, first_strike: bool) -> None:
         """The combat damage of one combat damage step: each attacking and blocking
@@ -384,7 +404,7 @@ class Combat(GamePart):
                     dmg.append((a, target, power, attack))
                 continue
             if not blockers:
-                if self.chars(a).has("trample") and target_ok:
+                if self.chars(a).has(TRAMPLE) and target_ok:
                     dmg.append((a, target, power, attack))
                 continue
             for to, n in self._assign_under(block, a, blockers, power,
@@ -432,13 +452,13 @@ class Combat(GamePart):
     def _lethal(self, blocker: int, attacker: int) -> int:
         o = self.state.objects[blocker]
         c = self.chars(blocker)
-        if self.chars(attacker).has("deathtouch"):
+        if self.chars(attacker).has(DEATHTOUCH):
             return 1 if o.damage == 0 else 0
         return max(0, (c.toughness or 0) - o.damage)
 
     def _assign(self, a: int, blockers: list[int], power: int, target: int | None
                 ) -> list[tuple[int, int]]:
-        trample = self.chars(a).has("trample") and target is not None
+        trample = self.chars(a).has(TRAMPLE) and target is not None
         if len(blockers) == 1 and not trample:
             return [(blockers[0], power)]
         recipients = list(blockers) + ([target] if trample and target is not None else [])

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any, NoReturn, Protocol, cast
 import msgspec
 import structlog
 
-from mtgk.cards.definitions import CardDef, Registry
-from mtgk.cards.errors import blame
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS as PASS  # (re-exported: the engine passes with it)
 from mtgk.log.events import Envelope, Event, ref_player
+from mtgk.rules.definitions import CardDef, Registry
+from mtgk.rules.errors import blame
 from mtgk.rules.kept import KEYWORD_ZONE, MOVES, KeptFacts, StaleCache
 from mtgk.rules.layers import Chars, View, printed
 from mtgk.rules.seats import opponents_of, variant_event
@@ -229,7 +229,7 @@ class GameCore(KeptFacts):
     """The event budget: a game that reaches this many events without ending (a card
     looping forever, say) is ended there by ``GameEnded(winner=-1, reason="event-budget")``.
     Deterministic, unlike a wall clock; a log's header records it as ``meta["max_events"]``
-    (:func:`mtgk.log.replay.run_from_header`).  The longest reference game has 1,872 events."""
+    (:func:`mtgk.games.replay.run_from_header`).  The longest reference game has 1,872 events."""
 
     def emit(self, e: Event, cause: int | None = None, together: bool = False) -> int:
         """Append ``e`` to the log, fold it into the state, and collect triggers.
@@ -305,8 +305,8 @@ class GameCore(KeptFacts):
 
     def card_failed(self, error: Exception, card: str, ability: Any, part: str) -> NoReturn:
         """Called with the exception raised as the engine ran ``card``'s code (``ability``
-        and ``part``: which, see :func:`mtgk.cards.effects.blame`): raise it as a
-        :class:`~mtgk.cards.effects.CardError` naming the card, its ability and its set --
+        and ``part``: which, see :func:`mtgk.rules.effects.blame`): raise it as a
+        :class:`~mtgk.rules.effects.CardError` naming the card, its ability and its set --
         unless it isn't the card's doing: a rules error, the game's end, a check of
         validated mode, or an exception of an agent or a listener, which go on as they
         are.  (Call sites are ``try``/``except``: nothing is done unless something is
@@ -362,7 +362,7 @@ class GameCore(KeptFacts):
 
     def name(self, ref: int) -> str:
         """A player's name, or an object's (a token's printed name, not its registry key:
-        :meth:`~mtgk.cards.definitions.Registry.token_name`)."""
+        :meth:`~mtgk.rules.definitions.Registry.token_name`)."""
         p = ref_player(ref)
         if p is not None:
             return self.state.players[p].name
@@ -414,9 +414,8 @@ class GameCore(KeptFacts):
                              or _listed(answer, options)):
                     # one of the actions the engine listed (legal_actions): legal as it is
                     choice = answer
-                    if self.validate_caches and self.validate(d, plain(answer)) != answer:
-                        raise StaleCache(f"the listed action {answer!r} is not what "
-                                         "check_action makes of it")
+                    self.confirm("the listed action {1!r} is not what check_action makes of "
+                                 "it", self._checked_as_listed, d, answer)
                 else:
                     choice = self.validate(d, plain(answer))
             except RulesError as err:
@@ -437,6 +436,9 @@ class GameCore(KeptFacts):
                 self.emit(ev.DecisionMade(player=d.player, kind=d.kind, choice=choice))
             return choice
         raise RulesError("101", f"agent for player {d.player} gave no legal answer")
+
+    def _checked_as_listed(self, d: Decision, answer: Any) -> bool:
+        return bool(self.validate(d, plain(answer)) == answer)
 
     def validate(self, d: Decision, choice: Any) -> Any:
         if d.check is not None:

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, cast
 
 from mypy_extensions import trait
 
-from mtgk.cards.damage import DAMAGE_RESULTS, DamageResultChanged, damage_result_of
 from mtgk.log import events as ev
+from mtgk.rules.damage_results import DAMAGE_RESULTS, DamageResultChanged, damage_result_of
+from mtgk.rules.names import DEATHTOUCH, LIFELINK
 from mtgk.rules.parts import GamePart
 from mtgk.rules.replacement import replace
 
@@ -50,7 +51,7 @@ class Damage(GamePart):
                 return
         if to > 0 and self.protected_from(to, source):
             return  # 702.16e: damage from a source with that quality is prevented
-        deathtouch = bool(sc and sc.has("deathtouch"))
+        deathtouch = bool(sc and sc.has(DEATHTOUCH))
         seq = self.emit(ev.DamageDealt(source=source, target=to, amount=amount, combat=combat,
                                        deathtouch=deathtouch))
         with self.caused(seq):
@@ -58,13 +59,13 @@ class Damage(GamePart):
                 have = s.objects[to].counters.get("loyalty", 0)
                 if have:
                     self.emit(ev.CounterRemoved(obj=to, kind="loyalty", n=min(have, amount)))
-            if sc is not None and sc.has("lifelink"):
+            if sc is not None and sc.has(LIFELINK):
                 ctrl = self.last_known_controller(source)
                 if ctrl is not None:
                     self.emit(ev.LifeGained(player=ctrl, n=amount))
             if sc is not None and DAMAGE_RESULTS and (to < 0 or self.chars(to).is_creature):
                 # what the damage results in, by a quality of its source (wither, infect:
-                # counters instead of marked damage or life loss; mtgk.cards.damage)
+                # counters instead of marked damage or life loss; mtgk.rules.damage_results)
                 result = damage_result_of(sc.abilities, to < 0)
                 if result is not None:
                     self.emit(DamageResultChanged(target=to, amount=amount,

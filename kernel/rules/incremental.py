@@ -29,7 +29,7 @@ characteristics with a full computation after every event, would find one that d
 
 from __future__ import annotations
 
-from mtgk.cards.definitions import Registry, Static
+from mtgk.rules.definitions import Registry, Static
 from mtgk.rules.layers import APPLIERS, LAYER_CHANGES, Chars
 from mtgk.rules.state import State
 

@@ -41,13 +41,13 @@ above); no rule depends on it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from mtgk.cards.definitions import KEYWORD_MEANINGS, STATIC_HOOKS, CardDef, Registry, Static
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope, Event
+from mtgk.rules.definitions import KEYWORD_MEANINGS, STATIC_HOOKS, CardDef, Registry, Static
 from mtgk.rules.incremental import board_dependents, effect_allows
 from mtgk.rules.layers import (
     APPLIERS,
@@ -100,6 +100,12 @@ def plain_chars(reg: Registry, o: Obj) -> Chars:
 
 
 _NOTHING: frozenset[str] = frozenset()
+
+T = TypeVar("T")
+_MISSING: Any = object()  # (no entry in a store)
+ANY_VERSION: Any = object()
+"""The ``version`` of :meth:`KeptFacts.kept` for a store whose entries hold for as long as
+the store does."""
 
 IDLE_READS: frozenset[str] = frozenset({"hand", "graveyard", "exile", "library", "turn"})
 """What, beyond the permanents and their characteristics, decides whether a player who
@@ -195,6 +201,67 @@ class KeptFacts:
         #: :meth:`live_sba_checks`, until a card new to the game appears
         self._sba_live: list[Callable[[Any], list[tuple[str, int, str]]]] | None = None
         self._chars_at = -1
+
+    # ---------------------------------------------------------------- the memo
+    def kept(self, store: dict[Any, Any], key: Any, what: str, compute: Callable[..., T],
+             *args: Any, version: Any = ANY_VERSION, fresh: Callable[..., T] | None = None
+             ) -> T:
+        """``compute(*args)``, kept in ``store`` under ``key``: the one way the rules keep a
+        fact across events.
+
+        ``store`` is forgotten by whoever owns it (a store of :meth:`_chars_cache` with the
+        characteristics, ``_legal`` by its ``version``): with ``version``, the entry is
+        ``(version, value)`` and counts only while ``version`` is the same.  In validated
+        mode a kept value is compared with a fresh computation (``fresh(*args)``, else
+        ``compute(*args)``) and a difference raises :class:`StaleCache` naming ``what``
+        (formatted with ``args``: ``"the mana sources of player {0}"``).
+
+        >>> from mtgk.rules.engine import Game
+        >>> g = Game(Registry(), ["A", "B"], seed=1)
+        >>> store: dict[str, int] = {}
+        >>> g.kept(store, "k", "a demo", lambda n: n * 2, 21), g.kept(store, "k", "a demo", int, 0)
+        (42, 42)
+        >>> g.validate_caches = True
+        >>> g.kept(store, "k", "the answer to {0}", int, 0)
+        Traceback (most recent call last):
+        ...
+        mtgk.rules.kept.StaleCache: after event 0, the answer to 0 kept differs from a fresh computation
+        """
+        entry = store.get(key, _MISSING)
+        if entry is not _MISSING:
+            if version is ANY_VERSION:
+                value: T = entry
+            elif entry[0] == version:
+                value = entry[1]
+            else:
+                entry = _MISSING
+        if entry is _MISSING:
+            value = compute(*args)
+            store[key] = value if version is ANY_VERSION else (version, value)
+        elif self.validate_caches:
+            again = (fresh or compute)(*args)
+            if again != value:
+                raise StaleCache(f"after event {len(self.log) - 1}, {what.format(*args)} "
+                                 "kept differs from a fresh computation")
+        return value
+
+    def confirm(self, claim: str, holds: Callable[..., bool], *args: Any) -> None:
+        """In validated mode, check that a shortcut the rules took gives what the full
+        computation gives: ``holds(*args)``, else :class:`StaleCache` saying ``claim``
+        (formatted with ``args``).  Outside it, nothing is computed."""
+        if self.validate_caches and not holds(*args):
+            raise StaleCache(f"after event {len(self.log) - 1}, {claim.format(*args)}")
+
+    def must_settle(self) -> bool:
+        """Whether state-based actions and triggers must be looked at again: an event
+        since the last look may have made one due (``_sba_version``), abilities wait to
+        be put on the stack, or validated mode looks every time."""
+        return (self._settled != self._sba_version or bool(self.state.pending)
+                or self.validate_caches)
+
+    def keep_like(self, other: KeptFacts) -> None:
+        """Keep facts in the same mode as ``other`` (a fork of it: validated or not)."""
+        self.validate_caches = other.validate_caches
 
     def _forget_after(self, e: Event, kind: type) -> None:
         """After :meth:`GameCore.emit` folded ``e`` (of type ``kind``) in: bump the versions
@@ -527,7 +594,7 @@ class KeptFacts:
         if out is None:
             if attr not in STATIC_HOOKS:
                 raise KeyError(f"static_hooks: {attr!r} is no static hook (register it with "
-                               "mtgk.cards.definitions.register_static_hook)")
+                               "mtgk.rules.definitions.register_static_hook)")
             live = cache.get("\0statics")
             if live is None and self._chars_plain and not any(
                     isinstance(st, Static) for _w, _k, st in self.meaning_abilities()):
@@ -559,7 +626,7 @@ class KeptFacts:
 
     def meaning_keywords(self) -> list[str]:
         """The declared keywords that stand for abilities (persist:
-        :data:`mtgk.cards.definitions.KEYWORD_MEANINGS`) and that a card in this game so far
+        :data:`mtgk.rules.definitions.KEYWORD_MEANINGS`) and that a card in this game so far
         lists or names in its Oracle text ("creatures you control have persist"), in the
         order declared: the ones whose abilities the engine looks for."""
         found = self._game_facts.get(("\0meanings", False))

@@ -83,8 +83,9 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
-from mtgk.cards.definitions import SpellAbility
-from mtgk.cards.errors import blame
+from mtgk.rules.definitions import SpellAbility
+from mtgk.rules.errors import blame
+from mtgk.rules.names import CHANGELING, LAYERS, Layer
 from mtgk.rules.subtypes import (
     SUBTYPE_OWNERS,
     creature_types,
@@ -93,10 +94,11 @@ from mtgk.rules.subtypes import (
 )
 
 if TYPE_CHECKING:
-    from mtgk.cards.definitions import Registry
+    from mtgk.rules.definitions import Registry
     from mtgk.rules.state import Obj, State
 
-LAYER_ORDER = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
+LAYER_ORDER: Final[tuple[Layer, ...]] = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
+"""The layers effects are applied in (CR 613.1; layer 3, text-changing, has no effects here)."""
 
 CHARS_FIELDS: Final = (
     "name", "types", "supertypes", "subtypes", "ctypes", "all_ctypes", "colors", "power",
@@ -236,9 +238,9 @@ def printed(reg: Registry, o: Obj) -> Chars:
 
 def printed_template(reg: Registry, name: str) -> Chars:
     """The printed characteristics of card ``name`` (cached per registry; never mutate)."""
-    cache: dict[str, Chars] | None = reg.__dict__.get("_printed")
+    cache: dict[str, Chars] | None = reg.derived.get("printed")
     if cache is None:
-        cache = reg.__dict__["_printed"] = {}
+        cache = reg.derived["printed"] = {}
     t = cache.get(name)
     if t is None:
         t = cache[name] = _printed_template(reg, name)
@@ -259,7 +261,7 @@ def _printed_template(reg: Registry, name: str) -> Chars:
               f.mana_value)
     if f.printed_name:  # a token keyed apart from another of its name: its printed name
         c.name = f.printed_name
-    if "changeling" in c.abilities:
+    if CHANGELING in c.abilities:
         c.all_ctypes = True  # CDA (layer 4, first): in every zone
     return c
 
@@ -379,7 +381,7 @@ def _switch_pt(c: Chars, p: Any, v: Any) -> None:
     c.power, c.toughness = c.toughness, c.power
 
 
-APPLIERS: dict[str, tuple[str, Callable[[Chars, Any, Any], None]]] = {
+APPLIERS: dict[str, tuple[Layer, Callable[[Chars, Any, Any], None]]] = {
     "copy": ("1", _copy),
     "control": ("2", _control),
     "add_all_creature_types": ("4", _all_creature_types),
@@ -401,9 +403,13 @@ APPLIERS: dict[str, tuple[str, Callable[[Chars, Any, Any], None]]] = {
 }
 
 
-def register_effect_kind(kind: str, layer: str,
+def register_effect_kind(kind: str, layer: Layer,
                          fn: Callable[[Chars, Any, Any], None]) -> None:
-    """Let a plugin add a kind of continuous effect (its layer and how it applies)."""
+    """Let a plugin add a kind of continuous effect (its layer and how it applies);
+    ``ValueError`` for a layer that is not one of :data:`~mtgk.rules.names.LAYERS`."""
+    if layer not in LAYERS:
+        raise ValueError(f"register_effect_kind({kind!r}): {layer!r} is not a layer (one "
+                         f"of {', '.join(LAYERS)})")
     APPLIERS[kind] = (layer, fn)
 
 
@@ -415,7 +421,7 @@ LAYER_CHANGES: dict[str, frozenset[str]] = {
     "6": frozenset({"abilities"}),
     **{layer: frozenset({"pt"}) for layer in ("7a", "7b", "7c", "7d")}}
 """What the effects of each layer (from 2 on) change, in the groups of
-``mtgk.cards.filters.Reads``; an effect kind a plugin adds to a layer must keep to it."""
+``mtgk.rules.filters.Reads``; an effect kind a plugin adds to a layer must keep to it."""
 ALL_CHANGES = frozenset({"controller", "text", "types", "colors", "abilities", "pt",
                          "mana_value"})
 
@@ -500,7 +506,7 @@ class _Layers:
         self.check_layers = check_layers
         self.others = others  # (:func:`compute_some`)
         objs = state.objects
-        templates: dict[str, Chars] = reg.__dict__.get("_printed") or {}
+        templates: dict[str, Chars] = reg.derived.get("printed") or {}
         chars: dict[int, Chars] = {}
         for oid in state.battlefield if only is None else only:  # (:func:`printed`, inlined)
             o = objs[oid]
@@ -704,7 +710,7 @@ class _Layers:
                     "first declared one are left out"), static)
 
     def _failed(self, error: Exception, static: int) -> NoReturn:
-        """A static ability's code raised ``error`` (see :class:`mtgk.cards.effects.CardError`)."""
+        """A static ability's code raised ``error`` (see :class:`mtgk.rules.effects.CardError`)."""
         _ts, _oid, key, _st = self.statics[static]
         blame(error, self.reg, key.rpartition("#")[0], key, "continuous effect")
 
@@ -743,7 +749,7 @@ def compute(state: State, reg: Registry, check_layers: bool = False) -> dict[int
     Objects in other zones get their printed characteristics lazily (through
     :class:`View`); continuous effects only touch permanents here.  ``check_layers``
     (validated mode): a static ability that gives an effect outside the layers it
-    declares fails, naming its card (:class:`mtgk.cards.effects.CardError`).
+    declares fails, naming its card (:class:`mtgk.rules.effects.CardError`).
     """
     return _Layers(state, reg, check_layers).run()
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from mypy_extensions import trait
 
-from mtgk.cards.definitions import Activated, CardDef, Target
 from mtgk.rules.core import GameCore
+from mtgk.rules.definitions import Activated, CardDef, Target
 from mtgk.rules.layers import Chars
 from mtgk.rules.mana import AnyPlan, ManaCost, Source, Spend
 from mtgk.rules.state import StackItem

@@ -10,7 +10,6 @@ from mypy_extensions import trait
 
 from mtgk.log import events as ev
 from mtgk.rules.core import BASIC_MANA
-from mtgk.rules.kept import StaleCache
 from mtgk.rules.mana import (
     SPEND_RESTRICTIONS,
     AnyPlan,
@@ -102,17 +101,16 @@ class ManaPayment(GamePart):
         if exclude:  # the same, less ``exclude``'s (one list kept for all who exclude)
             return [src for src in self.mana_sources(player, 0, spend) if src[0] != exclude]
         s = self.state
-        cache = self._chars_cache()
-        key = ("\0sources", player, exclude, spend, self._taps, s.turn)
-        known = cache.get(key)
-        if known is None:
-            known = cache[key] = self._mana_sources(player, exclude, spend)
-        elif self.validate_caches:
-            self.mana_makers().clear()
-            if known != self._mana_sources(player, exclude, spend):
-                raise StaleCache(f"after event {len(self.log) - 1}, the mana sources kept "
-                                 f"for player {player} differ from a fresh look")
-        return list(known)
+        return list(self.kept(self._chars_cache(),
+                              ("\0sources", player, exclude, spend, self._taps, s.turn),
+                              "the mana sources of player {0}", self._mana_sources,
+                              player, exclude, spend, fresh=self._fresh_mana_sources))
+
+    def _fresh_mana_sources(self, player: int, exclude: int, spend: Spend | None
+                            ) -> list[Source]:
+        """:meth:`_mana_sources` with nothing kept of what each permanent makes."""
+        self.mana_makers().clear()
+        return self._mana_sources(player, exclude, spend)
 
     def _mana_sources(self, player: int, exclude: int, spend: Spend | None) -> list[Source]:
         out: list[Source] = []

@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 from mypy_extensions import trait
 
-from mtgk.cards.definitions import KEYWORD_ABILITY_KEYS, Target, Triggered
-from mtgk.cards.effects import Ctx
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS, Pass
 from mtgk.rules.checkpoints import Checkpoint, record
 from mtgk.rules.core import Decision, GameOver, card_of
-from mtgk.rules.kept import StaleCache
+from mtgk.rules.definitions import KEYWORD_ABILITY_KEYS, Target, Triggered
+from mtgk.rules.effects import Ctx
 from mtgk.rules.parts import GamePart
 from mtgk.rules.replacement import replace
 from mtgk.rules.seats import defending_players, first_priority, next_priority, players_in_game
@@ -59,7 +58,7 @@ class PriorityAndStack(GamePart):
         log = self.log
         while True:
             if at is None:
-                if self._settled != self._sba_version or s.pending or self.validate_caches:
+                if self.must_settle():
                     self.settle()  # (else nothing since the last look: :meth:`settle`'s test)
                 mark = len(log)
                 if mark - self._choice_at > LOOP_WINDOW:
@@ -137,14 +136,15 @@ class PriorityAndStack(GamePart):
                       for it in [*s.stack, *s.pending]),
                 tuple((x.kind, x.controller, repr(x.params), x.duration) for x in s.effects))
 
+    def _none_due(self) -> bool:
+        return not (self._sba_actions() or self._legend_groups_now())
+
     def settle(self) -> None:
         """State-based actions, then triggered abilities to the stack, until stable (CR 117.5)."""
         if self._settled == self._sba_version and not self.state.pending:
-            if self.validate_caches and (self._sba_actions() or self._legend_groups_now()):
-                raise StaleCache(f"after event {len(self.log) - 1}, state-based actions "
-                                 "are due though no event since the last check changed "
-                                 "what they look at (Registry.add_sba_check reads, "
-                                 "Event.CHANGES)")
+            self.confirm("state-based actions are due though no event since the last check "
+                         "changed what they look at (Registry.add_sba_check reads, "
+                         "Event.CHANGES)", self._none_due)
             return  # nothing but decisions and mana since the last check: nothing to do
         while True:
             self._linked_knowledge()

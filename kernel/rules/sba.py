@@ -11,6 +11,7 @@ from mtgk.log import events as ev
 from mtgk.log.events import Event, player_ref
 from mtgk.rules.core import GameOver
 from mtgk.rules.kept import NEUTRAL_EVENTS
+from mtgk.rules.names import INDESTRUCTIBLE
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import team_of
 from mtgk.rules.zones import Move
@@ -78,7 +79,7 @@ class StateBasedActions(GamePart):
                     acts.append(("graveyard", oid, "toughness"))
                     continue
                 if (o.damage >= c.toughness or (o.deathtouched and o.damage > 0)) \
-                        and not c.has("indestructible"):
+                        and not c.has(INDESTRUCTIBLE):
                     acts.append(("destroy", oid, "lethal-damage"))
                     continue
             if "Planeswalker" in c.types:
@@ -303,11 +304,8 @@ class StateBasedActions(GamePart):
 
     def _legend_groups_now(self) -> list[tuple[int, list[int]]]:
         """:meth:`_legend_groups`, kept while the characteristics hold."""
-        cache = self._chars_cache()
-        groups: list[tuple[int, list[int]]] | None = cache.get("_legends")
-        if groups is None:
-            groups = cache["_legends"] = self._legend_groups()
-        return groups
+        return self.kept(self._chars_cache(), "_legends", "the groups of legends",
+                         self._legend_groups)
 
     def _check_game_over(self, lost: int | None = None) -> None:
         """The game ends when at most one player is left (``lost``: the event of the last

@@ -30,6 +30,7 @@ from typing import Any, cast
 import msgspec
 
 from mtgk.log import events as ev
+from mtgk.rules.names import zone_named
 from mtgk.rules.seats import TWO_HEADED_GIANT, TWO_HEADED_GIANT_LIFE, team_of
 from mtgk.rules.structs import Combat, Effect, Obj, Player, StackItem, State
 
@@ -145,7 +146,7 @@ def _move(s: State, old: int, new: int, to_zone: str, position: int = -1,
     owner = o.owner
     s.timestamp = timestamp = s.timestamp + 1
     n = Obj(id=new, card_id=o.card_id, card=o.card, owner=owner,
-            controller=owner if controller < 0 else controller, zone=to_zone,
+            controller=owner if controller < 0 else controller, zone=zone_named(to_zone),
             token=o.token, face_down=face_down, timestamp=timestamp)
     if to_zone == "battlefield":
         n.sick = True
@@ -183,7 +184,7 @@ def _game_variant(s: State, e: ev.GameVariant) -> None:
 def _object_created(s: State, e: ev.ObjectCreated) -> None:
     s.timestamp += 1
     o = Obj(id=e.obj, card_id=e.obj, card=e.card, owner=e.owner,
-            controller=e.owner if e.controller < 0 else e.controller, zone=e.zone,
+            controller=e.owner if e.controller < 0 else e.controller, zone=zone_named(e.zone),
             token=e.token, tapped=e.tapped, sick=e.sick, face_down=e.face_down,
             timestamp=s.timestamp)
     s.objects[e.obj] = o

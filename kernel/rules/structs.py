@@ -13,6 +13,8 @@ from typing import Any
 
 import msgspec
 
+from mtgk.rules.names import StackKind, Zone
+
 __all__ = ["Combat", "Effect", "Obj", "Player", "StackItem", "State"]
 
 
@@ -29,7 +31,7 @@ class Obj(msgspec.Struct, kw_only=True):
     card: str
     owner: int
     controller: int
-    zone: str
+    zone: Zone
     tapped: bool = False
     sick: bool = False
     token: bool = False
@@ -48,7 +50,7 @@ class StackItem(msgspec.Struct, kw_only=True):
     """A spell or ability on the stack (or a triggered ability waiting to go there)."""
 
     id: int
-    kind: str  # "spell" | "activated" | "triggered"
+    kind: StackKind
     source: int
     ability: str
     controller: int

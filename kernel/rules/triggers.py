@@ -10,10 +10,10 @@ from typing import Any
 
 from mypy_extensions import trait
 
-from mtgk.cards.definitions import KEYWORD_MEANINGS, Target, Triggered
 from mtgk.log import events as ev
 from mtgk.log.events import Event
 from mtgk.rules.core import Decision, RulesError, event_data, plain
+from mtgk.rules.definitions import KEYWORD_MEANINGS, Target, Triggered
 from mtgk.rules.kept import KEYWORD_ZONE
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import turn_order_from
@@ -147,12 +147,9 @@ class TriggeredAbilities(GamePart):
                 continue
             if on_battlefield and not copies and not grants:
                 # the permanents whose cards have these triggers, while nothing changes
-                cache = self._chars_cache()
-                hits = cache.get((zone, e.TAG, before))
-                if hits is None:
-                    hits = cache[(zone, e.TAG, before)] = [
-                        (oid, by_card[o.card]) for oid in s.battlefield
-                        for o in [objs[oid]] if not o.face_down and o.card in by_card]
+                hits = self.kept(self._chars_cache(), (zone, e.TAG, before),
+                                 "the permanents with the event's triggers", self._with_triggers,
+                                 by_card)
             else:
                 hits = [(oid, mine) for oid in list(ids) for o in [objs.get(oid)]
                         if o is not None and not o.face_down
@@ -168,6 +165,13 @@ class TriggeredAbilities(GamePart):
                     c = self.chars(oid)
                     if key in c.abilities:
                         self._trigger_one(oid, key, t, c.controller, e, seq, collect)
+
+    def _with_triggers(self, by_card: dict[str, Any]) -> list[tuple[int, Any]]:
+        """The face-up permanents whose cards are among ``by_card``'s, with their triggers."""
+        s = self.state
+        objs = s.objects
+        return [(oid, by_card[o.card]) for oid in s.battlefield
+                for o in [objs[oid]] if not o.face_down and o.card in by_card]
 
     def _triggered_after(self, found: list[Any], seq: int) -> None:
         """The look-back abilities :meth:`_triggers` collected for event ``seq``: they

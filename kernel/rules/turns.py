@@ -11,6 +11,7 @@ from mypy_extensions import trait
 from mtgk.log import events as ev
 from mtgk.rules.checkpoints import Checkpoint
 from mtgk.rules.core import Decision, GameOver
+from mtgk.rules.names import DOESNT_UNTAP
 from mtgk.rules.parts import GamePart
 from mtgk.rules.seats import (
     TWO_HEADED_GIANT,
@@ -332,7 +333,7 @@ class TurnStructure(GamePart):
         for oid in list(self.state.battlefield):
             o = self.state.objects[oid]
             if o.tapped and self.chars(oid).controller in team and oid not in skip \
-                    and not self.chars(oid).has("doesn't untap"):
+                    and not self.chars(oid).has(DOESNT_UNTAP):
                 self.emit(ev.Untapped(obj=oid))
         if held:
             self.emit(ev.EffectsEnded(effects=tuple(e.id for e in held)))

@@ -13,6 +13,7 @@ from mypy_extensions import trait
 from mtgk.log import events as ev
 from mtgk.log.events import Event
 from mtgk.rules.core import plain
+from mtgk.rules.names import INDESTRUCTIBLE
 from mtgk.rules.parts import GamePart
 from mtgk.rules.replacement import replace
 
@@ -177,7 +178,7 @@ class ZoneChanges(GamePart):
             seen.add(m.obj)
             if o.token and o.zone not in ("battlefield", "stack") and m.to_zone != "none":
                 continue  # (see move)
-            if m.destroy and (o.zone != "battlefield" or self.chars(m.obj).has("indestructible")):
+            if m.destroy and (o.zone != "battlefield" or self.chars(m.obj).has(INDESTRUCTIBLE)):
                 continue
             r.cause = self._cause[-1] if m.cause is None else m.cause
             to_zone = m.to_zone
@@ -354,7 +355,7 @@ class ZoneChanges(GamePart):
     def destroy(self, oid: int) -> int | None:
         """Destroy a permanent (not if it is indestructible); returns its new id."""
         if oid in self.state.objects and self.state.objects[oid].zone == "battlefield":
-            if self.chars(oid).has("indestructible"):
+            if self.chars(oid).has(INDESTRUCTIBLE):
                 return None
             return self.move(oid, "graveyard", reason="destroy")
         return None
@@ -371,7 +372,7 @@ class ZoneChanges(GamePart):
                      tapped: bool = False) -> int:
         """Create the token keyed ``name`` in the registry (its facts and abilities are
         that definition's; two tokens sharing a printed name have two keys: see
-        :meth:`~mtgk.cards.definitions.Registry.token_name`) under ``controller``'s control.  It
+        :meth:`~mtgk.rules.definitions.Registry.token_name`) under ``controller``'s control.  It
         enters the battlefield as any permanent does (:meth:`_entered`): "as ~ enters"
         choices, "enters tapped" (its own or another permanent's), "enters with
         counters".  Returns its id."""

@@ -107,7 +107,7 @@ def forks(reg: Registry, decks: Sequence[Sequence[str]], games: int, seed: int =
 
     from mtgk.agents import HeuristicAgent
     from mtgk.cards.decks import deck_lines
-    from mtgk.log.replay import new_header
+    from mtgk.games.replay import new_header
     from mtgk.stepper import Stepper
 
     encode_event = msgspec.msgpack.Encoder().encode

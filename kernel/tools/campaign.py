@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from mtgk.agents import HeuristicAgent, RandomAgent
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.definitions import Registry, Triggered
+from mtgk.games.replay import new_header, run_from_header, verify
 from mtgk.log import events as ev
 from mtgk.log.logfile import encode_log
-from mtgk.log.replay import new_header, run_from_header, verify
 from mtgk.rules.engine import Game
 from mtgk.rules.seats import TWO_HEADED_GIANT
 from mtgk.rules.state import encode_state, fold

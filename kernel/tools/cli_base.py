@@ -22,6 +22,7 @@ from mtgk import diag
 from mtgk.cards.decks import DeckError, builtin_decks, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import PluginError, load_registry
+from mtgk.games.replay import DEFAULT_MAX_TURNS
 from mtgk.log.events import EVENT_TYPES, Envelope
 from mtgk.log.logfile import (
     CorruptLogError,
@@ -37,7 +38,6 @@ from mtgk.log.logfile import (
     newer_kernel,
     problem_summary,
 )
-from mtgk.log.replay import DEFAULT_MAX_TURNS
 from mtgk.render import Renderer, clean, fold_note
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS
 from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS, attack_meta

@@ -27,7 +27,7 @@ original log and compares the events that follow, one by one, with the
 original's.
 
 >>> from mtgk.cards.loading import load_registry
->>> from mtgk.log.replay import new_header, run_from_header
+>>> from mtgk.games.replay import new_header, run_from_header
 >>> reg = load_registry(["core", "lorwyn"])
 >>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
 ...                     meta={"max_turns": 4})
@@ -420,9 +420,10 @@ def check_export(export: Export, header: LogHeader, envelopes: Sequence[Envelope
     Outcomes drawn from the game seed (shuffles, random discards) differ, since
     the scenario runs with its own seed.
     """
-    from mtgk.log.replay import same_event
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import ScenarioFailed, ScenarioRun
+    from mtgk.games.replay import same_event
+    from mtgk.scenario.board import ScenarioFailed
+    from mtgk.scenario.play import ScenarioRun
+    from mtgk.scenario.reader import loads_scenarios
 
     at = export.at
     original = _state_at(envelopes, at)

@@ -3,12 +3,12 @@
 :class:`HumanAgent` answers a seat's decisions by asking on a text stream: what
 happened since its last question (each event as ``mtgk log --as`` tells it), the
 board as ``mtgk replay --as`` shows it, then the decision as numbered options
-(:class:`mtgk.tools.menus.Menu`: one engine decision may take a few menus, such as
+(:class:`mtgk.menus.Menu`: one engine decision may take a few menus, such as
 one per creature that could attack).  The person sees only what their seat may
 see.  Commands: a number picks an option, ``?`` shows help, ``b`` the board
 again, ``u`` undoes the person's last decision, ``m`` turns paying by hand on and off,
 ``s`` sets the stops and ``p`` passes until the turn ends
-(:class:`mtgk.tools.menus.Stops`, as ``mtgk serve``'s), ``q`` (or the end of the input)
+(:class:`mtgk.menus.Stops`, as ``mtgk serve``'s), ``q`` (or the end of the input)
 quits.
 
 :func:`play` plays a whole game so, driven by a :class:`~mtgk.stepper.Stepper`:
@@ -28,10 +28,10 @@ import msgspec
 
 from mtgk.cards.definitions import Registry
 from mtgk.log.logfile import LogHeader, write_log
+from mtgk.menus import MORE, PRIORITY_STEPS, Menu, Stops, decision_menu, mana_choices
 from mtgk.render import Renderer, numbered_name, render_state
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.stepper import Stepper
-from mtgk.tools.menus import MORE, PRIORITY_STEPS, Menu, Stops, decision_menu, mana_choices
 
 __all__ = ["HELP", "QUIT", "UNDO", "HumanAgent", "Played", "mana_choices", "play"]
 

@@ -28,7 +28,7 @@ has its numbers as a table beside it, and each mark carries its figures in ``dat
 attributes (and a tooltip).
 
 >>> from mtgk.cards.loading import load_registry
->>> from mtgk.log.replay import new_header, run_from_header
+>>> from mtgk.games.replay import new_header, run_from_header
 >>> from mtgk.tools.store import SqliteStore
 >>> reg = load_registry(["core", "lorwyn"])
 >>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,

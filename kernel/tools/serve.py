@@ -8,7 +8,7 @@ is sent is what the person's seat may see and nothing else: the state map and th
 event texts of a viewer page built ``--as`` that player
 (:class:`mtgk.tools.viewer.LiveView`), the choices of the pending decision worded
 with the same masked names.  Decisions are asked as the terminal game asks them
-(:class:`mtgk.tools.menus.Menu`: one engine decision may take a few small menus;
+(:class:`mtgk.menus.Menu`: one engine decision may take a few small menus;
 a menu with one choice is answered at once).  Undo goes back to the person's
 previous decision (:meth:`~mtgk.stepper.Stepper.undo`, a fork of the game), so the
 log stays an ordinary log: it is written as the game goes (``mtgk verify`` accepts
@@ -51,15 +51,15 @@ from urllib.parse import parse_qs, urlsplit
 import msgspec
 
 from mtgk.cards.definitions import Registry
+from mtgk.games.replay import new_header
 from mtgk.log import events as ev
 from mtgk.log.answers import Activate, Attack, Block, Cast, PlayLand
 from mtgk.log.logfile import LogHeader, LogWriter, write_log
-from mtgk.log.replay import new_header
+from mtgk.menus import MORE, PRIORITY_STEPS, Menu, Stops, decision_menu
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.search import AGENTS
 from mtgk.stepper import Stepper, StepperError
 from mtgk.tools.cli_base import UserError
-from mtgk.tools.menus import MORE, PRIORITY_STEPS, Menu, Stops, decision_menu
 from mtgk.tools.viewer import LiveView
 
 __all__ = ["DEFAULT_PORT", "OPPONENTS", "GameServer", "GameThread", "ServedGame", "game_header",

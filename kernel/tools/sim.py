@@ -48,8 +48,8 @@ import structlog
 
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.definitions import Registry
+from mtgk.games.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
 from mtgk.log.logfile import LogHeader, encode_log
-from mtgk.log.replay import DEFAULT_MAX_TURNS, new_header, run_from_header
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS
 from mtgk.rules.seats import attack_meta
 from mtgk.search import AGENTS
@@ -171,7 +171,7 @@ def plan(registry: Registry, decks: Sequence[Sequence[str]], deck_names: Sequenc
 
     ``decks`` are card lists, ``deck_names`` their names and ``agents`` agent kinds, each
     dealt round the seats (one of them: every player's); ``players`` two to four names,
-    ``variant`` and ``teams`` a multiplayer game's (:func:`mtgk.log.replay.new_header`),
+    ``variant`` and ``teams`` a multiplayer game's (:func:`mtgk.games.replay.new_header`),
     ``attack`` a free-for-all game's attack option (``meta["attack"]`` unless the default,
     :func:`mtgk.rules.seats.attack_meta`).
     The header's ``meta`` holds what ``mtgk play`` puts there (agents with their seeds,

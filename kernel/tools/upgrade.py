@@ -13,7 +13,7 @@ The result says where the two games' events first differ (:func:`compare_streams
 comparison ``mtgk verify`` makes) and which decisions no longer applied.
 
 >>> from mtgk.cards.loading import load_registry
->>> from mtgk.log.replay import new_header, run_from_header
+>>> from mtgk.games.replay import new_header, run_from_header
 >>> from mtgk.agents import HeuristicAgent
 >>> reg = load_registry(["core", "lorwyn"])
 >>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
@@ -31,10 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtgk.cards.definitions import Registry
-from mtgk.log import events as ev
-from mtgk.log.events import Envelope
-from mtgk.log.logfile import LogHeader
-from mtgk.log.replay import (
+from mtgk.games.replay import (
     Divergence,
     compare_streams,
     log_kind,
@@ -42,7 +39,10 @@ from mtgk.log.replay import (
     rerun_log,
     rerunner_for,
 )
-from mtgk.log.versions import Versions, of_header, running
+from mtgk.games.versions import Versions, of_header, running
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
+from mtgk.log.logfile import LogHeader
 from mtgk.rules.engine import Agent, Decision, Game, GameOver, RulesError
 
 __all__ = ["UpgradeError", "UpgradeResult", "upgrade"]
@@ -148,6 +148,8 @@ def upgrade(registry: Registry, header: LogHeader, envelopes: Sequence[Envelope]
     ``meta["upgraded_from"]`` = ``{"kernel_version", "rules_revision", "cardsets",
     "first_difference", "decisions", "applied", "dropped"}`` (callers add ``"file"``).
     Engine errors propagate."""
+    from mtgk.scenario import runner  # noqa: F401 - it registers the scenario logs' re-runners
+
     rerun = rerunner_for(header)
     if rerun is None:
         raise UpgradeError(f"logs of kind {log_kind(header)!r} cannot be re-run by this kernel")

@@ -41,7 +41,7 @@ before it.  A 1,000-event game makes a file of a few hundred kilobytes per
 perspective; a 100,000-event game, some tens of megabytes.
 
 >>> from mtgk.cards.loading import load_registry
->>> from mtgk.log.replay import new_header, run_from_header
+>>> from mtgk.games.replay import new_header, run_from_header
 >>> reg = load_registry(["core", "lorwyn"])
 >>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
 ...                     meta={"max_turns": 3})

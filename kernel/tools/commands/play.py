@@ -16,8 +16,8 @@ from mtgk import diag
 from mtgk.cards.decks import deck_lines
 from mtgk.cards.definitions import Registry
 from mtgk.cards.errors import CardError
+from mtgk.games.replay import new_header
 from mtgk.log.logfile import LogHeader, LogWriter
-from mtgk.log.replay import new_header
 from mtgk.rules.engine import Game
 from mtgk.search import AGENTS
 from mtgk.stepper import Stepper

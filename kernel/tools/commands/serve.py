@@ -45,7 +45,7 @@ def setup(p: argparse.ArgumentParser) -> Runner:
                    help="declare a draw after N turns")
 
     def run(args: argparse.Namespace) -> int:
-        from mtgk.log.replay import DEFAULT_MAX_TURNS
+        from mtgk.games.replay import DEFAULT_MAX_TURNS
         from mtgk.rules.engine import DEFAULT_MAX_EVENTS
 
         if not 0 <= args.port <= 65535:

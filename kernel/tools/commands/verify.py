@@ -9,9 +9,9 @@ import os
 from typing import IO, Any
 
 from mtgk.cards.definitions import Registry
+from mtgk.games.replay import VerifyReport, verify
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import ForeignFileError, LogError, LogFile, NewerVersionError, repair_log
-from mtgk.log.replay import VerifyReport, verify
 from mtgk.render import Renderer
 from mtgk.tools.cli_base import (
     Runner,

@@ -80,7 +80,8 @@ def branch(registry: Registry, header: LogHeader, envelopes: Sequence[Envelope],
     ``watch(game)`` is called once the new game exists (e.g. to write its log
     as it grows).  Engine errors after the branch point propagate.
     """
-    from mtgk.log.replay import log_kind, new_header, rerun_log, rerunner_for
+    from mtgk.games.replay import log_kind, new_header, rerun_log, rerunner_for
+    from mtgk.scenario import runner  # noqa: F401 - it registers the scenario logs' re-runners
 
     if not 0 <= at < len(envelopes):
         raise BranchError(f"event {at} is not in the log (it has events 0 to "

@@ -307,7 +307,7 @@ class LogDiff:
 
 def envelope_difference(a: Envelope, b: Envelope) -> str:
     """Why two envelopes differ, or ``""``."""
-    from mtgk.log.replay import same_event
+    from mtgk.games.replay import same_event
 
     if not same_event(a.event, b.event):
         if event_tag(a.event) != event_tag(b.event):

@@ -22,7 +22,7 @@ anything is written to it.
 
 >>> from mtgk.cards.loading import load_registry
 >>> from mtgk.log.logfile import encode_log
->>> from mtgk.log.replay import new_header, run_from_header
+>>> from mtgk.games.replay import new_header, run_from_header
 >>> reg = load_registry(["core", "lorwyn"])
 >>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
 ...                     meta={"max_turns": 3})

@@ -21,14 +21,14 @@ Reading a log back:
 The verdict is kept apart from how the re-run is driven: :func:`compare_envelopes`
 (one recorded event against one re-run event) and :func:`compare_streams` (two event
 streams) are the comparison, :func:`judge` turns a divergence into a verdict by the
-versions that wrote the log (:mod:`mtgk.log.versions`): a log whose header names the
+versions that wrote the log (:mod:`mtgk.games.versions`): a log whose header names the
 rules running now and whose re-run differs is damaged or edited (``failed``); an intact
 one written by other rules is ``other-rules`` (:data:`EXIT_STATUS`).
 
 Logs of other kinds are re-run by the function registered for their kind
 with :func:`register_rerunner`: scenario logs (``meta["scenario"]``) by
-:func:`run_setup_log`, which emits the recorded setup again and plays on from
-there.  A log of a kind with none registered cannot be verified: :func:`verify`
+:func:`mtgk.scenario.rerun.run_setup_log` (registered when :mod:`mtgk.scenario` is
+imported), which emits the recorded setup again and plays on from there.  A log of a kind with none registered cannot be verified: :func:`verify`
 checks its integrity and fold and reports it as not verified.
 
 What :func:`verify` trusts, by kind:
@@ -39,7 +39,7 @@ What :func:`verify` trusts, by kind:
   those setup events can't be re-derived without the scenario file; so the
   header must have a scenario's shape (no decks, ``meta["scenario"]``) and the
   events before play starts (up to the first ``StepBegan``) must be only
-  setup events (:data:`SETUP_EVENTS`, ``TurnBegan`` first, each with no
+  setup events (:data:`mtgk.scenario.rerun.SETUP_EVENTS`, ``TurnBegan`` first, each with no
   cause); everything after them is re-derived.  A game log relabelled as a
   scenario fails both checks (it has decks, and its pre-game events are
   library cards, shuffles and draws).
@@ -66,7 +66,7 @@ from __future__ import annotations
 import gc
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -75,10 +75,7 @@ import msgspec
 import mtgk
 from mtgk.agents import ReplayAgent, ReplayExhausted
 from mtgk.cards.decks import DeckError
-from mtgk.cards.definitions import Registry
-from mtgk.log import events as ev
-from mtgk.log.events import Envelope
-from mtgk.log.games import (  # (re-exported: games were started from here before)
+from mtgk.games.start import (  # (re-exported: games were started from here before)
     DEFAULT_MAX_TURNS,
     SetupError,
     Watch,
@@ -88,10 +85,12 @@ from mtgk.log.games import (  # (re-exported: games were started from here befor
     run_from_header,
     start_game,
 )
+from mtgk.games.versions import Versions, differences, of_header, running
+from mtgk.log import events as ev
+from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, UnknownEvent
-from mtgk.log.versions import Versions, differences, of_header, running
-from mtgk.rules.engine import Agent, Game, GameOver, RulesError
-from mtgk.rules.seats import next_turn
+from mtgk.rules.definitions import Registry
+from mtgk.rules.engine import Agent, Game, RulesError
 from mtgk.rules.state import State, apply, copy_state, encode_state, fold, new_state
 from mtgk.stepper import Stepper
 
@@ -121,8 +120,6 @@ __all__ = [
     "header_decks",
     "header_variant",
     "DEFAULT_MAX_TURNS",
-    "SCENARIO_SETUP",
-    "SETUP_EVENTS",
     "EXIT_STATUS",
     "Divergence",
     "SetupError",
@@ -138,8 +135,6 @@ __all__ = [
     "rerun_log",
     "rerunner_for",
     "run_from_header",
-    "run_setup_log",
-    "setup_problems",
     "start_game",
     "verify",
 ]
@@ -153,117 +148,23 @@ class Rerunner(Protocol):
     re-runner that needs the recorded events too (because the log's setup is
     recorded as events, not described by the header) has an attribute
     ``wants_log = True`` and is called with the keyword argument ``log``.
+
+    :func:`verify` also uses two optional methods: ``problems(header, log)``, the reasons
+    (complete sentences) the log is not one of this kind, checked before re-running; and
+    ``headers(header)``, the ``(header, note)`` pairs to re-run with in turn until one
+    doesn't diverge (the note goes into the report), for logs whose header leaves open
+    which writer made them.
     """
 
     def __call__(self, registry: Registry, header: LogHeader, agents: Sequence[Agent],
                  watch: Watch) -> Game: ...
 
 
-SCENARIO_SETUP = 2
-"""``meta["scenario_setup"]`` of the logs the scenario runner writes now: the setup
-triggers nothing and play resumes inside the scenario's step (see :func:`run_setup_log`)."""
-
-SETUP_EVENTS: tuple[type[ev.Event], ...] = (
-    ev.TurnBegan, ev.LifeGained, ev.LifeLost, ev.ObjectCreated, ev.CounterPlaced, ev.Attached,
-    ev.ObjectFlagged, ev.DamageMarked)
-"""The event types a scenario's setup is made of (what the scenario runner emits
-before play starts); a scenario log's events before its first ``StepBegan`` must
-be of these types."""
-
-
-def setup_problems(header: LogHeader, log: Sequence[Envelope]) -> list[str]:
-    """What makes ``header`` and ``log`` not a scenario log's (empty if nothing does).
-
-    A scenario log's header lists no decks and names the scenario
-    (``meta["scenario"]``); its events are ``GameStarted``, then the setup:
-    ``TurnBegan`` and other :data:`SETUP_EVENTS`, none with a cause, up to the
-    first ``StepBegan``, where play starts.
-    """
-    problems: list[str] = []
-    if any(header.decks):
-        problems.append("the header lists decks, as a game log's does; a scenario log's "
-                        "position is set up by events and its header has no decks")
-    name = header.meta.get("scenario")
-    if not isinstance(name, str) or not name:
-        problems.append("the header names no scenario (meta.scenario)")
-    start = 2 if len(log) > 1 and isinstance(log[1].event, ev.GameVariant) else 1
-    for env in log[start:]:
-        e = env.event
-        if isinstance(e, ev.StepBegan):
-            break
-        if env.seq == start and not isinstance(e, ev.TurnBegan):
-            problems.append(f"event {start}: a scenario's setup starts with TurnBegan, found "
-                            f"{_tag(e)}")
-            break
-        if env.seq > start and isinstance(e, ev.TurnBegan):
-            problems.append(f"event {env.seq}: a second TurnBegan in the setup")
-            break
-        if not isinstance(e, SETUP_EVENTS):
-            problems.append(f"event {env.seq}: {_tag(e)} before play starts (the first "
-                            "StepBegan); a scenario's setup is made only of "
-                            + ", ".join(t.TAG for t in SETUP_EVENTS))
-            break
-        if env.cause != -1:
-            problems.append(f"event {env.seq}: the setup event {_tag(e)} has cause "
-                            f"{env.cause}; setup events have none")
-            break
-    return problems
+_RERUNNERS: dict[str, Rerunner] = {"game": run_from_header}
 
 
 def _tag(e: ev.Event) -> str:
     return e.tag if isinstance(e, UnknownEvent) else e.TAG
-
-
-def run_setup_log(registry: Registry, header: LogHeader, agents: Sequence[Agent],
-                  watch: Watch, log: Sequence[Envelope] = ()) -> Game:
-    """Re-run a log whose position is set up by events: a scenario's log.
-
-    The events before the log's first ``StepBegan`` (after ``GameStarted``)
-    are the setup: the turn, life totals, every object put directly into its
-    zone, counters, attachments.  They are emitted again as recorded, and, as
-    the scenario runner does, trigger nothing; then the game goes on in that
-    step of that turn (:meth:`~mtgk.rules.engine.Game.turn_from` with ``resume``,
-    then the following turns), with ``agents`` answering the decisions.
-    Raises :class:`SetupError` if the header or the setup is not a scenario's
-    (:func:`setup_problems`).
-
-    ``meta["scenario_setup"]`` says which runner wrote the log: ``2`` (the
-    current one) as just described; absent, an older one, whose setup could
-    trigger abilities and whose scenario began its step afresh (turn-based
-    actions, "at the beginning of" triggers): such logs re-run that way.
-    """
-    problems = setup_problems(header, log)
-    if problems:
-        raise SetupError(problems[0])
-    current = header.meta.get("scenario_setup") == SCENARIO_SETUP
-    game = start_game(registry, header, agents)
-    watch(game)
-    turn: int | None = None
-    active = 0
-    step: str | None = None
-    with game.setting_up() if current else nullcontext():
-        for env in log[len(game.log):]:  # (after GameStarted and a GameVariant)
-            e = env.event
-            if isinstance(e, ev.StepBegan):
-                step = e.step
-                break
-            if isinstance(e, ev.TurnBegan):
-                turn, active = e.turn, e.active
-            game.emit(e)
-    if step is None or turn is None:
-        return game
-    max_turns = int(header.meta.get("max_turns", DEFAULT_MAX_TURNS))
-    try:
-        game.turn_from(step, turn, active, resume=current)
-        game.run(first=next_turn(game.state, active), turn=turn + 1, max_turns=max_turns)
-    except GameOver:
-        pass
-    return game
-
-
-run_setup_log.wants_log = True  # type: ignore[attr-defined]
-
-_RERUNNERS: dict[str, Rerunner] = {"game": run_from_header, "scenario": run_setup_log}
 
 
 def register_rerunner(kind: str, fn: Rerunner) -> None:
@@ -450,7 +351,7 @@ class VerifyReport:
     verified when it is ``ok`` and ``complete`` (:attr:`verified`).
 
     ``written`` and ``now`` are the versions that wrote the log and that run now
-    (:mod:`mtgk.log.versions`); ``other_rules`` is true when the re-run differs
+    (:mod:`mtgk.games.versions`); ``other_rules`` is true when the re-run differs
     (``divergence``) from an intact log written by other rules (:func:`judge`): not a
     failure of the log.  :attr:`verdict` names the outcome.
     """
@@ -665,7 +566,7 @@ def judge(report: VerifyReport, header: LogHeader, envelopes: Sequence[Envelope]
     """Fill in ``report``'s versions, and tell a log written by other rules from a damaged
     one: a re-run that differs (``report.divergence``) from a log whose integrity held
     (``mode == "rerun"``) and that folds cleanly is *other rules* when the rules the
-    log's header names (:mod:`mtgk.log.versions`) are not those running now; when they
+    log's header names (:mod:`mtgk.games.versions`) are not those running now; when they
     are the same, the log is damaged or edited (``failed``).  Only the outcome of the
     comparison is used, not how the re-run was driven.  Returns ``report``."""
     written = of_header(header)
@@ -712,8 +613,8 @@ def _verify(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry
 
     The re-run starts the game from ``header`` exactly as it was started
     (through the re-runner registered for the log's kind: :func:`run_from_header`
-    for games, :func:`run_setup_log` for scenarios, whose header and setup are
-    checked first) and answers every decision with the recorded one; the first
+    for games, :func:`mtgk.scenario.rerun.run_setup_log` for scenarios, whose header
+    and setup are checked first: a re-runner's ``problems(header, log)``) and answers every decision with the recorded one; the first
     event where the engine's output differs from the log is reported.  A log
     that stops before the game's end (cut off by a crash, then repaired) is
     verified as far as it goes (``complete=False``).  A log of a kind no
@@ -735,25 +636,24 @@ def _verify(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry
                             f"event {unknown[0]}: the fold cannot be trusted")
         return VerifyReport(False, n, "integrity", kind, fold_ok=not unknown,
                             problems=problems, notes=notes, rerunnable=False)
-    if rerun is run_setup_log:
-        problems = [f"not a scenario log: {p}" for p in setup_problems(header, envelopes)]
+    check = getattr(rerun, "problems", None)
+    if check is not None:
+        problems = list(check(header, envelopes))
         if problems:
             return VerifyReport(False, n, "integrity", kind, problems=problems, notes=notes)
-        if "scenario_setup" not in header.meta:
-            # written by an older runner (setup semantics 1) -- or, unmarked, by the
-            # current one: re-run it the older way, and if that diverges, the current way
-            report = _rerun_report(rerun, registry, header, envelopes, kind, notes)
-            if report.divergence is None:
-                return report
-            marked = msgspec.structs.replace(
-                header, meta={**header.meta, "scenario_setup": SCENARIO_SETUP})
-            again = _rerun_report(rerun, registry, marked, envelopes, kind, list(notes))
-            if again.divergence is not None:
-                return report
-            again.notes.append("the header does not say which scenario runner wrote the log "
-                               "(meta.scenario_setup): it re-ran as a log of the current one")
-            return again
-    return _rerun_report(rerun, registry, header, envelopes, kind, notes)
+    tries = getattr(rerun, "headers", None)
+    attempts: Sequence[tuple[LogHeader, str]] = tries(header) if tries else [(header, "")]
+    first: VerifyReport | None = None
+    for tried, note in attempts:
+        report = _rerun_report(rerun, registry, tried, envelopes, kind,
+                               notes if first is None else list(notes))
+        if report.divergence is None:
+            if note:
+                report.notes.append(note)
+            return report
+        first = first or report
+    assert first is not None, "a re-runner's headers() names at least one header"
+    return first
 
 
 def _rerun_report(rerun: Rerunner, registry: Registry, header: LogHeader,

@@ -2,7 +2,7 @@
 and :func:`run_from_header` for the game a header describes (its players, decks, seed,
 rules profile, variant and options).
 
-Below :mod:`mtgk.log.replay` (which re-runs logs) and :mod:`mtgk.stepper` (which drives
+Below :mod:`mtgk.games.replay` (which re-runs logs) and :mod:`mtgk.stepper` (which drives
 games from outside): both start their games here.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 
 import mtgk
 from mtgk.cards.decks import parse_deck
-from mtgk.cards.definitions import Registry
 from mtgk.log.logfile import LogHeader
+from mtgk.rules.definitions import Registry
 from mtgk.rules.engine import Agent, Game
 from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS, variant_event
 

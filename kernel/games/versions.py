@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import mtgk
-from mtgk.cards.definitions import Registry
 from mtgk.log.structs import LogHeader
+from mtgk.rules.definitions import Registry
 
 __all__ = ["Versions", "differences", "of_header", "running", "same_rules"]
 
