@@ -17,6 +17,10 @@ import msgspec
 import pytest
 
 import mtgk.tools.debug
+import mtgk.tools.debug.branching
+import mtgk.tools.debug.causes
+import mtgk.tools.debug.changes
+import mtgk.tools.debug.refs
 from mtgk.agents import RandomAgent
 from mtgk.cards.loading import load_registry
 from mtgk.games.replay import Seeker, verify
@@ -106,7 +110,9 @@ def _states(envs: list[Envelope]) -> list[State]:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(mtgk.tools.debug).failed == 0
+    for mod in (mtgk.tools.debug, mtgk.tools.debug.refs, mtgk.tools.debug.causes,
+                mtgk.tools.debug.changes, mtgk.tools.debug.branching):
+        assert doctest.testmod(mod).failed == 0, mod.__name__
 
 
 @pytest.mark.parametrize("cmd", ["explain", "diff", "branch"])

@@ -10,10 +10,10 @@ from typing import Any
 
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
+from mtgk.render import Renderer, event_json
 from mtgk.rules.engine import Game
 from mtgk.rules.visibility import can_see
 from mtgk.scenario.play import ScenarioResult
-from mtgk.tools.render import Renderer, event_json
 
 HIDE = """
 name: hide-oakgnarl

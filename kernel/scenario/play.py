@@ -267,7 +267,7 @@ class ScenarioRun(ScenarioBoard):
 
     def _ended(self) -> str:
         """``at event N (what ended the game)``: the game's end, for messages."""
-        from mtgk.tools.render import Renderer
+        from mtgk.render import Renderer
         g = self.game
         r = Renderer(self.reg, None, g.state)
         end = next((e for e in reversed(g.log) if isinstance(e.event, ev.GameEnded)), None)

@@ -94,7 +94,7 @@ def cli_main(argv: Sequence[str] | None = None, reg: Registry | None = None) -> 
     scenario, then ``{"passed": N, "failed": N, "summary": "N passed, N failed"}``; the
     plain closing line then goes to standard error.
     """
-    from mtgk.tools import diag
+    from mtgk import diag
 
     ap = argparse.ArgumentParser(prog="mtgk scenario",
                                  description="Run rules scenario files (YAML).")

@@ -49,12 +49,12 @@ from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader
+from mtgk.render import Renderer
 from mtgk.rules.engine import Decision
 from mtgk.rules.seats import next_turn
 from mtgk.rules.state import Obj, State, apply, new_state
 from mtgk.stepper import Stepper
 from mtgk.tools.debug import map_choice, map_event_ids
-from mtgk.tools.render import Renderer
 
 __all__ = ["Export", "ExportCheck", "ExportError", "check_export", "export_scenario",
            "exportable", "priority_point"]
