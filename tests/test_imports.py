@@ -263,7 +263,7 @@ def test_only_the_kept_module_bumps_the_versions_of_kept_facts() -> None:
 
 def test_only_the_kept_module_reads_validated_mode() -> None:
     """The speed lookups of the rules go through one memo primitive (``KeptFacts.kept``,
-    ``confirm``, ``must_settle``): no other rules module reads ``validate_caches`` or raises
+    ``confirm``, ``confirm_listed``): no other rules module reads ``validate_caches`` or raises
     ``StaleCache`` itself, and nothing is cached on the registry's ``__dict__`` (its
     derived facts are ``Registry.derived``)."""
     import re
