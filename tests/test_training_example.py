@@ -69,7 +69,7 @@ def test_wilson_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
 
 
-@pytest.mark.slow  # (some 40 s: PyTorch, three short trainings, games against the search agent)
+@pytest.mark.slow  # (about a minute in all: three short trainings, games against the search agent)
 def test_training_prints_a_line_per_rollout_and_saves_the_policy(
         trained: tuple[Path, list[str]]) -> None:
     import gymnasium
