@@ -46,6 +46,7 @@ from typing import Any, TypeVar
 from mypy_extensions import mypyc_attr
 
 from mtgk.log import events as ev
+from mtgk.log.answers import PASS
 from mtgk.log.events import Envelope, Event
 from mtgk.rules.definitions import KEYWORD_MEANINGS, STATIC_HOOKS, CardDef, Registry, Static
 from mtgk.rules.incremental import board_dependents, effect_allows
@@ -156,6 +157,9 @@ class KeptFacts:
 
     def validate(self, d: Any, choice: Any) -> Any:
         raise NotImplementedError  # defined by GameCore
+
+    def _legal_actions(self, player: int, sorcery_ok: bool, share: bool = True) -> Any:
+        raise NotImplementedError  # defined by LegalActions
 
     def _sba_actions(self) -> list[Any]:
         raise NotImplementedError  # defined by StateBasedActions
@@ -273,6 +277,14 @@ class KeptFacts:
         (formatted with ``args``).  Outside it, nothing is computed."""
         if self.validate_caches and not holds(*args):
             raise StaleCache(f"after event {len(self.log) - 1}, {claim.format(*args)}")
+
+    def confirm_idle(self, player: int) -> None:
+        """In validated mode, check that ``player``, taken to have nothing to do at instant
+        speed (``_idle``), has nothing but to pass by a fresh enumeration."""
+        if self.validate_caches and self._legal_actions(player, False, share=False) != [PASS]:
+            raise StaleCache(f"after event {len(self.log) - 1}, player {player} was taken to "
+                             "have nothing to do at instant speed, but a fresh enumeration "
+                             "finds something")
 
     def confirm_listed(self, d: Any, answer: Any) -> None:
         """In validated mode, check that an action the engine listed (``legal_actions``),
