@@ -14,7 +14,7 @@ import functools
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
-from typing import Any, TypeGuard
+from typing import Any, Protocol, TypeGuard
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from mtgk.menus import SeatView
 from mtgk.rules.engine import STEPS
 from mtgk.rules.seats import is_active, same_team
 from mtgk.rules.state import Obj, State
-from mtgk.rules.visibility import Perspective
+from mtgk.rules.visibility import Perspective, sees
 
 MAX_ACTIONS = 32
 """The size of the action space: at most this many choices in one menu."""
@@ -221,6 +221,67 @@ CharsOf = Callable[[int], Any]
 lookup in :func:`mtgk.rules.layers.compute`'s result)."""
 
 
+class Sees(Protocol):
+    """What :func:`encode_board` asks of a seat's sight: whose it is, and whether it may
+    know which card an object is (a :class:`~mtgk.rules.visibility.Perspective`, or the
+    lighter :class:`BoardSight`)."""
+
+    @property
+    def viewer(self) -> int | None: ...
+
+    def sees(self, o: Obj) -> bool: ...
+
+
+class BoardSight:
+    """What the board part of one seat's observation needs of a
+    :class:`~mtgk.rules.visibility.Perspective`: which cards were shown to the seat
+    (``Revealed``, forgotten when their library is shuffled or rearranged), kept from the
+    events alone, so that :func:`encode_board` can read the game's own state (a full
+    perspective folds a state of its own: the state just before each event).  It answers
+    :meth:`sees` as the perspective folded along the same log does, for every object the
+    board shows (tests/test_env_vector.py compares the two).  :meth:`catch_up` reads the
+    events appended since the last call; an event that rearranges a library without
+    saying how (``"order"`` private but no ``order`` field) makes it :attr:`lost`, and the
+    table falls back to the full perspective."""
+
+    def __init__(self, viewer: int, seats: int) -> None:
+        self.viewer = viewer
+        self.seats = seats
+        self.revealed: dict[int, set[int]] = {}
+        self.folded = 0
+        self.lost = False
+
+    def sees(self, o: Obj) -> bool:
+        """Whether the seat may know which card ``o`` is (rule 1 of
+        :mod:`mtgk.rules.visibility`)."""
+        if sees(o, self.viewer):
+            return True
+        return self.viewer in self.revealed.get(o.id, ())
+
+    def catch_up(self, log: Sequence[ev.Envelope]) -> None:
+        """Read the events of ``log`` not read yet."""
+        revealed = self.revealed
+        for env in log[self.folded:]:
+            e = env.event
+            if isinstance(e, ev.Revealed):
+                to = set(e.to) if e.to else set(range(self.seats))
+                for oid in e.objs:
+                    revealed.setdefault(oid, set()).update(to)
+            elif "order" in e.PRIVATE and revealed:
+                # (a shuffle or a rearrangement: the library's cards are ``order``'s, the
+                # same before and after; a perspective reads them from the state before)
+                order = getattr(e, "order", None)
+                player = getattr(e, "player", -1)
+                if not isinstance(order, tuple):
+                    self.lost = True
+                elif _int(player) and 0 <= player < self.seats:
+                    keep = {player} if not isinstance(e, ev.LibraryShuffled) else set()
+                    for oid in order:
+                        if oid in revealed:
+                            revealed[oid] &= keep
+        self.folded = len(log)
+
+
 def _mana(pool: Sequence[str]) -> list[int]:
     counts = dict.fromkeys("WUBRGC", 0)
     for m in pool:
@@ -228,7 +289,7 @@ def _mana(pool: Sequence[str]) -> list[int]:
     return list(counts.values())
 
 
-def encode_board(state: State, seen: Perspective, chars: CharsOf, cards: Mapping[str, int],
+def encode_board(state: State, seen: Sees, chars: CharsOf, cards: Mapping[str, int],
                  out: np.ndarray, where: Mapping[str, slice]) -> None:
     """Write the board slices of ``where`` (:func:`layout`) into ``out``: what
     ``seen.viewer`` may know of ``state`` (``seen`` folded up to it)."""
