@@ -91,7 +91,7 @@ class Table:
                     make, seed = setup.internal[i]
                     agents.append(make(seed))
             try:
-                stepper = Stepper(setup.reg, setup.header, agents)
+                stepper = Stepper(setup.reg, setup.header, agents, forks=setup.forks)
             except Exception as exc:  # noqa: BLE001 - the engine's failure, in one line
                 raise EnvError(f"the engine failed: {type(exc).__name__}: {exc}") from exc
         self.stepper = stepper

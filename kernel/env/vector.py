@@ -38,6 +38,7 @@ is, observation for observation and byte for byte, the single environment
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -198,13 +199,16 @@ class MtgVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
 
 
 def vector_env(num_envs: int = 1, seed: int | None = None, copy: bool = False,
-               infos: bool = False, **kwargs: Any) -> MtgVectorEnv:
+               infos: bool = False, forks: bool = False, **kwargs: Any) -> MtgVectorEnv:
     """A vector environment of ``num_envs`` games: sub-environment ``i`` is
     ``gym_env(seed=seed + i, **kwargs)`` (``seed=None``: each its own seed drawn at
     random), so any :func:`~mtgk.env.gym.gym_env` argument can be given (``decks``,
     ``variant``, ``opponent``, ``policies``, ``history`` ...).  ``copy``: return copies
     of the buffers rather than the buffers; ``infos``: gather each game's ``info``
-    (slower).  ``gymnasium.make_vec`` of a registered id with
+    (slower).  ``forks``: let the games record checkpoints, as the single environment's
+    do (a sub-environment's :meth:`~mtgk.env.gym.MtgGymEnv.fork` then costs the same early
+    and late in a game; without, the default, a fork plays the game again from its start,
+    and each step is a little faster).  ``gymnasium.make_vec`` of a registered id with
     ``vectorization_mode="vector_entry_point"`` calls this."""
     n = whole_number(num_envs)
     if n is None or n < 1:
@@ -213,4 +217,7 @@ def vector_env(num_envs: int = 1, seed: int | None = None, copy: bool = False,
     base = None if seed is None else check_seed(seed)
     envs = [gym_env(seed=None if base is None else check_seed(base + i), **kwargs)
             for i in range(n)]
+    if not forks:
+        for env in envs:
+            env.setup = dataclasses.replace(env.setup, forks=False)
     return MtgVectorEnv(envs, copy=copy, infos=infos)
