@@ -29,10 +29,11 @@ from mtgk.log.logfile import write_log
 from mtgk.menus import MORE, Menu, SeatView
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.rules.seats import same_team
-from mtgk.stepper import Stepper
+from mtgk.stepper import ASK, Stepper
 
-NO_ANSWER = object()
-"""What :func:`trivial_answer` returns for a decision that needs its :class:`Menu`."""
+NO_ANSWER = ASK
+"""What :func:`trivial_answer` returns for a decision that needs its :class:`Menu`
+(:data:`mtgk.stepper.ASK`: the table's stepper calls it, ``auto``)."""
 
 
 def trivial_answer(d: Decision) -> Any:
@@ -91,7 +92,8 @@ class Table:
                     make, seed = setup.internal[i]
                     agents.append(make(seed))
             try:
-                stepper = Stepper(setup.reg, setup.header, agents, forks=setup.forks)
+                stepper = Stepper(setup.reg, setup.header, agents, forks=setup.forks,
+                                  auto=trivial_answer if setup.skip_trivial else None)
             except Exception as exc:  # noqa: BLE001 - the engine's failure, in one line
                 raise EnvError(f"the engine failed: {type(exc).__name__}: {exc}") from exc
         self.stepper = stepper
