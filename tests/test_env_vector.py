@@ -314,3 +314,31 @@ def test_an_episode_saved_from_the_vector_env_verifies(tmp_path: Path) -> None:
         code, out, err = run_mtgk("verify", path)
         assert code == 0 and out.startswith("OK:"), out + err
     envs.close()
+
+
+def test_the_stepper_answers_the_callers_trivial_decisions_itself_when_told() -> None:
+    """``Stepper(..., auto=)`` answers in the engine what ``auto`` answers (recorded as the
+    caller's answers): the caller is asked only the rest, and the game is the one a caller
+    answering the trivial decisions alike plays, event for event."""
+    from mtgk.env.table import NO_ANSWER, trivial_answer
+    from mtgk.stepper import Stepper
+
+    env = gym_env(seed=6, registry=REG)
+    env.reset(seed=6)
+    assert env.table is not None
+    header = env.table.header
+    auto = Stepper(REG, header, [None, RandomAgent(1)], auto=trivial_answer)
+    plain = Stepper(REG, header, [None, RandomAgent(1)])
+    chooser = [RandomAgent(7), RandomAgent(7)]
+    asked = [0, 0]
+    for k, st in enumerate((auto, plain)):
+        while st.decision is not None:
+            d = st.decision
+            quick = trivial_answer(d)
+            if k == 0:
+                assert quick is NO_ANSWER  # (the trivial ones never reach the caller)
+            asked[k] += 1
+            st.answer(chooser[k].decide(st.game, d) if quick is NO_ANSWER else quick)
+    assert 0 < asked[0] < asked[1]
+    assert auto.answers == plain.answers and auto.callers == plain.callers
+    assert [e.event for e in auto.game.log] == [e.event for e in plain.game.log]

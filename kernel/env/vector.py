@@ -49,7 +49,7 @@ from gymnasium.vector.utils import batch_space
 
 from mtgk.env.checks import EnvError, check_seed, whole_number
 from mtgk.env.gym import MtgGymEnv, gym_env
-from mtgk.env.observation import MAX_ACTIONS
+from mtgk.env.observation import MAX_ACTIONS, obs_size
 from mtgk.env.table import Table
 
 
@@ -86,7 +86,8 @@ class MtgVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                          "card_vocabulary": first.metadata["card_vocabulary"]}
         self.copy = copy
         self.infos = infos
-        size = self.single_observation_space["observation"].shape[0]
+        setup = first.setup
+        size = obs_size(len(setup.header.players), setup.history, setup.masks)
         n = self.num_envs
         self.obs = np.zeros((n, size), dtype=np.float32)
         self.masks = np.zeros((n, MAX_ACTIONS), dtype=np.int8)
@@ -96,7 +97,8 @@ class MtgVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self.autoreset = np.zeros(n, dtype=np.bool_)
         """Which games ended at the last step (the next step starts their next game)."""
         self._written: list[tuple[Table | None, int]] = [(None, -1)] * n
-        self._observations = {"observation": self.obs, "action_mask": self.masks}
+        self._observations: dict[str, np.ndarray] = {"observation": self.obs,
+                                                     "action_mask": self.masks}
 
     # ------------------------------------------------------------------ buffers
     def _write(self, i: int) -> None:
@@ -185,7 +187,7 @@ class MtgVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         no-op that its autoreset ignores)."""
         return self.masks.astype(bool)
 
-    def render(self) -> tuple[str | None, ...] | None:
+    def render(self) -> tuple[Any, ...] | None:
         """Each game's board in words (``render_mode="ansi"``)."""
         return tuple(env.render() for env in self.envs)
 
