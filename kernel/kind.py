@@ -23,7 +23,14 @@ from pathlib import Path
 from types import ModuleType
 
 COMPILED: tuple[str, ...] = (
+    "mtgk.log.codec",
+    "mtgk.log.damage",
+    "mtgk.log.jsonl",
+    "mtgk.log.loaded",
     "mtgk.log.logfile",
+    "mtgk.log.reader",
+    "mtgk.log.upcasting",
+    "mtgk.log.writer",
     "mtgk.rules.actions",
     "mtgk.rules.casting",
     "mtgk.rules.combat",
@@ -48,8 +55,10 @@ COMPILED: tuple[str, ...] = (
 )
 """The modules a compiled build compiles (setup.py reads this list): the rules engine --
 ``Game`` is a native class, its parts traits --, the projector ``state`` and the log
-reader.  Everything else is always interpreted: the log's events, the card API, the
-tools, the plugins and the card sets, and the modules that define msgspec Structs
+file, ``mtgk.log.logfile`` with the modules it re-exports (the reader's record and block
+decode loops, the writer and the block codec above all).  Everything else is always
+interpreted: the log's events, the card API, the tools, the plugins and the card sets,
+and the modules that define msgspec Structs
 (``mtgk.rules.structs``, ``mtgk.log.structs``: a Struct compiled by mypyc loses its
 precise annotations), classes that plugins subclass (``replacement``: mypyc checks the
 exact type of a compiled class's instances) or classes with an abstract base

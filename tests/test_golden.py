@@ -218,10 +218,10 @@ def golden_score() -> Iterator[type[GoldenScore]]:
     register_upcaster("GoldenScore", 2, _v2_to_v3)
     yield GoldenScore
     del ev.EVENT_TYPES["GoldenScore"]
-    from mtgk.log import logfile
+    from mtgk.log import upcasting
 
-    logfile._UPCASTERS.pop(("GoldenScore", 1), None)
-    logfile._UPCASTERS.pop(("GoldenScore", 2), None)
+    upcasting._UPCASTERS.pop(("GoldenScore", 1), None)
+    upcasting._UPCASTERS.pop(("GoldenScore", 2), None)
 
 
 def test_upcasters_read_older_event_shapes(golden_score: type[GoldenScore]) -> None:

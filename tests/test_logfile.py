@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtgk import kind
-from mtgk.log import logfile
+from mtgk.log import codec, damage, jsonl, loaded, logfile, reader, upcasting, writer
 from mtgk.log.events import (
     EVENT_TYPES,
     UNLISTED_UNLESS_USED,
@@ -723,7 +723,7 @@ class _Scored(Event, frozen=True):
 @pytest.fixture
 def scored(monkeypatch: pytest.MonkeyPatch) -> type[_Scored]:
     monkeypatch.setitem(EVENT_TYPES, _Scored.TAG, _Scored)
-    monkeypatch.setattr(logfile, "_UPCASTERS", {})
+    monkeypatch.setattr(upcasting, "_UPCASTERS", {})
     return _Scored
 
 
@@ -834,8 +834,13 @@ def test_jsonl_torn_and_corrupt(tmp_path: Path) -> None:
 def test_doctests() -> None:
     if kind.compiled_modules():
         pytest.skip("doctest cannot see the compiled module's functions (the pure run has them)")
-    result = doctest.testmod(logfile, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 5 and result.failed == 0
+    attempted = {}
+    for mod in (logfile, codec, writer, reader, damage, jsonl, upcasting, loaded):
+        result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0, mod.__name__
+        attempted[mod.__name__.rpartition(".")[2]] = result.attempted
+    assert attempted["logfile"] > 5, attempted
+    assert all(attempted[m] for m in ("codec", "damage", "jsonl", "upcasting")), attempted
 
 
 def test_logfile_result_type(tmp_path: Path) -> None:

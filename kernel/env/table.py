@@ -259,7 +259,7 @@ class Table:
 
     def board(self, seat: int) -> str:
         """The board as ``seat`` sees it, in text (``mtgk replay --as``)."""
-        from mtgk.tools.render import render_state
+        from mtgk.render import render_state
 
         view = self.full
         if view is None:

@@ -60,6 +60,20 @@ TWO_HEADED_GIANT_LIFE = 30
 """A Two-Headed Giant team's starting life total (CR 810.9)."""
 
 
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+"""A game has two to four players (the one place that says so)."""
+PLAYER_COUNT_WORDS = "two to four"
+""":data:`MIN_PLAYERS` to :data:`MAX_PLAYERS` in words, as messages say it."""
+
+
+def player_count_problem(n_players: int) -> str:
+    """Why a game can't have ``n_players`` players (``""`` if it can)."""
+    if MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        return ""
+    return f"a game has {PLAYER_COUNT_WORDS} players, not {n_players}"
+
+
 def variant_event(n_players: int, variant: str = "",
                   teams: Sequence[Sequence[int]] = ()) -> ev.GameVariant | None:
     """The ``GameVariant`` event that starts a game of ``n_players`` (after ``GameStarted``),
@@ -67,8 +81,9 @@ def variant_event(n_players: int, variant: str = "",
     free-for-all game.  Raises ``ValueError`` for a game the kernel can't play: fewer than
     two or more than four players, an unknown variant, Two-Headed Giant without two teams
     of two covering the players."""
-    if not 2 <= n_players <= 4:
-        raise ValueError(f"a game has two to four players, not {n_players}")
+    problem = player_count_problem(n_players)
+    if problem:
+        raise ValueError(problem)
     if variant and variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
     if variant == TWO_HEADED_GIANT:

@@ -1,4 +1,4 @@
-"""Issue 12, the combat part: the first-strike combat damage step (CR 510.4) with priority
+"""The first-strike combat damage step (CR 510.4) with priority
 after it, and activated abilities that work from the hand (CR 113.6, 602.2a).  Both sides
 of each rule; the test-only cards are in ``conftest.py``."""
 
@@ -15,7 +15,8 @@ from mtgk.log import events as ev
 from mtgk.log.answers import action_from
 from mtgk.rules.engine import STEPS, Game, RulesError
 from mtgk.rules.state import fold
-from mtgk.scenario.runner import ScenarioResult, scenario_log_header
+from mtgk.scenario.logs import scenario_log_header
+from mtgk.scenario.play import ScenarioResult
 from tests.conftest import Scenario, events_of
 
 
