@@ -79,7 +79,7 @@ class Table:
         game's state)."""
         self.sights: dict[int, BoardSight] = {}
         self._words: SeatView | None = None  # (the board in words: :meth:`board`)
-        self._cache: dict[int, tuple[int, np.ndarray]] = {}
+        self._cache: dict[int, tuple[Game, int, np.ndarray]] = {}
         self.menu: Menu | None = None
         self.seat: int | None = None
         self.refusal = ""
@@ -171,14 +171,15 @@ class Table:
         ``seat``; else the last one's is copied and only the menu part is written.)"""
         vec = np.empty(self.size, dtype=np.float32)
         mask = np.empty(MAX_ACTIONS, dtype=np.int8)
-        n = len(self.game.log)
+        game = self.game
+        n = len(game.log)
         last = self._cache.get(seat)
-        if last is not None and last[0] == n:
-            vec[:] = last[1]
+        if last is not None and last[0] is game and last[1] == n:
+            vec[:] = last[2]
             self.observe_into(seat, vec, mask, board=False)
         else:
             self.observe_into(seat, vec, mask)
-            self._cache[seat] = (n, vec.copy())
+            self._cache[seat] = (game, n, vec.copy())
         return {"observation": vec, "action_mask": mask}
 
     def observe_into(self, seat: int, vec: np.ndarray, mask: np.ndarray,

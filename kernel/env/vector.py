@@ -50,7 +50,7 @@ from gymnasium.vector.utils import batch_space
 from mtgk.env.checks import EnvError, check_seed, whole_number
 from mtgk.env.gym import MtgGymEnv, gym_env
 from mtgk.env.observation import MAX_ACTIONS, obs_size
-from mtgk.env.table import Table
+from mtgk.rules.engine import Game
 
 
 class MtgVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
@@ -96,7 +96,7 @@ class MtgVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self.truncations = np.zeros(n, dtype=np.bool_)
         self.autoreset = np.zeros(n, dtype=np.bool_)
         """Which games ended at the last step (the next step starts their next game)."""
-        self._written: list[tuple[Table | None, int]] = [(None, -1)] * n
+        self._written: list[tuple[Game | None, int]] = [(None, -1)] * n
         self._observations: dict[str, np.ndarray] = {"observation": self.obs,
                                                      "action_mask": self.masks}
 
@@ -107,11 +107,12 @@ class MtgVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         env = self.envs[i]
         t = env.table
         assert t is not None
-        n = len(t.game.log)
+        game = t.game
+        n = len(game.log)
         same = self._written[i]
         t.observe_into(env.seat, self.obs[i], self.masks[i],
-                       board=not (same[0] is t and same[1] == n))
-        self._written[i] = (t, n)
+                       board=not (same[0] is game and same[1] == n))
+        self._written[i] = (game, n)
 
     def _out(self) -> dict[str, np.ndarray]:
         if self.copy:
