@@ -118,8 +118,11 @@ class LegalActions(GamePart):
 
     def _unshared_actions(self, player: int, sorcery_ok: bool) -> Sequence[Any]:
         """:meth:`_legal_actions` enumerating every card in hand and making every option
-        at once: what validated mode compares the kept actions with."""
-        return self._legal_actions(player, sorcery_ok, share=False)
+        at once: what validated mode compares the kept actions with (and each of them with
+        what :meth:`check_action` makes of it, as a listed action is taken as it is)."""
+        out = self._legal_actions(player, sorcery_ok, share=False)
+        self.confirm_listed(player, out)
+        return out
 
     def _listed_actions(self, player: int, sorcery_ok: bool) -> Sequence[Any]:
         out = self._legal_actions(player, sorcery_ok)

@@ -406,8 +406,7 @@ class GameCore(KeptFacts):
                         and ((len(options) == 1 and options[0] is answer)
                              or _listed(answer, options)):
                     # one of the actions the engine listed (legal_actions): legal as it is
-                    choice = answer
-                    self.confirm_listed(d, answer)
+                    choice = answer  # (validated mode checks the listed: KeptFacts.confirm_listed)
                 else:
                     choice = self.validate(d, plain(answer))
             except RulesError as err:

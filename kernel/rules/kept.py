@@ -155,8 +155,8 @@ class KeptFacts:
     def view(self) -> View:
         raise NotImplementedError  # defined by GameCore
 
-    def validate(self, d: Any, choice: Any) -> Any:
-        raise NotImplementedError  # defined by GameCore
+    def check_action(self, player: int, action: Any) -> Any:
+        raise NotImplementedError  # defined by Casting
 
     def _legal_actions(self, player: int, sorcery_ok: bool, share: bool = True) -> Any:
         raise NotImplementedError  # defined by LegalActions
@@ -286,12 +286,21 @@ class KeptFacts:
                              "have nothing to do at instant speed, but a fresh enumeration "
                              "finds something")
 
-    def confirm_listed(self, d: Any, answer: Any) -> None:
-        """In validated mode, check that an action the engine listed (``legal_actions``),
-        taken as it is, is what ``check_action`` makes of it."""
-        if self.validate_caches and self.validate(d, plain(answer)) != answer:
-            raise StaleCache(f"after event {len(self.log) - 1}, the listed action "
-                             f"{answer!r} is not what check_action makes of it")
+    def confirm_listed(self, player: int, actions: Sequence[Any]) -> None:
+        """In validated mode, check that each action the engine lists for ``player``
+        (``legal_actions``, which an agent's answer is taken from as it is) is what
+        ``check_action`` makes of it."""
+        if not self.validate_caches:
+            return
+        for action in actions:
+            try:
+                same = self.check_action(player, action) == action
+            except Exception as exc:  # noqa: BLE001 - a refusal of a listed action is the finding
+                raise StaleCache(f"after event {len(self.log) - 1}, the listed action "
+                                 f"{action!r} is refused by check_action: {exc}") from exc
+            if not same:
+                raise StaleCache(f"after event {len(self.log) - 1}, the listed action "
+                                 f"{action!r} is not what check_action makes of it")
 
     def keep_like(self, other: KeptFacts) -> None:
         """Keep facts in the same mode as ``other`` (a fork of it: validated or not)."""
