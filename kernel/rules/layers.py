@@ -504,6 +504,9 @@ class _Layers:
         self.reg = reg
         #: validated mode: a static ability's effect in a layer it doesn't declare fails
         self.check_layers = check_layers
+        #: whether static abilities with ``Static.together`` are asked for several sources
+        #: at once (not in validated mode: its full computation asks each source alone)
+        self.grouped = not check_layers
         self.others = others  # (:func:`compute_some`)
         objs = state.objects
         templates: dict[str, Chars] = reg.derived.get("printed") or {}
@@ -572,7 +575,11 @@ class _Layers:
             here = by_layer.get(layer, [])
             if self.locked:  # (a static that began to apply goes on to its later layers)
                 here = sorted(set(here).union(self.locked))
-            for i in here:
+            together = self._together(here, batch) if layer == "7c" and self.grouped \
+                else None
+            if together is not None:
+                batch.extend(together)
+            for i in here if together is None else ():
                 ts, oid, _key, st = self.statics[i]
                 outs = self.locked.get(i)
                 if outs is not None:
@@ -621,6 +628,61 @@ class _Layers:
             if "Creature" not in c.types:
                 c.power = c.toughness = None
         return chars
+
+    def _together(self, here: list[int], resolved: list[_Entry]) -> list[_Entry] | None:
+        """The entries of layer 7c's static abilities ``here``, those of one ability and
+        one controller as one (``Static.together``: a lord's filter asked once per object
+        for all its sources), if every effect of the layer is a P/T change (``pt``) and no
+        static ability applying in it reads P/T: then they add up in any order, and each
+        static ability's effects are the same whenever it starts to apply (CR 613.6),
+        which is what applying them one by one in timestamp order (CR 613.7) gives; else
+        ``None`` (they are applied one by one).  (``resolved``: the layer's effects of
+        resolved spells and abilities.)"""
+        if any(b.kind != "pt" for b in resolved):
+            return None
+        out: list[_Entry] = []
+        groups: dict[tuple[int, int], list[int]] = {}
+        chars = self.chars
+        for i in here:
+            ts, oid, _key, st = self.statics[i]
+            outs = self.locked.get(i)
+            if outs is not None:
+                for k, o, p in _parts(outs, "7c"):
+                    if k != "pt":
+                        return None
+                    out.append(_Entry(ts, k, o, p))
+            elif self._has(chars, i) and (not st.layers or "7c" in st.layers):
+                if st.reads is None or "pt" in st.reads:
+                    return None
+                if st.together is not None and st.layers == ("7c",):
+                    groups.setdefault((id(st), self.view.chars(oid).controller), []).append(i)
+                    continue
+                try:
+                    fresh = st.effects(self.each_view if st.scope == "each" else self.view, oid)
+                except Exception as exc:
+                    self._failed(exc, i)
+                parts = _parts(fresh, "7c")
+                if any(k != "pt" for k, _o, _p in parts):
+                    return None
+                if parts:
+                    out.append(_Entry(ts, static=i, outs=fresh))
+        for idx in groups.values():
+            first = self.statics[idx[0]]
+            st = first[3]
+            assert st.together is not None
+            try:
+                fresh = st.together(self.each_view if st.scope == "each" else self.view,
+                                    [self.statics[i][1] for i in idx])
+            except Exception as exc:
+                self._failed(exc, idx[0])
+            for lay, k, o, p in fresh:
+                if lay != "7c" or k != "pt":
+                    self._failed(ValueError(
+                        f"its effects together include {k!r} in layer {lay}: "
+                        "Static.together gives P/T changes (pt) in layer 7c alone"), idx[0])
+                if o:
+                    out.append(_Entry(first[0], k, o, p))
+        return out
 
     # one layer ------------------------------------------------------------
     def _layer(self, layer: str, batch: list[_Entry]) -> None:
