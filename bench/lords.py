@@ -17,7 +17,12 @@ events per turn, and the layer computations of every permanent per turn
 is run by CI.
 
     python bench/lords.py [--sizes 5 10 20 40] [--turns 4] [--rounds 3] [--seeds 3]
-                          [--instructions]
+                          [--instructions] [--lord "Scion of Oona"]
+
+``--lord`` puts another lord in the Cenn's place (Scion of Oona: "Other Faerie creatures
+you control get +1/+1. Other Faeries you control have shroud.", a lord that grants).
+The machine's speed at the moment is printed first (bench/run.py's loop of 1,000,000
+additions).
 """
 
 from __future__ import annotations
@@ -42,6 +47,9 @@ from mtgk.cards.loading import load_registry  # noqa: E402
 from mtgk.log import events as ev  # noqa: E402
 from mtgk.rules.engine import Decision, Game, GameOver  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from run import loop_ms  # noqa: E402
+
 LORD = "Wizened Cenn"
 LIFE = 1_000_000
 
@@ -58,7 +66,7 @@ class Counting(RandomAgent):
         return super().decide(game, d)
 
 
-def board(reg: Registry, n: int, seed: int) -> tuple[Game, list[Counting]]:
+def board(reg: Registry, n: int, seed: int, lord: str = LORD) -> tuple[Game, list[Counting]]:
     """A game about to begin turn 1: ``n`` Wizened Cenn and ``n`` Plains a side, a library
     of Plains and Wizened Cenns, and ``LIFE`` more life each."""
     agents = [Counting(2 * seed), Counting(2 * seed + 1)]
@@ -66,22 +74,22 @@ def board(reg: Registry, n: int, seed: int) -> tuple[Game, list[Counting]]:
     with g.setting_up():
         for p in (0, 1):
             g.emit(ev.LifeGained(player=p, n=LIFE))
-            for name in [LORD] * n + ["Plains"] * n:
+            for name in [lord] * n + ["Plains"] * n:
                 g.emit(ev.ObjectCreated(obj=g.new_id(), card=name, owner=p, zone="battlefield"))
             for i in range(30):
-                g.emit(ev.ObjectCreated(obj=g.new_id(), card=LORD if i % 2 else "Plains",
+                g.emit(ev.ObjectCreated(obj=g.new_id(), card=lord if i % 2 else "Plains",
                                         owner=p, zone="library"))
     return g, agents
 
 
-def play(reg: Registry, n: int, turns: int, seeds: int, run: bool = True
+def play(reg: Registry, n: int, turns: int, seeds: int, run: bool = True, lord: str = LORD
          ) -> tuple[float, int, int, int, int]:
     """(CPU seconds, turns, decisions, events, full layer computations) of ``seeds`` games
     of ``turns`` turns (with ``run`` false: the boards built, nothing played)."""
     seconds = 0.0
     played = decisions = events = full = 0
     for seed in range(seeds):
-        g, agents = board(reg, n, seed)
+        g, agents = board(reg, n, seed, lord)
         before, full_before = len(g.log), g.full_computations
         if not run:
             continue
@@ -98,12 +106,12 @@ def play(reg: Registry, n: int, turns: int, seeds: int, run: bool = True
     return seconds, played, decisions, events, full
 
 
-def instructions(n: int, turns: int, seeds: int) -> int:
+def instructions(n: int, turns: int, seeds: int, lord: str = LORD) -> int:
     """Callgrind's instructions for the games alone (boards built and played, less built)."""
     def collected(run: bool) -> int:
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                sys.executable, __file__, "--child", str(n), "--turns", str(turns),
-               "--seeds", str(seeds)] + ([] if run else ["--build-only"])
+               "--seeds", str(seeds), "--lord", lord] + ([] if run else ["--build-only"])
         env = dict(os.environ, PYTHONHASHSEED="0")
         out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stderr
         m = re.search(r"Collected : (\d+)", out)
@@ -127,13 +135,16 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=3, help="games per board and round")
     ap.add_argument("--instructions", action="store_true",
                     help="also count instructions with callgrind (one run per size)")
+    ap.add_argument("--lord", default=LORD, help="the lord on the board (default: %(default)s)")
     ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--build-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     reg = load_registry()
     if args.child is not None:
-        play(reg, args.child, args.turns, args.seeds, run=not args.build_only)
+        play(reg, args.child, args.turns, args.seeds, run=not args.build_only, lord=args.lord)
         return
+    print(f"{args.lord}; machine: a plain Python loop of 1,000,000 additions takes "
+          f"{loop_ms():.0f} ms now\n")
     print(f"| N a side | ms/turn (CPU, median of {args.rounds}) | exponent | "
           + ("M instructions/turn | exponent | " if args.instructions else "")
           + "decisions/turn | events/turn | full layer computations/turn |")
@@ -144,11 +155,13 @@ def main() -> None:
         per_turn: list[float] = []
         played = decisions = events = full = 0
         for _ in range(args.rounds):
-            seconds, played, decisions, events, full = play(reg, n, args.turns, args.seeds)
+            seconds, played, decisions, events, full = play(reg, n, args.turns, args.seeds,
+                                                            lord=args.lord)
             per_turn.append(seconds / played)
         ms = statistics.median(per_turn) * 1e3
-        ins = instructions(n, args.turns, args.seeds) / played / 1e6 if args.instructions \
-            else 0.0
+        ins = 0.0
+        if args.instructions:
+            ins = instructions(n, args.turns, args.seeds, args.lord) / played / 1e6
         cells = [f"{n}", f"{ms:.1f}",
                  "" if last is None else f"{exponent(last[0], last[1], n, ms):.2f}"]
         if args.instructions:

@@ -695,12 +695,22 @@ class _Layers:
         # Dependencies (CR 613.8) are looked for where an effect can change what another
         # applies to -- types and abilities (layers 2-6); power/toughness effects apply in
         # timestamp order.
-        if not fresh or len(batch) < 2 or layer.startswith("7"):
+        deps: dict[int, list[_Entry]] = {}
+        if fresh and len(batch) > 1 and not layer.startswith("7"):
+            changes = LAYER_CHANGES.get(layer, ALL_CHANGES)
+            grants = layer != "6" or all(k == "grant" for b in batch for k, _o, _p in (
+                [(b.kind, (), None)] if b.static < 0 else _parts(b.outs, layer)))
+            for a in fresh:
+                reads = self.statics[a.static][3].reads
+                if grants and reads is not None and reads.isdisjoint(changes):
+                    continue  # (it depends on none of them: see _depends)
+                found = [b for b in batch if b is not a and self._depends(layer, a, b)]
+                if found:
+                    deps[id(a)] = found
+        if not deps:
             for n, b in enumerate(batch):
                 self._apply_entry(layer, b, reuse=n == 0)
             return
-        deps = {id(a): [b for b in batch if b is not a and self._depends(layer, a, b)]
-                for a in fresh}
         left = list(batch)
         while left:
             ready = [b for b in left if not any(d in left for d in deps.get(id(b), ()))]
@@ -737,14 +747,13 @@ class _Layers:
         declares that it reads none of what this layer changes (``Static.reads``) and
         ``b`` only adds abilities or doesn't touch ``a``'s source."""
         parts_b = [(b.kind, list(b.objs), b.params)] if b.static < 0 else _parts(b.outs, layer)
-        touched = {o for _k, objs, _p in parts_b for o in objs if o in self.chars}
-        if not touched:
-            return False
         _ts, src, _key, st = self.statics[a.static]
         reads = st.reads
-        if reads is not None and not reads & LAYER_CHANGES.get(layer, ALL_CHANGES) and (
-                src not in touched or layer != "6"
-                or all(k == "grant" for k, _o, _p in parts_b)):
+        blind = reads is not None and not reads & LAYER_CHANGES.get(layer, ALL_CHANGES)
+        if blind and (layer != "6" or all(k == "grant" for k, _o, _p in parts_b)):
+            return False
+        touched = {o for _k, objs, _p in parts_b for o in objs if o in self.chars}
+        if not touched or blind and src not in touched:
             return False
         trial = dict(self.chars)
         for o in touched:
