@@ -504,9 +504,11 @@ class _Layers:
         self.reg = reg
         #: validated mode: a static ability's effect in a layer it doesn't declare fails
         self.check_layers = check_layers
-        #: whether static abilities with ``Static.together`` are asked for several sources
-        #: at once (not in validated mode: its full computation asks each source alone)
-        self.grouped = not check_layers
+        #: whether to take the shortcuts that rest on what static abilities declare:
+        #: ``Static.together`` (several sources asked at once) and ``reads`` (effects made
+        #: before a layer's others applied kept, if it reads nothing they change) -- not in
+        #: validated mode's full computation, which asks each source alone and afresh
+        self.shortcuts = not check_layers
         self.others = others  # (:func:`compute_some`)
         objs = state.objects
         templates: dict[str, Chars] = reg.derived.get("printed") or {}
@@ -575,7 +577,7 @@ class _Layers:
             here = by_layer.get(layer, [])
             if self.locked:  # (a static that began to apply goes on to its later layers)
                 here = sorted(set(here).union(self.locked))
-            together = self._together(here, batch) if layer == "7c" and self.grouped \
+            together = self._together(here, batch) if layer == "7c" and self.shortcuts \
                 else None
             if together is not None:
                 batch.extend(together)
@@ -728,7 +730,7 @@ class _Layers:
         if not self._has(self.chars, b.static):
             return
         _ts, oid, _key, st = self.statics[b.static]
-        if self.others is not None and st.reads is not None:  # (compute_with_reads(only=))
+        if self.shortcuts and st.reads is not None:  # (not validated mode's full computation)
             reuse = reuse or st.reads.isdisjoint(LAYER_CHANGES.get(layer, ALL_CHANGES))
         try:  # (``reuse``: nothing it reads applied since)
             outs = b.outs if reuse else st.effects(
