@@ -43,12 +43,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mtgk.cards.definitions import Effect, Target, Triggered
 from mtgk.cards.dsl import controller, triggered
 from mtgk.cards.keywords import declare_keyword
+from mtgk.cards.rendering import register_renderer
 from mtgk.log import events as ev
 from mtgk.log.events import Event, event, player_ref, ref_player
 from mtgk.rules.mana import ManaCost
 
 if TYPE_CHECKING:
     from mtgk.cards.effects import Ctx
+    from mtgk.render import Renderer
     from mtgk.rules.engine import Game
     from mtgk.rules.layers import View
 
@@ -77,6 +79,19 @@ class Clashed(Event, frozen=True):
     to: str = ""
     source: int = 0
     mana_values: tuple[int, ...] = ()
+
+
+def _render_clashed(r: Renderer, e: Clashed) -> str:
+    who = r.player(e.player)
+    if not e.obj:
+        return f"{who} clashes with an empty library" + (" and wins" if e.won else "")
+    card = e.card or r.obj(e.obj)
+    to = f", puts it on the {e.to}" if e.to else ""
+    won = "wins" if e.won else "doesn't win"
+    return f"{who} clashes: reveals {card} (mana value {e.mana_value}){to} and {won}"
+
+
+register_renderer(Clashed.TAG, _render_clashed)
 
 
 @dataclass(frozen=True)

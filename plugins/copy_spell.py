@@ -23,8 +23,8 @@ from mtgk.log.events import Event, event
 from mtgk.rules.state import Obj, StackItem, State, register_projector, stack_item
 
 if TYPE_CHECKING:
+    from mtgk.render import Renderer
     from mtgk.rules.engine import Game
-    from mtgk.tools.render import Renderer
 
 
 @event

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mtgk.cards.rendering import register_renderer
 from mtgk.log.events import Event, event
 from mtgk.rules.replacement import Proposal, Replacement, register_effect_replacement
 from mtgk.rules.state import State, register_projector
 
 if TYPE_CHECKING:
     from mtgk.cards.effects import Ctx
+    from mtgk.render import Renderer
     from mtgk.rules.engine import Game
 
 KIND = "prevent_damage"
@@ -55,6 +57,13 @@ def _prevented(s: State, e: DamagePrevented) -> None:
 
 
 register_projector(DamagePrevented, _prevented)
+
+
+def _render_prevented(r: Renderer, e: DamagePrevented) -> str:
+    return f"{e.amount} damage {r.obj(e.source)} would deal to {r.ref(e.target)} is prevented"
+
+
+register_renderer(DamagePrevented.TAG, _render_prevented)
 
 
 def _effect(game: Game, eid: int) -> Any:

@@ -53,8 +53,8 @@ from mtgk.log.events import DamageDealt, Event, StepBegan, ZoneChanged
 from mtgk.plugins.enters import enters_with_counters_if
 from mtgk.rules.layers import View
 from mtgk.rules.replacement import Replacement
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import ScenarioResult, run_scenario
+from mtgk.scenario.play import ScenarioResult, run_scenario
+from mtgk.scenario.reader import loads_scenarios
 from mtgk.tools.cli import main
 
 if TYPE_CHECKING:

@@ -15,8 +15,8 @@ from mtgk.cards.dsl import CardSet, triggered
 from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
 from mtgk.rules.layers import View
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import ScenarioResult, run_scenario
+from mtgk.scenario.play import ScenarioResult, run_scenario
+from mtgk.scenario.reader import loads_scenarios
 
 C = CardSet("casttiming", "0.0.1", __file__, facts="no-such-file.json")
 

@@ -11,7 +11,7 @@ from mtgk.cards.effects import Ctx
 from mtgk.cards.filters import creature
 from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
-from mtgk.scenario.runner import ScenarioResult
+from mtgk.scenario.play import ScenarioResult
 from tests.conftest import play_scenario
 
 T = CardSet("championtest", "0.0.1", __file__, facts="no-such-file.json")

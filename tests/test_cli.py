@@ -1,4 +1,4 @@
-"""Tests for the command line (mtgk.tools.cli) and event/state rendering (mtgk.tools.render)."""
+"""Tests for the command line (mtgk.tools.cli) and event/state rendering (mtgk.render)."""
 
 from __future__ import annotations
 
@@ -15,16 +15,20 @@ import msgspec
 import pytest
 import structlog
 
+import mtgk.cards.rendering
+import mtgk.diag
+import mtgk.render
+import mtgk.render.board
+import mtgk.render.events
+import mtgk.render.views
+import mtgk.render.words
 import mtgk.tools.cli_base
-import mtgk.tools.cli_view
-import mtgk.tools.diag
-import mtgk.tools.render
 from mtgk.cards.loading import load_registry
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, UnknownEvent, read_log, write_jsonl, write_log
+from mtgk.render import Renderer, render_event, render_state
 from mtgk.rules.state import State, encode_state, fold
-from mtgk.tools.render import Renderer, render_event, render_state
 from tests.conftest import run_mtgk as run
 
 RED = "17 Mountain\n19 Gray Ogre\n4 Shock\n"
@@ -55,7 +59,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
 
 
 def test_doctests() -> None:
-    for mod in (mtgk.tools.render, mtgk.tools.diag, mtgk.tools.cli_view):
+    for mod in (mtgk.render, mtgk.render.words, mtgk.render.events, mtgk.render.views,
+                mtgk.render.board, mtgk.diag, mtgk.tools.cli_base):
         assert doctest.testmod(mod).failed == 0, mod.__name__
 
 
@@ -461,11 +466,11 @@ def test_renderer_handles_unregistered_plugin_events() -> None:
     for env in PW_GAME[:3]:
         r.render(env)
     assert r.render(Envelope(3, -1, Custom(obj=2))) == "3 CustomThing(obj=Jace Beleren)"
-    mtgk.tools.render.register_renderer("CustomThing", lambda rr, e: f"{rr.obj(e.obj)} glows")
+    mtgk.render.register_renderer("CustomThing", lambda rr, e: f"{rr.obj(e.obj)} glows")
     try:
         assert r.render(Envelope(4, -1, Custom(obj=2))) == "4 Jace Beleren glows"
     finally:
-        del mtgk.tools.render.RENDERERS["CustomThing"]
+        del mtgk.cards.rendering.RENDERERS["CustomThing"]
 
 
 def test_plugin_events_read_well() -> None:
@@ -518,15 +523,15 @@ def test_diagnostics_are_bound_to_the_game_and_event() -> None:
     from mtgk.rules.engine import Game
 
     out = io.StringIO()
-    mtgk.tools.diag.configure(verbosity=2, json=True, stream=out)
-    with mtgk.tools.diag.game_context():
+    mtgk.diag.configure(verbosity=2, json=True, stream=out)
+    with mtgk.diag.game_context():
         g = Game(REG, ["A", "B"], seed=42)
-        mtgk.tools.diag.track(g)
+        mtgk.diag.track(g)
         g.emit(ev.TurnBegan(turn=1, active=0))
         structlog.get_logger("mtgk.test").debug("checked", what="x")
     rec = json.loads(out.getvalue())
     assert (rec["game"], rec["event_no"], rec["level"], rec["what"]) == (42, 1, "debug", "x")
-    mtgk.tools.diag.configure(verbosity=0, json=True, stream=out)
+    mtgk.diag.configure(verbosity=0, json=True, stream=out)
     structlog.get_logger("mtgk.test").info("not shown")
     assert out.getvalue().count("\n") == 1
 

@@ -128,8 +128,9 @@ def test_mtgk_log_renders_a_copys_decision_with_the_copied_ability(tmp_path: Any
     printed {2}{U} ability in the decision)."""
     import textwrap
 
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import run_scenario, write_scenario_log
+    from mtgk.scenario.logs import write_scenario_log
+    from mtgk.scenario.play import run_scenario
+    from mtgk.scenario.reader import loads_scenarios
     from tests.conftest import run_mtgk
     [sc] = loads_scenarios(textwrap.dedent("""
     name: copy-activates

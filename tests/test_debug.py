@@ -17,6 +17,10 @@ import msgspec
 import pytest
 
 import mtgk.tools.debug
+import mtgk.tools.debug.branching
+import mtgk.tools.debug.causes
+import mtgk.tools.debug.changes
+import mtgk.tools.debug.refs
 from mtgk.agents import RandomAgent
 from mtgk.cards.loading import load_registry
 from mtgk.games.replay import Seeker, verify
@@ -106,7 +110,9 @@ def _states(envs: list[Envelope]) -> list[State]:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(mtgk.tools.debug).failed == 0
+    for mod in (mtgk.tools.debug, mtgk.tools.debug.refs, mtgk.tools.debug.causes,
+                mtgk.tools.debug.changes, mtgk.tools.debug.branching):
+        assert doctest.testmod(mod).failed == 0, mod.__name__
 
 
 @pytest.mark.parametrize("cmd", ["explain", "diff", "branch"])
@@ -351,8 +357,9 @@ def test_as_player_json_never_links_a_hidden_library_card_to_what_it_becomes(gam
 def test_face_down_exiled_card_stays_hidden_from_the_opponent(tmp_path: Path) -> None:
     """A hideaway card exiled face down: its controller knows it (known_to), the opponent
     never sees its name, in text or JSON, in the log or in states."""
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import run_scenario, write_scenario_log
+    from mtgk.scenario.logs import write_scenario_log
+    from mtgk.scenario.play import run_scenario
+    from mtgk.scenario.reader import loads_scenarios
 
     sc = loads_scenarios("""
 name: hidden-hideaway
@@ -643,8 +650,9 @@ def test_branch_with_an_agent_choosing(game: Game, tmp_path: Path) -> None:
 
 def test_branch_a_scenario_log(tmp_path: Path) -> None:
     """Scenario logs re-run through their recorded setup, so they branch (and verify) too."""
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import run_scenario, write_scenario_log
+    from mtgk.scenario.logs import write_scenario_log
+    from mtgk.scenario.play import run_scenario
+    from mtgk.scenario.reader import loads_scenarios
 
     sc = loads_scenarios("""
 name: bolt-or-not

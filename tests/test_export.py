@@ -19,8 +19,9 @@ from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, read_log
 from mtgk.rules.state import fold
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import run_scenario, write_scenario_log
+from mtgk.scenario.logs import write_scenario_log
+from mtgk.scenario.play import run_scenario
+from mtgk.scenario.reader import loads_scenarios
 from mtgk.tools.export import (
     Export,
     ExportError,

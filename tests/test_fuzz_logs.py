@@ -253,7 +253,7 @@ def test_the_harness_counts_an_internal_error_as_a_failure(
         original: Original, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``main()`` turns an exception into ``mtgk: error: internal error: ...`` and exit
     status 1; the harness must not take that for a clean refusal."""
-    import mtgk.tools.cli
+    import mtgk.tools.commands.verify
 
     path = tmp_path / "g.mtgk"
     path.write_bytes(original.data)
@@ -262,7 +262,7 @@ def test_the_harness_counts_an_internal_error_as_a_failure(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(mtgk.tools.cli, "verify", broken)
+    monkeypatch.setattr(mtgk.tools.commands.verify, "verify", broken)
     before = STATS["traceback"]
     with pytest.raises(AssertionError, match="internal error"):
         run_cli("verify", path)

@@ -1,4 +1,4 @@
-"""Fuzzing the scenario loader (mtgk.scenario.model): every input loads or is refused
+"""Fuzzing the scenario loader (mtgk.scenario.reader): every input loads or is refused
 with one ScenarioFileError line naming the file, never another exception, in bounded
 time, and the file is never changed.
 
@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
 from mtgk.log.events import EVENT_TYPES
-from mtgk.scenario.model import ScenarioFileError, load_scenarios
+from mtgk.scenario.errors import ScenarioFileError
+from mtgk.scenario.reader import load_scenarios
 from tests.conftest import is_utf8
 
 EXAMPLES = int(os.environ.get("MTGK_FUZZ_EXAMPLES", "150"))

@@ -7,7 +7,7 @@ from typing import Any
 
 from mtgk.cards.definitions import Registry
 from mtgk.rules.engine import Decision, Game
-from mtgk.scenario.runner import ScenarioResult
+from mtgk.scenario.play import ScenarioResult
 
 ACTIVATE = """
 name: activate-shelldock

@@ -131,7 +131,7 @@ def test_every_event_is_told_and_identical_cards_are_told_apart(
     latest 12 events and nothing after the last question); every card is numbered, so no
     menu offers two options with the same words (the old one offered "play Forest"
     twice)."""
-    from mtgk.tools.render import Renderer
+    from mtgk.render import Renderer
     code, out, err, log = play(tmp_path, monkeypatch, "1\n" * 3000)
     assert code == 0, err
     assert "earlier events" not in out

@@ -23,8 +23,8 @@ from mtgk.log import events as ev
 from mtgk.plugins.tribal import choose_creature_type, creature_type_options, until_eot
 from mtgk.rules.engine import Decision, Game
 from mtgk.rules.layers import View, creature_types, subtype_set
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import run_scenario
+from mtgk.scenario.play import run_scenario
+from mtgk.scenario.reader import loads_scenarios
 
 # ---------------------------------------------------------------------------
 # test-only cards

@@ -1,4 +1,5 @@
-"""Lorwyn group B (cardsets/lorwyn/more_b.py): what the scenario files
+"""Lorwyn's former group B (Hunt Down ... Gaddock Teeg, now in the subject modules of
+cardsets/lorwyn/: combat.py, granted_abilities.py, ...): what the scenario files
 (tests/scenarios/lorwyn_b/) can't express -- a creature blocking two attackers,
 refused blocks under a blocking requirement, and a few checks on the game after a
 scenario."""

@@ -21,8 +21,9 @@ from mtgk.cards.dsl import CardSet
 from mtgk.cards.keywords import declare_keyword, has_alt_cost
 from mtgk.cards.loading import PluginError, hookimpl, load_registry
 from mtgk.rules.engine import Game
-from mtgk.scenario.model import load_scenarios
-from mtgk.scenario.runner import known_card, run_scenario
+from mtgk.scenario.board import known_card
+from mtgk.scenario.play import run_scenario
+from mtgk.scenario.reader import load_scenarios
 from tests.conftest import _facts, fake_dist
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -254,7 +254,7 @@ def test_a_teams_attack_names_each_creatures_controller() -> None:
     """Two-Headed Giant: a team attacks, each teammate with their own creatures; the log
     says whose each attacker is ("p0 attacks: ...; p2 attacks: ..."), not the active
     player's name for the teammate's creatures too (the old words)."""
-    from mtgk.tools.render import Renderer
+    from mtgk.render import Renderer
     checked = 0
     for seed in range(1, 7):
         _h, game = play(4, seed, HeuristicAgent, THG, TEAMS)

@@ -695,8 +695,9 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "example-pack"
 
 def test_the_example_pack_shows_wither_and_persist(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from mtgk.scenario.model import load_scenarios
-    from mtgk.scenario.runner import known_card, run_scenario
+    from mtgk.scenario.board import known_card
+    from mtgk.scenario.play import run_scenario
+    from mtgk.scenario.reader import load_scenarios
 
     fake_dist(tmp_path, "mtgk_example_pack", "mtgk.cardsets", "example", "mtgk_example_pack")
     monkeypatch.syspath_prepend(str(tmp_path))

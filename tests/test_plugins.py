@@ -12,8 +12,8 @@ import pytest
 
 from mtgk.cards.definitions import CardDef, CardFacts, CardSetInfo, NameClash, Registry, same_card
 from mtgk.cards.loading import HookSpecs, PluginError, load_registry
-from mtgk.scenario.model import load_scenarios
-from mtgk.scenario.runner import run_scenario
+from mtgk.scenario.play import run_scenario
+from mtgk.scenario.reader import load_scenarios
 from tests.conftest import fake_dist
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -197,7 +197,7 @@ def test_slow_loads_are_reported(sandbox: Path, monkeypatch: pytest.MonkeyPatch)
     import structlog
 
     import mtgk.cards.loading
-    import mtgk.tools.diag
+    import mtgk.diag
 
     _pack(sandbox, "clash_pack", "slowpack", "import time\ntime.sleep(0.5)\n" + UNIQUE)
     fake_dist(sandbox, "clash_pack", "mtgk.cardsets", "slowpack", "clash_pack")
@@ -206,7 +206,7 @@ def test_slow_loads_are_reported(sandbox: Path, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(mtgk.cards.loading, "SLOW_LOAD_SECONDS", 0.4)
     try:
         out = io.StringIO()
-        mtgk.tools.diag.configure(verbosity=0, stream=out)  # without -v: only the slow one
+        mtgk.diag.configure(verbosity=0, stream=out)  # without -v: only the slow one
         reg = load_registry(["slowpack", "fastpack"], plugins=False)
         assert "Zyx Unique Bear" in reg and "Fast Unique Bear" in reg
         lines = out.getvalue().splitlines()
@@ -214,7 +214,7 @@ def test_slow_loads_are_reported(sandbox: Path, monkeypatch: pytest.MonkeyPatch)
         assert "warning" in lines[0]
         monkeypatch.setattr(mtgk.cards.loading, "SLOW_LOAD_SECONDS", 5.0)
         out = io.StringIO()
-        mtgk.tools.diag.configure(verbosity=1, stream=out)  # -v: every plugin, with its time
+        mtgk.diag.configure(verbosity=1, stream=out)  # -v: every plugin, with its time
         load_registry()
         text = out.getvalue()
         for name in ("core", "lorwyn", "eldraine"):
@@ -313,7 +313,7 @@ def test_a_scenario_naming_a_card_of_a_pack_that_failed_says_so_first(tmp_path: 
     f = tmp_path / "scenario_rogue.yaml"
     f.write_text("name: rogue\nplayers:\n  alice: {hand: [Rogue Thing]}\n  bob: {}\n",
                  encoding="utf-8")
-    from mtgk.scenario.model import ScenarioFileError
+    from mtgk.scenario.errors import ScenarioFileError
     with pytest.raises(ScenarioFileError) as err:
         run_file(f, reg)
     assert err.value.reason.startswith("card set or plugin 'rogues' failed to load "

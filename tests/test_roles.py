@@ -74,9 +74,9 @@ def test_same_batch_different_players_is_no_choice() -> None:
 def test_role_events_render_readably(registry) -> None:  # type: ignore[no-untyped-def]
     """Issue 6: "Splashy Spellcaster: Sorcerer Role created attached to Grizzly Bears";
     "Monster Role put into graveyard (newer Role from the same player)"."""
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import run_scenario
-    from mtgk.tools.render import render_log
+    from mtgk.render import render_log
+    from mtgk.scenario.play import run_scenario
+    from mtgk.scenario.reader import loads_scenarios
 
     [sc] = loads_scenarios("""
 name: roles-render

@@ -15,7 +15,8 @@ from mtgk.log import events as ev
 from mtgk.log.answers import action_from
 from mtgk.rules.engine import STEPS, Game, RulesError
 from mtgk.rules.state import fold
-from mtgk.scenario.runner import ScenarioResult, scenario_log_header
+from mtgk.scenario.logs import scenario_log_header
+from mtgk.scenario.play import ScenarioResult
 from tests.conftest import Scenario, events_of
 
 

@@ -13,8 +13,8 @@ import pytest
 
 from mtgk.cards.definitions import Registry, load_facts
 from mtgk.log import events as ev
+from mtgk.render import Renderer, render_state
 from mtgk.rules.engine import Game
-from mtgk.tools.render import Renderer, render_state
 from tests.conftest import Scenario, events_of
 
 SETS = Path(__file__).parent.parent / "cardsets"

@@ -14,8 +14,8 @@ from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
 from mtgk.rules.engine import Decision, Game
 from mtgk.rules.replacement import Replacement
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import ScenarioResult, ScenarioRun
+from mtgk.scenario.play import ScenarioResult, ScenarioRun
+from mtgk.scenario.reader import loads_scenarios
 
 # ---------------------------------------------------------------- layers
 

@@ -16,8 +16,8 @@ import pytest
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
 from mtgk.rules.engine import Game
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import ScenarioRun
+from mtgk.scenario.play import ScenarioRun
+from mtgk.scenario.reader import loads_scenarios
 from tests.conftest import Scenario, events_of
 
 LORWYN_WALKERS = ("Ajani Goldmane", "Chandra Nalaar", "Garruk Wildspeaker", "Jace Beleren",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtgk.log import events as ev
-from mtgk.scenario.runner import ScenarioResult
+from mtgk.scenario.play import ScenarioResult
 from tests.conftest import Scenario, events_of
 
 

@@ -13,7 +13,7 @@ from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
 from mtgk.rules.engine import STEPS, Decision, Game
 from mtgk.rules.state import fold
-from mtgk.scenario.runner import ScenarioResult
+from mtgk.scenario.play import ScenarioResult
 
 NO_COMBAT = [s for s in STEPS if s not in ("declare_blockers", "first_strike_damage", "combat_damage")]
 

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from mtgk.cards.definitions import Registry
+from mtgk.scenario.board import known_card
 from mtgk.scenario.model import (
     ANSWER_KINDS,
     CARD_EXPECT_KEYS,
@@ -20,9 +21,9 @@ from mtgk.scenario.model import (
     VERBS,
     CardEntry,
     CountFilter,
-    loads_scenarios,
 )
-from mtgk.scenario.runner import known_card, run_scenario
+from mtgk.scenario.play import run_scenario
+from mtgk.scenario.reader import loads_scenarios
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "scenarios.md"
 TEXT = PAGE.read_text(encoding="utf-8")

@@ -11,15 +11,10 @@ import pytest
 from mtgk.cards.loading import load_registry
 from mtgk.games.replay import verify
 from mtgk.log.logfile import decode_log, encode_log, read_log
-from mtgk.scenario.model import iter_scenario_files, loads_scenarios
-from mtgk.scenario.runner import (
-    MAX_LOG_NAME,
-    ScenarioLogs,
-    log_file_name,
-    run_file,
-    run_scenario,
-    scenario_log_header,
-)
+from mtgk.scenario.logs import MAX_LOG_NAME, ScenarioLogs, log_file_name, scenario_log_header
+from mtgk.scenario.play import run_scenario
+from mtgk.scenario.reader import iter_scenario_files, loads_scenarios
+from mtgk.scenario.runner import run_file
 from tests.conftest import run_mtgk as run
 
 TESTS = Path(__file__).parent

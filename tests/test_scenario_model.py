@@ -1,4 +1,4 @@
-"""Tests of the scenario file model and loader (mtgk.scenario.model)."""
+"""Tests of the scenario file model and loader (mtgk.scenario.model, .reader, .validation)."""
 
 from __future__ import annotations
 

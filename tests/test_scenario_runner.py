@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from mtgk.cards.definitions import Registry
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import card_key, cli_main, known_card, printed_name, run_scenario
+from mtgk.scenario.board import card_key, known_card, printed_name
+from mtgk.scenario.play import run_scenario
+from mtgk.scenario.reader import loads_scenarios
+from mtgk.scenario.runner import cli_main
 
 
 def run(reg: Registry, text: str) -> tuple[bool, str]:

@@ -37,10 +37,10 @@ from mtgk.cards.decks import deck_lines, parse_deck
 from mtgk.cards.definitions import Registry
 from mtgk.log.logfile import read_log
 from mtgk.menus import MORE, AssignMenu, SeatView
+from mtgk.render import Renderer
 from mtgk.rules.engine import Decision
 from mtgk.rules.visibility import Perspective
 from mtgk.tools.cli_base import seat_names
-from mtgk.tools.render import Renderer
 from mtgk.tools.serve import GameServer, game_header, make_server
 from mtgk.tools.viewer import viewer_data
 from tests.conftest import headless_chromium

@@ -16,8 +16,9 @@ from mtgk.agents import RandomAgent
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import load_registry
 from mtgk.rules.engine import Game
-from mtgk.scenario.model import load_scenarios
-from mtgk.scenario.runner import known_card, run_scenario
+from mtgk.scenario.board import known_card
+from mtgk.scenario.play import run_scenario
+from mtgk.scenario.reader import load_scenarios
 from tests.conftest import fake_dist
 
 ROOT = Path(__file__).resolve().parents[1]

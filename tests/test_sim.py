@@ -20,6 +20,9 @@ import pytest
 
 import mtgk.tools.sim
 import mtgk.tools.store
+import mtgk.tools.store.facts
+import mtgk.tools.store.sqlite
+import mtgk.tools.store.summary
 from mtgk.cards.decks import parse_deck
 from mtgk.cards.definitions import Registry
 from mtgk.games.replay import verify
@@ -419,5 +422,6 @@ def test_game_facts_from_a_fold() -> None:
 
 
 def test_doctests() -> None:
-    for mod in (mtgk.tools.sim, mtgk.tools.store):
+    for mod in (mtgk.tools.sim, mtgk.tools.store, mtgk.tools.store.facts,
+                mtgk.tools.store.summary, mtgk.tools.store.sqlite):
         assert doctest.testmod(mod).failed == 0, mod.__name__

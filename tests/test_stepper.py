@@ -198,7 +198,7 @@ def test_no_thread_through_a_whole_env_episode():
 
 
 def _view(reg, log, viewer):
-    from mtgk.tools.render import Renderer
+    from mtgk.render import Renderer
 
     r = Renderer(reg, as_player=viewer)
     return [r.render(env) for env in log]

@@ -1,4 +1,4 @@
-"""The game library (kernel/tools/store.py, ``mtgk db``, ``mtgk sim``) under load and with bad
+"""The game library (kernel/tools/store/, ``mtgk db``, ``mtgk sim``) under load and with bad
 files: concurrent runs and readers, a killed run, duplicates, older, newer, foreign and
 damaged libraries.  What must hold: every game stored once, nothing finished lost, one
 clear line for a file that is refused -- and a refused file is left byte for byte."""

@@ -15,8 +15,8 @@ from mtgk.cards.definitions import Triggered
 from mtgk.cards.loading import load_registry
 from mtgk.games.replay import new_header, run_from_header
 from mtgk.log import events as ev
-from mtgk.scenario.model import loads_scenarios
-from mtgk.scenario.runner import run_scenario
+from mtgk.scenario.play import run_scenario
+from mtgk.scenario.reader import loads_scenarios
 from mtgk.tools.debug import explain
 
 REG = load_registry()

@@ -121,8 +121,9 @@ def test_an_unknown_kind_is_not_verified(played: tuple[LogHeader, list[Envelope]
 
 
 def test_setup_events_must_have_no_cause(tmp_path: Path) -> None:
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import ScenarioLogs, run_scenario
+    from mtgk.scenario.logs import ScenarioLogs
+    from mtgk.scenario.play import run_scenario
+    from mtgk.scenario.reader import loads_scenarios
 
     sc = loads_scenarios("""
 name: bears
@@ -178,8 +179,9 @@ def test_odd_headers_and_numbers_get_one_line_not_a_traceback(
 def test_scenario_logs_written_before_the_header_said_how_still_verify(tmp_path: Path) -> None:
     """`mtgk scenario --log` wrote no meta.scenario_setup/scenario_end before: such a log
     of the current runner re-runs the older way first, diverges, then the current way."""
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import run_scenario, scenario_log_header
+    from mtgk.scenario.logs import scenario_log_header
+    from mtgk.scenario.play import run_scenario
+    from mtgk.scenario.reader import loads_scenarios
 
     # a set-up Saga: re-run the older way (setup outside setting_up), its chapter triggers,
     # so the older way diverges and the current one is tried

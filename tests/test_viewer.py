@@ -32,9 +32,9 @@ from mtgk.games.replay import Seeker
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, decode_log, write_log
+from mtgk.render import Renderer
 from mtgk.rules.layers import compute
 from mtgk.rules.state import State, apply, fold, new_state
-from mtgk.tools.render import Renderer
 from mtgk.tools.sim import plan, play_header
 from mtgk.tools.viewer import build_viewer, viewer_data
 from tests.conftest import headless_chromium
@@ -470,7 +470,7 @@ def test_a_known_card_in_another_hand_says_not_when_it_came(registry: Registry) 
     text = Renderer(registry, 0)
     for env in envs:
         text.advance(env)
-    from mtgk.tools.render import render_state
+    from mtgk.render import render_state
     assert "hand (3): hidden; known: Plains" in render_state(text.state, registry, 0,
                                                               seen=text.seen)
 

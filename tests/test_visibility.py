@@ -10,10 +10,10 @@ from typing import Any
 
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
+from mtgk.render import Renderer, event_json
 from mtgk.rules.engine import Game
 from mtgk.rules.visibility import can_see
-from mtgk.scenario.runner import ScenarioResult
-from mtgk.tools.render import Renderer, event_json
+from mtgk.scenario.play import ScenarioResult
 
 HIDE = """
 name: hide-oakgnarl
@@ -138,7 +138,7 @@ def test_revealed_cards_are_named_to_whom_they_were_shown() -> None:
 def test_mtgk_log_as_the_opponent_hides_the_card(registry: Registry, tmp_path: Any,
                                                  capsys: Any) -> None:
     """End to end: the scenario's log file, printed by ``mtgk log --as PLAYER``."""
-    from mtgk.scenario.runner import write_scenario_log
+    from mtgk.scenario.logs import write_scenario_log
     from mtgk.tools.cli import main
 
     path = write_scenario_log(_hide(registry), tmp_path, registry)

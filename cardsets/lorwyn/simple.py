@@ -374,7 +374,8 @@ S.card("Zephyr Net", enchanted(grant=["defender", "flying"]), enchant=target(cre
 
 # ======================================================================== black
 
-S.vanilla("Moonglove Winnower")  # deathtouch
+S.vanilla("Moonglove Winnower",  # deathtouch
+          "Nath's Buffoon")  # protection from Elves
 
 
 def _thieving_sprite(c: Ctx) -> None:
@@ -437,7 +438,8 @@ S.card("Warren Pilferers", etb(_warren_pilferers, target(creature_card_in_your_g
 
 # ======================================================================== red
 
-S.vanilla("Axegrinder Giant")
+S.vanilla("Axegrinder Giant",
+          "Warren-Scourge Elf")  # protection from Goblins (a creature type: kernel)
 
 
 def _giants_you_control(c: Ctx) -> int:

@@ -5,7 +5,13 @@ primer, "Card Type: Tribal"); a card with changeling is every creature type
 in every zone ("Keyword Ability: Changeling").  Both come for free from the
 kernel: tribal subtypes are creature types in :mod:`mtgk.rules.layers`, and the
 filter vocabulary of :mod:`mtgk.cards.filters` (``docs/filters.md``) says which
-objects "Goblin", "Goblin creature", "Goblin card" and "Goblin spell" mean.
+objects "Goblin", "Goblin creature", "Goblin card" and "Goblin spell" mean.  A few
+need plugins besides: extra activation costs and restrictions -- "Remove four hoofprint
+counters", "Tap four untapped Merfolk you control", "Activate only during your turn"
+(:mod:`mtgk.plugins.costs`), "no more than twice each turn"
+(:func:`mtgk.plugins.history.no_more_than`) -- Summon the School's ability works from its
+owner's graveyard (``Activated.zones``), and Militia's Pride's token enters tapped and
+attacking (:mod:`mtgk.plugins.combat_entry`).
 
 Oracle wordings are used, with the 2007 rules where they differ: "target
 player" where today's Oracle says "target player or planeswalker" (Giant's
@@ -21,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgk.cards.definitions import Effect
+from mtgk.cards.definitions import Activated, Effect, Triggered
 from mtgk.cards.dsl import (
     activated,
     controller,
@@ -57,6 +63,9 @@ from mtgk.cards.filters import (
 )
 from mtgk.cards.filters import spell as a_spell
 from mtgk.log import events as ev
+from mtgk.plugins.combat_entry import put_into_combat_attacking
+from mtgk.plugins.costs import DURING_YOUR_TURN, ability, cost, remove_counters, tap_untapped
+from mtgk.plugins.history import no_more_than
 from mtgk.plugins.regeneration import regenerate, regenerate_target
 from mtgk.plugins.tribal import (
     creatures_of,
@@ -71,10 +80,12 @@ from mtgk.rules.seats import is_active, same_team
 from .cards import S
 
 SKIPPED: dict[str, str] = {}
-# Hoofprints of the Stag, Militia's Pride (more_b.py) and Summon the School (more_c.py) are
-# defined with the other remaining Lorwyn cards.
 # Rebellion of the Flamekin (Tribal Enchantment -- Elemental, "whenever you clash") is
-# defined with the other clash cards, in clash.py.
+# defined with the other clash cards, in clash.py, and Fodder Launch (Tribal Sorcery --
+# Goblin, "as an additional cost ... sacrifice a Goblin") with the other additional costs,
+# in additional_costs.py.
+
+FLYING_ELEMENTAL = "Elemental (Hoofprints)"  # the key of a 4/4 white flying "Elemental"
 
 
 # ============================================================ tokens
@@ -144,6 +155,9 @@ def _cairn_wanderer(v: View, src: int) -> list[tuple[str, str, list[int], Any]]:
 
 
 S.card("Cairn Wanderer", static(_cairn_wanderer, "keywords of creature cards in graveyards"))
+
+S.card("Fire-Belly Changeling",  # changeling
+       ability(cost("{R}", no_more_than(2)), self_pump(1, 0)))
 
 
 # ============================================================ white
@@ -436,6 +450,57 @@ def _rootgrapple(c: Ctx) -> None:
 
 
 S.card("Rootgrapple", spell(_rootgrapple, target(noncreature_permanent)))
+
+
+# ============================================================ tribal enchantments and sorceries
+# with costs beyond mana (mtgk.plugins.costs) and triggers of their own
+
+def _you_drew(v: View, src: int, e: Any) -> bool:
+    return bool(e.reason == "draw" and e.to_zone == "hand" and e.new_obj in v.state.objects
+                and v.obj(e.new_obj).owner == controller(v, src))
+
+
+S.card("Hoofprints of the Stag",
+       triggered(ev.ZoneChanged, _you_drew,
+                 may(lambda c: c.put_counters(me(c), "hoofprint", 1), "put a hoofprint counter?"),
+                 text="whenever you draw a card"),
+       ability(cost("{2}{W}", remove_counters("hoofprint", 4), DURING_YOUR_TURN),
+               create(FLYING_ELEMENTAL)))
+
+
+def _nontoken_attackers(v: View, src: int, e: Any) -> list[int]:
+    you = controller(v, src)
+    return [a for a, _t in e.attacks if a in v.state.objects and not v.obj(a).token
+            and v.chars(a).controller == you and v.chars(a).is_creature]
+
+
+def _militias_pride(c: Ctx) -> None:
+    """You may pay {W}. If you do, create a 1/1 white Kithkin Soldier creature token that's
+    tapped and attacking."""
+    if c.pay(c.you, "{W}", "pay {W} to create a Kithkin Soldier tapped and attacking?"):
+        for tok in c.create_token("Kithkin Soldier", tapped=True):
+            put_into_combat_attacking(c.game, tok, c.you)
+
+
+S.card("Militia's Pride",
+       Triggered((ev.AttackersDeclared.TAG,),
+                 lambda v, src, e: bool(_nontoken_attackers(v, src, e)), _militias_pride,
+                 text="whenever a nontoken creature you control attacks",
+                 each=_nontoken_attackers))
+
+
+def _return_from_graveyard(c: Ctx) -> None:
+    """Return ~ from your graveyard to your hand."""
+    o = c.state.objects.get(c.source)
+    if o is not None and o.zone == "graveyard":
+        c.bounce(c.source)
+
+
+S.card("Summon the School",
+       spell(create("Merfolk Wizard", 2)),
+       Activated(cost("", tap_untapped(kind("Merfolk"), 4, "four untapped Merfolk")),
+                 _return_from_graveyard, zones=("graveyard",),
+                 text="Tap four untapped Merfolk you control: Return ~ from your graveyard"))
 
 
 # ============================================================ "reveal a [type] card from your hand"

@@ -175,7 +175,7 @@ class Table:
 
     def board(self, seat: int) -> str:
         """The board as ``seat`` sees it, in text (``mtgk replay --as``)."""
-        from mtgk.tools.render import render_state
+        from mtgk.render import render_state
 
         self.view.catch_up(self.game.log)
         return render_state(self.view.state, self.setup.reg, as_player=seat,

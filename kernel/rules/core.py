@@ -215,7 +215,7 @@ class GameCore(KeptFacts):
 
     def diag(self) -> Any:
         """The kernel's diagnostics logger for this game (structlog), bound to its seed;
-        silent unless structlog is configured (``mtgk -v``, :func:`mtgk.tools.diag.configure`)."""
+        silent unless structlog is configured (``mtgk -v``, :func:`mtgk.diag.configure`)."""
         if not structlog.is_configured():
             return _SILENT
         return log.bind(seed=self.seed)

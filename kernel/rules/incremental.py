@@ -30,7 +30,8 @@ characteristics with a full computation after every event, would find one that d
 from __future__ import annotations
 
 from mtgk.rules.definitions import Registry, Static
-from mtgk.rules.layers import APPLIERS, LAYER_CHANGES, Chars
+from mtgk.rules.layers import APPLIERS, Chars
+from mtgk.rules.names import LAYER_CHANGES
 from mtgk.rules.state import State
 
 SOME_LAYERS = frozenset({"6", "7b", "7c", "7d"})

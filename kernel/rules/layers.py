@@ -85,7 +85,7 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from mtgk.rules.definitions import SpellAbility
 from mtgk.rules.errors import blame
-from mtgk.rules.names import CHANGELING, LAYERS, Layer
+from mtgk.rules.names import ALL_CHANGES, CHANGELING, LAYER_CHANGES, LAYER_ORDER, Layer, layer_named
 from mtgk.rules.subtypes import (
     SUBTYPE_OWNERS,
     creature_types,
@@ -96,9 +96,6 @@ from mtgk.rules.subtypes import (
 if TYPE_CHECKING:
     from mtgk.rules.definitions import Registry
     from mtgk.rules.state import Obj, State
-
-LAYER_ORDER: Final[tuple[Layer, ...]] = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
-"""The layers effects are applied in (CR 613.1; layer 3, text-changing, has no effects here)."""
 
 CHARS_FIELDS: Final = (
     "name", "types", "supertypes", "subtypes", "ctypes", "all_ctypes", "colors", "power",
@@ -407,23 +404,7 @@ def register_effect_kind(kind: str, layer: Layer,
                          fn: Callable[[Chars, Any, Any], None]) -> None:
     """Let a plugin add a kind of continuous effect (its layer and how it applies);
     ``ValueError`` for a layer that is not one of :data:`~mtgk.rules.names.LAYERS`."""
-    if layer not in LAYERS:
-        raise ValueError(f"register_effect_kind({kind!r}): {layer!r} is not a layer (one "
-                         f"of {', '.join(LAYERS)})")
-    APPLIERS[kind] = (layer, fn)
-
-
-LAYER_CHANGES: dict[str, frozenset[str]] = {
-    "2": frozenset({"controller"}),
-    "3": frozenset({"text"}),
-    "4": frozenset({"types"}),
-    "5": frozenset({"colors"}),
-    "6": frozenset({"abilities"}),
-    **{layer: frozenset({"pt"}) for layer in ("7a", "7b", "7c", "7d")}}
-"""What the effects of each layer (from 2 on) change, in the groups of
-``mtgk.rules.filters.Reads``; an effect kind a plugin adds to a layer must keep to it."""
-ALL_CHANGES = frozenset({"controller", "text", "types", "colors", "abilities", "pt",
-                         "mana_value"})
+    APPLIERS[kind] = (layer_named(layer, f"register_effect_kind({kind!r})"), fn)
 
 
 class View:

@@ -36,6 +36,28 @@ Layer = Literal["1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d"]
 """A layer of continuous effects (CR 613.1): copy, control, text, type, color, abilities,
 power/toughness (characteristic-defining, setting, modifying, switching)."""
 LAYERS: Final[tuple[Layer, ...]] = get_args(Layer)
+LAYER_ORDER: Final[tuple[Layer, ...]] = ("1", "2", "4", "5", "6", "7a", "7b", "7c", "7d")
+"""The layers effects are applied in (CR 613.1; layer 3, text-changing, has no effects here)."""
+
+LAYER_CHANGES: dict[str, frozenset[str]] = {
+    "2": frozenset({"controller"}),
+    "3": frozenset({"text"}),
+    "4": frozenset({"types"}),
+    "5": frozenset({"colors"}),
+    "6": frozenset({"abilities"}),
+    **{layer: frozenset({"pt"}) for layer in ("7a", "7b", "7c", "7d")}}
+"""What the effects of each layer (from 2 on) change, in the groups of
+``mtgk.rules.filters.Reads``; an effect kind a plugin adds to a layer must keep to it."""
+ALL_CHANGES = frozenset({"controller", "text", "types", "colors", "abilities", "pt",
+                         "mana_value"})
+
+
+def layer_named(name: str, what: str = "a layer") -> Layer:
+    """``name`` as a :data:`Layer`; ``ValueError`` naming ``what`` if it is none."""
+    for layer in LAYERS:
+        if layer == name:
+            return layer
+    raise ValueError(f"{what}: {name!r} is not a layer (one of {', '.join(LAYERS)})")
 
 
 _ZONE_NAMED: Final[dict[str, Zone]] = {z: z for z in ZONES}

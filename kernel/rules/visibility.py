@@ -38,7 +38,7 @@ this module decides what that is.  The model, in four rules:
    by the same rules: an id of an object the player can't follow becomes ``0``.
 
 :class:`Perspective` keeps what the rules above need while a log is folded
-(:class:`mtgk.tools.render.Renderer` folds one along); :meth:`Perspective.mask_event`
+(:class:`mtgk.render.Renderer` folds one along); :meth:`Perspective.mask_event`
 gives an event's fields as a player may see them.
 
 >>> from mtgk.log import events as ev

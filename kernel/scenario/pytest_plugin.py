@@ -23,7 +23,7 @@ def _reg() -> Any:
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    from mtgk.scenario.model import is_scenario_test_file
+    from mtgk.scenario.reader import is_scenario_test_file
     if file_path.suffix == ".yaml" and is_scenario_test_file(file_path):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
@@ -42,7 +42,7 @@ class ScenarioItem(pytest.Item):
         self.scenario = scenario
 
     def runtest(self) -> None:
-        from mtgk.scenario.runner import run_scenario
+        from mtgk.scenario.play import run_scenario
         result = run_scenario(self.scenario, _reg())
         if not result.passed:
             raise ScenarioFailure(result.reason)

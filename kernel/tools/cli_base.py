@@ -1,27 +1,29 @@
-"""What the ``mtgk`` subcommands share: the command table, bad-input errors, reading a
-log with its problems reported, the game options of ``play`` and ``sim``.
+"""What the ``mtgk`` subcommands share: bad-input errors, reading a log with its problems
+reported, the game options of ``play`` and ``sim``, the moment options of ``replay`` and
+``scenario export``, the global options' set-up.
 
-:mod:`mtgk.tools.cli` (the commands on logs and games) and :mod:`mtgk.tools.cli_view`
-(``view``, ``sim``, ``db``) both build on this module; neither imports the other's
-internals.
+The commands themselves are the modules of :mod:`mtgk.tools.commands`, one a command, each
+built on this module (none imports another's); :mod:`mtgk.tools.cli` lists them.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 import msgspec
 
+from mtgk import diag
 from mtgk.cards.decks import DeckError, builtin_decks, load_deck
 from mtgk.cards.definitions import Registry
 from mtgk.cards.loading import PluginError, load_registry
 from mtgk.games.replay import DEFAULT_MAX_TURNS
-from mtgk.log.events import EVENT_TYPES
+from mtgk.log.events import EVENT_TYPES, Envelope
 from mtgk.log.logfile import (
     CorruptLogError,
     ForeignFileError,
@@ -36,23 +38,19 @@ from mtgk.log.logfile import (
     newer_kernel,
     problem_summary,
 )
+from mtgk.render import Renderer, clean, fold_note
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS
 from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS, attack_meta
 from mtgk.search import AGENTS
+from mtgk.tools.debug import find_moment
 from mtgk.tools.human import HumanAgent
-from mtgk.tools.render import clean
 
 PEOPLE: dict[str, Callable[[int], Any]] = {"human": HumanAgent}
 """Agent kinds that are a person at the terminal (``mtgk play`` only: not ``sim``, ``branch``
 or anything else that plays without one)."""
 
 Runner = Callable[[argparse.Namespace], int]
-Setup = Callable[[argparse.ArgumentParser], Runner]
-
-COMMANDS: list[tuple[str, str, Setup, bool]] = []
-PASSTHROUGH: dict[str, Callable[[list[str], list[str]], int]] = {}
-"""Commands that parse their own arguments: name -> fn(arguments, global options given
-before the command's name)."""
+"""What runs a command: ``run(args)`` returns the exit status."""
 
 
 class UserError(Exception):
@@ -63,27 +61,17 @@ class UserError(Exception):
         self.status = status
 
 
-def command(name: str, help: str, common: bool = True) -> Callable[[Setup], Setup]:
-    """Register a subcommand: ``setup(parser)`` adds its arguments and returns its runner.
-
-    ``common=False`` leaves out the global options (for commands that pass
-    their arguments on to another program).
-    """
-    def deco(setup: Setup) -> Setup:
-        COMMANDS.append((name, help, setup, common))
-        return setup
-    return deco
-
-
 # --------------------------------------------------------------------------
 # shared helpers
 
 
-def out() -> IO[str]:
+def stdout() -> IO[str]:
+    """Where results go: standard output (as it is now)."""
     return sys.stdout
 
 
 def err(msg: str) -> None:
+    """Print ``msg`` on standard error."""
     print(msg, file=sys.stderr)
 
 
@@ -399,3 +387,87 @@ def game_decks(args: argparse.Namespace) -> tuple[Registry, list[str], list[list
     except DeckError as exc:
         raise UserError(str(exc)) from None
     return reg, names, decks
+
+
+def versus(items: Sequence[str], teams: Sequence[Sequence[int]] | None = None) -> str:
+    """Seats' names (or decks) side against side: ``Alice vs Bob``, and by team where
+    there are teams (Two-Headed Giant: ``Alice & Carol vs Bob & Dave``).
+
+    >>> versus(["Alice", "Bob", "Carol", "Dave"], [[0, 2], [1, 3]])
+    'Alice & Carol vs Bob & Dave'
+    >>> versus(["Alice", "Bob", "Carol"])
+    'Alice vs Bob vs Carol'
+    """
+    if not teams or any(not 0 <= p < len(items) for t in teams for p in t):
+        return " vs ".join(items)
+    return " vs ".join(" & ".join(items[p] for p in t) for t in teams)
+
+
+def fold_warning(r: Renderer) -> None:
+    """Warn on standard error of the events ``r`` could not fold into its state."""
+    if r.fold_errors:
+        err(fold_message(r.fold_errors))
+
+
+def fold_message(errors: Sequence[tuple[int, str]]) -> str:
+    """The warning about events that could not be folded (:func:`fold_note`)."""
+    return f"mtgk: warning: {fold_note(errors)}"
+
+
+def moment_arg(args: argparse.Namespace, envs: Sequence[Envelope], what: str = "--at",
+               broken: str = "") -> int:
+    """The event ``--at N`` or ``--turn T [--step S]`` designates (exactly one is needed).
+
+    ``broken``: the log is damaged or torn after its events ``envs`` (what happened, for
+    the message); a moment past them is then the damaged file's failure (exit status 1),
+    not bad usage."""
+    if args.turn is None and args.step is not None:
+        raise UserError("--step needs --turn")
+    if (args.at is None) == (args.turn is None):
+        raise UserError(f"give either {what} N or --turn T [--step S]")
+    if args.at is not None:
+        if broken and args.at >= len(envs):
+            raise UserError(f"{what} {args.at}: the log is {broken} before event {args.at}: "
+                            f"only events 0 to {len(envs) - 1} are the log in sequence",
+                            status=1)
+        return event_index(args.at, len(envs), what)
+    try:
+        return find_moment(envs, args.turn, args.step)
+    except LookupError as exc:
+        if broken:
+            raise UserError(f"{exc} (the log is {broken} after event {len(envs) - 1}; the "
+                            "moment may be in what was lost)", status=1) from None
+        raise UserError(str(exc)) from None
+
+
+@contextlib.contextmanager
+def folding() -> Iterator[None]:
+    """Report a log that cannot be folded (events this kernel can't read left objects
+    out) as an error (exit status 1), not a traceback."""
+    try:
+        yield
+    except (KeyError, IndexError, ValueError, AttributeError) as exc:
+        raise UserError(f"the game state cannot be computed from this log: "
+                        f"{type(exc).__name__}: {exc} (does it hold events this kernel "
+                        "cannot read?)", status=1) from None
+
+
+def cause_text(cause: int) -> str:
+    """An event's cause in words (where two events differ only in it)."""
+    return "no cause" if cause < 0 else f"caused by event {cause}"
+
+
+def event_line(r: Renderer, env: Envelope) -> str:
+    """``N text``: event ``env`` described by ``r`` (which has seen the events before it)."""
+    return f"{env.seq} {r.describe(env)}"
+
+
+def add_common(p: argparse.ArgumentParser, suppress: bool) -> None:
+    """The global options (``-v``, ``--log-json``, ``--strict``) on ``p``."""
+    diag.add_common_options(p, suppress)
+
+
+def configure(args: argparse.Namespace) -> None:
+    """Set up the diagnostics the global options ask for."""
+    diag.configure(verbosity=int(getattr(args, "verbose", 0) or 0),
+                   json=bool(getattr(args, "log_json", False)))

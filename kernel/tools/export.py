@@ -49,12 +49,12 @@ from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader
+from mtgk.render import Renderer
 from mtgk.rules.engine import Decision
 from mtgk.rules.seats import next_turn
 from mtgk.rules.state import Obj, State, apply, new_state
 from mtgk.stepper import Stepper
 from mtgk.tools.debug import map_choice, map_event_ids
-from mtgk.tools.render import Renderer
 
 __all__ = ["Export", "ExportCheck", "ExportError", "check_export", "export_scenario",
            "exportable", "priority_point"]
@@ -421,8 +421,9 @@ def check_export(export: Export, header: LogHeader, envelopes: Sequence[Envelope
     the scenario runs with its own seed.
     """
     from mtgk.games.replay import same_event
-    from mtgk.scenario.model import loads_scenarios
-    from mtgk.scenario.runner import ScenarioFailed, ScenarioRun
+    from mtgk.scenario.board import ScenarioFailed
+    from mtgk.scenario.play import ScenarioRun
+    from mtgk.scenario.reader import loads_scenarios
 
     at = export.at
     original = _state_at(envelopes, at)

@@ -29,9 +29,9 @@ import msgspec
 from mtgk.cards.definitions import Registry
 from mtgk.log.logfile import LogHeader, write_log
 from mtgk.menus import MORE, PRIORITY_STEPS, Menu, Stops, decision_menu, mana_choices
+from mtgk.render import Renderer, numbered_name, render_state
 from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.stepper import Stepper
-from mtgk.tools.render import Renderer, numbered_name, render_state
 
 __all__ = ["HELP", "QUIT", "UNDO", "HumanAgent", "Played", "mana_choices", "play"]
 

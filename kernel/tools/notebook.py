@@ -18,9 +18,9 @@ from html import escape
 from typing import Any
 
 from mtgk.cards.definitions import Registry
+from mtgk.render import characteristics, clean, step_name
 from mtgk.rules.engine import Game
 from mtgk.rules.state import State
-from mtgk.tools.render import characteristics, clean, step_name
 
 __all__ = ["board_html", "load_ipython_extension"]
 

@@ -13,7 +13,7 @@ Perspectives
 ------------
 Every state is computed here, in Python, with the kernel's own code (the
 projector :func:`mtgk.rules.state.apply`, the layer system
-:func:`mtgk.rules.layers.compute` and :class:`mtgk.tools.render.Renderer`, which masks
+:func:`mtgk.rules.layers.compute` and :class:`mtgk.render.Renderer`, which masks
 hidden cards).  A page holds one or more *perspectives*: "everyone" (all
 cards shown) and one per player.  Built for one player (``as_player``), the
 page holds that player's perspective only, so the hidden information is not
@@ -69,8 +69,8 @@ from mtgk.cards.definitions import KEYWORDS, Registry
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
 from mtgk.log.logfile import LogHeader, event_tag
+from mtgk.render import FOLD_NOTE, Renderer, characteristics, clean, fold_note
 from mtgk.rules.state import Obj, StackItem, State
-from mtgk.tools.render import FOLD_NOTE, Renderer, characteristics, clean, fold_note
 
 __all__ = ["DEFAULT_EVERY", "LiveView", "build_viewer", "viewer_data", "write_viewer"]
 

@@ -1,51 +1,16 @@
-"""Human-readable rendering of events and states, optionally from one player's seat.
-
-:class:`Renderer` turns a log into one line per event, naming cards and
-players instead of ids.  It folds the events as it goes (into a state of its
-own), so every event is described with the state as it was just before it,
-and it remembers the name of every object it has seen, so that objects which
-have since changed zones (and ids) are still named.
-
-With a *viewer* (``as_player``), hidden information is masked the way that
-player would see it (the rules are :mod:`mtgk.rules.visibility`'s; the renderer
-folds a :class:`~mtgk.rules.visibility.Perspective` along): cards in the other
-player's hand, every library's contents and order, and face-down exiled cards
-read as "a card", unless the object's ``known_to`` (or a
-:class:`~mtgk.log.events.Revealed` event) includes the viewer; what is public (a
-land played, a spell cast, a card discarded) is named.  :func:`event_json` and
-:func:`mask_state` give events and states as the viewer may see them.  Every
-text is :func:`clean`: control characters in names are escaped.
-
-:func:`render_state` describes a whole state: turn and step, each player,
-the battlefield (characteristics after layers), exile, the stack, combat,
-pending triggers and the next decision.
-
->>> from mtgk.log import events as ev
->>> from mtgk.log.events import Envelope
->>> r = Renderer()
->>> r.render(Envelope(0, -1, ev.GameStarted(players=("Alice", "Bob"), seed=1)))
-'0 Game started: Alice vs Bob (seed 1, rules lorwyn-2007)'
->>> _ = r.render(Envelope(1, -1, ev.ObjectCreated(obj=1, card="Forest", owner=0, zone="hand")))
->>> r.render(Envelope(2, -1, ev.LandPlayed(player=0, obj=1, new_obj=2)))
-'2 Alice plays Forest'
->>> r.render(Envelope(3, -1, ev.CounterPlaced(obj=2, kind="loyalty", n=3)))
-'3 Forest: loyalty 0 → 3'
->>> bob = Renderer(as_player=1)
->>> _ = bob.render(Envelope(0, -1, ev.GameStarted(players=("Alice", "Bob"), seed=1)))
->>> bob.render(Envelope(1, -1, ev.ObjectCreated(obj=1, card="Forest", owner=0, zone="hand")))
-"1 a card is put into Alice's hand"
-"""
+"""The words of events: :class:`Renderer` renders a log one event after the other,
+folding them into a state of its own (see :mod:`mtgk.render`), and
+:func:`render_event` / :func:`render_log` are its short forms."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from mtgk.cards.definitions import KEYWORDS, Registry
-from mtgk.cards.rendering import RENDERERS, register_renderer
+from mtgk.cards.definitions import Registry
+from mtgk.cards.rendering import RENDERERS
 from mtgk.log import events as ev
 from mtgk.log.answers import Action
 from mtgk.log.events import Envelope, ref_player
@@ -56,37 +21,15 @@ from mtgk.rules.visibility import (
     PLAYER_FIELDS,
     PUBLIC_FLAGS,
     Perspective,
-    follows,
     map_choice,
-    sees,
 )
 
 if TYPE_CHECKING:
-    from mtgk.rules.layers import Chars
+    pass
+from mtgk.render.words import HIDDEN, UNKNOWN_PLAYER, clean, numbered_name, plain_repr, step_name
 
-__all__ = [
-    "HIDDEN",
-    "Renderer",
-    "can_see",
-    "characteristics",
-    "clean",
-    "FOLD_NOTE",
-    "event_json",
-    "fold_note",
-    "mask_state",
-    "register_renderer",
-    "render_event",
-    "render_log",
-    "render_state",
-    "state_json",
-]
-
-HIDDEN = "a card"
-"""How a card the viewer cannot see is named."""
-
-UNKNOWN_PLAYER = "an unknown player"
-"""Whose an object is when the state doesn't know it: a record read after damage that
-names an object made in the damaged part (never guessed)."""
+__all__ = ["FOLD_NOTE", "SBA_REASONS", "Renderer", "event_name", "fold_note", "render_event",
+           "render_log"]
 
 _PUBLIC_ZONES = ("battlefield", "graveyard", "stack", "exile")
 _REASONS = {
@@ -96,52 +39,6 @@ _REASONS = {
 
 
 _REF_FIELDS = frozenset({"obj", "new_obj", "source", "target", "item", "to", "attached_to"})
-
-def _clashed(r: Renderer, e: Any) -> str:
-    who = r.player(e.player)
-    if not e.obj:
-        return f"{who} clashes with an empty library" + (" and wins" if e.won else "")
-    card = e.card or r.obj(e.obj)
-    to = f", puts it on the {e.to}" if e.to else ""
-    won = "wins" if e.won else "doesn't win"
-    return f"{who} clashes: reveals {card} (mana value {e.mana_value}){to} and {won}"
-
-
-def _prevented(r: Renderer, e: Any) -> str:
-    return f"{e.amount} damage {r.obj(e.source)} would deal to {r.ref(e.target)} is prevented"
-
-
-register_renderer("Clashed", _clashed)
-register_renderer("DamagePrevented", _prevented)
-
-
-def can_see(o: Obj, viewer: int | None) -> bool:
-    """Whether ``viewer`` (a player, or ``None`` for everyone's view) may see what ``o`` is.
-
-    >>> o = Obj(id=1, card_id=1, card="Shock", owner=0, controller=0, zone="hand")
-    >>> can_see(o, 0), can_see(o, 1), can_see(o, None)
-    (True, False, True)
-    """
-    return sees(o, viewer)
-
-
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e"
-                      "\u2066-\u2069]")
-
-
-def clean(text: str) -> str:
-    """``text`` fit for a terminal: control characters (escape sequences, carriage
-    returns, newlines, bidirectional overrides) written as ``\\x1b``-style escapes.
-
-    Names in a log (players, cards, decks) are whatever the log says; printed raw,
-    an escape sequence in one would act on the terminal.
-
-    >>> print(clean("Bob\\x1b[2J\\nAlice"))
-    Bob\\x1b[2J\\nAlice
-    """
-    if text.isprintable():
-        return text
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def _zone_visible(zone: str, owner: int, viewer: int | None, face_down: bool = False) -> bool:
@@ -156,22 +53,8 @@ def _zone_visible(zone: str, owner: int, viewer: int | None, face_down: bool = F
     return False
 
 
-def step_name(step: str) -> str:
-    """A step's name in words: ``precombat_main`` -> ``precombat main``."""
-    return step.replace("_", " ")
-
-
 def _mana(m: str) -> str:
     return "".join(f"{{{c}}}" for c in m) if m else "nothing"
-
-
-def _plain_repr(x: Any) -> str:
-    if isinstance(x, str):
-        return x
-    try:
-        return msgspec.json.encode(x).decode()
-    except (TypeError, msgspec.EncodeError):
-        return repr(x)
 
 
 def _ability_label(ab: Any, index: int) -> str:
@@ -220,18 +103,6 @@ SBA_REASONS = {
 """How state-based moves to the graveyard read in the log."""
 
 
-def numbered_name(name: str, o: Obj) -> str:
-    """``name`` told apart from identical cards: with the number of the physical card
-    (``card_id``, the same in every zone and after an undo: a game re-run gives its cards
-    the same numbers).
-
-    >>> numbered_name("Forest", Obj(id=40, card_id=12, card="Forest", owner=0,
-    ...                             controller=0, zone="battlefield"))
-    'Forest #12'
-    """
-    return f"{name} #{o.card_id or o.id}"
-
-
 class Renderer:
     """Renders envelopes one after the other (see the module docs).
 
@@ -273,7 +144,7 @@ class Renderer:
         """A player's name."""
         players = self.state.players
         if not isinstance(p, int) or isinstance(p, bool):
-            return f"player {_plain_repr(p)}"
+            return f"player {plain_repr(p)}"
         return players[p].name if 0 <= p < len(players) else f"player {p}"
 
     def obj(self, oid: int) -> str:
@@ -355,7 +226,8 @@ class Renderer:
                 return self.item(it)
         return self._gone(item)
 
-    def _targets(self, targets: Sequence[int]) -> str:
+    def targeting(self, targets: Sequence[int]) -> str:
+        """`` targeting X, Y`` (``""`` for no targets)."""
         return f" targeting {self.refs(targets)}" if targets else ""
 
     # ------------------------------------------------------------------ events
@@ -537,7 +409,7 @@ class Renderer:
         try:
             return self._choice(kind, c, self.viewer is None or player == self.viewer)
         except (TypeError, ValueError, IndexError, KeyError):
-            return _plain_repr(self.masked(c))
+            return plain_repr(self.masked(c))
 
     def _choice(self, kind: str, c: Any, mine: bool) -> str:
         if kind == "priority" and isinstance(c, list | Action) and c:
@@ -557,7 +429,7 @@ class Renderer:
         if kind == "order":
             return ", then ".join(self._find_item(i) for i in c)
         if kind in PLAIN_CHOICE_KINDS:
-            return _plain_repr(c)
+            return plain_repr(c)
         return self._named(c, mine or kind in _PUBLIC_CHOICES)
 
     def _named(self, x: Any, public: bool) -> str:
@@ -578,7 +450,7 @@ class Renderer:
             return x
         if isinstance(x, list | tuple):
             return ", ".join(self._named(i, public) for i in x) if x else "none"
-        return _plain_repr(self.masked(x))
+        return plain_repr(self.masked(x))
 
     def named_by(self, e: ev.Event) -> set[int]:
         """The objects decision ``e`` names to the viewer whatever they saw before (see
@@ -617,7 +489,7 @@ class Renderer:
             return f"play {self.public_name(a[1])}"
         if kind == "cast":
             oid, targets, modes, x, alt = (list(a) + [[], [], 0, ""])[1:6]
-            text = f"cast {self.public_name(oid)}{self._targets(targets)}"
+            text = f"cast {self.public_name(oid)}{self.targeting(targets)}"
             if modes:
                 text += f" (modes {', '.join(map(str, modes))})"
             if x:
@@ -637,9 +509,9 @@ class Renderer:
                 acts = self.registry[card].activated  # (a copy's: the copied card's)
                 if 1 <= idx <= len(acts):
                     label = self.ability_text(acts[idx - 1][0])
-            text = f"activate {self.public_name(oid)}: {label}{self._targets(targets)}"
+            text = f"activate {self.public_name(oid)}: {label}{self.targeting(targets)}"
             return text + (f" with X={x}" if x else "")
-        return _plain_repr(self.masked(a))
+        return plain_repr(self.masked(a))
 
     def _ZoneChanged(self, e: ev.ZoneChanged) -> str:
         o = self.state.objects.get(e.obj)
@@ -743,7 +615,7 @@ class Renderer:
             return f"{self.obj(e.obj)}: {e.key} set"
         if e.key in ("exiled_with", "known_to_controllers_of") and isinstance(e.value, int):
             return f"{self.obj(e.obj)}: {e.key} = {self.obj(e.value)}"
-        return f"{self.obj(e.obj)}: {e.key} = {_plain_repr(self.masked(e.value))}"
+        return f"{self.obj(e.obj)}: {e.key} = {plain_repr(self.masked(e.value))}"
 
     def _LandPlayed(self, e: ev.LandPlayed) -> str:
         name = self.public_name(e.obj)
@@ -763,7 +635,7 @@ class Renderer:
 
     def _SpellCast(self, e: ev.SpellCast) -> str:
         name = self.public_name(e.obj)
-        text = f"{self.player(e.controller)} casts {name}{self._targets(e.targets)}"
+        text = f"{self.player(e.controller)} casts {name}{self.targeting(e.targets)}"
         if e.modes:
             text += f" (modes {', '.join(map(str, e.modes))})"
         if e.x:
@@ -782,7 +654,7 @@ class Renderer:
         hidden = o is not None and o.face_down and not self.sees(o)
         return (f"{self.player(e.controller)} activates {self.public_name(e.source)}: "
                 f"{'ability' if hidden else self.ability_text(e.ability)}"
-                f"{self._targets(e.targets)}" + (f" with X={e.x}" if e.x else ""))
+                f"{self.targeting(e.targets)}" + (f" with X={e.x}" if e.x else ""))
 
     def _AbilityTriggered(self, e: ev.AbilityTriggered) -> str:
         o = self.state.objects.get(e.source)
@@ -791,7 +663,7 @@ class Renderer:
         return f"{self.obj(e.source)}'s {self.ability_text(e.ability)} triggers"
 
     def _TriggerPutOnStack(self, e: ev.TriggerPutOnStack) -> str:
-        text = f"{self._find_item(e.item)} goes on the stack{self._targets(e.targets)}"
+        text = f"{self._find_item(e.item)} goes on the stack{self.targeting(e.targets)}"
         if e.modes:
             text += f" (modes {', '.join(map(str, e.modes))})"
         return text
@@ -895,7 +767,7 @@ class Renderer:
             pass
         if params is None:
             return kind
-        return f"{kind} {_plain_repr(self.seen.mask_params(params, self.state))}"
+        return f"{kind} {plain_repr(self.seen.mask_params(params, self.state))}"
 
     def _EffectCreated(self, e: ev.EffectCreated) -> str:
         on = f" on {self.refs(e.objs)}" if e.objs else ""
@@ -954,7 +826,7 @@ def _unfoldable(e: ev.Event, state: State) -> str:
     if isinstance(e, ev.ObjectFlagged) and e.key == "known_to" and e.value is not None and (
             not isinstance(e.value, list | tuple) or not all(
                 isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n for p in e.value)):
-        return f"ObjectFlagged.value of known_to is {_plain_repr(e.value)}, not players of this game"
+        return f"ObjectFlagged.value of known_to is {plain_repr(e.value)}, not players of this game"
     cls = type(e)
     fields = _PLAYER_FIELDS_OF.get(cls)
     if fields is None:
@@ -1002,311 +874,3 @@ def render_log(envelopes: Iterable[Envelope], registry: Registry | None = None,
     for env in envelopes:
         yield r.render(env)
 
-
-# --------------------------------------------------------------------------
-# JSON views
-
-
-def event_json(env: Envelope, renderer: Renderer | None = None) -> dict[str, Any]:
-    """An envelope as a JSON Lines record (``seq``, ``cause``, ``type``, ``v``, ``event``).
-
-    With a renderer that has a viewer, the record is the event as the viewer may
-    see it (see :mod:`mtgk.rules.visibility`), and the renderer must have *just folded*
-    ``env`` (:meth:`Renderer.advance`): private fields the viewer may not see are
-    ``null`` (orders ``[]``), the seed ``null``, the ids of objects the viewer
-    can't follow 0; ``cards`` maps the ids of the objects the event names that the
-    viewer can follow to their names (``null``: face down), and a
-    :class:`~mtgk.log.events.Revealed` event shown to the viewer lists the names it
-    shows in ``revealed``.
-    """
-    from mtgk.log.logfile import UnknownEvent
-
-    e = env.event
-    if isinstance(e, UnknownEvent):  # for a viewer, not its fields: they can't be masked
-        viewer = renderer.viewer if renderer is not None else None
-        return {"seq": env.seq, "cause": env.cause, "type": e.tag, "v": e.version,
-                "event": msgspec.msgpack.decode(e.raw) if viewer is None else None}
-    if renderer is None or renderer.viewer is None:
-        body = {name: getattr(e, name) for name in e.__struct_fields__}
-        return {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION,
-                "event": body}
-    seen = renderer.seen
-    rec: dict[str, Any] = {"seq": env.seq, "cause": env.cause, "type": e.TAG, "v": e.VERSION,
-                           "event": seen.mask_event(e, renderer.state),
-                           "cards": {str(k): v for k, v in seen.event_cards(e).items()}}
-    if isinstance(e, ev.Revealed):
-        names = seen.revealed_names(e, renderer.state)
-        if names:
-            rec["revealed"] = names
-    return rec
-
-
-def mask_state(state: State, viewer: int | None, seen: Perspective | None = None) -> State:
-    """A copy of ``state`` as ``viewer`` may see it (``seen``: the viewer's
-    :class:`~mtgk.rules.visibility.Perspective`, folded up to ``state``, for what was
-    revealed and how cards were followed; without it, nothing was).
-
-    No seed.  Objects the viewer can't follow (every library card, the cards of
-    other players' hands) are left out of ``objects`` and listed as ``0`` in their
-    zone.  The others keep their ids; their ``card_id`` is the viewer's (see
-    :mod:`mtgk.rules.visibility`, rule 3); the ones the viewer may not know (face down)
-    have the name ``""`` and keep only public marks.  Ids in free-form data (marks,
-    stack items' data, effects' parameters) of objects the viewer can't follow are 0.
-    """
-    s = copy_state(state)
-    if viewer is None:
-        return s
-    p_ = seen if seen is not None and seen.viewer == viewer else Perspective(viewer)
-    s.seed = 0
-    for p in s.players:
-        for zone in ("library", "hand", "graveyard"):
-            ids: list[int] = getattr(p, zone)
-            shown = []
-            for oid in ids:
-                o = s.objects.get(oid)
-                if o is not None and follows(o, viewer):
-                    shown.append(oid)
-                else:
-                    shown.append(0)
-                    s.objects.pop(oid, None)
-            setattr(p, zone, shown)
-    for o in s.objects.values():
-        o.card_id = p_.card_id(o)
-        if not p_.sees(o):
-            o.card = ""
-            o.flags = {k: v for k, v in o.flags.items() if k in PUBLIC_FLAGS}
-        o.flags = {k: p_.mask_value(v, state) if k != "known_to" else v
-                   for k, v in o.flags.items()}
-    for it in s.stack + s.pending:
-        it.data = p_.mask_value(it.data, state)
-        src = state.objects.get(it.source)
-        if src is not None and not p_.sees(src) and it.kind != "spell":
-            it.ability = ""
-            it.source_card = ""
-    for x in s.effects:
-        x.params = p_.mask_params(x.params, state)
-        x.objs = [p_.shown_id(o, state) for o in x.objs]
-    return s
-
-
-def state_json(state: State, viewer: int | None, seen: Perspective | None = None) -> str:
-    """``state`` as JSON, as ``viewer`` may see it (see :func:`mask_state`)."""
-    return msgspec.json.encode(mask_state(state, viewer, seen)).decode()
-
-
-# --------------------------------------------------------------------------
-# Whole states
-
-
-def _type_line(c: Chars) -> str:
-    left = " ".join([*c.supertypes, *c.types])
-    if c.all_ctypes and c.has_creature_types:
-        right = " ".join(c.subtypes + ["(all creature types)"])
-    else:
-        right = " ".join(c.subtypes + c.creature_types())
-    return f"{left} — {right}" if right else left
-
-
-def characteristics(state: State, registry: Registry | None,
-                     not_shown: str = "characteristics not shown"
-                     ) -> tuple[dict[int, Chars], str]:
-    """Every object's characteristics (layers applied) and ``""``, or ``{}`` and a
-    note (starting with ``not_shown``) saying why they cannot be computed."""
-    if registry is None:
-        return {}, f"{not_shown}: no card registry"
-    from mtgk.cards.definitions import UnknownCardError
-    from mtgk.rules.layers import compute
-
-    try:
-        return compute(state, registry), ""
-    except UnknownCardError as exc:
-        return {}, f"{not_shown}: {exc}"
-    except Exception as exc:  # noqa: BLE001 - e.g. a state folded past unknown events
-        return {}, f"{not_shown}: {type(exc).__name__}: {exc}"
-
-
-def render_state(state: State, game_or_registry: Any = None, as_player: int | None = None,
-                 after: Sequence[Envelope] = (), names: dict[int, str] | None = None,
-                 seen: Perspective | None = None, numbered: bool = False) -> str:
-    """The whole of ``state``, readably, from everyone's or ``as_player``'s seat.
-
-    ``game_or_registry`` (a :class:`~mtgk.rules.engine.Game` or a
-    :class:`~mtgk.cards.definitions.Registry`) supplies the characteristics after
-    layers; ``after`` are the events that follow ``state`` in its log: the
-    first decision among them is shown as the pending decision; ``names``
-    (object id -> card name) names objects no longer in the state; ``seen`` is the
-    viewer's :class:`~mtgk.rules.visibility.Perspective` folded up to ``state`` (what was
-    revealed to them), e.g. a :class:`Renderer`'s ``seen``; ``numbered``: cards are named
-    with their numbers (:func:`numbered_name`) instead of permanents with their ids.
-    """
-    registry: Registry | None = getattr(game_or_registry, "reg", game_or_registry)
-    if registry is not None and not isinstance(registry, Registry):
-        registry = None
-    r = Renderer(registry, as_player, state, numbered=numbered)
-    if seen is not None and seen.viewer == as_player:
-        r.seen = seen
-    if names:
-        for k, v in names.items():
-            r.names.setdefault(k, v)
-    chars, note = characteristics(state, registry)
-    if note and as_player is not None and registry is not None:
-        # the reason may name a card the viewer can't see
-        note = note.partition(":")[0] + ": they cannot be computed for this state"
-    out: list[str] = []
-    if not state.players:
-        return "(no game yet)"
-    if state.over:
-        out.append("Game over: " + ("a draw" if state.winner in (None, -1)
-                                     else f"{r.player(state.winner)} won"))
-    turn = f"Turn {state.turn}, {r.player(state.active)}'s turn" if state.turn else \
-        "Before the first turn"
-    out.append(turn + (f", step: {step_name(state.step)}" if state.step else ""))
-    if as_player is not None:
-        out.append(f"(as seen by {r.player(as_player)})")
-    for i, p in enumerate(state.players):
-        status = " — has lost" if p.lost else ""
-        pool = "".join(f"{{{m}}}" for m in p.mana) or "empty"
-        out.append(f"{p.name}: life {p.life}, mana pool {pool}, library {len(p.library)}, "
-                   f"lands played this turn {p.lands_played}{status}")
-        if as_player is None or as_player == i:
-            hand = ", ".join(r.obj(o) for o in p.hand) or "empty"
-            out.append(f"  hand ({len(p.hand)}): {hand}")
-        else:
-            known = sorted(r.obj(o) for o in p.hand  # by name: the order would say more
-                           if o in state.objects and r.sees(state.objects[o]))
-            extra = f"; known: {', '.join(known)}" if known else ""
-            out.append(f"  hand ({len(p.hand)}): hidden{extra}")
-        if as_player is None and p.library:
-            out.append(f"  library top: {', '.join(r.obj(o) for o in p.library[:3])}")
-        grave = ", ".join(r.obj(o) for o in reversed(p.graveyard)) or "empty"
-        out.append(f"  graveyard ({len(p.graveyard)}, top first): {grave}")
-    out.append("Battlefield:")
-    if note:
-        out.append(f"  ({note})")
-    by_ctrl: dict[int, list[int]] = {}
-    for oid in state.battlefield:
-        c = chars.get(oid)
-        ctrl = c.controller if c is not None else state.objects[oid].controller
-        by_ctrl.setdefault(ctrl, []).append(oid)
-    if not state.battlefield:
-        out.append("  (empty)")
-    for ctrl in sorted(by_ctrl):
-        out.append(f"  {r.player(ctrl)}:")
-        for oid in by_ctrl[ctrl]:
-            out.append("    " + _permanent(state, oid, chars.get(oid), r))
-    if state.exile:
-        out.append("Exile:")
-        for oid in state.exile:
-            o = state.objects[oid]
-            text = r.obj(oid)
-            if o.flags.get("exiled_with"):
-                text += f" (exiled with {r.obj(int(o.flags['exiled_with']))})"
-            if o.face_down and o.known_to and as_player is None:
-                text += f" (known to {', '.join(r.player(p) for p in o.known_to)})"
-            out.append(f"  [{oid}] {text} (owner {r.player(o.owner)})")
-    if state.stack:
-        out.append("Stack (top first):")
-        for it in reversed(state.stack):
-            out.append("  " + _stack_line(it, r))
-    else:
-        out.append("Stack: empty")
-    if state.pending:
-        out.append("Triggered abilities waiting to go on the stack:")
-        for it in state.pending:
-            out.append("  " + _stack_line(it, r))
-    if state.combat is not None:
-        out.append("Combat:")
-        cb = state.combat
-        for a, t in cb.attackers.items():
-            blockers = cb.blocked.get(a, [])
-            if blockers:
-                how = f", blocked by {', '.join(r.obj(b) for b in blockers)}"
-            elif a in cb.was_blocked:
-                how = ", blocked"
-            else:
-                how = ", unblocked" if cb.blockers or cb.blocked else ""
-            out.append(f"  {r.obj(a)} attacks {r.ref(t)}{how}")
-    if state.effects:
-        out.append("Continuous effects:")
-        for x in state.effects:
-            on = f" on {r.refs(x.objs)}" if x.objs else ""
-            until = " until end of turn" if x.duration == "eot" else ""
-            out.append(f"  {r.obj(x.source)}: {r.effect_text(x.kind, x.params)}{on}{until}")
-    nxt = _next_decision(state, registry, as_player, after, r.names)
-    if nxt:
-        out.append(nxt)
-    return "\n".join(clean(line) for line in out)
-
-
-def _next_decision(state: State, registry: Registry | None, as_player: int | None,
-                   after: Sequence[Envelope], names: dict[int, str]) -> str:
-    """The first decision in ``after``, described as of the state just before it."""
-    for i, env in enumerate(after):
-        e = env.event
-        if isinstance(e, ev.DecisionMade) and e.player >= 0:
-            gap = f", {i} events later" if i else ""
-            if as_player is not None and e.player != as_player:  # not made yet: unknown
-                who = Renderer(None, as_player, state).player(e.player)
-                return f"Next decision (event {env.seq}{gap}): {e.kind}, by {who}"
-            r = Renderer(registry, as_player, copy_state(state))
-            r.names.update(names)
-            for prev in after[:i]:
-                r.advance(prev)
-            return f"Next decision (event {env.seq}{gap}): {r.describe(env)}"
-        if isinstance(e, ev.GameEnded):
-            return ""
-    return ""
-
-
-def _permanent(state: State, oid: int, c: Chars | None, r: Renderer) -> str:
-    o = state.objects[oid]
-    parts = [r.obj(oid) if r.numbered else f"[{oid}] {r.obj(oid)}"]
-    if c is not None and not (o.face_down and r.viewer is not None):
-        parts.append(f"— {_type_line(c)}")
-        if c.power is not None and c.toughness is not None:
-            parts.append(f"{c.power}/{c.toughness}")
-        if c.loyalty is not None and "Planeswalker" in c.types:
-            parts.append(f"loyalty {c.loyalty}")
-        kws = [a for a in c.abilities if a in KEYWORDS]
-        if kws:
-            parts.append(f"({', '.join(kws)})")
-    flags = []
-    if o.tapped:
-        flags.append("tapped")
-    if o.sick and (c is None or c.is_creature):
-        flags.append("summoning sick")
-    if o.token:
-        flags.append("token")
-    if o.damage and (c is None or c.is_creature):  # damage to a planeswalker removes loyalty
-        flags.append(f"{o.damage} damage")
-    counters = [f"{n} {k}" for k, n in sorted(o.counters.items())
-                if not (k == "loyalty" and c is not None and c.loyalty is not None)]
-    if counters:
-        flags.append("counters: " + ", ".join(counters))
-    if o.attached_to:
-        flags.append(f"attached to {r.obj(o.attached_to)}")
-    if c is not None and o.owner != c.controller:
-        flags.append(f"owned by {r.player(o.owner)}")
-    if o.loyalty_turn and o.loyalty_turn == state.turn:
-        flags.append("loyalty ability used this turn")
-    if r.viewer is None or r.sees(o):
-        for k, v in sorted(o.flags.items()):
-            if k in ("known_to", "face"):
-                continue
-            if k == "exiled_with" and isinstance(v, int):
-                flags.append(f"exiled with {r.obj(v)}")
-            else:
-                flags.append(k if v is True else f"{k}={_plain_repr(r.masked(v))}")
-    if flags:
-        parts.append(f"[{', '.join(flags)}]")
-    return " ".join(parts)
-
-
-def _stack_line(it: StackItem, r: Renderer) -> str:
-    text = f"[{it.id}] {r.item(it)} ({it.kind}, {r.player(it.controller)})"
-    text += r._targets(it.targets)
-    if it.modes:
-        text += f" (modes {', '.join(map(str, it.modes))})"
-    if it.x:
-        text += f" X={it.x}"
-    return text

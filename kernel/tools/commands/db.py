@@ -1,50 +1,16 @@
-"""``mtgk view``, ``mtgk sim`` and ``mtgk db``: the replay viewer and the game library.
-
-::
-
-    mtgk view FILE [--out FILE.html] [--as PLAYER] [--every K]
-    mtgk sim  [--games N] [--workers W] [--seed S] [--decks A [B]] [--agents K [K]]
-              [--players N0 N1] [--max-turns N] [--db FILE] [--progress] [--json]
-    mtgk db   [--db FILE] list    [--limit N] [--json]
-    mtgk db   [--db FILE] find    [--event TYPE] [--died CARD] [--player P] [--deck D]
-                                  [--winner NAME|draw] [--json]
-    mtgk db   [--db FILE] summary [--json]
-    mtgk db   [--db FILE] show ID [--json]
-    mtgk db   [--db FILE] export ID [--out FILE.mtgk | --jsonl]
-    mtgk db   [--db FILE] add LOG ...
-    mtgk db   [--db FILE] report [LIBRARY] [--out FILE.html]
-
-The commands register themselves with :func:`mtgk.tools.cli.command`; importing
-this module (``mtgk.tools.cli`` does) is what makes them available.
-"""
+"""``mtgk db``: the game library: list, find, summarize and export stored games."""
 
 from __future__ import annotations
 
 import argparse
 import io
 import os
-import secrets
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-from mtgk.cards.decks import builtin_decks
 from mtgk.log.logfile import LogError, decode_log, write_jsonl
-from mtgk.tools.cli_base import (
-    Runner,
-    UserError,
-    command,
-)
-from mtgk.tools.cli_base import add_game_args as _add_game_args
-from mtgk.tools.cli_base import event_types as _event_types
-from mtgk.tools.cli_base import game_decks as _game_decks
-from mtgk.tools.cli_base import json_line as _json_line
-from mtgk.tools.cli_base import log_stem as _log_stem
-from mtgk.tools.cli_base import out as _out
-from mtgk.tools.cli_base import player as _player
-from mtgk.tools.cli_base import read as _read
-from mtgk.tools.cli_base import registry as _registry
-from mtgk.tools.render import clean
+from mtgk.render import clean
+from mtgk.tools.cli_base import Runner, UserError, event_types, json_line, read, stdout, versus
 from mtgk.tools.store import (
     DEFAULT_DB,
     Distribution,
@@ -56,217 +22,7 @@ from mtgk.tools.store import (
     open_store,
 )
 
-__all__: list[str] = []
-
-
-# --------------------------------------------------------------------------
-# mtgk view
-
-
-@command("view", "write a game as one self-contained HTML page to step through in a browser")
-def _view(p: argparse.ArgumentParser) -> Runner:
-    p.description = (
-        "Write a log as a single self-contained HTML file (no server, no network: the page "
-        "holds its styles, script and the game) showing both boards, hands, stack, life and "
-        "loyalty at every event, the event list, jumping to an event or turn, arrow keys to "
-        "step and the cause chain of the selected event. Without --as the page has a "
-        "perspective switch (everyone, or each player); with --as it holds only what that "
-        "player could see.")
-    p.add_argument("file", metavar="FILE", help="a log (binary .mtgk or JSON Lines), or "
-                   "LIBRARY:ID for a game of a game library (games.db:14)")
-    p.add_argument("--out", "-o", metavar="FILE.html",
-                   help="where to write the page (default: FILE with the suffix .html)")
-    p.add_argument("--as", dest="as_player", metavar="PLAYER",
-                   help="build the page for PLAYER (name or index) only: the hidden "
-                        "information is left out of the file")
-    p.add_argument("--every", type=int, default=50, metavar="K",
-                   help="a full state snapshot every K events, diffs in between "
-                        "(default: %(default)s)")
-    p.add_argument("--at", type=int, metavar="N",
-                   help="open the page at event N (default: the first decision a player made)")
-    p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
-
-    def run(args: argparse.Namespace) -> int:
-        from mtgk.tools.sim import Progress
-        from mtgk.tools.viewer import write_viewer
-
-        if args.every < 1:
-            raise UserError("--every must be at least 1")
-        lf = _read(args.file)
-        if not lf.envelopes:
-            raise UserError(f"{args.file}: the log has no events")
-        viewer = _player(args.as_player, lf.header)
-        if args.at is not None and not 0 <= args.at < len(lf.envelopes):
-            raise UserError(f"--at {args.at}: the log has events 0 to {len(lf.envelopes) - 1}")
-        out = args.out or (_log_stem(args.file) + ".html")
-        if os.path.abspath(out) == os.path.abspath(args.file):
-            raise UserError("--out would overwrite the log itself")
-        reg = _registry(args)
-        bar = Progress(len(lf.envelopes), sys.stderr, enabled=sys.stderr.isatty() and
-                       not args.quiet, unit="events")
-        try:
-            size, folded = write_viewer(out, lf.header, lf.envelopes, reg, viewer, args.every,
-                                        progress=bar.advance, at=args.at, source=args.file)
-        except OSError as exc:
-            raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
-        finally:
-            bar.finish()
-        if folded:
-            print(f"mtgk: warning: {folded}", file=sys.stderr)
-        if not args.quiet:
-            who = f" as {lf.header.players[viewer]}" if viewer is not None else ""
-            print(clean(f"{out}: {len(lf.envelopes)} events{who}, {size} bytes; open it in a "
-                        f"browser"), file=_out())
-        return 1 if lf.torn else 0
-
-    return run
-
-
-# --------------------------------------------------------------------------
-# mtgk sim
-
-
-@command("sim", "play many games in parallel processes into the game library")
-def _sim(p: argparse.ArgumentParser) -> Runner:
-    p.description = (
-        "Play N games between two decks with computer agents, in W worker processes, and "
-        "store every log in the game library (a SQLite file). Game i's seed is derived from "
-        "--seed and i, so a run gives the same logs whatever the number of workers. A "
-        "progress bar is drawn on standard error when it is a terminal (or with --progress).")
-    p.add_argument("--games", "-n", type=int, default=10, metavar="N",
-                   help="how many games (default: %(default)s)")
-    p.add_argument("--workers", "-w", type=int, default=None, metavar="W",
-                   help="worker processes (default: one per CPU; 1 plays in this process)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="the run's seed (default: a random one, printed)")
-    _add_game_args(p, decks_help="one deck per player, dealt round the seats: built-in deck "
-                                 "names or deck files (default: the first two built-in decks)")
-    p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
-                   help="the game library to add the games to (default: %(default)s)")
-    p.add_argument("--backend", choices=("process", "ray"), default="process",
-                   help="play the games in this machine's worker processes (the default) "
-                        "or as Ray tasks (needs mtgk[ray]; a local Ray instance of W CPUs "
-                        "unless --address)")
-    p.add_argument("--address", metavar="ADDR",
-                   help="with --backend ray: the Ray cluster to run on (auto, "
-                        "ray://HOST:10001, HOST:6379); W tasks at a time")
-    p.add_argument("--progress", action="store_true",
-                   help="draw the progress bar even when standard error is not a terminal")
-    p.add_argument("--json", action="store_true", help="print the run's result as JSON")
-    p.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
-    p.add_argument("--allow-duplicates", action="store_true",
-                   help="store a game even if the library holds an identical one (the same "
-                        "log bytes: the same settings and seed)")
-
-    def run(args: argparse.Namespace) -> int:
-        from mtgk.tools.sim import (
-            Progress,
-            SimError,
-            default_workers,
-            id_ranges,
-            plan,
-            retried_note,
-            run_sim,
-        )
-
-        if args.games < 1:
-            raise UserError("--games must be at least 1")
-        if args.workers is not None and args.workers < 1:
-            raise UserError("--workers must be at least 1")
-        if args.address and args.backend != "ray":
-            raise UserError("--address is for --backend ray")
-        backend = None
-        workers = args.workers if args.workers is not None else default_workers(args.games)
-        if args.backend == "ray":
-            from mtgk.tools.sim_ray import ray_backend
-
-            try:
-                backend = ray_backend(workers, args.address,
-                                      strict=bool(getattr(args, "strict", False)),
-                                      timeout=args.timeout or None)
-            except SimError as exc:
-                raise UserError(str(exc)) from None
-        reg, names, decks = _game_decks(args)
-        builtin = builtin_decks(reg)
-        # deck files are named by their file name without folder and suffix
-        names = [n if n in builtin and not os.path.isfile(n) else Path(n).stem for n in names]
-        seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-        headers = plan(reg, decks, names, args.games, seed, args.agents or ["heuristic"],
-                       args.players, args.max_turns, args.max_events, args.variant, args.teams,
-                       attack=args.attack)
-        show = args.progress or (sys.stderr.isatty() and not args.quiet)
-        progress = Progress(args.games, sys.stderr, enabled=show)
-        try:
-            with open_store(args.db) as store:
-                # the games are played in worker processes even with --workers 1, so that
-                # one that crashes its process or outlives --timeout is a failed game
-                result = run_sim(reg, headers, store, workers, progress,
-                                 strict=bool(getattr(args, "strict", False)),
-                                 timeout=args.timeout or None, isolate=True,
-                                 allow_duplicates=args.allow_duplicates, backend=backend)
-        except StoreError as exc:
-            raise UserError(str(exc)) from None
-        except SimError as exc:
-            raise UserError(str(exc), status=1) from None
-        out = _out()
-        if args.json:
-            print(_json_line({"seed": seed, "games": args.games, "workers": workers,
-                              "backend": args.backend,
-                              "db": args.db, "decks": names, "players": args.players,
-                              **({"variant": args.variant.replace("_", "-"),
-                                  "teams": args.teams} if args.variant else {}),
-                              **result.to_json()}), file=out)
-        elif not args.quiet:
-            secs = result.seconds
-            rate = args.games / secs if secs > 0 else 0.0
-            how = " as Ray tasks" if backend is not None else ""
-            sides = versus(names, args.teams)
-            print(f"{args.games} games ({sides}), seed {seed}, {workers} "
-                  f"worker{'s' if workers != 1 else ''}{how}: {secs:.1f} s, {rate:.1f} games/s, "
-                  f"{result.events} events", file=out)
-            seats = args.teams or [[i] for i in range(len(args.players))]  # (a win: the
-            # team's first player's)
-            res = ", ".join(" & ".join(f"{args.players[i]} ({names[i]})" for i in t)
-                            + f" won {result.wins[t[0]]}" for t in seats)
-            extra = f", {result.unfinished} without a result" if result.unfinished else ""
-            extra += f", {len(result.errors)} failed (below)" if result.errors else ""
-            print(f"{res}, {result.draws} draw{'s' if result.draws != 1 else ''}{extra}",
-                  file=out)
-            if result.retried:
-                print(retried_note(result.retried), file=out)
-            dups = result.duplicates
-            again = (f"{len(dups)} game{'s were' if len(dups) != 1 else ' was'} stored "
-                     f"already ({id_ranges(dups)}), not added again "
-                     "(--allow-duplicates adds them)")
-            if not result.ids:
-                print(f"nothing new stored in {args.db}: {again}", file=out)
-            else:
-                print(f"stored in {args.db} ({id_ranges(result.ids)})"
-                      + (f"; {again}" if dups else ""), file=out)
-        out.flush()  # the summary first, then the failures (even when both go to one pipe)
-        for index, error in result.errors:
-            print(f"mtgk: game {index} failed: {error}", file=sys.stderr)
-        return 1 if result.errors else 0
-
-    return run
-
-
-# --------------------------------------------------------------------------
-# mtgk db
-
-
-def versus(items: Sequence[str], teams: Sequence[Sequence[int]] | None = None) -> str:
-    """Seats' names (or decks) side against side: ``Alice vs Bob``, and by team where
-    there are teams (Two-Headed Giant: ``Alice & Carol vs Bob & Dave``).
-
-    >>> versus(["Alice", "Bob", "Carol", "Dave"], [[0, 2], [1, 3]])
-    'Alice & Carol vs Bob & Dave'
-    >>> versus(["Alice", "Bob", "Carol"])
-    'Alice vs Bob vs Carol'
-    """
-    if not teams or any(not 0 <= p < len(items) for t in teams for p in t):
-        return " vs ".join(items)
-    return " vs ".join(" & ".join(items[p] for p in t) for t in teams)
+__all__ = ["setup"]
 
 
 def _records_table(records: list[GameRecord]) -> str:
@@ -359,8 +115,8 @@ def _game_id(text: str) -> int:
     return n
 
 
-@command("db", "the game library: list, find, summarize and export stored games")
-def _db(p: argparse.ArgumentParser) -> Runner:
+def setup(p: argparse.ArgumentParser) -> Runner:
+    """``mtgk db``'s arguments, added to ``p``; returns the function that runs it."""
     p.description = ("Query the game library that `mtgk sim` fills (a SQLite file, "
                      f"{DEFAULT_DB} by default).")
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
@@ -427,10 +183,10 @@ def _db_list(args: argparse.Namespace) -> int:
 
 
 def _print_records(records: list[GameRecord], args: argparse.Namespace) -> None:
-    out = _out()
+    out = stdout()
     if args.json:
         for r in records:
-            print(_json_line(r.to_json()), file=out)
+            print(json_line(r.to_json()), file=out)
     elif records:
         print(_records_table(records), file=out)
     else:
@@ -440,7 +196,7 @@ def _print_records(records: list[GameRecord], args: argparse.Namespace) -> None:
 def _db_find(args: argparse.Namespace) -> int:
     event = None
     if args.event:
-        known = _event_types([args.event], "--event") if "," not in args.event else None
+        known = event_types([args.event], "--event") if "," not in args.event else None
         if known is None or len(known) != 1:
             raise UserError("--event takes one event type")
         event = next(iter(known))
@@ -456,9 +212,9 @@ def _db_find(args: argparse.Namespace) -> int:
 def _db_summary(args: argparse.Namespace) -> int:
     with _open(args.db) as store:
         s = store.summary()
-    out = _out()
+    out = stdout()
     if args.json:
-        print(_json_line(s.to_json()), file=out)
+        print(json_line(s.to_json()), file=out)
     else:
         print(_summary_text(s, args.db), file=out)
     return 0
@@ -474,9 +230,9 @@ def _db_show(args: argparse.Namespace) -> int:
         died = store.deaths(gid)
         kills = store.kills(gid)
     r = g.record
-    out = _out()
+    out = stdout()
     if args.json:
-        print(_json_line({**r.to_json(), "event_types": types, "died": died,
+        print(json_line({**r.to_json(), "event_types": types, "died": died,
                           "killed": kills["permanent"], "finished": kills["player"]}),
               file=out)
         return 0
@@ -524,7 +280,7 @@ def _db_export(args: argparse.Namespace) -> int:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
     except LogError as exc:
         raise UserError(f"{args.db}: the stored log cannot be read: {exc}") from None
-    print(f"game {gid} → {path} ({os.path.getsize(path)} bytes)", file=_out())
+    print(f"game {gid} → {path} ({os.path.getsize(path)} bytes)", file=stdout())
     return 0
 
 
@@ -532,9 +288,9 @@ def _db_add(args: argparse.Namespace) -> int:
     from mtgk.log.logfile import encode_log
     from mtgk.tools.store import game_facts
 
-    logs = [_read(path) for path in args.files]  # every file read before one is added
+    logs = [read(path) for path in args.files]  # every file read before one is added
     ids = []
-    out = _out()
+    out = stdout()
     with _open_for_add(args.db) as store:
         for path, lf in zip(args.files, logs, strict=True):
             # (in the file's own format version, so that a log stored in an older one is
@@ -586,7 +342,7 @@ def _db_report(args: argparse.Namespace) -> int:
                 bar.finish()
     if not args.quiet:
         print(clean(f"{out}: {games} game{'s' if games != 1 else ''} of {path}, {size} "
-                    "bytes; open it in a browser"), file=_out())
+                    "bytes; open it in a browser"), file=stdout())
     return 0
 
 

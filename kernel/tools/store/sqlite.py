@@ -1,86 +1,45 @@
-"""The game library: stored game logs, indexed for queries.
-
-A *game store* keeps whole game logs (the binary log format of
-:mod:`mtgk.log.logfile`, byte for byte) together with facts pulled out of them
-when they are added: the header fields (players, deck names, agents, seed),
-the result (winner, turns, number of events) and two indexes for queries --
-which event types occurred in the game (and how often), which cards died
-(were put into a graveyard from the battlefield, CR 700.4), and which cards are to blame
-for those deaths and for the players' losses (:func:`blame`).  A game is stored
-once: adding a log whose bytes equal a stored one's reports that game
-(:class:`Added`) instead of adding it again, unless duplicates are allowed.
-
-:class:`GameStore` is the interface (``add``, ``get``, ``list``, ``find``,
-``summary``); :class:`SqliteStore` implements it on an embedded SQLite
-database (:mod:`sqlite3` from the standard library; ``games.db`` by default).
-Other backends implement the same protocol.  Several processes may add to
-one SQLite library and read it at once: it is in WAL mode, every game is
-added in a short transaction of its own, and a busy library is waited for.
-A file that is not a library this code can read (another SQLite database, a
-newer schema, a damaged file) is refused with :class:`StoreError` before
-anything is written to it.
-
->>> from mtgk.cards.loading import load_registry
->>> from mtgk.log.logfile import encode_log
->>> from mtgk.games.replay import new_header, run_from_header
->>> reg = load_registry(["core", "lorwyn"])
->>> header = new_header(reg, ["Ann", "Bob"], [["20 Mountain"], ["20 Mountain"]], seed=3,
-...                     meta={"max_turns": 3})
->>> game = run_from_header(reg, header)
->>> with SqliteStore(":memory:") as store:
-...     added = store.add(encode_log(header, game.log))
-...     again = store.add(encode_log(header, game.log))
-...     rec = store.get(added.id).record
-...     (rec.players, rec.winner, rec.turns, rec.events == len(game.log), again)
-(['Ann', 'Bob'], -1, 3, True, Added(id=1, duplicate=True))
-"""
+"""The game library's interface, :class:`GameStore`, and its SQLite backend,
+:class:`SqliteStore` (:func:`open_store`): WAL mode, one short transaction a game, older
+schemas migrated in place, a file that is not a library refused before anything is written."""
 
 from __future__ import annotations
 
 import builtins
 import datetime as _dt
-import hashlib
 import json
-import math
 import sqlite3
-import statistics
 import time
 import urllib.parse
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from mtgk.log import events as ev
 from mtgk.log.events import Envelope
-from mtgk.log.logfile import LogFile, LogHeader, decode_log, encode_log, event_tag
-from mtgk.rules.state import State, apply, new_state
+from mtgk.log.logfile import LogFile, LogHeader, decode_log, encode_log
+from mtgk.tools.store.facts import (
+    DEFAULT_DB,
+    RECORD_COLUMNS,
+    Added,
+    GameFacts,
+    GameRecord,
+    StoredGame,
+    StoreError,
+    game_facts,
+    header_teams,
+    log_digest,
+    starting_player_and_mulligans,
+)
+from mtgk.tools.store.summary import Summary, SummaryRow, summarize
 
 __all__ = [
-    "DEFAULT_DB",
-    "Added",
-    "GameFacts",
-    "GameRecord",
     "GameStore",
+    "SCHEMA_VERSION",
     "SqliteStore",
-    "StoreError",
-    "StoredGame",
-    "Distribution",
-    "Summary",
-    "SummaryRow",
-    "Tally",
-    "UNKNOWN_DECK",
-    "game_facts",
-    "log_digest",
+    "WAIT_SECONDS",
     "open_store",
-    "quantile",
-    "starting_player_and_mulligans",
-    "wilson",
 ]
 
-DEFAULT_DB = "games.db"
-"""The library file ``mtgk sim`` and ``mtgk db`` use unless told otherwise."""
 
 SCHEMA_VERSION = 5
 """The library schema this code writes.  Schema 1 (no log digests), schema 2 (no
@@ -89,629 +48,6 @@ no teams) are read as they are and
 migrated in place, in one transaction, when a game is added to them: the new columns and
 tables are filled from the stored logs, which are left byte for byte."""
 
-BUDGET_REASON = "event-budget"
-"""``GameEnded.reason`` of a game the engine stopped at its event budget
-(:attr:`mtgk.rules.engine.Game.max_events`)."""
-
-
-class StoreError(Exception):
-    """The library cannot be opened or does not hold what was asked for."""
-
-
-class Added(NamedTuple):
-    """What :meth:`GameStore.add` did: the game's id, and whether an identical game (the
-    same log bytes) was stored already -- then ``id`` is that game's and nothing was added."""
-
-    id: int
-    duplicate: bool
-
-
-def log_digest(log: bytes) -> str:
-    """The digest that tells identical logs apart (SHA-256 of the bytes, in hex)."""
-    return hashlib.sha256(log).hexdigest()
-
-
-def budget_error(events: int) -> str:
-    """The error recorded for a game stopped at its event budget after ``events`` events."""
-    return (f"the game reached its event budget of {events} events (meta max_events; "
-            "a card may repeat something forever)")
-
-
-# --------------------------------------------------------------------------
-# What is known about a game
-
-
-@dataclass(kw_only=True)
-class GameSummary:
-    """What the library knows of every game: its seats, seed, rules, result and size,
-    and which ``mtgk sim`` run it came from (see :class:`GameFacts`)."""
-
-    players: list[str]
-    decks: list[str | None]
-    agents: list[str | None]
-    seed: int
-    profile: str
-    kernel_version: str
-    winner: int | None
-    turns: int
-    events: int
-    sim_seed: int | None = None
-    sim_game: int | None = None
-    error: str | None = None
-    starting_player: int | None = None
-    mulligans: list[int] | None = None
-    variant: str = ""
-    teams: list[list[int]] | None = None
-
-    @property
-    def winners(self) -> list[int]:
-        """The seats that won: the winner's team (``winner`` is its first player), or the
-        winner alone; none for a draw or a game without a result."""
-        if self.winner is None or self.winner < 0:
-            return []
-        return winning_seats(self.winner, self.teams)
-
-
-def winning_seats(winner: int, teams: Sequence[Sequence[int]] | None) -> list[int]:
-    """The seats of ``winner``'s team (``[winner]`` without teams)."""
-    for team in teams or ():
-        if winner in team:
-            return list(team)
-    return [winner]
-
-
-@dataclass(kw_only=True)
-class GameFacts(GameSummary):
-    """Everything the library indexes about one game (computed from its log).
-
-    ``winner`` is the winning seat, ``-1`` for a draw and ``None`` when the
-    log has no result (it stops before the game's end).  ``event_types``
-    counts the events of each type; ``died`` counts, per card name, the
-    permanents put into a graveyard from the battlefield; ``kills`` counts, per card
-    name, the deaths that card is to blame for and ``finishes`` the players it made lose
-    (:func:`blame`).  ``sim_seed`` and
-    ``sim_game`` say which ``mtgk sim`` run (its seed) and which of its games
-    this is; ``error`` is the engine failure that cut the game short, if any.
-    A game the engine stopped at its event budget has no result (``winner``
-    is ``None``) and says so in ``error``.  ``starting_player`` is the seat that
-    played first (``None``: the log does not say, e.g. it has no events) and
-    ``mulligans`` how many mulligans each seat took.  ``variant`` is the header's
-    (``""`` for a two-player game, ``free_for_all``, ``two_headed_giant``) and ``teams``
-    its teams as lists of seats (``None``: each player for themselves); ``winner`` of a
-    team game is the winning team's first player, and :attr:`winners` every seat of it.
-    """
-
-    event_types: dict[str, int] = field(default_factory=dict)
-    died: dict[str, int] = field(default_factory=dict)
-    kills: dict[str, int] = field(default_factory=dict)
-    finishes: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def complete(self) -> bool:
-        """Whether the log holds the game's end."""
-        return self.winner is not None
-
-
-def _seat_list(value: Any, n: int, key: str | None = None) -> list[Any]:
-    out: list[Any] = [None] * n
-    if isinstance(value, list):
-        for i, v in enumerate(value[:n]):
-            if key is not None:
-                v = v.get(key) if isinstance(v, dict) else None
-            out[i] = v if isinstance(v, str) else None
-    return out
-
-
-def _header_teams(meta: dict[str, Any], n: int) -> tuple[str, list[list[int]] | None]:
-    """The variant and teams of a header's meta (teams of seats ``0..n-1`` only; anything
-    else reads as no teams)."""
-    variant = meta.get("variant", "")
-    teams = meta.get("teams")
-    if not isinstance(variant, str):
-        variant = ""
-    if not isinstance(teams, list) or not teams or not all(
-            isinstance(t, list) and t and all(type(p) is int and 0 <= p < n for p in t)
-            for t in teams):
-        return variant, None
-    return variant, [list(t) for t in teams]
-
-
-def game_facts(header: LogHeader, envelopes: Sequence[Envelope],
-               error: str | None = None) -> GameFacts:
-    """The facts :meth:`GameStore.add` indexes, from a game's header and events.
-
-    The events are folded (once) to know which card every dying object was.
-    """
-    s = new_state()
-    types: dict[str, int] = {}
-    died: dict[str, int] = {}
-    winner: int | None = None
-    n = len(header.players)
-    first, mulligans = starting_player_and_mulligans(envelopes, n)
-    to_blame = Blame()
-    for env in envelopes:
-        e = env.event
-        tag = event_tag(e)
-        types[tag] = types.get(tag, 0) + 1
-        to_blame.see(s, env)
-        if isinstance(e, ev.ZoneChanged) and e.from_zone == "battlefield" \
-                and e.to_zone == "graveyard":
-            o = s.objects.get(e.obj)
-            if o is not None:
-                died[o.card] = died.get(o.card, 0) + 1
-        elif isinstance(e, ev.GameEnded):
-            winner = e.winner
-            if e.reason == BUDGET_REASON:  # not a draw: the engine gave up on the game
-                winner = None
-                error = error or budget_error(env.seq)
-        apply(s, e)
-    meta = header.meta
-    variant, teams = _header_teams(meta, n)
-    sim = meta.get("sim") if isinstance(meta.get("sim"), dict) else {}
-    assert isinstance(sim, dict)
-    return GameFacts(
-        players=list(header.players), decks=_seat_list(meta.get("deck_names"), n),
-        agents=_seat_list(meta.get("agents"), n, "kind"), seed=header.seed,
-        profile=header.profile, kernel_version=header.kernel_version, winner=winner,
-        turns=s.turn, events=len(envelopes), event_types=types, died=died,
-        kills=to_blame.kills, finishes=to_blame.finishes,
-        sim_seed=sim.get("seed") if isinstance(sim.get("seed"), int) else None,
-        sim_game=sim.get("game") if isinstance(sim.get("game"), int) else None,
-        error=error if error is not None else (
-            meta.get("error") if isinstance(meta.get("error"), str) else None),
-        starting_player=first, mulligans=mulligans, variant=variant, teams=teams)
-
-
-BLAME_STEPS = 64
-"""How far up a cause chain :class:`Blame` looks for a card to blame."""
-
-
-class Blame:
-    """Which card is to blame for each death and each lost game, from the cause links
-    (fed the events in order with :meth:`see`, the state as it is *before* each one).
-
-    A card is to blame for an event that names it as the doer: damage it dealt
-    (``DamageDealt``'s source), the casting of it as a spell, an ability of it that was
-    activated or triggered, and the putting on the stack and resolving of that spell or
-    ability.  For a permanent put into a graveyard from the battlefield (``kills``) or a
-    player who lost (``finishes``), the cause chain is followed up from the event, at
-    most :data:`BLAME_STEPS` links, to the first such event: a creature dead of lethal
-    damage is blamed on the source whose damage made it lethal (the engine links the
-    state-based action to that damage), one destroyed or sacrificed by a spell or an
-    ability on that spell's or ability's card, a player who lost for want of life on the
-    card whose damage or effect took the last of it.  The chain is not followed past a
-    step or turn beginning or a player's priority decision (what a player chose to do
-    of their own accord, such as a sacrifice to pay a cost): such a death has no card
-    to blame and is not counted.
-
-    >>> from mtgk.log.events import DamageDealt, ObjectCreated, ZoneChanged
-    >>> s, b = new_state(), Blame()
-    >>> for env in [Envelope(0, -1, ObjectCreated(1, "Gray Ogre", 0, "battlefield")),
-    ...             Envelope(1, -1, ObjectCreated(2, "Boggart Sprite-Chaser", 1, "battlefield")),
-    ...             Envelope(2, -1, DamageDealt(source=2, target=1, amount=2, combat=True))]:
-    ...     b.see(s, env)
-    ...     apply(s, env.event)
-    >>> b.see(s, Envelope(3, 2, ZoneChanged(1, 3, "battlefield", "graveyard", "sba")))
-    >>> b.kills
-    {'Boggart Sprite-Chaser': 1}
-    """
-
-    def __init__(self) -> None:
-        self.kills: dict[str, int] = {}
-        self.finishes: dict[str, int] = {}
-        self._cause: dict[int, int] = {}
-        self._doer: dict[int, str] = {}  # seq -> the card that did it
-        self._stop: set[int] = set()  # seqs the chain is not followed past
-        self._item: dict[int, str] = {}  # stack item -> its card
-
-    def see(self, s: State, env: Envelope) -> None:
-        """Take in the next event (``s``: the state before it)."""
-        e: Any = env.event  # (of the type _BLAME_KINDS says)
-        seq = env.seq
-        self._cause[seq] = env.cause
-        kind = _BLAME_KINDS.get(type(e))  # (most events are none of these)
-        if kind is None:
-            return
-        doer: str | None = None
-        if kind == "damage":
-            doer = _card_of(s, e.source)
-        elif kind == "cast":
-            doer = _card_of(s, e.obj)
-            if doer is not None:
-                self._item[e.new_obj] = doer
-        elif kind == "ability":
-            doer = _card_of(s, e.source)
-            if doer is not None:
-                self._item[e.item] = doer
-        elif kind == "item":
-            doer = self._item.get(e.item)
-        elif kind == "stop" or (kind == "decision" and e.kind == "priority"):
-            self._stop.add(seq)
-        elif kind == "moved":
-            if e.from_zone == "battlefield" and e.to_zone == "graveyard":
-                self._count(self.kills, env.cause)
-        elif kind == "lost":
-            self._count(self.finishes, env.cause)
-        if doer is not None:
-            self._doer[seq] = doer
-
-    def _count(self, table: dict[str, int], cause: int) -> None:
-        for _ in range(BLAME_STEPS):
-            if cause in self._doer:
-                card = self._doer[cause]
-                table[card] = table.get(card, 0) + 1
-                return
-            if cause in self._stop or cause not in self._cause:
-                return
-            cause = self._cause[cause]
-
-
-_BLAME_KINDS: dict[type, str] = {
-    ev.DamageDealt: "damage", ev.SpellCast: "cast", ev.AbilityActivated: "ability",
-    ev.AbilityTriggered: "ability", ev.TriggerPutOnStack: "item", ev.StackItemResolved: "item",
-    ev.StepBegan: "stop", ev.TurnBegan: "stop", ev.DecisionMade: "decision",
-    ev.ZoneChanged: "moved", ev.PlayerLost: "lost"}
-"""What :meth:`Blame.see` makes of an event, by its type."""
-
-
-def _card_of(s: State, oid: int) -> str | None:
-    o = s.objects.get(oid)
-    return o.card if o is not None else None
-
-
-def starting_player_and_mulligans(envelopes: Iterable[Envelope], seats: int
-                                  ) -> tuple[int | None, list[int]]:
-    """Who played first (the engine's ``first_player`` decision; else the first turn's
-    active player; ``None`` if neither is in the log) and the mulligans each of the
-    ``seats`` took (its ``mulligan`` decisions answered "don't keep")."""
-    first: int | None = None
-    mulligans = [0] * seats
-    for env in envelopes:
-        e = env.event
-        if isinstance(e, ev.DecisionMade):
-            if e.kind == "first_player" and first is None and type(e.choice) is int:
-                first = e.choice
-            elif e.kind == "mulligan" and e.choice is False and 0 <= e.player < seats:
-                mulligans[e.player] += 1
-        elif isinstance(e, ev.TurnBegan):
-            if first is None:
-                first = e.active
-            break  # mulligans are over when the first turn begins
-    if first is not None and not 0 <= first < seats:
-        first = None
-    return first, mulligans
-
-
-@dataclass(kw_only=True)
-class GameRecord(GameSummary):
-    """One game of the library, as listed (everything but the log itself).
-
-    ``digest`` is :func:`log_digest` of the log (``None`` in a library of schema 1).
-    """
-
-    id: int
-    added: str
-    size: int
-    digest: str | None = None
-
-    @property
-    def result(self) -> str:
-        """``"Alice won"``, ``"draw"`` or ``"no result"``."""
-        if self.winner is None:
-            return "no result"
-        if self.winner < 0:
-            return "draw"
-        return f"{' & '.join(self.players[i] for i in self.winners)} won"
-
-    def to_json(self) -> dict[str, Any]:
-        """Plain data (for ``--json``), in the order of the library's columns."""
-        d = asdict(self)
-        out = {k.strip(): d.pop(k.strip()) for k in _COLUMNS.split(",")}
-        out.update(d)
-        out["result"] = self.result
-        return out
-
-
-@dataclass
-class StoredGame:
-    """A game of the library with its log: ``log`` is the binary log's bytes."""
-
-    record: GameRecord
-    log: bytes
-
-    def header_and_events(self) -> tuple[LogHeader, list[Envelope]]:
-        """The decoded log."""
-        lf = decode_log(self.log, name=f"game {self.record.id}")
-        return lf.header, lf.envelopes
-
-
-Z95 = 1.959963984540054
-"""The standard normal quantile of a two-sided 95% interval."""
-
-
-def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion of ``wins`` in ``n`` (95% by default):
-    ``(0.0, 1.0)`` when ``n`` is 0.
-
-    >>> [round(x, 4) for x in wilson(5, 10)]
-    [0.2366, 0.7634]
-    """
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    lo = 0.0 if wins <= 0 else max(0.0, centre - half)
-    hi = 1.0 if wins >= n else min(1.0, centre + half)
-    return lo, hi
-
-
-@dataclass
-class Tally:
-    """Results of one deck (or player, or group of seats) over the games it played.
-
-    A deck that plays both seats of a game (a mirror match) is counted once
-    per seat: one win and one loss, or two draws.  In a team game (Two-Headed Giant)
-    every seat of the winning team wins.  ``first`` and ``later`` are
-    the same counts over the games it played first and those where another seat
-    did (games whose starting player is unknown are in neither).
-    """
-
-    name: str
-    games: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    unfinished: int = 0
-    first: Tally | None = None
-    later: Tally | None = None
-
-    @property
-    def decided(self) -> int:
-        """Games with a result (draws included)."""
-        return self.games - self.unfinished
-
-    @property
-    def win_rate(self) -> float:
-        """Wins over games with a result (draws count as games, not wins)."""
-        return self.wins / self.decided if self.decided else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The win rate's Wilson 95% interval (:func:`wilson`)."""
-        return wilson(self.wins, self.decided)
-
-    def count(self, winner: int | None, seat: int,
-              teams: Sequence[Sequence[int]] | None = None) -> None:
-        """Count one game ``seat`` played that ``winner`` won (-1 a draw, None no result);
-        with ``teams`` (lists of seats), ``seat`` wins when it is on the winner's team."""
-        self.games += 1
-        if winner is None:
-            self.unfinished += 1
-        elif winner < 0:
-            self.draws += 1
-        elif seat in winning_seats(winner, teams):
-            self.wins += 1
-        else:
-            self.losses += 1
-
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"name": self.name, "games": self.games, "wins": self.wins,
-                             "losses": self.losses, "draws": self.draws,
-                             "unfinished": self.unfinished,
-                             "win_rate": round(self.win_rate, 6),
-                             "interval": [round(x, 6) for x in self.interval]}
-        for key in ("first", "later"):
-            sub = getattr(self, key)
-            if sub is not None:
-                d[key] = sub.to_json()
-        return d
-
-
-def quantile(xs: Sequence[int], q: float) -> float:
-    """The ``q`` quantile of sorted ``xs`` by linear interpolation between order statistics
-    (what ``numpy.quantile`` does by default): ``quantile([1, 2, 3, 4], 0.5) == 2.5``."""
-    if not xs:
-        raise ValueError("no values")
-    h = (len(xs) - 1) * q
-    lo = math.floor(h)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (h - lo) * (xs[hi] - xs[lo])
-
-
-def _bin_width(lo: int, hi: int, most: int) -> int:
-    """The smallest of 1, 2, 5, 10, 20, 50 ... that puts ``lo..hi`` into ``most`` bins."""
-    width, steps = 1, (2, 5 / 2, 2)  # 1, 2, 5, 10, 20, 50, ...
-    k = 0
-    while (hi // width - lo // width + 1) > most:
-        width = int(round(width * steps[k % 3]))
-        k += 1
-    return width
-
-
-@dataclass
-class Distribution:
-    """How a whole number (a game's turns, its events) is spread over games: the count,
-    mean, minimum, p10, median (p50), p90, maximum (:func:`quantile`), and a histogram of
-    at most :attr:`BINS` bins of equal width (1, 2, 5, 10, 20 ...): ``bins`` holds
-    ``(lowest, highest, games)`` of every bin from the first value's to the last's."""
-
-    BINS = 12
-
-    count: int
-    mean: float
-    min: int
-    p10: float
-    p50: float
-    p90: float
-    max: int
-    bins: list[tuple[int, int, int]]
-
-    @classmethod
-    def of(cls, values: Iterable[int]) -> Distribution | None:
-        """The distribution of ``values``; ``None`` when there are none."""
-        xs = sorted(values)
-        if not xs:
-            return None
-        width = _bin_width(xs[0], xs[-1], cls.BINS)
-        first = xs[0] // width
-        counts = [0] * (xs[-1] // width - first + 1)
-        for x in xs:
-            counts[x // width - first] += 1
-        bins = [((first + i) * width, (first + i + 1) * width - 1, n)
-                for i, n in enumerate(counts)]
-        return cls(count=len(xs), mean=statistics.fmean(xs), min=xs[0],
-                   p10=quantile(xs, 0.1), p50=quantile(xs, 0.5), p90=quantile(xs, 0.9),
-                   max=xs[-1], bins=bins)
-
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["mean"] = round(self.mean, 6)
-        d["bins"] = [{"from": a, "to": b, "games": n} for a, b, n in self.bins]
-        return d
-
-
-@dataclass
-class Summary:
-    """What the whole library says: results per deck and player, by who played first,
-    game lengths.
-
-    Game lengths (``turns_*``, ``events_*``, and their :class:`Distribution` in
-    ``turns`` and ``events``) are over the games with a result; ``None`` when
-    there are none.  ``starts`` has two tallies over every seat of the games whose
-    starting player is known: the seats that played first, and the others;
-    ``mulligans`` two over the seats whose mulligans are known: the seats that kept
-    their first seven cards, and those that took a mulligan or more.  ``variants``
-    counts the games of each variant (:data:`VARIANT_NAMES`); ``teams`` has a tally per
-    team of the team games (named by its players, ``"Alice & Carol"``), counted once per
-    game.
-    """
-
-    games: int
-    decided: int
-    draws: int
-    unfinished: int
-    errors: int
-    decks: list[Tally]
-    players: list[Tally]
-    turns_mean: float | None
-    turns_median: float | None
-    events_mean: float | None
-    events_median: float | None
-    starts: list[Tally] = field(default_factory=list)
-    mulligans: list[Tally] = field(default_factory=list)
-    turns: Distribution | None = None
-    events: Distribution | None = None
-    variants: dict[str, int] = field(default_factory=dict)
-    teams: list[Tally] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        for key in ("decks", "players", "starts", "mulligans", "teams"):
-            d[key] = [t.to_json() for t in getattr(self, key)]
-        for key in ("turns", "events"):
-            dist = getattr(self, key)
-            d[key] = dist.to_json() if dist is not None else None
-        return d
-
-
-class SummaryRow(NamedTuple):
-    """What :func:`summarize` needs of one game."""
-
-    players: list[str]
-    decks: list[str | None]
-    winner: int | None
-    turns: int
-    events: int
-    failed: bool
-    starting_player: int | None = None
-    mulligans: list[int] | None = None
-    variant: str = ""
-    teams: list[list[int]] | None = None
-
-
-VARIANT_NAMES = {"": "two-player", "free_for_all": "free-for-all",
-                 "two_headed_giant": "Two-Headed Giant"}
-"""How :class:`Summary`'s ``variants`` name a game's variant (``meta.variant``)."""
-
-
-UNKNOWN_DECK = "(unknown deck)"
-"""What a seat without a deck name counts as in the results per deck."""
-
-
-def summarize(rows: Iterable[tuple[Any, ...]]) -> Summary:
-    """A :class:`Summary` of :class:`SummaryRow` rows (or plain tuples of their fields:
-    ``(players, decks, winner, turns, events, failed[, starting_player, mulligans,
-    variant, teams])``).
-
-    Shared by the backends so that they agree on every number.
-    """
-    games = decided = draws = unfinished = errors = 0
-    decks: dict[str, Tally] = {}
-    players: dict[str, Tally] = {}
-    starts = [Tally("played first"), Tally("played later")]
-    takes = [Tally("kept seven"), Tally("took a mulligan")]
-    variants: dict[str, int] = {}
-    teams: dict[str, Tally] = {}
-    turns: list[int] = []
-    events: list[int] = []
-    for row in rows:
-        r = SummaryRow(*row)
-        winner = r.winner
-        kind = VARIANT_NAMES.get(r.variant, r.variant) if r.variant or len(r.players) <= 2 \
-            else VARIANT_NAMES["free_for_all"]
-        variants[kind] = variants.get(kind, 0) + 1
-        for team in r.teams or ():
-            name = " & ".join(r.players[i] for i in team if i < len(r.players))
-            teams.setdefault(name, Tally(name)).count(winner, team[0], r.teams)
-        games += 1
-        errors += int(r.failed)
-        if winner is None:
-            unfinished += 1
-        else:
-            turns.append(r.turns)
-            events.append(r.events)
-            if winner < 0:
-                draws += 1
-            else:
-                decided += 1
-        for seat, name in enumerate(r.players):
-            deck = r.decks[seat] if seat < len(r.decks) else None
-            first = None if r.starting_player is None else \
-                seat in winning_seats(r.starting_player, r.teams)  # (a team plays first)
-            for table, key in ((players, name), (decks, deck or UNKNOWN_DECK)):
-                t = table.setdefault(key, Tally(key, first=Tally(key), later=Tally(key)))
-                t.count(winner, seat, r.teams)
-                if first is not None:
-                    sub = t.first if first else t.later
-                    assert sub is not None
-                    sub.count(winner, seat, r.teams)
-            if first is not None:
-                starts[0 if first else 1].count(winner, seat, r.teams)
-            if r.mulligans is not None and seat < len(r.mulligans):
-                takes[0 if r.mulligans[seat] == 0 else 1].count(winner, seat, r.teams)
-
-    def order(table: dict[str, Tally]) -> list[Tally]:
-        return sorted(table.values(), key=lambda t: (-t.win_rate, -t.games, t.name))
-
-    def mean(xs: list[int]) -> float | None:
-        return statistics.fmean(xs) if xs else None
-
-    def median(xs: list[int]) -> float | None:
-        return float(statistics.median(xs)) if xs else None
-
-    return Summary(games=games, decided=decided, draws=draws, unfinished=unfinished,
-                   errors=errors, decks=order(decks), players=order(players),
-                   turns_mean=mean(turns), turns_median=median(turns),
-                   events_mean=mean(events), events_median=median(events),
-                   starts=starts, mulligans=takes,
-                   turns=Distribution.of(turns), events=Distribution.of(events),
-                   variants=variants, teams=order(teams))
-
-
-# --------------------------------------------------------------------------
-# The interface
 
 
 @runtime_checkable
@@ -745,8 +81,6 @@ class GameStore(Protocol):
     def close(self) -> None: ...
 
 
-# --------------------------------------------------------------------------
-# SQLite
 
 _TABLES = """
 CREATE TABLE library_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -815,9 +149,6 @@ players), ``games.teams`` a JSON list of teams, each a list of seats (NULL: no t
 
 _DIGEST_INDEX = "CREATE INDEX games_digest ON games (digest)"
 
-_COLUMNS = ("id, added, players, decks, agents, seed, profile, kernel_version, winner, turns, "
-            "events, size, sim_seed, sim_game, error, digest, starting_player, mulligans, variant, "
-            "teams")
 
 _NEWER_COLUMNS = {2: ("digest",), 3: ("starting_player", "mulligans"), 5: ("variant", "teams")}
 """The columns of ``games`` each schema added."""
@@ -826,7 +157,7 @@ _KILLS_TABLE = _TABLES[_TABLES.index("CREATE TABLE kills"):].split(";")[0]
 _NEWER_TABLES = {4: ("kills",)}
 """The tables each schema added."""
 
-_V1_GAME_COLUMNS = frozenset(c.strip() for c in _COLUMNS.split(",")) - {
+_V1_GAME_COLUMNS = frozenset(c.strip() for c in RECORD_COLUMNS.split(",")) - {
     c for cols in _NEWER_COLUMNS.values() for c in cols} | {"log"}
 _LIBRARY_TABLES = frozenset({"library_meta", "games", "seats", "game_events", "deaths"})
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -894,7 +225,7 @@ def _check_seat(path: str, gid: Any, column: str, value: int | None, seats: int)
 
 
 def _record(path: str, row: Sequence[Any]) -> GameRecord:
-    """A :class:`GameRecord` from a row of :data:`_COLUMNS`, its types checked (a damaged
+    """A :class:`GameRecord` from a row of :data:`RECORD_COLUMNS`, its types checked (a damaged
     file can hold anything)."""
     (gid, added, players, decks, agents, seed, profile, kv, winner, turns, events, size,
      sim_seed, sim_game, error, digest, first, mulligans, variant, teams) = tuple(row)
@@ -1184,7 +515,7 @@ class SqliteStore:
         for gid, lf in self._readable_logs():
             header = lf.header
             n = len(header.players)
-            variant, teams = _header_teams(header.meta, n)
+            variant, teams = header_teams(header.meta, n)
             db.execute("UPDATE games SET variant = ?, teams = ? WHERE id = ?",
                        (variant, None if teams is None else json.dumps(teams), gid))
             if teams is not None:
@@ -1318,8 +649,8 @@ class SqliteStore:
 
     @property
     def _columns(self) -> str:
-        """:data:`_COLUMNS`, the ones this library's schema lacks read as NULL."""
-        cols = [c.strip() for c in _COLUMNS.split(",")]
+        """:data:`RECORD_COLUMNS`, the ones this library's schema lacks read as NULL."""
+        cols = [c.strip() for c in RECORD_COLUMNS.split(",")]
         missing = {c for v, added in _NEWER_COLUMNS.items() if v > self._schema for c in added}
         return ", ".join("NULL" if c in missing else c for c in cols)
 
