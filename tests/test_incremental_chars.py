@@ -21,9 +21,10 @@ from mtgk.cards.definitions import Registry
 from mtgk.cards.dsl import lord, static
 from mtgk.cards.filters import creature, kind
 from mtgk.log import events as ev
+from mtgk.rules.chars import chars_key
 from mtgk.rules.engine import Game
 from mtgk.rules.incremental import static_allows
-from mtgk.rules.layers import chars_key, compute
+from mtgk.rules.layers import compute
 from tests.conftest import table
 
 

@@ -22,7 +22,8 @@ from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
 from mtgk.plugins.tribal import choose_creature_type, creature_type_options, until_eot
 from mtgk.rules.engine import Decision, Game
-from mtgk.rules.layers import View, creature_types, subtype_set
+from mtgk.rules.layers import View, subtype_set
+from mtgk.rules.subtypes import creature_types
 from mtgk.scenario.play import run_scenario
 from mtgk.scenario.reader import loads_scenarios
 
@@ -551,7 +552,8 @@ def test_printed_characteristics_need_no_subtype_correlation(registry: Registry)
     """Layer 4 drops subtypes whose card type an object lost; the layer system skips that
     for objects no effect touched, which is right only if every card's printed
     characteristics are consistent already."""
-    from mtgk.rules.layers import _correlate_subtypes, chars_key, printed_template
+    from mtgk.rules.chars import chars_key, printed_template
+    from mtgk.rules.layers import _correlate_subtypes
     for name in registry.cards:
         t = printed_template(registry, name)
         c = t.copy()
@@ -561,7 +563,8 @@ def test_printed_characteristics_need_no_subtype_correlation(registry: Registry)
 
 def test_printed_characteristics_share_lists_until_an_effect_changes_them(
         registry: Registry) -> None:
-    from mtgk.rules.layers import APPLIERS, _apply, printed_template
+    from mtgk.rules.chars import printed_template
+    from mtgk.rules.layers import APPLIERS, _apply
     g = Game(registry, ["A", "B"], seed=1)
     with g.setting_up():
         g.emit(ev.ObjectCreated(obj=g.new_id(), card="Grizzly Bears", owner=0,
@@ -699,7 +702,8 @@ def test_lords_together_or_one_by_one_as_the_order_of_layer_7c_decides(reg: Regi
     the order matter (CR 613.7: timestamps; it affects what it sees as it starts to
     apply), and then each is asked alone, in order.  Either way the characteristics are
     those of asking each source alone (``check_layers``, validated mode's computation)."""
-    from mtgk.rules.layers import chars_key, compute
+    from mtgk.rules.chars import chars_key
+    from mtgk.rules.layers import compute
 
     g = new_game(reg)
     cenn1, cenn2 = put(g, "Wizened Cenn"), put(g, "Wizened Cenn")
