@@ -46,7 +46,7 @@ from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.rules.redeal import Sight, redeal
 from mtgk.rules.state import State
 
-__all__ = ["ForkError", "Stepper", "StepperError", "action_words", "words"]
+__all__ = ["ASK", "Auto", "ForkError", "Stepper", "StepperError", "action_words", "words"]
 
 Run = Callable[[Sequence[Agent], Callable[[Game], None]], Any]
 """Plays a game with the agents given, calling ``watch(game)`` once the game exists
@@ -62,6 +62,15 @@ class ForkError(StepperError):
 
 
 _END = object()
+
+ASK = object()
+"""What an :data:`Auto` returns for a decision the caller is to be asked."""
+
+Auto = Callable[[Decision], Any]
+"""Answers some of the caller's decisions itself (``Stepper(..., auto=)``): the answer, or
+:data:`ASK` to hand the decision to the caller.  It is called in the engine, without the
+hand-off to the caller and back (the step environment answers a decision with one legal
+answer so: ``skip_trivial``)."""
 
 _BY_GAME: weakref.WeakValueDictionary[int, Stepper] = weakref.WeakValueDictionary()
 """The stepper that drives each game (by the game's id: a game lives as long as its
@@ -138,6 +147,10 @@ class _Seat:
         assert drv is not None
         if drv._script:  # a fork catching up: the answers given before
             answer, by_caller = drv._script.pop()
+        elif drv._auto is not None and 0 <= d.player < len(drv.agents) and \
+                drv.agents[d.player] is None and (
+                answer := drv._auto(d)) is not ASK:
+            by_caller = True  # (answered for the caller, as the caller would have)
         else:
             # (no reference to the stepper, nor to this greenlet, held while it waits: a
             # stepper nobody holds any more is freed at once, its greenlet with it)
@@ -185,18 +198,23 @@ class Stepper:
     and :meth:`undo` cost the same early and late in a game (default: when a seat is
     the caller's or its agent forks, ``forks = True``, as a search agent does; a game
     all of whose seats are played by agents that don't fork records none).
+
+    ``auto``: answers some of the caller's decisions in the engine, without stopping
+    (:data:`Auto`; recorded as the caller's answers: a fork and :meth:`undo` see them as
+    given by the caller).
     """
 
     def __init__(self, registry: Registry, header: LogHeader,
                  agents: Sequence[Agent | None] = (), *, forks: bool | None = None,
-                 watch: Callable[[Game], None] | None = None) -> None:
+                 watch: Callable[[Game], None] | None = None, auto: Auto | None = None
+                 ) -> None:
         def run(members: Sequence[Agent], watch: Callable[[Game], None]) -> Any:
             return run_from_header(registry, header, members, watch)
 
         seats: list[Agent | None] = list(agents) or [None] * len(header.players)
         if forks is None:  # a caller's seat, or an agent that forks (a search)
             forks = any(a is None or getattr(a, "forks", False) for a in seats)
-        self._setup(registry, header, seats, forks, watch)
+        self._setup(registry, header, seats, forks, watch, auto=auto)
         if not forks and all(a is not None for a in seats):
             self._straight(run)  # nobody to hand a decision to, nothing to fork
         else:
@@ -221,9 +239,11 @@ class Stepper:
 
     def _setup(self, registry: Registry, header: LogHeader | None, agents: list[Agent | None],
                forks: bool, watch: Callable[[Game], None] | None = None,
-               forced: Callable[[Game, Decision], None] | None = None) -> None:
+               forced: Callable[[Game, Decision], None] | None = None,
+               auto: Auto | None = None) -> None:
         self._watch = watch
         self._forced = forced
+        self._auto = auto
         self.straight = False  #: played straight through by its agents (:meth:`_straight`)
         self.registry = registry
         self.header = header
@@ -479,7 +499,7 @@ class Stepper:
         other = Stepper.__new__(Stepper)
         other._setup(self.registry, self.header,
                      list(self.agents) if agents is None else list(agents), self.forks,
-                     None, self._forced)
+                     None, self._forced, self._auto)
         cps = self.game.checkpoints if self.game is not None else None
         i = -1
         if cps:

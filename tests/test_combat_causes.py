@@ -26,7 +26,7 @@ from mtgk.log.logfile import read_log
 from tests.conftest import run_mtgk as run
 
 REG = load_registry()
-SCENARIO = Path(__file__).parent / "scenarios" / "rules_round3" / "scenario_combat_deaths.yaml"
+SCENARIO = Path(__file__).parent / "scenarios" / "combat_causes" / "scenario_combat_deaths.yaml"
 
 pytestmark = pytest.mark.usefixtures("reset_structlog")
 

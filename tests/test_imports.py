@@ -263,7 +263,7 @@ def test_only_the_kept_module_bumps_the_versions_of_kept_facts() -> None:
 
 def test_only_the_kept_module_reads_validated_mode() -> None:
     """The speed lookups of the rules go through one memo primitive (``KeptFacts.kept``,
-    ``confirm``, ``must_settle``): no other rules module reads ``validate_caches`` or raises
+    ``confirm``, ``confirm_listed``): no other rules module reads ``validate_caches`` or raises
     ``StaleCache`` itself, and nothing is cached on the registry's ``__dict__`` (its
     derived facts are ``Registry.derived``)."""
     import re
@@ -330,3 +330,28 @@ def test_zones_and_stack_kinds_are_typed() -> None:
     apply(s, ev.GameStarted(players=["A", "B"], seed=1, profile="lorwyn-2007"))
     with pytest.raises(ValueError, match="'batlefield' is not a zone"):
         apply(s, ev.ObjectCreated(obj=1, card="Gray Ogre", owner=0, zone="batlefield"))
+
+
+def test_the_player_limit_is_declared_once() -> None:
+    """"Two to four players" is one declaration (mtgk.rules.seats: MIN_PLAYERS,
+    MAX_PLAYERS, PLAYER_COUNT_WORDS): no other module compares a count with 2 and 4 or
+    writes the words in a message."""
+    found = []
+    for mod in _graph().values():
+        if mod.name == "mtgk.rules.seats":
+            continue
+        tree = ast.parse(mod.path.read_text("utf-8"))
+        docs = {id(n.body[0].value) for n in ast.walk(tree)
+                if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef)
+                and n.body and isinstance(n.body[0], ast.Expr)
+                and isinstance(n.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in docs and "two to four" in node.value):
+                found.append(f"{_where(mod, node.lineno)}: {node.value!r}")
+            if isinstance(node, ast.Compare) and len(node.ops) == 2 and all(
+                    isinstance(c, ast.Constant) for c in (node.left, node.comparators[1])):
+                bounds = (node.left.value, node.comparators[1].value)  # type: ignore[attr-defined]
+                if bounds == (2, 4):
+                    found.append(f"{_where(mod, node.lineno)}: 2 <= ... <= 4")
+    assert not found, "\n".join(found)

@@ -13,7 +13,7 @@
 
 Each rule is checked with the battlefield (or the targets) in both orders: the engine
 used to move the objects one at a time, so the answer depended on which came first.
-The YAML scenarios with real cards are in ``tests/scenarios/rules_round2/``.
+The YAML scenarios with real cards are in ``tests/scenarios/simultaneity/``.
 """
 
 from __future__ import annotations

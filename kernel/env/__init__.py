@@ -13,7 +13,10 @@ actions: the same log, byte for byte).
   against policies (:data:`Policy`: any ``(observation, mask) -> action``
   callable, or a league of them drawn from per episode: self-play);
   Gymnasium's registry has it as :data:`ENV_IDS` (``gymnasium.make("mtgk/Lorwyn-v0")``,
-  ``gymnasium.make_vec``) once this module is imported.
+  ``gymnasium.make_vec``) once this module is imported;
+* :func:`vector_env` -- N of those games stepped together in this process, observations
+  written into preallocated NumPy buffers, autoreset ``NEXT_STEP``
+  (``gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")``).
 
 **Episodes end** *terminated* (a win, a draw by the rules) or *truncated* (the turn
 limit, the event budget: :data:`TRUNCATING`); the terminal observation's mask is one
@@ -72,7 +75,8 @@ The package's modules: :mod:`mtgk.env.observation` (the vector's layout, card nu
 the board and ``history`` encodings), :mod:`mtgk.env.checks` (:class:`EnvError`, seeds and
 actions), :mod:`mtgk.env.policies` (who plays the other seats), :mod:`mtgk.env.setup`
 (building a table from an environment's arguments), :mod:`mtgk.env.table` (:class:`Table`),
-:mod:`mtgk.env.aec` (PettingZoo) and :mod:`mtgk.env.gym` (Gymnasium and its registry).
+:mod:`mtgk.env.aec` (PettingZoo), :mod:`mtgk.env.gym` (Gymnasium and its registry) and
+:mod:`mtgk.env.vector` (the vector environment).
 Everything is imported from :mod:`mtgk.env` itself.
 
 >>> env = aec_env(decks=["bench/decks/ogres.txt"] * 2, seed=3)
@@ -127,6 +131,7 @@ from mtgk.env.policies import Policies, Policy, Reward
 from mtgk.env.setup import DEFAULT_PROFILE as DEFAULT_PROFILE
 from mtgk.env.setup import game_variant as game_variant
 from mtgk.env.table import Table
+from mtgk.env.vector import MtgVectorEnv, vector_env
 from mtgk.menus import Choice, Menu, SeatView
 
 # (the names imported ``as`` themselves are the old single module's others, outside
@@ -148,6 +153,7 @@ __all__ = [
     "Menu",
     "MtgAECEnv",
     "MtgGymEnv",
+    "MtgVectorEnv",
     "Policies",
     "Policy",
     "Reward",
@@ -164,6 +170,7 @@ __all__ = [
     "layout",
     "obs_size",
     "register_envs",
+    "vector_env",
     "vocabulary_info",
 ]
 

@@ -65,6 +65,13 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         """Start a game: with ``seed`` (:func:`check_seed`), that seed's game (and the
         generator, :attr:`np_random`, reseeded from it); without, the generator's next
         game (the first ``reset()``: the seed the environment was made with)."""
+        info = self.start(seed)
+        assert self.table is not None
+        return self.table.observation(self.seat), info
+
+    def start(self, seed: int | None = None) -> dict[str, Any]:
+        """:meth:`reset` without the observation (what the vector environment calls,
+        writing the observation into its buffers): the new game's ``info``."""
         if seed is not None:
             seed = check_seed(seed)
         super().reset(seed=seed)
@@ -81,7 +88,7 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         info = self.table.info(self.seat)
         if self.league:
             info["league"] = dict(self.league)
-        return self.table.observation(self.seat), info
+        return info
 
     def _others(self) -> None:
         """Let the policies at the table play until the learner has a decision (or the
@@ -103,6 +110,13 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
+        reward, terminated, truncated, info = self.advance(action)
+        assert self.table is not None
+        return self.table.observation(self.seat), reward, terminated, truncated, info
+
+    def advance(self, action: int) -> tuple[float, bool, bool, dict[str, Any]]:
+        """:meth:`step` without the observation (what the vector environment calls):
+        ``(reward, terminated, truncated, info)``."""
         t = self.table
         if t is None:
             raise EnvError("step() before reset(): call reset() first")
@@ -124,7 +138,7 @@ class MtgGymEnv(gymnasium.Env):  # type: ignore[misc]
         if invalid:
             info["invalid_action"] = True
         truncated = t.over and t.truncated
-        return t.observation(self.seat), reward, t.over and not truncated, truncated, info
+        return reward, t.over and not truncated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as booleans (``MAX_ACTIONS`` of them; the observation's
@@ -210,9 +224,12 @@ different games even when ``reset()`` is given none; ``seed=`` makes it determin
 
 def register_envs() -> None:
     """Register :data:`ENV_IDS` with Gymnasium (done when :mod:`mtgk.env` is imported;
-    again is harmless)."""
+    again is harmless): ``gymnasium.make`` makes a :func:`gym_env`, ``gymnasium.make_vec``
+    with ``vectorization_mode="vector_entry_point"`` a :func:`mtgk.env.vector.vector_env`
+    (N games in this process, observations in preallocated buffers)."""
     for env_id, kwargs in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="mtgk.env:gym_env",
+                               vector_entry_point="mtgk.env:vector_env",
                                kwargs=copy.deepcopy(kwargs))
 

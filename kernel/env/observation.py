@@ -14,7 +14,7 @@ import functools
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
-from typing import Any, TypeGuard
+from typing import Any, Protocol, TypeGuard
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from mtgk.menus import SeatView
 from mtgk.rules.engine import STEPS
 from mtgk.rules.seats import is_active, same_team
 from mtgk.rules.state import Obj, State
-from mtgk.rules.visibility import Perspective
+from mtgk.rules.visibility import Perspective, sees
 
 MAX_ACTIONS = 32
 """The size of the action space: at most this many choices in one menu."""
@@ -221,6 +221,67 @@ CharsOf = Callable[[int], Any]
 lookup in :func:`mtgk.rules.layers.compute`'s result)."""
 
 
+class Sees(Protocol):
+    """What :func:`encode_board` asks of a seat's sight: whose it is, and whether it may
+    know which card an object is (a :class:`~mtgk.rules.visibility.Perspective`, or the
+    lighter :class:`BoardSight`)."""
+
+    @property
+    def viewer(self) -> int | None: ...
+
+    def sees(self, o: Obj) -> bool: ...
+
+
+class BoardSight:
+    """What the board part of one seat's observation needs of a
+    :class:`~mtgk.rules.visibility.Perspective`: which cards were shown to the seat
+    (``Revealed``, forgotten when their library is shuffled or rearranged), kept from the
+    events alone, so that :func:`encode_board` can read the game's own state (a full
+    perspective folds a state of its own: the state just before each event).  It answers
+    :meth:`sees` as the perspective folded along the same log does, for every object the
+    board shows (tests/test_env_vector.py compares the two).  :meth:`catch_up` reads the
+    events appended since the last call; an event that rearranges a library without
+    saying how (``"order"`` private but no ``order`` field) makes it :attr:`lost`, and the
+    table falls back to the full perspective."""
+
+    def __init__(self, viewer: int, seats: int) -> None:
+        self.viewer = viewer
+        self.seats = seats
+        self.revealed: dict[int, set[int]] = {}
+        self.folded = 0
+        self.lost = False
+
+    def sees(self, o: Obj) -> bool:
+        """Whether the seat may know which card ``o`` is (rule 1 of
+        :mod:`mtgk.rules.visibility`)."""
+        if sees(o, self.viewer):
+            return True
+        return self.viewer in self.revealed.get(o.id, ())
+
+    def catch_up(self, log: Sequence[ev.Envelope]) -> None:
+        """Read the events of ``log`` not read yet."""
+        revealed = self.revealed
+        for env in log[self.folded:]:
+            e = env.event
+            if isinstance(e, ev.Revealed):
+                to = set(e.to) if e.to else set(range(self.seats))
+                for oid in e.objs:
+                    revealed.setdefault(oid, set()).update(to)
+            elif "order" in e.PRIVATE and revealed:
+                # (a shuffle or a rearrangement: the library's cards are ``order``'s, the
+                # same before and after; a perspective reads them from the state before)
+                order = getattr(e, "order", None)
+                player = getattr(e, "player", -1)
+                if not isinstance(order, tuple):
+                    self.lost = True
+                elif _int(player) and 0 <= player < self.seats:
+                    keep = {player} if not isinstance(e, ev.LibraryShuffled) else set()
+                    for oid in order:
+                        if oid in revealed:
+                            revealed[oid] &= keep
+        self.folded = len(log)
+
+
 def _mana(pool: Sequence[str]) -> list[int]:
     counts = dict.fromkeys("WUBRGC", 0)
     for m in pool:
@@ -228,87 +289,118 @@ def _mana(pool: Sequence[str]) -> list[int]:
     return list(counts.values())
 
 
-def encode_board(state: State, seen: Perspective, chars: CharsOf, cards: Mapping[str, int],
+_STACK_KINDS = {"spell": 1, "activated": 2, "triggered": 3}
+_NP = len(PERMANENT_FEATURES)
+_NC = len(CARD_FEATURES)
+_NS = len(STACK_FEATURES)
+
+
+def encode_board(state: State, seen: Sees, chars: CharsOf, cards: Mapping[str, int],
                  out: np.ndarray, where: Mapping[str, slice]) -> None:
     """Write the board slices of ``where`` (:func:`layout`) into ``out``: what
-    ``seen.viewer`` may know of ``state`` (``seen`` folded up to it)."""
+    ``seen.viewer`` may know of ``state`` (``seen`` folded up to it).  The slices are
+    written whole (their empty slots as zeros); the others (``decision``, ``actions``,
+    ``history``, ``global``'s ``menu_depth``) are left as they are.
+
+    (The board is built in a Python list and written into ``out`` in a few slice
+    assignments: a NumPy write per value cost more than the rest of the encoding.)"""
     viewer = seen.viewer
     assert viewer is not None
     n = len(state.players)
-    order = [(viewer + k) % n for k in range(n)]
-    rel = {p: k for k, p in enumerate(order)}
+    rel = {(viewer + k) % n: k for k in range(n)}
     other = len(cards) + 1
+    sees_o = seen.sees
+    objects = state.objects
 
-    def number(o: Obj) -> int:
-        return cards.get(o.card, other) if seen.sees(o) else 0
-
-    g = out[where["global"]]
-    g[0], g[1], g[2], g[3] = (state.turn, is_active(state, viewer), state.over,
-                              len(state.stack))
+    out[where["global"].start:where["global"].start + 4] = (
+        state.turn, is_active(state, viewer), state.over, len(state.stack))
+    step = where["step"]
+    steps = [0] * (step.stop - step.start)
     if state.step in STEPS:
-        out[where["step"].start + STEPS.index(state.step)] = 1
+        steps[STEPS.index(state.step)] = 1
+    out[step] = steps
+
+    # seats, hand, battlefields, graveyards and stack: one run of the vector
+    base = where["seat0"].start
+    top = where["stack"].stop
+    run: list[Any] = [0] * (top - base)
     exiled = [0] * n
     for oid in state.exile:
-        o = state.objects.get(oid)
+        o = objects.get(oid)
         if o is not None and 0 <= o.owner < n:
             exiled[o.owner] += 1
+    grave_mask: list[int] = [0] * n
     for p, pl in enumerate(state.players):
-        seat = out[where[f"seat{rel[p]}"]]
-        seat[:8] = (pl.life, len(pl.library), len(pl.hand), len(pl.graveyard), exiled[p],
-                    pl.lands_played, pl.lost, is_active(state, p))
-        seat[8:] = _mana(pl.mana)
-        grave = out[where[f"graveyard{rel[p]}"]]
-        for i, oid in enumerate(reversed(pl.graveyard[-GRAVEYARD:])):
-            grave[i] = number(state.objects[oid])
-    hand = out[where["hand"]].reshape(HAND, len(CARD_FEATURES))
-    for i, oid in enumerate(state.players[viewer].hand[:HAND]):
-        o = state.objects[oid]
+        k = rel[p]
+        at = where[f"seat{k}"].start - base
+        run[at:at + 14] = (pl.life, len(pl.library), len(pl.hand), len(pl.graveyard),
+                           exiled[p], pl.lands_played, pl.lost, is_active(state, p),
+                           *_mana(pl.mana))
+        at = where[f"graveyard{k}"].start - base
+        shown = pl.graveyard[-GRAVEYARD:]
+        grave_mask[k] = len(shown)
+        for i, oid in enumerate(reversed(shown)):
+            o = objects[oid]
+            run[at + i] = cards.get(o.card, other) if sees_o(o) else 0
+    at = where["hand"].start - base
+    held = state.players[viewer].hand[:HAND]
+    for i, oid in enumerate(held):
+        o = objects[oid]
         c = chars(oid)
-        hand[i] = (1, number(o), c.mana_value, "Land" in c.types, "Creature" in c.types,
-                   c.power or 0, c.toughness or 0)
+        types = c.types
+        j = at + i * _NC
+        run[j:j + _NC] = (1, cards.get(o.card, other) if sees_o(o) else 0, c.mana_value,
+                          "Land" in types, "Creature" in types, c.power or 0,
+                          c.toughness or 0)
     combat = state.combat
+    attackers = combat.attackers if combat is not None else ()
+    blockers = combat.blockers if combat is not None else ()
     slots = [0] * n
+    fields = [where[f"battlefield{k}"].start - base for k in range(n)]
     for oid in state.battlefield:
-        o = state.objects[oid]
+        o = objects[oid]
         c = chars(oid)
         k = rel.get(c.controller, 0)
         i = slots[k]
         if i >= PERMANENTS:
             continue
         slots[k] += 1
-        row = out[where[f"battlefield{k}"]].reshape(PERMANENTS, len(PERMANENT_FEATURES))[i]
-        if o.face_down and not seen.sees(o):
-            row[0], row[2], row[13] = 1, o.tapped, 1
+        j = fields[k] + i * _NP
+        if o.face_down and not sees_o(o):
+            run[j], run[j + 2], run[j + 13] = 1, o.tapped, 1
             continue
-        row[:] = (1, number(o), o.tapped, o.sick, c.is_creature, "Land" in c.types,
-                  c.power or 0, c.toughness or 0, o.damage,
-                  o.counters.get("+1/+1", 0) - o.counters.get("-1/-1", 0),
-                  combat is not None and oid in combat.attackers,
-                  combat is not None and oid in combat.blockers, o.token, o.face_down)
-    if "team" in where:
-        team = out[where["team"]]
-        for p in range(n):
-            team[rel[p]] = same_team(state, viewer, p)
-    stack = out[where["stack"]].reshape(STACK, len(STACK_FEATURES))
-    for i, it in enumerate(reversed(state.stack[-STACK:])):
-        src = state.objects.get(it.source)
+        counters = o.counters
+        run[j:j + _NP] = (1, cards.get(o.card, other) if sees_o(o) else 0, o.tapped, o.sick,
+                          c.is_creature, "Land" in c.types, c.power or 0, c.toughness or 0,
+                          o.damage,
+                          counters.get("+1/+1", 0) - counters.get("-1/-1", 0),
+                          oid in attackers, oid in blockers, o.token, o.face_down)
+    at = where["stack"].start - base
+    shown_stack = state.stack[-STACK:]
+    for i, it in enumerate(reversed(shown_stack)):
+        src = objects.get(it.source)
         card = 0
-        if src is not None and seen.sees(src):
+        if src is not None and sees_o(src):
             card = cards.get(src.card, other)
         elif it.kind == "spell" or src is None:
             card = cards.get(it.source_card, other) if it.source_card else 0
-        kind = {"spell": 1, "activated": 2, "triggered": 3}.get(it.kind, 0)
-        stack[i] = (1, card, rel.get(it.controller, 0) + 1, kind)
+        j = at + i * _NS
+        run[j:j + _NS] = (1, card, rel.get(it.controller, 0) + 1,
+                          _STACK_KINDS.get(it.kind, 0))
+    out[base:top] = run
+    if "team" in where:
+        team = [0] * n
+        for p in range(n):
+            team[rel[p]] = same_team(state, viewer, p)
+        out[where["team"]] = team
     if "mask_hand" in where:  # (the masks: which slots hold a real entity)
         out[where["mask_seat"]] = 1
-        out[where["mask_hand"]] = hand[:, 0]
-        out[where["mask_stack"]] = stack[:, 0]
-        for p, pl in enumerate(state.players):
-            k = rel[p]
-            out[where[f"mask_battlefield{k}"]] = out[where[f"battlefield{k}"]].reshape(
-                PERMANENTS, len(PERMANENT_FEATURES))[:, 0]
-            out[where[f"mask_graveyard{k}"].start + np.arange(min(len(pl.graveyard),
-                                                                 GRAVEYARD))] = 1
+        out[where["mask_hand"]] = [1] * len(held) + [0] * (HAND - len(held))
+        out[where["mask_stack"]] = [1] * len(shown_stack) + [0] * (STACK - len(shown_stack))
+        for k in range(n):
+            out[where[f"mask_battlefield{k}"]] = [1] * slots[k] + [0] * (PERMANENTS - slots[k])
+            out[where[f"mask_graveyard{k}"]] = ([1] * grave_mask[k]
+                                                + [0] * (GRAVEYARD - grave_mask[k]))
 
 
 # --------------------------------------------------------------------------

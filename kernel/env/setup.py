@@ -41,6 +41,11 @@ class Setup:
     history: int = 0
     masks: bool = False
     reward: Reward | None = None
+    forks: bool | None = None
+    """Whether the game records checkpoints (:class:`~mtgk.stepper.Stepper`'s ``forks``:
+    ``None``, the default, records them, so that a fork costs the same early and late in a
+    game; the vector environment records none: its games are forked by playing them
+    again)."""
 
 
 

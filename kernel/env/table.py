@@ -17,6 +17,7 @@ from mtgk.env.observation import (
     DECISION_KINDS,
     HISTORY_FEATURES,
     MAX_ACTIONS,
+    BoardSight,
     HistoryView,
     encode_board,
     layout,
@@ -26,9 +27,30 @@ from mtgk.env.setup import Setup
 from mtgk.log import events as ev
 from mtgk.log.logfile import write_log
 from mtgk.menus import MORE, Menu, SeatView
-from mtgk.rules.engine import Agent, Game, RulesError
+from mtgk.rules.engine import Agent, Decision, Game, RulesError
 from mtgk.rules.seats import same_team
-from mtgk.stepper import Stepper
+from mtgk.stepper import ASK, Stepper
+
+NO_ANSWER = ASK
+"""What :func:`trivial_answer` returns for a decision that needs its :class:`Menu`
+(:data:`mtgk.stepper.ASK`: the table's stepper calls it, ``auto``)."""
+
+
+def trivial_answer(d: Decision) -> Any:
+    """The answer a :class:`Menu` of ``d`` would take by itself when its one menu has
+    one choice (``skip_trivial``), found without building the menu: a priority with one
+    action (or none listed: passing), a listed choice of one answer.  Any other decision:
+    :data:`NO_ANSWER` (the menu is built and tells)."""
+    k = d.kind
+    opts = d.options
+    if k == "priority":
+        if not opts:
+            return ["pass"]
+        return opts[0] if len(opts) == 1 else NO_ANSWER
+    if opts is not None and len(opts) == 1 and not d.many and k not in (
+            "attackers", "blockers", "assign", "order"):
+        return opts[0]
+    return NO_ANSWER
 
 
 class Table:
@@ -48,8 +70,16 @@ class Table:
         self.history = setup.history
         self.where = layout(self.seats, setup.history, setup.masks)
         self.size = obs_size(self.seats, setup.history, setup.masks)
-        self.view: SeatView = (HistoryView(self.seats, setup.history, setup.cards)
-                               if setup.history > 0 else SeatView(self.seats))
+        w = self.where
+        self._menu_at = (w["global"].start + 4, w["decision"], w["actions"])
+        self.full: SeatView | None = (HistoryView(self.seats, setup.history, setup.cards)
+                                      if setup.history > 0 else None)
+        """The seats' full perspectives, folded with a state of their own (only with a
+        ``history``: its rows need them; else each seat's :class:`BoardSight` reads the
+        game's state)."""
+        self.sights: dict[int, BoardSight] = {}
+        self._words: SeatView | None = None  # (the board in words: :meth:`board`)
+        self._cache: dict[int, tuple[Game, int, np.ndarray]] = {}
         self.menu: Menu | None = None
         self.seat: int | None = None
         self.refusal = ""
@@ -62,7 +92,8 @@ class Table:
                     make, seed = setup.internal[i]
                     agents.append(make(seed))
             try:
-                stepper = Stepper(setup.reg, setup.header, agents)
+                stepper = Stepper(setup.reg, setup.header, agents, forks=setup.forks,
+                                  auto=trivial_answer if setup.skip_trivial else None)
             except Exception as exc:  # noqa: BLE001 - the engine's failure, in one line
                 raise EnvError(f"the engine failed: {type(exc).__name__}: {exc}") from exc
         self.stepper = stepper
@@ -85,6 +116,11 @@ class Table:
             if d is None:
                 self.seat, self.menu = None, None
                 return
+            if skip:
+                quick = trivial_answer(d)
+                if quick is not NO_ANSWER:
+                    self._give(quick)
+                    continue
             menu = Menu(self.game, d, self.cards)
             while menu.answer is MORE and len(menu.choices) == 1 and skip:
                 menu.pick(0)
@@ -130,33 +166,82 @@ class Table:
 
     # ------------------------------------------------------------------ seeing
     def observation(self, seat: int) -> dict[str, np.ndarray]:
-        """What ``seat`` sees, as numbers (see :func:`layout`)."""
-        self.view.catch_up(self.game.log)
+        """What ``seat`` sees, as numbers (see :func:`layout`): new arrays each call.  (The
+        board part is built again only when events were appended since the last call for
+        ``seat``; else the last one's is copied and only the menu part is written.)"""
+        vec = np.empty(self.size, dtype=np.float32)
+        mask = np.empty(MAX_ACTIONS, dtype=np.int8)
+        game = self.game
+        n = len(game.log)
+        last = self._cache.get(seat)
+        if last is not None and last[0] is game and last[1] == n:
+            vec[:] = last[2]
+            self.observe_into(seat, vec, mask, board=False)
+        else:
+            self.observe_into(seat, vec, mask)
+            self._cache[seat] = (game, n, vec.copy())
+        return {"observation": vec, "action_mask": mask}
+
+    def observe_into(self, seat: int, vec: np.ndarray, mask: np.ndarray,
+                     board: bool = True) -> None:
+        """Write what ``seat`` sees into ``vec`` (float32, :func:`obs_size` long) and
+        ``mask`` (int8, :data:`MAX_ACTIONS`), in place: :meth:`observation` without the
+        allocation (what the vector environment does with its buffers).  ``board=False``:
+        ``vec`` holds this seat's observation of the same moment (no event appended
+        since), and only its menu part is written again (``global``'s ``menu_depth``,
+        ``decision``, ``actions``)."""
+        if not 0 <= seat < self.seats:
+            raise EnvError(f"no seat {seat}: this game's seats are 0..{self.seats - 1}")
         w = self.where
-        vec = np.zeros(self.size, dtype=np.float32)
-        encode_board(self.view.state, self.view.seen[seat], self.game.chars, self.cards, vec, w)
-        if isinstance(self.view, HistoryView):
-            rows = self.view.rows[seat]
-            if rows:
-                hist = vec[w["history"]].reshape(self.history, len(HISTORY_FEATURES))
-                hist[:len(rows)] = np.array(rows, dtype=np.float32)
-                if "mask_history" in w:
-                    vec[w["mask_history"].start + np.arange(len(rows))] = 1
-        mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
-        if self.over:
+        depth_at, decision, actions = self._menu_at
+        if board:
+            vec.fill(0)
+            log = self.game.log
+            full = self.full
+            if full is None and self.sights.get(seat, None) is None:
+                self.sights[seat] = BoardSight(seat, self.seats)
+            sight = self.sights.get(seat)
+            if sight is not None:
+                sight.catch_up(log)
+                if sight.lost:  # (a library rearranged without its order: fold it all)
+                    self.full = full = SeatView(self.seats)
+                    self.sights.clear()
+            if full is None and sight is not None:
+                encode_board(self.game.state, sight, self.game.chars, self.cards, vec, w)
+            else:
+                assert full is not None
+                full.catch_up(log)
+                encode_board(full.state, full.seen[seat], self.game.chars, self.cards, vec,
+                             w)
+            if isinstance(full, HistoryView):
+                rows = full.rows[seat]
+                if rows:
+                    hist = vec[w["history"]].reshape(self.history, len(HISTORY_FEATURES))
+                    hist[:len(rows)] = np.array(rows, dtype=np.float32)
+                    if "mask_history" in w:
+                        vec[w["mask_history"].start + np.arange(len(rows))] = 1
+        else:
+            vec[depth_at] = 0
+            vec[decision] = 0
+            vec[actions] = 0
+        mask.fill(0)
+        if self.seat is None:
             mask[0] = 1  # (the end: one legal no-op, so that a sampler never sees no choice)
+            return
         menu = self.menu
         if menu is not None and self.seat == seat:
-            vec[w["global"].start + 4] = menu.depth
+            vec[depth_at] = menu.depth
             k = menu.d.kind
             at = DECISION_KINDS.index(k) if k in DECISION_KINDS else len(DECISION_KINDS)
-            vec[w["decision"].start + at] = 1
-            acts = vec[w["actions"]].reshape(MAX_ACTIONS, len(ACTION_FEATURES))
-            for i, c in enumerate(menu.choices[:MAX_ACTIONS]):
-                acts[i] = (1, ACTION_KINDS.index(c.kind) + 1, c.card, c.target_card,
-                           c.target_seat, c.number)
-                mask[i] = 1
-        return {"observation": vec, "action_mask": mask}
+            vec[decision.start + at] = 1
+            choices = menu.choices[:MAX_ACTIONS]
+            rows_of = [(1, ACTION_KINDS.index(c.kind) + 1, c.card, c.target_card,
+                        c.target_seat, c.number) for c in choices]
+            if rows_of:
+                m = len(rows_of) * len(ACTION_FEATURES)
+                vec[actions.start:actions.start + m] = np.array(
+                    rows_of, dtype=np.float32).reshape(-1)
+                mask[:len(rows_of)] = 1
 
     def info(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees, in words: its decision and options (when it is to act),
@@ -177,9 +262,11 @@ class Table:
         """The board as ``seat`` sees it, in text (``mtgk replay --as``)."""
         from mtgk.render import render_state
 
-        self.view.catch_up(self.game.log)
-        return render_state(self.view.state, self.setup.reg, as_player=seat,
-                            seen=self.view.seen[seat])
+        view = self.full
+        if view is None:
+            view = self._words = self._words or SeatView(self.seats)
+        view.catch_up(self.game.log)
+        return render_state(view.state, self.setup.reg, as_player=seat, seen=view.seen[seat])
 
     def result(self) -> int | None:
         """The winner (-1: a draw) once the game is over, else ``None`` (in Two-Headed

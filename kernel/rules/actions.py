@@ -101,8 +101,7 @@ class LegalActions(GamePart):
                                                                           "postcombat_main")
         if not sorcery_ok and (self._idle.get(player) == self._idle_version
                                or self._nothing_at_instant_speed(player)):
-            self.confirm("player {0} was taken to have nothing to do at instant speed, but "
-                         "a fresh enumeration finds something", self._only_passes, player)
+            self.confirm_idle(player)
             return [PASS]
         key = (player, self._version, self._taps, tuple(s.players[player].mana), sorcery_ok,
                tuple([p.library[0] for p in s.players if p.library]))
@@ -110,9 +109,6 @@ class LegalActions(GamePart):
                         self._listed_actions, player, sorcery_ok, version=key,
                         fresh=self._unshared_actions)
         return list(out) if type(out) is list else out  # (a list: a copy of it)
-
-    def _only_passes(self, player: int) -> bool:
-        return self._legal_actions(player, False, share=False) == [PASS]
 
     def _unshared_actions(self, player: int, sorcery_ok: bool) -> Sequence[Any]:
         """:meth:`_legal_actions` enumerating every card in hand and making every option

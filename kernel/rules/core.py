@@ -26,6 +26,7 @@ from mtgk.rules.chars import Chars, printed
 from mtgk.rules.definitions import CardDef, Registry
 from mtgk.rules.errors import blame
 from mtgk.rules.kept import KEYWORD_ZONE, MOVES, KeptFacts, StaleCache
+from mtgk.rules.kept import plain as plain  # (re-exported: the parts use it)
 from mtgk.rules.layers import View
 from mtgk.rules.seats import opponents_of, variant_event
 from mtgk.rules.state import PROJECTORS, StackItem, new_state
@@ -115,14 +116,6 @@ def _listed(answer: Any, options: Sequence[Any]) -> bool:
         if o is answer:
             return True
     return False
-
-
-def plain(x: Any) -> Any:
-    if isinstance(x, tuple | list):
-        return [plain(i) for i in x]
-    if isinstance(x, dict):
-        return {str(k): plain(v) for k, v in x.items()}
-    return x
 
 
 def card_of(item: StackItem) -> str:
@@ -415,8 +408,7 @@ class GameCore(KeptFacts):
                              or _listed(answer, options)):
                     # one of the actions the engine listed (legal_actions): legal as it is
                     choice = answer
-                    self.confirm("the listed action {1!r} is not what check_action makes of "
-                                 "it", self._checked_as_listed, d, answer)
+                    self.confirm_listed(d, answer)
                 else:
                     choice = self.validate(d, plain(answer))
             except RulesError as err:
@@ -437,9 +429,6 @@ class GameCore(KeptFacts):
                 self.emit(ev.DecisionMade(player=d.player, kind=d.kind, choice=choice))
             return choice
         raise RulesError("101", f"agent for player {d.player} gave no legal answer")
-
-    def _checked_as_listed(self, d: Decision, answer: Any) -> bool:
-        return bool(self.validate(d, plain(answer)) == answer)
 
     def validate(self, d: Decision, choice: Any) -> Any:
         if d.check is not None:

@@ -46,6 +46,7 @@ from typing import Any, TypeVar
 from mypy_extensions import mypyc_attr
 
 from mtgk.log import events as ev
+from mtgk.log.answers import PASS
 from mtgk.log.events import Envelope, Event
 from mtgk.rules.chars import CHARS_FIELDS, Chars, chars_key, printed
 from mtgk.rules.definitions import KEYWORD_MEANINGS, STATIC_HOOKS, CardDef, Registry, Static
@@ -78,6 +79,15 @@ they change
 (``Static.reads``: ``"tapped"``, ``"mana"``, ``"step"`` ...; a static that declares
 nothing is taken not to look at these).  Legal actions kept across them are keyed on
 tapped status and mana pools (:meth:`Game.legal_actions`)."""
+
+
+def plain(x: Any) -> Any:
+    """``x`` with its tuples made lists and its dicts' keys strings, as a log holds it."""
+    if isinstance(x, tuple | list):
+        return [plain(i) for i in x]
+    if isinstance(x, dict):
+        return {str(k): plain(v) for k, v in x.items()}
+    return x
 
 
 def plain_chars(reg: Registry, o: Obj) -> Chars:
@@ -141,6 +151,18 @@ class KeptFacts:
 
     def view(self) -> View:
         raise NotImplementedError  # defined by GameCore
+
+    def validate(self, d: Any, choice: Any) -> Any:
+        raise NotImplementedError  # defined by GameCore
+
+    def _legal_actions(self, player: int, sorcery_ok: bool, share: bool = True) -> Any:
+        raise NotImplementedError  # defined by LegalActions
+
+    def _sba_actions(self) -> list[Any]:
+        raise NotImplementedError  # defined by StateBasedActions
+
+    def _legend_groups_now(self) -> list[tuple[int, list[int]]]:
+        raise NotImplementedError  # defined by StateBasedActions
 
     def _init_kept(self) -> None:
         """Nothing kept yet."""
@@ -227,19 +249,23 @@ class KeptFacts:
         entry = store.get(key, _MISSING)
         if entry is not _MISSING:
             if version is ANY_VERSION:
-                value: T = entry
-            elif entry[0] == version:
-                value = entry[1]
-            else:
-                entry = _MISSING
-        if entry is _MISSING:
-            value = compute(*args)
-            store[key] = value if version is ANY_VERSION else (version, value)
-        elif self.validate_caches:
-            again = (fresh or compute)(*args)
-            if again != value:
-                raise StaleCache(f"after event {len(self.log) - 1}, {what.format(*args)} "
-                                 "kept differs from a fresh computation")
+                if not self.validate_caches:
+                    return entry  # type: ignore[no-any-return]
+                return self._checked(entry, what, fresh or compute, args)
+            if entry[0] == version:
+                if not self.validate_caches:
+                    return entry[1]  # type: ignore[no-any-return]
+                return self._checked(entry[1], what, fresh or compute, args)
+        value = compute(*args)
+        store[key] = value if version is ANY_VERSION else (version, value)
+        return value
+
+    def _checked(self, value: T, what: str, fresh: Callable[..., T], args: tuple[Any, ...]
+                 ) -> T:
+        """Validated mode: ``value``, kept, compared with ``fresh(*args)``."""
+        if fresh(*args) != value:
+            raise StaleCache(f"after event {len(self.log) - 1}, {what.format(*args)} "
+                             "kept differs from a fresh computation")
         return value
 
     def confirm(self, claim: str, holds: Callable[..., bool], *args: Any) -> None:
@@ -249,12 +275,20 @@ class KeptFacts:
         if self.validate_caches and not holds(*args):
             raise StaleCache(f"after event {len(self.log) - 1}, {claim.format(*args)}")
 
-    def must_settle(self) -> bool:
-        """Whether state-based actions and triggers must be looked at again: an event
-        since the last look may have made one due (``_sba_version``), abilities wait to
-        be put on the stack, or validated mode looks every time."""
-        return (self._settled != self._sba_version or bool(self.state.pending)
-                or self.validate_caches)
+    def confirm_idle(self, player: int) -> None:
+        """In validated mode, check that ``player``, taken to have nothing to do at instant
+        speed (``_idle``), has nothing but to pass by a fresh enumeration."""
+        if self.validate_caches and self._legal_actions(player, False, share=False) != [PASS]:
+            raise StaleCache(f"after event {len(self.log) - 1}, player {player} was taken to "
+                             "have nothing to do at instant speed, but a fresh enumeration "
+                             "finds something")
+
+    def confirm_listed(self, d: Any, answer: Any) -> None:
+        """In validated mode, check that an action the engine listed (``legal_actions``),
+        taken as it is, is what ``check_action`` makes of it."""
+        if self.validate_caches and self.validate(d, plain(answer)) != answer:
+            raise StaleCache(f"after event {len(self.log) - 1}, the listed action "
+                             f"{answer!r} is not what check_action makes of it")
 
     def keep_like(self, other: KeptFacts) -> None:
         """Keep facts in the same mode as ``other`` (a fork of it: validated or not)."""
@@ -282,6 +316,11 @@ class KeptFacts:
                 self._chars_after(e, e.changes(), True)  # (no static ability reads: kept)
         if self.validate_caches:
             self.check_cached_characteristics()
+            if self._settled == self._sba_version and not self.state.pending and (
+                    self._sba_actions() or self._legend_groups_now()):
+                raise StaleCache(f"after event {len(self.log) - 1}, state-based actions are "
+                                 "due though no event since the last check changed what they "
+                                 "look at (Registry.add_sba_check reads, Event.CHANGES)")
 
     def _sba_reads(self) -> frozenset[str]:
         """The parts of the state (beyond the permanents) that state-based actions look

@@ -58,8 +58,8 @@ class PriorityAndStack(GamePart):
         log = self.log
         while True:
             if at is None:
-                if self.must_settle():
-                    self.settle()  # (else nothing since the last look: :meth:`settle`'s test)
+                if self._settled != self._sba_version or s.pending:
+                    self.settle()  # (validated mode checks the skipped looks: KeptFacts)  # (else nothing since the last look: :meth:`settle`'s test)
                 mark = len(log)
                 if mark - self._choice_at > LOOP_WINDOW:
                     self._mandatory_loop(p, passes)
@@ -136,15 +136,9 @@ class PriorityAndStack(GamePart):
                       for it in [*s.stack, *s.pending]),
                 tuple((x.kind, x.controller, repr(x.params), x.duration) for x in s.effects))
 
-    def _none_due(self) -> bool:
-        return not (self._sba_actions() or self._legend_groups_now())
-
     def settle(self) -> None:
         """State-based actions, then triggered abilities to the stack, until stable (CR 117.5)."""
         if self._settled == self._sba_version and not self.state.pending:
-            self.confirm("state-based actions are due though no event since the last check "
-                         "changed what they look at (Registry.add_sba_check reads, "
-                         "Event.CHANGES)", self._none_due)
             return  # nothing but decisions and mana since the last check: nothing to do
         while True:
             self._linked_knowledge()

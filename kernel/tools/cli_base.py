@@ -40,7 +40,14 @@ from mtgk.log.logfile import (
 )
 from mtgk.render import Renderer, clean, fold_note
 from mtgk.rules.engine import DEFAULT_MAX_EVENTS
-from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS, attack_meta
+from mtgk.rules.seats import (
+    ATTACK_MULTIPLE,
+    ATTACK_OPTIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    attack_meta,
+    player_count_problem,
+)
 from mtgk.search import AGENTS
 from mtgk.tools.debug import find_moment
 from mtgk.tools.human import HumanAgent
@@ -297,8 +304,8 @@ def add_game_args(p: argparse.ArgumentParser, decks_help: str, people: bool = Fa
                    help="who plays: one kind per seat of %(choices)s, dealt round "
                         "(default: heuristic)")
     p.add_argument("--players", nargs="+", metavar="N|NAME", default=None,
-                   help="how many players (2 to 4: --players 4) or their names in turn "
-                        "order (default: Alice Bob; three or four players play a "
+                   help=f"how many players ({MIN_PLAYERS} to {MAX_PLAYERS}: --players 4) or "
+                        "their names in turn order (default: Alice Bob; three or four players play a "
                         "free-for-all game)")
     p.add_argument("--variant", choices=["free-for-all", "two-headed-giant"], default=None,
                    help="a multiplayer variant: two-headed-giant is four players, Alice & "
@@ -331,15 +338,15 @@ def seat_names(args: argparse.Namespace) -> None:
     variant = (getattr(args, "variant", None) or "").replace("-", "_")
     if len(given) == 1 and given[0].isdigit():
         count = int(given[0])
-        if not 2 <= count <= 4:
-            raise UserError("--players: a game has two to four players")
+        if player_count_problem(count):
+            raise UserError(f"--players: {player_count_problem(count)}")
         names = list(DEFAULT_NAMES[:count])
     elif given:
         names = given
     else:
         names = list(DEFAULT_NAMES[:4 if variant == "two_headed_giant" else 2])
-    if not 2 <= len(names) <= 4:
-        raise UserError("--players: a game has two to four players")
+    if player_count_problem(len(names)):
+        raise UserError(f"--players: {player_count_problem(len(names))}")
     if len(set(names)) != len(names):
         raise UserError("--players: the players need different names")
     teams: list[list[int]] = []

@@ -8,7 +8,7 @@ import secrets
 import webbrowser
 
 from mtgk.cards.decks import deck_lines
-from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS
+from mtgk.rules.seats import ATTACK_MULTIPLE, ATTACK_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 from mtgk.tools.cli_base import Runner, UserError, game_decks
 from mtgk.tools.serve import DEFAULT_PORT, OPPONENTS, game_header, make_server
 
@@ -35,7 +35,8 @@ def setup(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--decks", "--deck", dest="decks", nargs="+", metavar="DECK",
                    help="one deck per player, dealt round the seats, as mtgk play takes them")
     p.add_argument("--players", nargs="+", metavar="N|NAME", default=None,
-                   help="how many players (2 to 4) or their names; you are the first")
+                   help=f"how many players ({MIN_PLAYERS} to {MAX_PLAYERS}) or their names; you are "
+                   "the first")
     p.add_argument("--variant", choices=["free-for-all", "two-headed-giant"], default=None,
                    help="a multiplayer variant (two-headed-giant: you and the third seat "
                         "against the second and fourth)")

@@ -1,4 +1,4 @@
-"""Issue 12, the combat part: the first-strike combat damage step (CR 510.4) with priority
+"""The first-strike combat damage step (CR 510.4) with priority
 after it, and activated abilities that work from the hand (CR 113.6, 602.2a).  Both sides
 of each rule; the test-only cards are in ``conftest.py``."""
 

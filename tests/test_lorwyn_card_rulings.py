@@ -1,8 +1,9 @@
-"""Lorwyn's former group B (Hunt Down ... Gaddock Teeg, now in the subject modules of
-cardsets/lorwyn/: combat.py, granted_abilities.py, ...): what the scenario files
-(tests/scenarios/lorwyn_b/) can't express -- a creature blocking two attackers,
-refused blocks under a blocking requirement, and a few checks on the game after a
-scenario."""
+"""Rulings on Lorwyn cards that the scenario files (tests/scenarios/lorwyn/, one file per
+card module of cardsets/lorwyn/) can't express: a creature blocking two attackers
+(Lairwatch Giant), refused blocks under a blocking requirement (Hunt Down), and a few
+checks on the game after a scenario: Gaddock Teeg's "can't be cast" reason, Makeshift
+Mannequin's ability only while the mannequin counter stays, Nath's Buffoon's prevention
+of damage from Elves, Runed Stalactite falling off a noncreature."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12, the token part: tokens enter the battlefield as every permanent does ("as ~
+"""Tokens: they enter the battlefield as every permanent does ("as ~
 enters", "enters tapped" from another permanent), and tokens are named by the names they
 are created with, two different tokens sharing a printed name keyed apart in the
 registry (``Registry.token_name``), with facts from the sets' ``tokens.json`` (the core
