@@ -7,16 +7,27 @@ Harriers.  Random agents (a uniformly random legal choice at every decision) the
 ``--turns`` turns; the figure is the CPU time (``time.process_time``) per decision (every
 decision the agents are asked) and per turn.  Issue 15's target: the Harriers' per-decision cost within 3x of
 the vanilla board's for N = 5, 10, 20, 40.  The machine is shared: the two boards are
-measured alternately, round after round, and the medians are reported.  Nothing here is
-run by CI.
+measured alternately, round after round, and the medians are reported.  Issue 29's
+target: the Harriers' cost per decision grows at most linearly in N (the exponent fitted
+between successive N, ``log(cost(N2) / cost(N1)) / log(N2 / N1)``, at most 1; the decisions
+per turn grow with N themselves).  Nothing here is run by CI.
 
     python bench/harriers.py [--sizes 5 10 20 40] [--turns 2] [--rounds 3] [--seeds 3]
+                             [--instructions]
+
+``--instructions`` also counts the Harriers games' instructions per decision with
+valgrind's callgrind (``PYTHONHASHSEED=0``; a run that builds the boards and plays less
+one that only builds them, as bench/lords.py does): repeatable on a noisy machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -57,13 +68,16 @@ def board(reg: Registry, creature: str, n: int, seed: int) -> tuple[Game, list[C
     return g, agents
 
 
-def measure(reg: Registry, creature: str, n: int, turns: int, seeds: int
+def measure(reg: Registry, creature: str, n: int, turns: int, seeds: int, run: bool = True
             ) -> tuple[float, float, int]:
-    """(seconds per decision, seconds per turn, decisions) over ``seeds`` games."""
+    """(seconds per decision, seconds per turn, decisions) over ``seeds`` games (with
+    ``run`` false: the boards built, nothing played)."""
     seconds = 0.0
     decisions = played = 0
     for seed in range(seeds):
         g, agents = board(reg, creature, n, seed)
+        if not run:
+            continue
         t = time.process_time()
         try:
             g.run(0, max_turns=turns)
@@ -72,7 +86,22 @@ def measure(reg: Registry, creature: str, n: int, turns: int, seeds: int
         seconds += time.process_time() - t
         decisions += sum(a.asked for a in agents)
         played += g.state.turn
-    return seconds / decisions, seconds / played, decisions
+    return (seconds / decisions, seconds / played, decisions) if run else (0.0, 0.0, 0)
+
+
+def instructions(n: int, turns: int, seeds: int) -> int:
+    """Callgrind's instructions for the Harriers games alone (built and played, less built)."""
+    def collected(run: bool) -> int:
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+               sys.executable, __file__, "--child", str(n), "--turns", str(turns),
+               "--seeds", str(seeds)] + ([] if run else ["--build-only"])
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stderr
+        m = re.search(r"Collected : (\d+)", out)
+        if m is None:
+            raise RuntimeError(f"no instruction count from callgrind:\n{out[-2000:]}")
+        return int(m.group(1))
+    return collected(True) - collected(False)
 
 
 def main() -> None:
@@ -82,25 +111,47 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seeds", type=int, default=3, help="games per board and round")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count instructions with callgrind (one run per size)")
+    ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--build-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     reg = load_registry()
-    print("| N a side | vanilla µs/decision | Harriers µs/decision | ratio | "
-          "Harriers ms/turn | Harriers decisions/turn |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    if args.child is not None:
+        measure(reg, "Goldmeadow Harrier", args.child, args.turns, args.seeds,
+                run=not args.build_only)
+        return
+    ins = "Harriers k instructions/decision | exponent | " if args.instructions else ""
+    print("| N a side | vanilla µs/decision | Harriers µs/decision | exponent | ratio | "
+          f"Harriers ms/turn | Harriers decisions/turn | {ins}".rstrip())
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+          + (" ---: | ---: |" if args.instructions else ""))
+    last: tuple[int, float, float] | None = None
     for n in args.sizes:
         van: list[float] = []
         har: list[float] = []
         turn: list[float] = []
         per_turn = 0.0
+        decisions = 0
         for _ in range(args.rounds):
             van.append(measure(reg, "Gray Ogre", n, args.turns, args.seeds)[0])
             d, t, k = measure(reg, "Goldmeadow Harrier", n, args.turns, args.seeds)
             har.append(d)
             turn.append(t)
             per_turn = k / (args.turns * args.seeds)
+            decisions = k
         v, h = statistics.median(van), statistics.median(har)
-        print(f"| {n} | {v * 1e6:.0f} | {h * 1e6:.0f} | {h / v:.1f} | "
-              f"{statistics.median(turn) * 1e3:.1f} | {per_turn:.0f} |", flush=True)
+        counted = instructions(n, args.turns, args.seeds) / decisions / 1e3 \
+            if args.instructions else 0.0
+        grows = "" if last is None else f"{math.log(h / last[1]) / math.log(n / last[0]):.2f}"
+        line = (f"| {n} | {v * 1e6:.0f} | {h * 1e6:.0f} | {grows} | {h / v:.1f} | "
+                f"{statistics.median(turn) * 1e3:.1f} | {per_turn:.0f} |")
+        if args.instructions:
+            more = "" if last is None else \
+                f"{math.log(counted / last[2]) / math.log(n / last[0]):.2f}"
+            line += f" {counted:.0f} | {more} |"
+        print(line, flush=True)
+        last = (n, h, counted)
 
 
 if __name__ == "__main__":

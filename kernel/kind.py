@@ -33,6 +33,7 @@ COMPILED: tuple[str, ...] = (
     "mtgk.log.writer",
     "mtgk.rules.actions",
     "mtgk.rules.casting",
+    "mtgk.rules.chars",
     "mtgk.rules.combat",
     "mtgk.rules.core",
     "mtgk.rules.damage",

@@ -23,7 +23,8 @@ from mtgk.log import events as ev
 from mtgk.rules.layers import register_effect_kind
 
 if TYPE_CHECKING:
-    from mtgk.rules.layers import Chars, View
+    from mtgk.rules.chars import Chars
+    from mtgk.rules.layers import View
 
 GRANT_WHILE_COUNTER = "grant_while_counter"
 

@@ -30,7 +30,7 @@ from mtgk.cards.definitions import Registry
 from mtgk.cards.effects import Ctx
 from mtgk.cards.loading import hookimpl
 from mtgk.log import events as ev
-from mtgk.rules.layers import printed
+from mtgk.rules.chars import printed
 from mtgk.rules.state import Obj
 
 if TYPE_CHECKING:

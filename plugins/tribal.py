@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from mtgk.cards.definitions import Effect
 from mtgk.cards.filters import Filter, creature, matching
 from mtgk.log import events as ev
-from mtgk.rules.layers import creature_types
+from mtgk.rules.subtypes import creature_types
 
 if TYPE_CHECKING:
     from mtgk.cards.effects import Ctx

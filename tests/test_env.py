@@ -32,7 +32,8 @@ from mtgk.env import (
     obs_size,
 )
 from mtgk.log import events as ev
-from mtgk.rules.layers import compute, printed
+from mtgk.rules.chars import printed
+from mtgk.rules.layers import compute
 from tests.conftest import run_mtgk
 from tests.test_perspective import ALICE, BOB, game, twin
 

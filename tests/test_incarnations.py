@@ -9,8 +9,8 @@ import pytest
 from mtgk import kind
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
+from mtgk.rules.chars import Chars
 from mtgk.rules.engine import Game
-from mtgk.rules.layers import Chars
 
 BOARD = """
 name: dread-in-hand

@@ -21,9 +21,10 @@ from mtgk.cards.definitions import Registry
 from mtgk.cards.dsl import lord, static
 from mtgk.cards.filters import creature, kind
 from mtgk.log import events as ev
+from mtgk.rules.chars import chars_key
 from mtgk.rules.engine import Game
 from mtgk.rules.incremental import static_allows
-from mtgk.rules.layers import chars_key, compute
+from mtgk.rules.layers import compute
 from tests.conftest import table
 
 
@@ -167,3 +168,45 @@ def test_random_lorwyn_games_keep_their_characteristics_right(
     g.validate_caches = True
     g.play([list(pool[pair[0]]), list(pool[pair[1]])], mulligans=False, max_turns=24)
     assert g.state.over or g.state.turn >= 24
+
+
+def test_lords_of_one_card_and_controller_are_asked_together(
+        registry: Registry, monkeypatch: Any) -> None:
+    """Issue 29, lords boards: the Wizened Cenns of one player are asked once for all of
+    them (``Static.together``: each permanent's verdict once, the P/T changes added up),
+    not once per lord -- and the characteristics are those of asking each lord alone
+    (what validated mode's full computation does), with resolved P/T effects, counters
+    and a lord of another card (Goldmeadow Harrier is a Kithkin; Goblin lords grant, and
+    are asked alone)."""
+    import mtgk.cards.dsl as dsl
+
+    g = table(registry, {0: {"battlefield": ["Wizened Cenn"] * 6 + ["Goldmeadow Harrier",
+                                                                   "Gray Ogre", "Plains"]},
+                         1: {"battlefield": ["Wizened Cenn"] * 4 + ["Goblin Chieftain",
+                                                                   "Goldmeadow Harrier"]}})
+    bf = g.state.battlefield
+    cenns = [oid for oid in bf if g.state.objects[oid].card == "Wizened Cenn"]
+    g.emit(ev.CounterPlaced(obj=cenns[0], kind="+1/+1", n=2))
+    g.emit(ev.EffectCreated(effect=g.new_id(), kind="pt", source=cenns[1], controller=0,
+                            objs=(cenns[1], bf[6]), params=[3, 0]))
+    asked: list[int] = []
+    real = dsl.matching
+
+    def counting(*args: Any, **kw: Any) -> list[int]:
+        asked.append(1)
+        return real(*args, **kw)
+    monkeypatch.setattr(dsl, "matching", counting)
+    together = compute(g.state, g.reg)
+    assert len(asked) == 3  # (one look for each player's Cenns, one for the Chieftain)
+    alone = compute(g.state, g.reg, check_layers=True)  # (each lord asked alone)
+    assert len(asked) > 2 + 10
+    assert {o: chars_key(c) for o, c in together.items()} == \
+        {o: chars_key(c) for o, c in alone.items()}
+    assert (together[cenns[0]].power, together[cenns[1]].power) == (2 + 5 + 2, 2 + 5 + 3)
+    assert (together[bf[6]].power, together[bf[7]].power) == (1 + 6 + 3, 2)
+    their_harrier = bf[-1]
+    assert (together[their_harrier].power, together[cenns[-1]].power) == (1 + 4, 2 + 3)
+    st = registry.cards["Wizened Cenn"].statics[0][1]
+    assert st.together is not None and st.layers == ("7c",)
+    assert registry.cards["Goblin Chieftain"].statics[0][1].together is None  # (it grants)
+

@@ -22,7 +22,8 @@ from mtgk.cards.loading import hookimpl, load_registry
 from mtgk.log import events as ev
 from mtgk.plugins.tribal import choose_creature_type, creature_type_options, until_eot
 from mtgk.rules.engine import Decision, Game
-from mtgk.rules.layers import View, creature_types, subtype_set
+from mtgk.rules.layers import View, subtype_set
+from mtgk.rules.subtypes import creature_types
 from mtgk.scenario.play import run_scenario
 from mtgk.scenario.reader import loads_scenarios
 
@@ -127,6 +128,11 @@ L.card("Test Muddled Anthem", static(lambda v, s: [("6", "grant", [s], ["vigilan
                                                    ("7c", "pt", [s], [1, 1])],
                                      "vigilance and +1/+1", ("7c",), frozenset()),
        facts=_facts("Test Muddled Anthem", ("Creature",), ("Soldier",), (1, 1)))
+
+# "other creatures with power 2 or less get +1/+1": a lord of layer 7c that reads P/T, so
+# the order of layer 7c's effects matters (the lords are asked one by one, not together)
+L.card("Test Small Anthem", lord(creature.power_at_most(2).other(), 1, 1),
+       facts=_facts("Test Small Anthem", ("Creature",), ("Soldier",), (1, 1)))
 
 
 class LayerPack:
@@ -546,7 +552,8 @@ def test_printed_characteristics_need_no_subtype_correlation(registry: Registry)
     """Layer 4 drops subtypes whose card type an object lost; the layer system skips that
     for objects no effect touched, which is right only if every card's printed
     characteristics are consistent already."""
-    from mtgk.rules.layers import _correlate_subtypes, chars_key, printed_template
+    from mtgk.rules.chars import chars_key, printed_template
+    from mtgk.rules.layers import _correlate_subtypes
     for name in registry.cards:
         t = printed_template(registry, name)
         c = t.copy()
@@ -556,7 +563,8 @@ def test_printed_characteristics_need_no_subtype_correlation(registry: Registry)
 
 def test_printed_characteristics_share_lists_until_an_effect_changes_them(
         registry: Registry) -> None:
-    from mtgk.rules.layers import APPLIERS, _apply, printed_template
+    from mtgk.rules.chars import printed_template
+    from mtgk.rules.layers import APPLIERS, _apply
     g = Game(registry, ["A", "B"], seed=1)
     with g.setting_up():
         g.emit(ev.ObjectCreated(obj=g.new_id(), card="Grizzly Bears", owner=0,
@@ -686,3 +694,36 @@ actions:
     put(g, "Test Muddled Anthem")
     c = g.chars(next(iter(g.state.battlefield)))
     assert c.power == 2 and not c.has("vigilance")  # unvalidated: the grant is left out
+
+
+def test_lords_together_or_one_by_one_as_the_order_of_layer_7c_decides(reg: Registry) -> None:
+    """Issue 29: lords of one card and controller are asked together where layer 7c's
+    P/T changes add up in any order; a lord there that reads P/T (Test Small Anthem) makes
+    the order matter (CR 613.7: timestamps; it affects what it sees as it starts to
+    apply), and then each is asked alone, in order.  Either way the characteristics are
+    those of asking each source alone (``check_layers``, validated mode's computation)."""
+    from mtgk.rules.chars import chars_key
+    from mtgk.rules.layers import compute
+
+    g = new_game(reg)
+    cenn1, cenn2 = put(g, "Wizened Cenn"), put(g, "Wizened Cenn")
+    harrier = put(g, "Goldmeadow Harrier")
+    mine = compute(g.state, g.reg)
+    assert [mine[o].power for o in (cenn1, cenn2, harrier)] == [3, 3, 3]
+    anthem = put(g, "Test Small Anthem")
+    ogre = put(g, "Gray Ogre")
+    effect(g, "pt", [ogre], [0, 0])
+    for chars in (compute(g.state, g.reg), compute(g.state, g.reg, check_layers=True)):
+        # the Cenns first (3/3 each), then the anthem: only the Ogre (2/2) has power <= 2
+        assert [chars[o].power for o in (cenn1, cenn2, harrier, anthem, ogre)] == \
+            [3, 3, 3, 1, 3]
+    early = new_game(reg)
+    anthem = put(early, "Test Small Anthem")
+    cenn1, cenn2 = put(early, "Wizened Cenn"), put(early, "Wizened Cenn")
+    harrier = put(early, "Goldmeadow Harrier")
+    together = compute(early.state, early.reg)
+    alone = compute(early.state, early.reg, check_layers=True)
+    assert {o: chars_key(c) for o, c in together.items()} == \
+        {o: chars_key(c) for o, c in alone.items()}
+    # the anthem first: +1/+1 for all three (power 2, 2, 1), then the Cenns
+    assert [together[o].power for o in (cenn1, cenn2, harrier, anthem)] == [4, 4, 4, 1]

@@ -25,9 +25,10 @@ from mtgk.cards.decks import parse_deck
 from mtgk.cards.definitions import Registry
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS
+from mtgk.rules.chars import chars_key
 from mtgk.rules.engine import Game
 from mtgk.rules.kept import StaleCache
-from mtgk.rules.layers import chars_key, compute
+from mtgk.rules.layers import compute
 from tests.conftest import table
 
 OGRES = ["Mountain"] * 17 + ["Gray Ogre"] * 23

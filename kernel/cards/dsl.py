@@ -596,10 +596,29 @@ def lord(f: Filter, power: int, toughness: int, grant: Sequence[str] = ()) -> St
         objs = matching(v, f, you, src) if some is None else [
             oid for oid in some if f(v, oid, you, src)]
         return gets_and_has(objs, power, toughness, grant)
+
+    base = f if f.sourceless else f.besides  # (the filter but "other", which looks at none)
+
+    def together(v: View, srcs: list[int]) -> list[tuple[str, str, list[int], Any]]:
+        assert base is not None
+        you = v.chars(srcs[0]).controller
+        some = getattr(v, "some", None)
+        objs = matching(v, base, you) if some is None else [
+            oid for oid in some if base(v, oid, you)]
+        k = len(srcs)
+        if base is f:  # each object gets it from every source
+            return [("7c", "pt", objs, [k * power, k * toughness])]
+        mine = set(srcs)  # ("other": a source gets it from the others alone)
+        out = [("7c", "pt", [oid for oid in objs if oid not in mine], [k * power, k * toughness])]
+        if k > 1:
+            out.append(("7c", "pt", [oid for oid in objs if oid in mine],
+                        [(k - 1) * power, (k - 1) * toughness]))
+        return out
     return Static(effects, f"lord({f!r}, {power}, {toughness})",
                   pt_and_grant_layers(power, toughness, grant),
                   None if f.reads is None else f.reads | {"controller"},
-                  "each" if local else "")
+                  "each" if local else "",
+                  together if local and base is not None and not grant else None)
 
 
 def host_of(view: View, src: int) -> list[int]:

@@ -31,8 +31,9 @@ from mtgk.log import events as ev
 
 if TYPE_CHECKING:
     from mtgk.cards.filters import Filter
+    from mtgk.rules.chars import Chars
     from mtgk.rules.engine import Game
-    from mtgk.rules.layers import Chars, View
+    from mtgk.rules.layers import View
 
 __all__ = ["events_this_turn", "envelopes_this_turn", "view_before", "view_after",
            "matched_then", "spells_cast_this_turn", "spell_names_cast_this_turn", "CombatDamage", "combat_damage_this_turn",

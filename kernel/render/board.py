@@ -14,7 +14,7 @@ from mtgk.rules.state import StackItem, State, copy_state
 from mtgk.rules.visibility import Perspective
 
 if TYPE_CHECKING:
-    from mtgk.rules.layers import Chars
+    from mtgk.rules.chars import Chars
 from mtgk.render.events import Renderer
 from mtgk.render.words import clean, plain_repr, step_name
 

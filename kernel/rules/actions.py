@@ -13,17 +13,11 @@ from mypy_extensions import trait
 
 from mtgk.log.answers import Activate, Cast, PlayLand
 from mtgk.log.events import player_ref
+from mtgk.rules.chars import Chars, printed, printed_template
 from mtgk.rules.core import PASS, RulesError, card_of
 from mtgk.rules.definitions import X_COUNT, Activated, CardDef, Target
 from mtgk.rules.filters import permanent
-from mtgk.rules.layers import (
-    ALL_CHANGES,
-    Chars,
-    View,
-    is_creature_type,
-    printed,
-    printed_template,
-)
+from mtgk.rules.layers import ALL_CHANGES, View, is_creature_type
 from mtgk.rules.mana import ManaCost, Source, plan_payment
 from mtgk.rules.names import FLASH, HEXPROOF, SHROUD
 from mtgk.rules.options import Options

@@ -22,11 +22,12 @@ import structlog
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS as PASS  # (re-exported: the engine passes with it)
 from mtgk.log.events import Envelope, Event, ref_player
+from mtgk.rules.chars import Chars, printed
 from mtgk.rules.definitions import CardDef, Registry
 from mtgk.rules.errors import blame
 from mtgk.rules.kept import KEYWORD_ZONE, MOVES, KeptFacts, StaleCache
 from mtgk.rules.kept import plain as plain  # (re-exported: the parts use it)
-from mtgk.rules.layers import Chars, View, printed
+from mtgk.rules.layers import View
 from mtgk.rules.seats import opponents_of, variant_event
 from mtgk.rules.state import PROJECTORS, StackItem, new_state
 

@@ -244,6 +244,14 @@ class Static:
     #: trample"); ``""``: unknown (the engine then computes every permanent's
     #: characteristics again after an event that changes one)
     scope: str = ""
+    #: for an ability whose effects are P/T changes in layer 7c alone (``layers`` ``("7c",)``,
+    #: reading no P/T): ``together(view, sources)`` gives the effects the ability of
+    #: ``sources`` (several permanents with it, controlled by one player) has in all, as
+    #: ``effects`` gives them: P/T changes (``pt``) that add up, on each object, to what
+    #: their ``effects`` give one by one -- a lord's filter asked once per object, not once
+    #: per object and lord (``mtgk.rules.layers`` uses it where the P/T changes of a layer
+    #: add up in any order); ``None``: each source is asked alone
+    together: Callable[[Any, list[int]], list[tuple[str, str, list[int], Any]]] | None = None
 
 
 Ability = SpellAbility | Activated | Triggered | Static

@@ -21,9 +21,10 @@ from mtgk.log.events import player_ref, ref_player
 from mtgk.rules.seats import opponents_of, player_index, turn_order_from
 
 if TYPE_CHECKING:
+    from mtgk.rules.chars import Chars
     from mtgk.rules.engine import Game
     from mtgk.rules.filters import Filter
-    from mtgk.rules.layers import Chars, View
+    from mtgk.rules.layers import View
     from mtgk.rules.state import StackItem
 
 

@@ -82,9 +82,14 @@ def _all_of(parts: tuple[Pred, ...]) -> Pred:
     return pred
 
 
+def _not_source(v: Any, r: int, y: int, s: int) -> bool:
+    return r != s
+
+
 class Filter:
     def __init__(self, pred: Pred, desc: str, reads: Reads = None,
-                 parts: tuple[Pred, ...] | None = None, local: bool = False) -> None:
+                 parts: tuple[Pred, ...] | None = None, local: bool = False,
+                 sourceless: bool = False) -> None:
         self.pred = pred
         self.desc = desc
         self.reads = reads
@@ -95,6 +100,13 @@ class Filter:
         self.local = local
         #: the conditions ``pred`` is all of (``&`` and the modifiers extend the list)
         self.parts: tuple[Pred, ...] = (pred,) if parts is None else parts
+        #: whether its verdict never depends on the source (the kernel's filters and
+        #: modifiers but ``.other()`` and ``where``; a hand-made one is taken to look at it)
+        self.sourceless = sourceless
+        #: if it is ``f.other()`` for a filter ``f`` that doesn't look at the source (with
+        #: more sourceless conditions, in any order): ``f`` with them -- it accepts what
+        #: that accepts but the source itself (a lord asks it once for several sources)
+        self.besides: Filter | None = None
 
     def __call__(self, view: Any, ref: int, you: int, source: int = 0) -> bool:
         return bool(self.pred(view, ref, you, source))  # (a compiled caller wants a bool)
@@ -103,25 +115,35 @@ class Filter:
         return self.desc
 
     def __and__(self, other: Filter) -> Filter:
-        return Filter(_all_of(self.parts + other.parts), f"({self} & {other})",
-                      _union(self.reads, other.reads), self.parts + other.parts,
-                      self.local and other.local)
+        f = Filter(_all_of(self.parts + other.parts), f"({self} & {other})",
+                   _union(self.reads, other.reads), self.parts + other.parts,
+                   self.local and other.local, self.sourceless and other.sourceless)
+        if self.besides is not None or other.besides is not None:
+            a = self.besides or (self if self.sourceless else None)
+            b = other.besides or (other if other.sourceless else None)
+            if a is not None and b is not None:
+                f.besides = a & b
+        return f
 
     def __or__(self, other: Filter) -> Filter:
         a, b = self.pred, other.pred
         return Filter(lambda v, r, y, s: a(v, r, y, s) or b(v, r, y, s), f"{self} | {other}",
-                      _union(self.reads, other.reads), local=self.local and other.local)
+                      _union(self.reads, other.reads), local=self.local and other.local,
+                      sourceless=self.sourceless and other.sourceless)
 
     def __invert__(self) -> Filter:
         a = self.pred
         return Filter(lambda v, r, y, s: not a(v, r, y, s), f"~{self}", self.reads,
-                      local=self.local)
+                      local=self.local, sourceless=self.sourceless)
 
     def _and(self, pred: Pred, suffix: str, reads: Reads = NOTHING,
-             local: bool = True) -> Filter:
+             local: bool = True, sourceless: bool = True) -> Filter:
         parts = self.parts + (pred,)
-        return Filter(_all_of(parts), f"{self}{suffix}", _union(self.reads, reads), parts,
-                      self.local and local)
+        f = Filter(_all_of(parts), f"{self}{suffix}", _union(self.reads, reads), parts,
+                   self.local and local, self.sourceless and sourceless)
+        if self.besides is not None and sourceless:
+            f.besides = self.besides._and(pred, suffix, reads, local)
+        return f
 
     # modifiers -----------------------------------------------------------
     def you_control(self) -> Filter:
@@ -137,7 +159,9 @@ class Filter:
         return self._and(lambda v, r, y, s: r > 0 and v.obj(r).owner == y, ".you_own()")
 
     def other(self) -> Filter:
-        return self._and(lambda v, r, y, s: r != s, ".other()")
+        f = self._and(_not_source, ".other()", sourceless=False)
+        f.besides = self.besides or (self if self.sourceless else None)
+        return f
 
     def with_ability(self, ability: str) -> Filter:
         return self._and(lambda v, r, y, s: r > 0 and v.chars(r).has(ability),
@@ -216,7 +240,7 @@ class Filter:
     def where(self, pred: Pred, desc: str = "where(...)", reads: Reads = None) -> Filter:
         """Also ``pred(view, ref, you, source)``; ``reads``: the characteristics it looks
         at (see :data:`Reads`; by default, any)."""
-        return self._and(pred, f".{desc}", reads, local=False)
+        return self._and(pred, f".{desc}", reads, local=False, sourceless=False)
 
 
 CONTROLLER = frozenset({"controller"})
@@ -248,25 +272,26 @@ def _of_type(card_type: str) -> Pred:
 def _typed_filter(card_type: str, desc: str) -> Filter:
     """A permanent of ``card_type``: on the battlefield, then of the type (two parts, so
     that :func:`matching` over the battlefield can leave the first out)."""
-    return Filter(_typed(card_type), desc, TYPES, (_on_bf, _of_type(card_type)), True)
+    return Filter(_typed(card_type), desc, TYPES, (_on_bf, _of_type(card_type)), True, True)
 
 
 player = Filter(lambda v, r, y, s: r < 0 and not v.state.players[ref_player(r)].lost, "player",
-                frozenset({"players"}), local=True)
+                frozenset({"players"}), local=True, sourceless=True)
 opponent = Filter(lambda v, r, y, s: r < 0 and not same_team(v.state, -1 - r, y),
-                  "opponent", NOTHING, local=True)
-you = Filter(lambda v, r, y, s: r < 0 and ref_player(r) == y, "you", NOTHING, local=True)
-permanent = Filter(_on_bf, "permanent", NOTHING, local=True)
+                  "opponent", NOTHING, local=True, sourceless=True)
+you = Filter(lambda v, r, y, s: r < 0 and ref_player(r) == y, "you", NOTHING, local=True,
+             sourceless=True)
+permanent = Filter(_on_bf, "permanent", NOTHING, local=True, sourceless=True)
 creature = _typed_filter("Creature", "creature")
 land = _typed_filter("Land", "land")
 artifact = _typed_filter("Artifact", "artifact")
 enchantment = _typed_filter("Enchantment", "enchantment")
 planeswalker = _typed_filter("Planeswalker", "planeswalker")
 nonland_permanent = Filter(lambda v, r, y, s: _on_bf(v, r, y, s) and "Land" not in v.chars(r).types,
-                           "nonland_permanent", TYPES, local=True)
+                           "nonland_permanent", TYPES, local=True, sourceless=True)
 noncreature_permanent = Filter(
     lambda v, r, y, s: _on_bf(v, r, y, s) and "Creature" not in v.chars(r).types,
-    "noncreature_permanent", TYPES, local=True)
+    "noncreature_permanent", TYPES, local=True, sourceless=True)
 creature_or_player = creature | player
 """The 2007 "target creature or player": planeswalkers are not included."""
 any_target = creature | player | planeswalker
@@ -276,7 +301,7 @@ def _is_spell(v: Any, r: int, y: int, s: int) -> bool:
     return r > 0 and any(it.id == r and it.kind == "spell" for it in v.state.stack)
 
 
-spell = Filter(_is_spell, "spell", frozenset({"stack"}), local=True)
+spell = Filter(_is_spell, "spell", frozenset({"stack"}), local=True, sourceless=True)
 CARD_ZONES = ("library", "hand", "graveyard", "exile")
 
 
@@ -285,11 +310,12 @@ def _is_card(v: Any, r: int, y: int, s: int) -> bool:
     return o is not None and o.zone in CARD_ZONES and not o.token
 
 
-card = Filter(_is_card, "card", frozenset(CARD_ZONES), local=True)
+card = Filter(_is_card, "card", frozenset(CARD_ZONES), local=True, sourceless=True)
 """A card not on the battlefield or the stack (a token is never a card)."""
 card_in_graveyard = Filter(_zone("graveyard"), "card_in_graveyard", frozenset({"graveyard"}),
-                           local=True)
-card_in_hand = Filter(_zone("hand"), "card_in_hand", frozenset({"hand"}), local=True)
+                           local=True, sourceless=True)
+card_in_hand = Filter(_zone("hand"), "card_in_hand", frozenset({"hand"}), local=True,
+                      sourceless=True)
 creature_card = card.with_type("Creature")
 creature_spell = spell.with_type("Creature")
 noncreature_spell = spell & ~spell.with_type("Creature")
@@ -316,24 +342,24 @@ class Kind(Filter):
         self._has = has
         self._name = "kind(" + ", ".join(repr(t) for t in subtypes) + ")"
         super().__init__(lambda v, r, y, s: _on_bf(v, r, y, s) and has(v, r, y, s), self._name,
-                         TYPES, (_on_bf, has), True)
+                         TYPES, (_on_bf, has), True, True)
 
     @property
     def creature(self) -> Filter:
         parts = creature.parts + (self._has,)
-        return Filter(_all_of(parts), f"{self._name}.creature", TYPES, parts, True)
+        return Filter(_all_of(parts), f"{self._name}.creature", TYPES, parts, True, True)
 
     @property
     def card(self) -> Filter:
         parts = card.parts + (self._has,)
         return Filter(_all_of(parts), f"{self._name}.card", _union(card.reads, TYPES), parts,
-                      True)
+                      True, True)
 
     @property
     def spell(self) -> Filter:
         parts = (_is_spell, self._has)
         return Filter(_all_of(parts), f"{self._name}.spell", _union(spell.reads, TYPES), parts,
-                      True)
+                      True, True)
 
 
 def kind(*subtypes: str) -> Kind:

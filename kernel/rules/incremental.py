@@ -29,8 +29,9 @@ characteristics with a full computation after every event, would find one that d
 
 from __future__ import annotations
 
+from mtgk.rules.chars import Chars
 from mtgk.rules.definitions import Registry, Static
-from mtgk.rules.layers import APPLIERS, Chars
+from mtgk.rules.layers import APPLIERS
 from mtgk.rules.names import LAYER_CHANGES
 from mtgk.rules.state import State
 

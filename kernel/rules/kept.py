@@ -48,18 +48,15 @@ from mypy_extensions import mypyc_attr
 from mtgk.log import events as ev
 from mtgk.log.answers import PASS
 from mtgk.log.events import Envelope, Event
+from mtgk.rules.chars import CHARS_FIELDS, Chars, chars_key, printed
 from mtgk.rules.definitions import KEYWORD_MEANINGS, STATIC_HOOKS, CardDef, Registry, Static
 from mtgk.rules.incremental import board_dependents, effect_allows
 from mtgk.rules.layers import (
     APPLIERS,
-    CHARS_FIELDS,
-    Chars,
     NotForSome,
     View,
-    chars_key,
     compute,
     compute_with_reads,
-    printed,
     undeclared_readers,
 )
 from mtgk.rules.seats import ATTACK_MULTIPLE

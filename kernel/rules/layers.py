@@ -1,7 +1,7 @@
 """Characteristics after continuous effects, applied in layers (CR 613).
 
-An object's current characteristics (:class:`Chars`) start from its card's
-printed facts; continuous effects then apply layer by layer and, within a
+An object's current characteristics (:class:`~mtgk.rules.chars.Chars`) start from its
+card's printed facts (:func:`~mtgk.rules.chars.printed`); continuous effects then apply layer by layer and, within a
 layer, in timestamp order with characteristic-defining abilities first
 (CR 613.3), except where one effect depends on another (CR 613.8).
 
@@ -81,187 +81,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from mtgk.rules.definitions import SpellAbility
+from mtgk.rules.chars import CHARS_FIELDS, Chars, printed, printed_template
 from mtgk.rules.errors import blame
-from mtgk.rules.names import ALL_CHANGES, CHANGELING, LAYER_CHANGES, LAYER_ORDER, Layer, layer_named
-from mtgk.rules.subtypes import (
-    SUBTYPE_OWNERS,
-    creature_types,
-    is_creature_type,
-    subtype_set,
-)
+from mtgk.rules.names import ALL_CHANGES, LAYER_CHANGES, LAYER_ORDER, Layer, layer_named
+from mtgk.rules.subtypes import SUBTYPE_OWNERS, is_creature_type, subtype_set
 
 if TYPE_CHECKING:
     from mtgk.rules.definitions import Registry
     from mtgk.rules.state import Obj, State
-
-CHARS_FIELDS: Final = (
-    "name", "types", "supertypes", "subtypes", "ctypes", "all_ctypes", "colors", "power",
-    "toughness", "abilities", "controller", "loyalty", "mana_value", "oid", "pt_cda", "card",
-    "shared")
-"""The fields of :class:`Chars` (its ``__slots__``; a compiled kernel reads them here)."""
-
-
-class Chars:
-    """An object's characteristics as the game sees them now.
-
-    Creature types are kept apart from the other subtypes: ``ctypes`` (or
-    ``all_ctypes``: every creature type, as changeling or Mirror Entity make
-    it) and ``subtypes`` (land, artifact, enchantment, spell, planeswalker
-    types).  ``oid`` is the object these are the characteristics of; ``card`` the name
-    of the card definition whose behaviour it has (its own card's, or after a copy effect
-    of layer 1 the copied card's).
-    """
-
-    __slots__ = CHARS_FIELDS
-
-    def __init__(self, name: str, types: list[str], supertypes: list[str], subtypes: list[str],
-                 ctypes: list[str], colors: list[str], power: int | None,
-                 toughness: int | None, abilities: list[str], controller: int,
-                 loyalty: int | None, mana_value: int, oid: int = 0) -> None:
-        self.name = name
-        self.types = types
-        self.supertypes = supertypes
-        self.subtypes = subtypes  # non-creature subtypes (land, enchantment, spell, planeswalker)
-        self.ctypes = ctypes  # creature types
-        self.all_ctypes = False
-        self.colors = colors
-        self.power = power
-        self.toughness = toughness
-        self.abilities = abilities
-        self.controller = controller
-        self.loyalty = loyalty
-        self.mana_value = mana_value
-        self.oid = oid
-        self.pt_cda = True  # its P/T-defining ability (if any) still exists
-        self.card = name  # the card definition it behaves as (layer 1 may change it)
-        self.shared = False  # its lists are a printed template's (copied before a change)
-
-    def __repr__(self) -> str:
-        pt = f" {self.power}/{self.toughness}" if self.power is not None else ""
-        return f"<Chars {self.name!r} {' '.join(self.types)}{pt}>"
-
-    def is_(self, card_type: str) -> bool:
-        return card_type in self.types
-
-    @property
-    def is_creature(self) -> bool:
-        return "Creature" in self.types
-
-    def has(self, ability: str) -> bool:
-        return ability in self.abilities
-
-    def has_subtype(self, t: str) -> bool:
-        """Has this subtype (of any set); a changeling has every creature type."""
-        if t in self.subtypes:
-            return True
-        if not self.has_creature_types:
-            return False
-        return t in self.ctypes or (self.all_ctypes and is_creature_type(t))
-
-    @property
-    def has_creature_types(self) -> bool:
-        """Creature types only exist on creatures and tribals (CR 205.3d)."""
-        return "Creature" in self.types or "Tribal" in self.types or "Kindred" in self.types
-
-    def creature_types(self) -> list[str]:
-        if not self.has_creature_types:
-            return []
-        return list(creature_types()) if self.all_ctypes else list(self.ctypes)
-
-    def all_subtypes(self) -> list[str]:
-        return self.subtypes + self.creature_types()
-
-    def copy(self) -> Chars:
-        """A copy with lists of its own."""
-        c = self.shared_copy()
-        c.unshare()
-        return c
-
-    def shared_copy(self) -> Chars:
-        """A copy that shares this one's lists until :meth:`unshare` (the hot path of
-        ``printed``: most objects' characteristics are never changed by an effect)."""
-        c = Chars(self.name, self.types, self.supertypes, self.subtypes, self.ctypes,
-                  self.colors, self.power, self.toughness, self.abilities, self.controller,
-                  self.loyalty, self.mana_value, self.oid)
-        c.all_ctypes = self.all_ctypes
-        c.pt_cda = self.pt_cda
-        c.card = self.card
-        c.shared = True
-        return c
-
-    def unshare(self) -> None:
-        """Give this object lists of its own (before an effect changes one in place)."""
-        self.types = self.types[:]
-        self.supertypes = self.supertypes[:]
-        self.subtypes = self.subtypes[:]
-        self.ctypes = self.ctypes[:]
-        self.colors = self.colors[:]
-        self.abilities = self.abilities[:]
-        self.shared = False
-
-
-def chars_key(c: Chars) -> tuple[Any, ...]:
-    """Every characteristic of ``c`` as a comparable tuple (lists of types and abilities
-    compared as sets)."""
-    return (c.name, sorted(c.types), sorted(c.supertypes), sorted(c.subtypes),
-            sorted(c.ctypes), c.all_ctypes, sorted(c.colors), c.power, c.toughness,
-            sorted(c.abilities), c.controller, c.loyalty, c.mana_value, c.pt_cda, c.card)
-
-
-def _num(v: str | None) -> int | None:
-    if v is None:
-        return None
-    try:
-        return int(v)
-    except ValueError:
-        return 0  # '*' and friends: set by a characteristic-defining ability in 7a
-
-
-def printed(reg: Registry, o: Obj) -> Chars:
-    """The object's characteristics before any continuous effect (CDAs of layer 4 included)."""
-    if o.face_down:
-        c = Chars("", [], [], [], [], [], None, None, [], o.controller, None, 0, o.id)
-        c.card = o.card
-        return c
-    name = o.flags.get("face") or o.card  # a spell cast as another face (an Adventure)
-    c = printed_template(reg, name).shared_copy()
-    c.controller = o.controller
-    c.oid = o.id
-    return c
-
-
-def printed_template(reg: Registry, name: str) -> Chars:
-    """The printed characteristics of card ``name`` (cached per registry; never mutate)."""
-    cache: dict[str, Chars] | None = reg.derived.get("printed")
-    if cache is None:
-        cache = reg.derived["printed"] = {}
-    t = cache.get(name)
-    if t is None:
-        t = cache[name] = _printed_template(reg, name)
-    return t
-
-
-def _printed_template(reg: Registry, name: str) -> Chars:
-    d = reg[name]
-    f = d.facts
-    ctypes = [t for t in f.subtypes if is_creature_type(t)]
-    others = [t for t in f.subtypes if not is_creature_type(t)]
-    if not creature_types():  # no data: treat every subtype of a creature/tribal as a creature type
-        ctypes, others = (list(f.subtypes), []) if ("Creature" in f.types or "Tribal" in f.types) \
-            else ([], list(f.subtypes))
-    abilities = list(d.keywords) + [k for k, a in d.keyed(object) if not isinstance(a, SpellAbility)]
-    c = Chars(f.name, list(f.types), list(f.supertypes), others, ctypes, list(f.colors),
-              _num(f.power), _num(f.toughness), abilities, -1, _num(f.loyalty),
-              f.mana_value)
-    if f.printed_name:  # a token keyed apart from another of its name: its printed name
-        c.name = f.printed_name
-    if CHANGELING in c.abilities:
-        c.all_ctypes = True  # CDA (layer 4, first): in every zone
-    return c
-
 
 # --------------------------------------------------------------------------
 # effect appliers: (chars, params, view) -> None
@@ -485,6 +314,11 @@ class _Layers:
         self.reg = reg
         #: validated mode: a static ability's effect in a layer it doesn't declare fails
         self.check_layers = check_layers
+        #: whether to take the shortcuts that rest on what static abilities declare:
+        #: ``Static.together`` (several sources asked at once) and ``reads`` (effects made
+        #: before a layer's others applied kept, if it reads nothing they change) -- not in
+        #: validated mode's full computation, which asks each source alone and afresh
+        self.shortcuts = not check_layers
         self.others = others  # (:func:`compute_some`)
         objs = state.objects
         templates: dict[str, Chars] = reg.derived.get("printed") or {}
@@ -553,7 +387,11 @@ class _Layers:
             here = by_layer.get(layer, [])
             if self.locked:  # (a static that began to apply goes on to its later layers)
                 here = sorted(set(here).union(self.locked))
-            for i in here:
+            together = self._together(here, batch) if layer == "7c" and self.shortcuts \
+                else None
+            if together is not None:
+                batch.extend(together)
+            for i in here if together is None else ():
                 ts, oid, _key, st = self.statics[i]
                 outs = self.locked.get(i)
                 if outs is not None:
@@ -603,6 +441,61 @@ class _Layers:
                 c.power = c.toughness = None
         return chars
 
+    def _together(self, here: list[int], resolved: list[_Entry]) -> list[_Entry] | None:
+        """The entries of layer 7c's static abilities ``here``, those of one ability and
+        one controller as one (``Static.together``: a lord's filter asked once per object
+        for all its sources), if every effect of the layer is a P/T change (``pt``) and no
+        static ability applying in it reads P/T: then they add up in any order, and each
+        static ability's effects are the same whenever it starts to apply (CR 613.6),
+        which is what applying them one by one in timestamp order (CR 613.7) gives; else
+        ``None`` (they are applied one by one).  (``resolved``: the layer's effects of
+        resolved spells and abilities.)"""
+        if any(b.kind != "pt" for b in resolved):
+            return None
+        out: list[_Entry] = []
+        groups: dict[tuple[int, int], list[int]] = {}
+        chars = self.chars
+        for i in here:
+            ts, oid, _key, st = self.statics[i]
+            outs = self.locked.get(i)
+            if outs is not None:
+                for k, o, p in _parts(outs, "7c"):
+                    if k != "pt":
+                        return None
+                    out.append(_Entry(ts, k, o, p))
+            elif self._has(chars, i) and (not st.layers or "7c" in st.layers):
+                if st.reads is None or "pt" in st.reads:
+                    return None
+                if st.together is not None and st.layers == ("7c",):
+                    groups.setdefault((id(st), self.view.chars(oid).controller), []).append(i)
+                    continue
+                try:
+                    fresh = st.effects(self.each_view if st.scope == "each" else self.view, oid)
+                except Exception as exc:
+                    self._failed(exc, i)
+                parts = _parts(fresh, "7c")
+                if any(k != "pt" for k, _o, _p in parts):
+                    return None
+                if parts:
+                    out.append(_Entry(ts, static=i, outs=fresh))
+        for idx in groups.values():
+            first = self.statics[idx[0]]
+            st = first[3]
+            assert st.together is not None
+            try:
+                fresh = st.together(self.each_view if st.scope == "each" else self.view,
+                                    [self.statics[i][1] for i in idx])
+            except Exception as exc:
+                self._failed(exc, idx[0])
+            for lay, k, o, p in fresh:
+                if lay != "7c" or k != "pt":
+                    self._failed(ValueError(
+                        f"its effects together include {k!r} in layer {lay}: "
+                        "Static.together gives P/T changes (pt) in layer 7c alone"), idx[0])
+                if o:
+                    out.append(_Entry(first[0], k, o, p))
+        return out
+
     # one layer ------------------------------------------------------------
     def _layer(self, layer: str, batch: list[_Entry]) -> None:
         if self.others is not None and (layer < "6" or layer == "6" and any(
@@ -614,12 +507,22 @@ class _Layers:
         # Dependencies (CR 613.8) are looked for where an effect can change what another
         # applies to -- types and abilities (layers 2-6); power/toughness effects apply in
         # timestamp order.
-        if not fresh or len(batch) < 2 or layer.startswith("7"):
+        deps: dict[int, list[_Entry]] = {}
+        if fresh and len(batch) > 1 and not layer.startswith("7"):
+            changes = LAYER_CHANGES.get(layer, ALL_CHANGES)
+            grants = layer != "6" or all(k == "grant" for b in batch for k, _o, _p in (
+                [(b.kind, (), None)] if b.static < 0 else _parts(b.outs, layer)))
+            for a in fresh:
+                reads = self.statics[a.static][3].reads
+                if grants and reads is not None and reads.isdisjoint(changes):
+                    continue  # (it depends on none of them: see _depends)
+                found = [b for b in batch if b is not a and self._depends(layer, a, b)]
+                if found:
+                    deps[id(a)] = found
+        if not deps:
             for n, b in enumerate(batch):
                 self._apply_entry(layer, b, reuse=n == 0)
             return
-        deps = {id(a): [b for b in batch if b is not a and self._depends(layer, a, b)]
-                for a in fresh}
         left = list(batch)
         while left:
             ready = [b for b in left if not any(d in left for d in deps.get(id(b), ()))]
@@ -637,7 +540,7 @@ class _Layers:
         if not self._has(self.chars, b.static):
             return
         _ts, oid, _key, st = self.statics[b.static]
-        if self.others is not None and st.reads is not None:  # (compute_with_reads(only=))
+        if self.shortcuts and st.reads is not None:  # (not validated mode's full computation)
             reuse = reuse or st.reads.isdisjoint(LAYER_CHANGES.get(layer, ALL_CHANGES))
         try:  # (``reuse``: nothing it reads applied since)
             outs = b.outs if reuse else st.effects(
@@ -656,14 +559,13 @@ class _Layers:
         declares that it reads none of what this layer changes (``Static.reads``) and
         ``b`` only adds abilities or doesn't touch ``a``'s source."""
         parts_b = [(b.kind, list(b.objs), b.params)] if b.static < 0 else _parts(b.outs, layer)
-        touched = {o for _k, objs, _p in parts_b for o in objs if o in self.chars}
-        if not touched:
-            return False
         _ts, src, _key, st = self.statics[a.static]
         reads = st.reads
-        if reads is not None and not reads & LAYER_CHANGES.get(layer, ALL_CHANGES) and (
-                src not in touched or layer != "6"
-                or all(k == "grant" for k, _o, _p in parts_b)):
+        blind = reads is not None and not reads & LAYER_CHANGES.get(layer, ALL_CHANGES)
+        if blind and (layer != "6" or all(k == "grant" for k, _o, _p in parts_b)):
+            return False
+        touched = {o for _k, objs, _p in parts_b for o in objs if o in self.chars}
+        if not touched or blind and src not in touched:
             return False
         trial = dict(self.chars)
         for o in touched:

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from mypy_extensions import trait
 
+from mtgk.rules.chars import Chars
 from mtgk.rules.core import GameCore
 from mtgk.rules.definitions import Activated, CardDef, Target
-from mtgk.rules.layers import Chars
 from mtgk.rules.mana import AnyPlan, ManaCost, Source, Spend
 from mtgk.rules.state import StackItem
 

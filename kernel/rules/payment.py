@@ -216,10 +216,37 @@ class ManaPayment(GamePart):
         activating mana abilities that cost mana (:meth:`mana_filters`, CR 605.3a): a
         :class:`~mtgk.rules.mana.FilteredPlan`.  ``exclude``: a permanent that can't be
         tapped for mana (the source of an ability with {T} in its cost)."""
-        plan = plan_payment(cost, *self.payment(player, spend, exclude))
+        pool = self.state.players[player].mana
+        if (spend is None or not self._ability_cards()[2] and not (
+                self.state.effects and self._effects_facts()[0])) and not any(
+                restriction(m) for m in pool):  # (then ``spend`` decides nothing)
+            store = self._chars_cache()
+            turn = self.state.turn
+            if exclude and exclude in self.kept(
+                    store, ("\0source ids", player, self._taps, turn),
+                    "the mana sources of player {0}", self._source_ids, player):
+                plan = plan_payment(cost, pool, self.mana_sources(player, exclude))
+            else:  # (one plan kept for the sources of abilities that make no mana)
+                kept = self.kept(store, ("\0plan", player, cost.generic, tuple(cost.colored),
+                                         tuple(cost.hybrid), tuple(cost.twobrid),
+                                         tuple(pool), self._taps, turn),
+                                 "the payment of {1.text} by player {0}", self._plain_plan,
+                                 player, cost)
+                plan = None if kept is None else (list(kept[0]), list(kept[1]))
+        else:
+            plan = plan_payment(cost, *self.payment(player, spend, exclude))
         if plan is not None:
             return plan
         return self._filtered_plan(player, cost, exclude)
+
+    def _source_ids(self, player: int) -> frozenset[int]:
+        """The permanents among ``player``'s mana sources (:meth:`mana_sources`)."""
+        return frozenset(src[0] for src in self.mana_sources(player))
+
+    def _plain_plan(self, player: int, cost: ManaCost) -> Plan | None:
+        """:func:`~mtgk.rules.mana.plan_payment` of ``cost`` from ``player``'s pool and
+        mana sources, none excluded, for no spending in particular."""
+        return plan_payment(cost, self.state.players[player].mana, self.mana_sources(player))
 
     def max_payable(self, player: int, cost: ManaCost, spend: Spend | None = None,
                     pool: list[str] | None = None, sources: list[Source] | None = None
