@@ -327,7 +327,7 @@ def test_zones_and_stack_kinds_are_typed() -> None:
     from mtgk.rules.state import apply, new_state
 
     s = new_state()
-    apply(s, ev.GameStarted(players=["A", "B"], seed=1, profile="lorwyn-2007"))
+    apply(s, ev.GameStarted(players=("A", "B"), seed=1, profile="lorwyn-2007"))
     with pytest.raises(ValueError, match="'batlefield' is not a zone"):
         apply(s, ev.ObjectCreated(obj=1, card="Gray Ogre", owner=0, zone="batlefield"))
 
