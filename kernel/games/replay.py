@@ -88,7 +88,7 @@ from mtgk.games.start import (  # (re-exported: games were started from here bef
 from mtgk.games.versions import Versions, differences, of_header, running
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
-from mtgk.log.logfile import LogHeader, UnknownEvent
+from mtgk.log.logfile import LogHeader, UnknownEvent, event_tag
 from mtgk.rules.definitions import Registry
 from mtgk.rules.engine import Agent, Game, RulesError
 from mtgk.rules.state import State, apply, copy_state, encode_state, fold, new_state
@@ -162,9 +162,6 @@ class Rerunner(Protocol):
 
 _RERUNNERS: dict[str, Rerunner] = {"game": run_from_header}
 
-
-def _tag(e: ev.Event) -> str:
-    return e.tag if isinstance(e, UnknownEvent) else e.TAG
 
 
 def register_rerunner(kind: str, fn: Rerunner) -> None:
@@ -451,7 +448,7 @@ def compare_envelopes(expected: Envelope, got: Envelope) -> str | None:
     if not same_event(expected.event, got.event):
         return f"expected {_describe(expected.event)}, got {_describe(got.event)}"
     if expected.cause != got.cause:
-        return (f"{_tag(expected.event)} has cause {expected.cause} in the log, the engine "
+        return (f"{event_tag(expected.event)} has cause {expected.cause} in the log, the engine "
                 f"gives cause {got.cause}")
     return None
 
@@ -602,7 +599,7 @@ def _fold_problem(envelopes: Sequence[Envelope]) -> str:
         try:
             apply(s, env.event)
         except Exception as exc:  # noqa: BLE001 - any failure of the fold is the finding
-            return (f"the log does not fold: event {env.seq} ({_tag(env.event)}) fails: "
+            return (f"the log does not fold: event {env.seq} ({event_tag(env.event)}) fails: "
                     f"{type(exc).__name__}: {exc}")
     return ""
 

@@ -25,7 +25,7 @@ from mtgk.games.replay import register_rerunner
 from mtgk.games.start import DEFAULT_MAX_TURNS, SetupError, Watch, start_game
 from mtgk.log import events as ev
 from mtgk.log.events import Envelope
-from mtgk.log.logfile import LogHeader, UnknownEvent
+from mtgk.log.logfile import LogHeader, event_tag
 from mtgk.rules.definitions import Registry
 from mtgk.rules.engine import Agent, Game, GameOver
 from mtgk.rules.seats import next_turn
@@ -68,25 +68,22 @@ def setup_problems(header: LogHeader, log: Sequence[Envelope]) -> list[str]:
             break
         if env.seq == start and not isinstance(e, ev.TurnBegan):
             problems.append(f"event {start}: a scenario's setup starts with TurnBegan, found "
-                            f"{_tag(e)}")
+                            f"{event_tag(e)}")
             break
         if env.seq > start and isinstance(e, ev.TurnBegan):
             problems.append(f"event {env.seq}: a second TurnBegan in the setup")
             break
         if not isinstance(e, SETUP_EVENTS):
-            problems.append(f"event {env.seq}: {_tag(e)} before play starts (the first "
+            problems.append(f"event {env.seq}: {event_tag(e)} before play starts (the first "
                             "StepBegan); a scenario's setup is made only of "
                             + ", ".join(t.TAG for t in SETUP_EVENTS))
             break
         if env.cause != -1:
-            problems.append(f"event {env.seq}: the setup event {_tag(e)} has cause "
+            problems.append(f"event {env.seq}: the setup event {event_tag(e)} has cause "
                             f"{env.cause}; setup events have none")
             break
     return problems
 
-
-def _tag(e: ev.Event) -> str:
-    return e.tag if isinstance(e, UnknownEvent) else e.TAG
 
 
 def _run_setup_log(registry: Registry, header: LogHeader, agents: Sequence[Agent],
