@@ -37,8 +37,19 @@ put into a graveyard of 3,000 costs a few bytes.  A keyframe comes at event
 less than ``every`` events after the last one: rebuilding a state costs at
 most about two keyframes' worth of data, and the page stays proportional to
 what changes.  The page rebuilds the state at event ``n`` from the keyframe
-before it.  A 1,000-event game makes a file of a few hundred kilobytes per
-perspective; a 100,000-event game, some tens of megabytes.
+before it.
+
+The page's data (format 3) names things once: the event texts are numbers in
+the page's ``strings``, a card of a hand or graveyard is ``[id, k]`` with its
+name ``names[k]``, the step in ``g`` a number in ``steps``.  Beside everyone's
+perspective (``base`` 0), a player's stores only the parts of its maps that
+differ from everyone's at the same event (the hidden hands, mostly); the page
+lays them over the base's.  A cause is stored as how many events back it is,
+the turn after each event as runs (``turns``: ``[turn, first event]``).  A
+1,000-event game makes a file of about 150 kilobytes with every perspective;
+the 100,000-event game of ``bench/viewer_speed.py``, about 11 megabytes.
+Building runs with the garbage collector off; the keyframes and diffs are
+encoded as they are made, and the page is written in pieces.
 
 >>> from mtgk.cards.loading import load_registry
 >>> from mtgk.games.replay import new_header, run_from_header
@@ -191,6 +202,10 @@ class _Viewpoint:
             ref = self._refs[key] = name if self.tables is None else self.tables.name(name)
         return ref
 
+    def _by_name(self, card: list[Any]) -> str:
+        """A card's name (to sort by)."""
+        return card[1] if self.tables is None else self.tables.name_list[card[1]]
+
     def card(self, o: Obj) -> list[Any] | None:
         """``[id, name]`` of a card in a hidden-able zone (the name's number in the
         page's table, on a page); ``None`` if hidden (the id is 0 for a card the viewer
@@ -231,9 +246,7 @@ class _Viewpoint:
             if self.viewer is not None and self.viewer != i:
                 # another player's hand: the cards this viewer knows first, by name (where
                 # a known card sits in the hand would tell when it came there)
-                by = (lambda c: c[1]) if self.tables is None else \
-                    (lambda c, names=self.tables.name_list: names[c[1]])
-                hand = sorted((c for c in hand if c is not None), key=by) + \
+                hand = sorted((c for c in hand if c is not None), key=self._by_name) + \
                     [None] * sum(c is None for c in hand)
             m[f"h{i}"] = hand
             m[f"y{i}"] = self._graveyard(s, i, p.graveyard)
