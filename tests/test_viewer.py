@@ -92,8 +92,9 @@ def page_data(path: Path) -> dict[str, Any]:
     return data
 
 
-def frame(data: dict[str, Any], p: int, n: int) -> dict[str, Any]:
-    """The state map of perspective ``p`` at event ``n``, rebuilt as the page does."""
+def stored(data: dict[str, Any], p: int, n: int) -> dict[str, Any]:
+    """The map perspective ``p`` stores for event ``n`` (with a base: the parts that
+    differ from the base's), rebuilt from its keyframe and diffs as the page does."""
     P = data["perspectives"][p]
     k = bisect.bisect_right(P["keyAt"], n) - 1
     m = dict(P["keyframes"][k])
@@ -106,6 +107,31 @@ def frame(data: dict[str, Any], p: int, n: int) -> dict[str, Any]:
             old = m[key]
             m[key] = old[:keep] + mid + old[len(old) - end:]
     return m
+
+
+def frame(data: dict[str, Any], p: int, n: int) -> dict[str, Any]:
+    """The state map of perspective ``p`` at event ``n``, rebuilt as the page does: the
+    base's parts and its own over them, the hands' and graveyards' cards and the step
+    named from the page's tables (what ``LiveView.state`` gives, and ``mtgk serve``)."""
+    P = data["perspectives"][p]
+    m = stored(data, p, n) if P["base"] is None else \
+        {**stored(data, P["base"], n), **stored(data, p, n)}
+    out = {}
+    for key, v in m.items():
+        if key[0] in "hy" and key[1:].isdigit():
+            v = [None if c is None else [c[0], data["names"][c[1]]] for c in v]
+        out[key] = v
+    out["g"] = [*m["g"][:2], data["steps"][m["g"][2]], *m["g"][3:]]
+    return out
+
+
+def texts(data: dict[str, Any], p: int) -> list[str]:
+    """Perspective ``p``'s event texts."""
+    return [data["strings"][k] for k in data["perspectives"][p]["text"]]
+
+
+def causes(data: dict[str, Any]) -> list[int]:
+    return [i - d for i, d in enumerate(data["cause"])]
 
 
 def first(envs: list[Envelope], tag: str) -> int | None:
@@ -149,8 +175,8 @@ def test_frames_match_the_replayed_states(game: Game, registry: Registry) -> Non
     assert [P["key"] for P in data["perspectives"]] == ["all", "p0", "p1"]
     assert data["seed"] == game.header.seed
     assert data["winner"] == game.state(len(game.envs) - 1).winner
-    assert len(data["cause"]) == len(game.envs)
-    assert data["perspectives"][0]["text"] == game.texts
+    assert causes(data) == [env.cause for env in game.envs]
+    assert texts(data, 0) == game.texts
     n_pt, _ = pt_changed_event(game, registry)
     for n in sorted({0, 1, 49, 50, 51, 333, n_pt, len(game.envs) - 1}):
         s = game.state(n)
@@ -228,12 +254,13 @@ def test_hidden_cards_named_by_id_in_decisions_are_masked(registry: Registry) ->
         ev.DecisionMade(player=1, kind="search", choice=[57]),
         ev.DecisionMade(player=0, kind="search", choice=[58]),
     ])]
-    alice = viewer_data(header, envs, registry, as_player=0)["perspectives"][0]["text"]
+    alice = texts(viewer_data(header, envs, registry, as_player=0), 0)
     assert alice[3] == "Bob: search → a card"
     assert alice[4] == "Alice: search → Mountain"  # she looked through her library
-    everyone = viewer_data(header, envs, registry)["perspectives"]
-    assert everyone[0]["text"][3] == "Bob: search → Forest"
-    assert everyone[1]["text"][3] == alice[3] and everyone[2]["text"][3] == "Bob: search → Forest"
+    data = viewer_data(header, envs, registry)
+    everyone = [texts(data, p) for p in range(3)]
+    assert everyone[0][3] == "Bob: search → Forest"
+    assert everyone[1][3] == alice[3] and everyone[2][3] == "Bob: search → Forest"
 
 
 def test_kept_parts_of_the_state_maps_read_as_rebuilt_ones(game: Game, registry: Registry
@@ -503,16 +530,18 @@ def long_game(registry: Registry, tmp_path_factory: pytest.TempPathFactory) -> G
 def test_a_long_games_page_grows_with_what_changes(long_game: Game, registry: Registry
                                                    ) -> None:
     """A card put into a graveyard of a hundred costs a splice of a few bytes, not the
-    whole graveyard again, and keyframes come as often as their size allows: the page
-    holds under 150 bytes per event and perspective, the event texts included (170 when
-    every diff repeated a changed graveyard and a keyframe came every 50 events; the
-    excess grows with the square of the game's length)."""
+    whole graveyard again, and keyframes come as often as their size allows; a card is its
+    id and its name's number, an event's text a number, a player's perspective what
+    differs from everyone's: the page holds under 45 bytes per event and perspective, the
+    event texts included (109 in format 2, with the names and texts spelt out and every
+    perspective whole; 170 when every diff repeated a changed graveyard and a keyframe
+    came every 50 events)."""
     data = page_data(long_game.html)
     envs = long_game.envs
     assert len(envs) > 2500
     assert max(len(s.players[0].graveyard) for s in (long_game.state(len(envs) - 1),)) > 90
     size = len(long_game.html.read_bytes())
-    assert size / len(envs) / len(data["perspectives"]) < 150, size
+    assert size / len(envs) / len(data["perspectives"]) < 45, size
     assert any(len(d) > 2 for d in data["perspectives"][0]["diffs"] if d)  # spliced lists
     # the page holds what it holds when no part of a state map is kept from the last
     assert data == json.loads(msgspec.json.encode(

@@ -37,8 +37,19 @@ put into a graveyard of 3,000 costs a few bytes.  A keyframe comes at event
 less than ``every`` events after the last one: rebuilding a state costs at
 most about two keyframes' worth of data, and the page stays proportional to
 what changes.  The page rebuilds the state at event ``n`` from the keyframe
-before it.  A 1,000-event game makes a file of a few hundred kilobytes per
-perspective; a 100,000-event game, some tens of megabytes.
+before it.
+
+The page's data (format 3) names things once: the event texts are numbers in
+the page's ``strings``, a card of a hand or graveyard is ``[id, k]`` with its
+name ``names[k]``, the step in ``g`` a number in ``steps``.  Beside everyone's
+perspective (``base`` 0), a player's stores only the parts of its maps that
+differ from everyone's at the same event (the hidden hands, mostly); the page
+lays them over the base's.  A cause is stored as how many events back it is,
+the turn after each event as runs (``turns``: ``[turn, first event]``).  A
+1,000-event game makes a file of about 150 kilobytes with every perspective;
+the 100,000-event game of ``bench/viewer_speed.py``, about 11 megabytes.
+Building runs with the garbage collector off; the keyframes and diffs are
+encoded as they are made, and the page is written in pieces.
 
 >>> from mtgk.cards.loading import load_registry
 >>> from mtgk.games.replay import new_header, run_from_header
@@ -56,9 +67,10 @@ True
 
 from __future__ import annotations
 
+import gc
 import html as _html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -105,23 +117,60 @@ def _printed_pt(reg: Registry | None, name: str) -> tuple[int, int] | None:
         return None
 
 
+class _Tables:
+    """The page's tables: the event texts, the card names and the steps, each numbered
+    in the order first met (a page's parts name them by number)."""
+
+    def __init__(self) -> None:
+        self.strings: dict[str, int] = {}
+        self.names: dict[str, int] = {}
+        self.name_list: list[str] = []
+        self.steps: dict[Any, int] = {}
+
+    def string(self, text: str) -> int:
+        k = self.strings.get(text)
+        if k is None:
+            k = self.strings[text] = len(self.strings)
+        return k
+
+    def name(self, name: str) -> int:
+        k = self.names.get(name)
+        if k is None:
+            k = self.names[name] = len(self.name_list)
+            self.name_list.append(name)
+        return k
+
+    def step(self, step: Any) -> int:
+        k = self.steps.get(step)
+        if k is None:
+            k = self.steps[step] = len(self.steps)
+        return k
+
+
 class _Viewpoint:
-    """Builds the flat state map (and the event texts) of one perspective."""
+    """Builds the flat state map (and the event texts) of one perspective.  With
+    ``tables`` (a page's), the maps name cards and steps by their numbers in them."""
 
     def __init__(self, reg: Registry | None, viewer: int | None, label: str, key: str,
-                 cache: bool = True) -> None:
+                 cache: bool = True, tables: _Tables | None = None) -> None:
         self.reg = reg
         self.viewer = viewer
         self.label = label
         self.key = key
         self.r = Renderer(reg, viewer)
-        self.texts: list[str] = []
-        self.keyframes: list[dict[str, Any]] = []
-        self.diffs: list[Any] = []
+        self.texts: list[int] = []
+        self.keyframes: list[bytes] = []  # (encoded)
+        self.diffs: list[bytes] = []
         self.prev: dict[str, Any] = {}
         self.cards: set[str] = set()
         self.cache = cache
+        self.tables = tables
         self._names: dict[str, str] = {}
+        self._refs: dict[str, Any] = {}  # card key -> its name, or its number in tables
+        self._over: dict[str, Any] = {}  # (over: the parts that differ from the base's)
+        self._own_prev: dict[str, Any] = {}
+        self._base_prev: dict[str, Any] = {}
+        self._last: dict[str, Any] = {}  # the last map made
         self._graveyards: dict[int, tuple[list[int], list[Any], list[int]]] = {}
         self.key_at: list[int] = []  # the events the keyframes are at
         self._since_key = 0  # bytes of diffs since the last keyframe
@@ -145,13 +194,27 @@ class _Viewpoint:
             name = self._names[key] = self.r.card_name(key)
         return name
 
+    def _card_ref(self, key: str) -> Any:
+        """The card's name, or its number in the page's names table."""
+        ref = self._refs.get(key)
+        if ref is None:
+            name = self._card_name(key)
+            ref = self._refs[key] = name if self.tables is None else self.tables.name(name)
+        return ref
+
+    def _by_name(self, card: list[Any]) -> str:
+        """A card's name (to sort by)."""
+        return card[1] if self.tables is None else self.tables.name_list[card[1]]
+
     def card(self, o: Obj) -> list[Any] | None:
-        """``[id, name]`` of a card in a hidden-able zone; ``None`` if hidden (the id is
-        0 for a card the viewer knows but can't follow: one revealed from a hand)."""
+        """``[id, name]`` of a card in a hidden-able zone (the name's number in the
+        page's table, on a page); ``None`` if hidden (the id is 0 for a card the viewer
+        knows but can't follow: one revealed from a hand)."""
         if self.viewer is None:  # everyone's view sees and follows every card
-            return [o.id, self._card_name(o.card)]
-        n = self.name(o)
-        return None if n is None else [self.r.seen.shown_id(o.id, self.r.state), n]
+            return [o.id, self._card_ref(o.card)]
+        if not self.sees(o):
+            return None
+        return [self.r.seen.shown_id(o.id, self.r.state), self._card_ref(o.card)]
 
     # the event text ------------------------------------------------------------
     def text(self, env: Envelope) -> str:
@@ -168,8 +231,9 @@ class _Viewpoint:
         in the last map (what a viewer knows of a card changes only with an event
         that names it or moves it)."""
         m: dict[str, Any] = {}
-        prev = self.prev if same_hands and self.cache else None
-        m["g"] = [s.turn, s.active, s.step, int(s.over),
+        prev = self._last if same_hands and self.cache else None
+        m["g"] = [s.turn, s.active, s.step if self.tables is None else
+                  self.tables.step(s.step), int(s.over),
                   -2 if s.winner is None else s.winner]
         for i, p in enumerate(s.players):
             m[f"p{i}"] = [p.life, len(p.library), len(p.hand), "".join(p.mana), int(p.lost),
@@ -182,7 +246,7 @@ class _Viewpoint:
             if self.viewer is not None and self.viewer != i:
                 # another player's hand: the cards this viewer knows first, by name (where
                 # a known card sits in the hand would tell when it came there)
-                hand = sorted((c for c in hand if c is not None), key=lambda c: c[1]) + \
+                hand = sorted((c for c in hand if c is not None), key=self._by_name) + \
                     [None] * sum(c is None for c in hand)
             m[f"h{i}"] = hand
             m[f"y{i}"] = self._graveyard(s, i, p.graveyard)
@@ -200,6 +264,7 @@ class _Viewpoint:
                        int(a in cb.was_blocked)] for a, t in cb.attackers.items()]
         if s.effects:
             m["fx"] = [self._effect(x) for x in s.effects]
+        self._last = m
         return m
 
     def _graveyard(self, s: State, i: int, ids: list[int]) -> list[Any]:
@@ -295,10 +360,11 @@ class _Viewpoint:
         size), or a diff against the map of event ``n - 1``."""
         prev = self.prev
         if n == 0 or (n - self.key_at[-1] >= every and self._since_key >= self._key_size):
-            self.keyframes.append(snap)
+            raw = _ENCODE(snap)
+            self.keyframes.append(raw)
             self.key_at.append(n)
-            self.diffs.append(0)
-            self._key_size = len(_ENCODE(snap))
+            self.diffs.append(b"0")
+            self._key_size = len(raw)
             self._since_key = 0
         else:
             changed: dict[str, Any] = {}
@@ -314,9 +380,26 @@ class _Viewpoint:
             gone = [k for k in prev if k not in snap]
             d: list[Any] = [changed, gone, spliced] if spliced else \
                 [changed, gone] if gone else [changed]
-            self.diffs.append(d)
-            self._since_key += len(_ENCODE(d))
+            raw = _ENCODE(d)
+            self.diffs.append(raw)
+            self._since_key += len(raw)
         self.prev = snap
+
+    def over(self, snap: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+        """The parts of this viewer's map ``snap`` that differ from those of the base
+        perspective's map ``base`` at the same event (the maps have the same keys).  A
+        part that neither map changed since the event before keeps its standing."""
+        out: dict[str, Any] = {}
+        own, was, kept = self._own_prev, self._base_prev, self._over
+        for k, v in snap.items():
+            b = base.get(k)
+            if own.get(k) is v and was.get(k) is b:
+                if k in kept:
+                    out[k] = v
+            elif not (b is v or b == v):
+                out[k] = v
+        self._own_prev, self._base_prev, self._over = snap, base, out
+        return out
 
 
 _ENCODE = msgspec.json.Encoder().encode
@@ -385,6 +468,34 @@ def _chars(s: State, reg: Registry | None) -> tuple[dict[int, Any], str]:
     return characteristics(s, reg, "power and toughness not shown")
 
 
+class _Built:
+    """A page's data, its bulk already encoded: ``head`` the small fields, ``views`` the
+    perspectives (their keyframes and diffs as JSON bytes)."""
+
+    def __init__(self, head: dict[str, Any], views: list[_Viewpoint], based: bool) -> None:
+        self.head = head
+        self.views = views
+        self.based = based  # (the perspectives after the first store what differs from it)
+
+    def chunks(self) -> Iterator[bytes]:
+        """The data's JSON, in pieces."""
+        yield _ENCODE(self.head)[:-1] + b',"perspectives":['
+        for i, v in enumerate(self.views):
+            small = {"key": v.key, "label": v.label, "viewer": v.viewer,
+                     "base": 0 if self.based and i else None, "text": v.texts,
+                     "keyAt": v.key_at}
+            yield (b"," if i else b"") + _ENCODE(small)[:-1] + b',"keyframes":['
+            yield b",".join(v.keyframes)
+            yield b'],"diffs":['
+            yield b",".join(v.diffs)
+            yield b"]}"
+        yield b"]}"
+
+    def data(self) -> dict[str, Any]:
+        out: dict[str, Any] = msgspec.json.decode(b"".join(self.chunks()))
+        return out
+
+
 def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry | None,
                 as_player: int | None = None, every: int = DEFAULT_EVERY,
                 title: str | None = None, progress: Callable[[int], None] | None = None,
@@ -401,6 +512,30 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
     offers.  Raises :class:`ValueError` for a player who is not in the game or an
     event that is not in the log.
     """
+    return _build(header, envelopes, registry, as_player, every, title, progress, cache,
+                  at, source).data()
+
+
+def _build(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry | None,
+           as_player: int | None = None, every: int = DEFAULT_EVERY,
+           title: str | None = None, progress: Callable[[int], None] | None = None,
+           cache: bool = True, at: int | None = None, source: str = "") -> _Built:
+    """:func:`viewer_data`'s work, the garbage collector off (the states and maps it
+    makes hold no reference cycles)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_data(header, envelopes, registry, as_player, every, title, progress,
+                           cache, at, source)
+    finally:
+        if was:
+            gc.enable()
+
+
+def _build_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry | None,
+                as_player: int | None, every: int, title: str | None,
+                progress: Callable[[int], None] | None, cache: bool, at: int | None,
+                source: str) -> _Built:
     if every < 1:
         raise ValueError("keyframes must be at least 1 event apart")
     if at is not None and not 0 <= at < len(envelopes):
@@ -412,33 +547,37 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
     players = list(header.players)
     if as_player is not None and not 0 <= as_player < len(players):
         raise ValueError(f"no player {as_player} in this game")
+    tables = _Tables()
     if as_player is None:
-        views = [_Viewpoint(registry, None, "Everyone (all cards shown)", "all", cache)]
-        views += [_Viewpoint(registry, i, f"{name}'s view", f"p{i}", cache)
+        views = [_Viewpoint(registry, None, "Everyone (all cards shown)", "all", cache, tables)]
+        views += [_Viewpoint(registry, i, f"{name}'s view", f"p{i}", cache, tables)
                   for i, name in enumerate(players)]
     else:
         views = [_Viewpoint(registry, as_player, f"{players[as_player]}'s view",
-                            f"p{as_player}", cache)]
+                            f"p{as_player}", cache, tables)]
+    base, others = views[0], views[1:]
     tags: dict[str, int] = {}
     tag_of: list[int] = []
-    causes: list[int] = []
-    turns: list[int] = []
+    causes: list[int] = []  # n - cause (small numbers)
+    turns: list[list[int]] = []  # [turn, first event]: the turn after each event, in runs
     turn_starts: list[list[int]] = []
     refs: list[list[int]] = []
     notes: list[str] = []
-    truth = views[0].r.state  # every renderer folds the same (unmasked) events
+    truth = base.r.state  # every renderer folds the same (unmasked) events
     before: set[int] = set()
+    string = tables.string
     for n, env in enumerate(envelopes):
         e = env.event
         tag = event_tag(e)
         tag_of.append(tags.setdefault(tag, len(tags)))
-        causes.append(env.cause)
+        causes.append(n - env.cause)
         for v in views:
-            v.texts.append(v.text(env))
+            v.texts.append(string(v.text(env)))
         s = truth
         if isinstance(e, ev.TurnBegan):
             turn_starts.append([e.turn, n, e.active])
-        turns.append(s.turn)
+        if not turns or turns[-1][0] != s.turn:
+            turns.append([s.turn, n])
         chars, note = _chars(s, registry)
         if note and as_player is not None and registry is not None:
             # the reason may name a card the viewer can't see
@@ -448,13 +587,16 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
         now = set(s.battlefield) | {it.id for it in s.stack}
         refs.append([r for r in dict.fromkeys(_refs(e)) if r in now or r in before])
         before = now
-        for v in views:
-            v.add(n, v.snapshot(v.r.state, chars, type(e) is ev.StepBegan), every)
+        same_hands = type(e) is ev.StepBegan
+        snap = base.snapshot(base.r.state, chars, same_hands)
+        base.add(n, snap, every)
+        for v in others:
+            v.add(n, v.over(v.snapshot(v.r.state, chars, same_hands), snap), every)
         if progress is not None and n % _PROGRESS_STEP == _PROGRESS_STEP - 1:
             progress(_PROGRESS_STEP)
     if progress is not None and len(envelopes) % _PROGRESS_STEP:
         progress(len(envelopes) % _PROGRESS_STEP)
-    folded = views[0].r.fold_errors
+    folded = base.r.fold_errors
     if folded:
         notes.append(fold_note(folded))
     meta = header.meta
@@ -473,8 +615,8 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
             cards[registry.token_name(name)] = [f.mana_cost or "", f.type_line, f.oracle_text,
                            f"{f.power}/{f.toughness}" if f.power is not None else "",
                            f.loyalty or ""]
-    return {
-        "format": 2,
+    head = {
+        "format": 3,
         "title": title or (" vs ".join(" & ".join(players[p] for p in t) for t in final.teams)
                            if final.teams else f"{' vs '.join(players)}"),
         "players": players,
@@ -488,19 +630,20 @@ def viewer_data(header: LogHeader, envelopes: Sequence[Envelope], registry: Regi
         "winner": final.winner if final.over else None,
         "over": final.over,
         "every": every,
+        "events": len(envelopes),
         "tags": list(tags),
         "tag": tag_of,
         "cause": causes,
-        "turn": turns,
+        "turns": turns,
         "turnStarts": turn_starts,
         "refs": refs,
         "cards": cards,
         "notes": notes,
-        "perspectives": [{"key": v.key, "label": v.label, "viewer": v.viewer,
-                          "text": v.texts, "keyframes": v.keyframes, "keyAt": v.key_at,
-                          "diffs": v.diffs}
-                         for v in views],
+        "strings": list(tables.strings),
+        "names": tables.name_list,
+        "steps": list(tables.steps),
     }
+    return _Built(head, views, bool(others))
 
 
 class LiveView:
@@ -512,7 +655,7 @@ class LiveView:
     events name cards with their numbers, as the terminal game does (``Forest #12``).
     """
 
-    def __init__(self, reg: Registry | None, viewer: int, label: str = "",
+    def __init__(self, reg: Registry | None, viewer: int | None, label: str = "",
                  numbered: bool = True) -> None:
         self.reg = reg
         self._v = _Viewpoint(reg, viewer, label or f"player {viewer}", f"p{viewer}",
@@ -562,10 +705,10 @@ def _asset(name: str) -> str:
                            f"(kernel/tools/{_ASSETS}/{name}): {exc}") from None
 
 
-def _json_for_script(data: Any) -> str:
+def _for_script(chunk: bytes) -> bytes:
     """JSON that is safe inside a ``<script type="application/json">`` element."""
     # "<" only occurs inside JSON strings, where \u003c means the same
-    return msgspec.json.encode(data).decode().replace("<", "\\u003c")
+    return chunk.replace(b"<", b"\\u003c")
 
 
 def build_viewer(header: LogHeader, envelopes: Sequence[Envelope], registry: Registry | None,
@@ -573,18 +716,29 @@ def build_viewer(header: LogHeader, envelopes: Sequence[Envelope], registry: Reg
                  title: str | None = None, at: int | None = None, source: str = "") -> str:
     """The viewer page for a game: one self-contained HTML document (see
     :func:`viewer_data` for ``at`` and ``source``)."""
-    return _page(header, viewer_data(header, envelopes, registry, as_player, every, title,
-                                     at=at, source=source), as_player)
+    built = _build(header, envelopes, registry, as_player, every, title, at=at, source=source)
+    return b"".join(_page(header, built, as_player)).decode("utf-8")
 
 
-def _page(header: LogHeader, data: dict[str, Any], as_player: int | None) -> str:
-    heading = clean(data["title"] + (f" — as {header.players[as_player]}"
-                                     if as_player is not None else ""))
+def _page(header: LogHeader, built: _Built, as_player: int | None) -> Iterator[bytes]:
+    """The page, in pieces (the data is never one string in memory)."""
+    heading = clean(built.head["title"] + (f" — as {header.players[as_player]}"
+                                           if as_player is not None else ""))
     parts = {"CSS": _asset("viewer.css"), "BOARD": _asset("board.js"),  # (shared with serve)
-             "JS": _asset("viewer.js"),
-             "TITLE": _html.escape(heading), "DATA": _json_for_script(data)}
+             "JS": _asset("viewer.js"), "TITLE": _html.escape(heading)}
     # one pass over the template: inserted text is never scanned for placeholders
-    return _PLACEHOLDER.sub(lambda m: parts[m.group(1) or m.group(2)], _asset("viewer.html"))
+    template = _asset("viewer.html")
+    at = 0
+    for m in _PLACEHOLDER.finditer(template):
+        yield template[at:m.start()].encode("utf-8")
+        key = m.group(1) or m.group(2)
+        if key == "DATA":
+            for chunk in built.chunks():
+                yield _for_script(chunk)
+        else:
+            yield parts[key].encode("utf-8")
+        at = m.end()
+    yield template[at:].encode("utf-8")
 
 
 def write_viewer(path: str | Path, header: LogHeader, envelopes: Sequence[Envelope],
@@ -595,9 +749,12 @@ def write_viewer(path: str | Path, header: LogHeader, envelopes: Sequence[Envelo
     events that could not be folded (``""``: none; the page's footer shows it too).
     ``progress(k)``: called as events are done; ``at``, ``source``: see
     :func:`viewer_data`."""
-    data = viewer_data(header, envelopes, registry, as_player, every, progress=progress,
-                       at=at, source=source)
-    raw = _page(header, data, as_player).encode("utf-8")
-    Path(path).write_bytes(raw)
-    note = next((n for n in data["notes"] if FOLD_NOTE in n), "")
-    return len(raw), note
+    built = _build(header, envelopes, registry, as_player, every, progress=progress,
+                   at=at, source=source)
+    size = 0
+    with open(path, "wb") as f:
+        for chunk in _page(header, built, as_player):
+            f.write(chunk)
+            size += len(chunk)
+    note = next((n for n in built.head["notes"] if FOLD_NOTE in n), "")
+    return size, note

@@ -8,7 +8,10 @@
   // the table's drawing (board.js, shared with the play page of mtgk serve)
   const { $, esc, playerName, teamOf, mana, battlefield, playerPanel: panel, items, zone } = mtgkBoard(() => D);
   const ui = { p: 0, n: 0 };
-  let cache = { p: -1, n: -1, m: null };
+  // the data as the kernel wrote it (format 3): the event texts are numbers in
+  // D.strings, a cause is stored as how far back it is
+  D.cause = D.cause.map((d, i) => i - d);
+  for (const P of D.perspectives) P.text = P.text.map((k) => D.strings[k]);
 
   // children[n]: the events caused by event n
   const children = Array.from({ length: N }, () => []);
@@ -25,13 +28,17 @@
     return lo;
   }
 
-  function frame(p, n) {
-    if (cache.p === p && cache.n === n) return cache.m;
-    const P = D.perspectives[p];
+  // the map perspective p stores for event n (its own parts: for a perspective with a
+  // base, the parts that differ from the base's), rebuilt from the keyframe before n or,
+  // stepping forward, from the last one rebuilt; the map is changed by the next call
+  const own = D.perspectives.map(() => ({ n: -1, m: null }));
+  function stored(p, n) {
+    const P = D.perspectives[p], c = own[p];
+    if (c.n === n) return c.m;
     let m, i;
     const k = keyframeBefore(P, n);
-    if (cache.p === p && cache.n < n && cache.n >= P.keyAt[k]) {
-      m = cache.m; i = cache.n + 1;
+    if (c.n < n && c.n >= P.keyAt[k]) {
+      m = c.m; i = c.n + 1;
     } else {
       m = Object.assign({}, P.keyframes[k]); i = P.keyAt[k] + 1;
     }
@@ -46,8 +53,38 @@
         }
       }
     }
-    cache = { p: p, n: n, m: m };
+    c.n = n; c.m = m;
     return m;
+  }
+
+  // a list of cards with their names ([id, name number] -> [id, name]; null: hidden),
+  // made once per list
+  const named = new WeakMap();
+  function cardList(list) {
+    let out = named.get(list);
+    if (!out) {
+      out = list.map((c) => (c === null ? null : [c[0], D.names[c[1]]]));
+      named.set(list, out);
+    }
+    return out;
+  }
+
+  // the state map of perspective p at event n, as board.js draws it (a new object)
+  let cache = { p: -1, n: -1, m: null };
+  function frame(p, n) {
+    if (cache.p === p && cache.n === n) return cache.m;
+    const P = D.perspectives[p];
+    const m = P.base === null || P.base === undefined ? stored(p, n)
+      : Object.assign({}, stored(P.base, n), stored(p, n));
+    const out = {};
+    for (const key in m) {
+      const c = key.charCodeAt(0);  // h<seat>, y<seat>: a hand, a graveyard
+      out[key] = (c === 104 || c === 121) && key.length > 1 && key.charCodeAt(1) < 58 ? cardList(m[key]) : m[key];
+    }
+    out.g = out.g.slice();
+    out.g[2] = D.steps[out.g[2]];
+    cache = { p: p, n: n, m: out };
+    return out;
   }
 
   // ------------------------------------------------------------ drawing helpers
@@ -158,7 +195,7 @@
 
   function draw() {
     const n = ui.n, P = D.perspectives[ui.p];
-    const before = n > 0 ? Object.assign({}, frame(ui.p, n - 1)) : {};
+    const before = n > 0 ? frame(ui.p, n - 1) : {};
     const m = frame(ui.p, n);
     const refs = new Set(D.refs[n] || []);
     const involved = (oid) => (refs.has(oid) ? "involved" : "");  // (the cards of this event)
@@ -293,7 +330,6 @@
 
   function setPerspective(p) {
     ui.p = p;
-    cache = { p: -1, n: -1, m: null };
     applyFilter();  // (the texts differ between perspectives)
   }
 
